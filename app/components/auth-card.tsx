@@ -1,0 +1,28 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { LanguageLinks } from "./language-switcher";
+import { Logo } from "./icons";
+
+/** The centred card of the sign-in, password and lock screens. */
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <main className="auth">
+      <section className="auth__card" aria-labelledby="auth-title">
+        <div className="auth__brand">
+          <Logo />
+          <span>{t("MPP Data Portal")}</span>
+        </div>
+        <h1 id="auth-title" className="auth__title">
+          {title}
+        </h1>
+        {subtitle ? <p className="auth__subtitle">{subtitle}</p> : null}
+        {children}
+      </section>
+      <footer className="auth__footer">
+        <LanguageLinks />
+        <p>{t("Copyright © 2020 Medicines Patent Pool. All rights reserved.")}</p>
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,125 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+interface DatabaseHandle {
+  db: Database;
+  driver: "postgres" | "pglite";
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
+
+/**
+ * PGlite lets two processes open one folder and corrupts it when they do: a lock file
+ * beside the folder makes the second one stop with a clear message instead.
+ */
+function acquirePgliteLock(dataDir: string): () => void {
+  const lockPath = `${path.resolve(dataDir)}.lock`;
+  try {
+    fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const holder = Number(fs.readFileSync(lockPath, "utf8"));
+    if (holder && holder !== process.pid && isProcessAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set PGLITE_DIR to another folder.`,
+      );
+    }
+    fs.writeFileSync(lockPath, String(process.pid));
+  }
+  return () => fs.rmSync(lockPath, { force: true });
+}
+
+function isProcessAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<DatabaseHandle> {
+  if (options.url) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    const sql = postgres(options.url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+    const db = drizzle(sql, { schema });
+    return {
+      db: db as unknown as Database,
+      driver: "postgres",
+      migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+      close: () => sql.end({ timeout: 5 }),
+    };
+  }
+
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const dataDir = options.pgliteDir ?? "./data";
+  const inMemory = dataDir.startsWith("memory://");
+  let releaseLock = () => {};
+  if (!inMemory) {
+    fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+    releaseLock = acquirePgliteLock(dataDir);
+  }
+  const client = new PGlite(dataDir);
+  const db = drizzle(client, { schema });
+  return {
+    db: db as unknown as Database,
+    driver: "pglite",
+    migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+// The Remix server bundle and server.ts each load this module: the handle lives on
+// globalThis so the process opens its database once.
+const globalForDb = globalThis as unknown as {
+  __portalDbOpening?: Promise<DatabaseHandle>;
+  __portalDb?: DatabaseHandle;
+};
+
+/** Opens (once per process) the database named by the environment and applies the migrations. */
+export async function initDatabase(): Promise<DatabaseHandle> {
+  globalForDb.__portalDbOpening ??= (async () => {
+    const handle = await openDatabase({
+      url: process.env.DATABASE_URL || undefined,
+      pgliteDir: process.env.PGLITE_DIR || "./data",
+    });
+    await handle.migrate();
+    globalForDb.__portalDb = handle;
+    return handle;
+  })();
+  return globalForDb.__portalDbOpening;
+}
+
+export async function closeDatabase() {
+  const opening = globalForDb.__portalDbOpening;
+  globalForDb.__portalDbOpening = undefined;
+  globalForDb.__portalDb = undefined;
+  if (opening) await (await opening).close();
+}
+
+export function databaseDriver() {
+  return globalForDb.__portalDb?.driver;
+}
+
+/** The process's database; `initDatabase()` must have finished first (server start, test setup). */
+export const db: Database = new Proxy({} as Database, {
+  get(_target, property) {
+    const handle = globalForDb.__portalDb;
+    if (!handle) throw new Error("The database is not open yet: call initDatabase() first.");
+    const value = Reflect.get(handle.db, property, handle.db);
+    return typeof value === "function" ? value.bind(handle.db) : value;
+  },
+});

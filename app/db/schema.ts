@@ -1,0 +1,469 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+/** Money and quantities: exact decimals, never floating point. */
+const money = (name: string) => numeric(name, { precision: 20, scale: 6 });
+
+export const roleEnum = pgEnum("role", ["ADMIN", "STAFF", "PARTNER"]);
+export const productCategoryEnum = pgEnum("product_category", ["FDF", "API"]);
+export const projectStatusEnum = pgEnum("project_status", [
+  "PLANNED",
+  "UNDER_DEVELOPMENT",
+  "ON_HOLD",
+  "DROPPED",
+  "FILED",
+  "APPROVED",
+]);
+export const reportTypeEnum = pgEnum("report_type", ["pdt", "filing", "sales"]);
+export const reportStatusEnum = pgEnum("report_status", [
+  "Saved",
+  "Submitted",
+  "Resubmitted",
+  "Approved",
+  "Rejected",
+]);
+export const salesKindEnum = pgEnum("sales_kind", ["API", "FDF"]);
+export const verificationStatusEnum = pgEnum("verification_status", ["pending", "approved", "rejected"]);
+export const mailStatusEnum = pgEnum("mail_status", ["pending", "sent", "failed"]);
+export const tokenPurposeEnum = pgEnum("token_purpose", ["set", "reset"]);
+
+// ---------------------------------------------------------------- reference data
+
+export const countries = pgTable("countries", {
+  id: serial("id").primaryKey(),
+  isoCode: text("iso_code").notNull().unique(),
+  name: text("name").notNull().unique(),
+  callingCode: text("calling_code").notNull(),
+});
+
+export const currencies = pgTable("currencies", {
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+  usdRate: numeric("usd_rate", { precision: 24, scale: 12 }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const formulationTypes = pgTable("formulation_types", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  sortOrder: integer("sort_order").notNull(),
+});
+
+export const therapyAreas = pgTable("therapy_areas", {
+  code: text("code").primaryKey(),
+  sortOrder: integer("sort_order").notNull(),
+});
+
+export const stages = pgTable(
+  "stages",
+  {
+    id: serial("id").primaryKey(),
+    category: productCategoryEnum("category").notNull(),
+    name: text("name").notNull(),
+    sortOrder: integer("sort_order").notNull(),
+  },
+  (t) => [uniqueIndex("stages_category_name_uq").on(t.category, t.name)],
+);
+
+/** Allowed values of a Filing Plans cell, per product category (decisions.md section 5). */
+export const filingStatuses = pgTable(
+  "filing_statuses",
+  {
+    id: serial("id").primaryKey(),
+    category: productCategoryEnum("category").notNull(),
+    name: text("name").notNull(),
+    sortOrder: integer("sort_order").notNull(),
+  },
+  (t) => [uniqueIndex("filing_statuses_category_name_uq").on(t.category, t.name)],
+);
+
+export const quarters = pgTable(
+  "quarters",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    year: integer("year").notNull(),
+    quarter: integer("quarter").notNull(),
+    startDate: date("start_date").notNull(),
+    endDate: date("end_date").notNull(),
+  },
+  (t) => [uniqueIndex("quarters_year_quarter_uq").on(t.year, t.quarter)],
+);
+
+// ---------------------------------------------------------------- partners and people
+
+export const partners = pgTable(
+  "partners",
+  {
+    id: serial("id").primaryKey(),
+    companyName: text("company_name").notNull(),
+    email: text("email").notNull(),
+    contactNumber: text("contact_number").notNull(),
+    address: text("address"),
+    region: text("region").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("partners_email_lower_uq").on(sql`lower(${t.email})`),
+    index("partners_company_name_idx").on(t.companyName),
+  ],
+);
+
+export const employees = pgTable(
+  "employees",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    contactNumber: text("contact_number").notNull(),
+  },
+  (t) => [index("employees_partner_idx").on(t.partnerId)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash"),
+    role: roleEnum("role").notNull(),
+    partnerId: integer("partner_id").references(() => partners.id),
+    language: text("language").notNull().default("en"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
+    index("users_partner_idx").on(t.partnerId),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+export const passwordTokens = pgTable(
+  "password_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    purpose: tokenPurposeEnum("purpose").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_tokens_user_idx").on(t.userId)],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.userId)],
+);
+
+/** Fixed-window counters shared by every server instance (login and reset throttling). */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  count: integer("count").notNull(),
+});
+
+// ---------------------------------------------------------------- products
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    category: productCategoryEnum("category").notNull(),
+    therapyArea: text("therapy_area")
+      .notNull()
+      .references(() => therapyAreas.code),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("products_name_lower_uq").on(sql`lower(${t.name})`)],
+);
+
+export const partnerProducts = pgTable(
+  "partner_products",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    projectStatus: projectStatusEnum("project_status").notNull().default("PLANNED"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("partner_products_partner_product_uq").on(t.partnerId, t.productId),
+    index("partner_products_product_idx").on(t.productId),
+  ],
+);
+
+// ---------------------------------------------------------------- reports
+
+export const reports = pgTable(
+  "reports",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    quarterId: integer("quarter_id")
+      .notNull()
+      .references(() => quarters.id),
+    type: reportTypeEnum("type").notNull(),
+    status: reportStatusEnum("status").notNull(),
+    /** Incremented on every change; a save carries the version its editor loaded. */
+    version: integer("version").notNull().default(1),
+    isLate: boolean("is_late").notNull().default(false),
+    savedAt: timestamp("saved_at", { withTimezone: true }),
+    savedBy: integer("saved_by").references(() => users.id),
+    firstSubmittedAt: timestamp("first_submitted_at", { withTimezone: true }),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    isEmpty: boolean("is_empty").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("reports_partner_quarter_type_uq").on(t.partnerId, t.quarterId, t.type),
+    index("reports_quarter_type_idx").on(t.quarterId, t.type),
+  ],
+);
+
+export const reportMessages = pgTable(
+  "report_messages",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    authorId: integer("author_id").references(() => users.id),
+    isPartnerMessage: boolean("is_partner_message").notNull(),
+    /** true: approval, false: rejection, null: a submission or plain message. */
+    isApproved: boolean("is_approved"),
+    message: text("message").notNull(),
+    readByPartnerAt: timestamp("read_by_partner_at", { withTimezone: true }),
+    readByAdminAt: timestamp("read_by_admin_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("report_messages_report_idx").on(t.reportId, t.createdAt)],
+);
+
+/** Immutable copies of a report's rows at each submission and decision, with their SHA-256. */
+export const reportSnapshots = pgTable(
+  "report_snapshots",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    version: integer("version").notNull(),
+    rows: jsonb("rows").notNull(),
+    rowCount: integer("row_count").notNull(),
+    sha256: text("sha256").notNull(),
+    comment: text("comment"),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index("report_snapshots_report_idx").on(t.reportId, t.createdAt)],
+);
+
+export const pdtValues = pgTable(
+  "pdt_values",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    stageId: integer("stage_id")
+      .notNull()
+      .references(() => stages.id),
+    startDate: date("start_date"),
+    endDate: date("end_date"),
+    notes: text("notes"),
+  },
+  (t) => [uniqueIndex("pdt_values_report_product_stage_uq").on(t.reportId, t.productId, t.stageId)],
+);
+
+export const filingValues = pgTable(
+  "filing_values",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    countryId: integer("country_id")
+      .notNull()
+      .references(() => countries.id),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    status: text("status").notNull(),
+  },
+  (t) => [uniqueIndex("filing_values_report_country_product_uq").on(t.reportId, t.countryId, t.productId)],
+);
+
+export const productVerifications = pgTable(
+  "product_verifications",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    reportId: integer("report_id").references(() => reports.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    category: productCategoryEnum("category").notNull(),
+    status: verificationStatusEnum("status").notNull().default("pending"),
+    productId: integer("product_id").references(() => products.id),
+    decidedBy: integer("decided_by").references(() => users.id),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("product_verifications_partner_idx").on(t.partnerId, t.status),
+    uniqueIndex("product_verifications_pending_uq")
+      .on(t.partnerId, t.category, sql`lower(${t.productName})`)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const salesRows = pgTable(
+  "sales_rows",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    kind: salesKindEnum("kind").notNull(),
+    year: integer("year"),
+    month: integer("month"),
+    countryId: integer("country_id").references(() => countries.id),
+    purchaser: text("purchaser"),
+    productId: integer("product_id").references(() => products.id),
+    /** The name as the partner entered it; kept while a product verification is pending. */
+    productName: text("product_name"),
+    productVerificationId: integer("product_verification_id").references(() => productVerifications.id),
+    quantity: money("quantity"),
+    totalValue: money("total_value"),
+    strength: text("strength"),
+    formulationTypeId: integer("formulation_type_id").references(() => formulationTypes.id),
+    packSize: money("pack_size"),
+    currencyCode: text("currency_code").references(() => currencies.code),
+    grossSalePriceCurrency: money("gross_sale_price_currency"),
+    usdExchangeRate: numeric("usd_exchange_rate", { precision: 24, scale: 12 }),
+    grossSalePriceUsd: money("gross_sale_price_usd"),
+    totalGrossValue: money("total_gross_value"),
+    deductableExpenses: money("deductable_expenses"),
+    royaltyPercent: numeric("royalty_percent", { precision: 9, scale: 4 }),
+    royaltyDue: money("royalty_due"),
+    procurementEndCountry: text("procurement_end_country"),
+    comments: text("comments"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sales_rows_report_kind_idx").on(t.reportId, t.kind, t.id)],
+);
+
+// ---------------------------------------------------------------- settings, mail, audit
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedBy: integer("updated_by").references(() => users.id),
+  updatedAt: updatedAt(),
+});
+
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body"),
+    status: mailStatusEnum("status").notNull().default("pending"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    partnerId: integer("partner_id").references(() => partners.id),
+    reportType: reportTypeEnum("report_type"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("outbox_status_idx").on(t.status),
+    index("outbox_partner_kind_idx").on(t.partnerId, t.kind, t.createdAt),
+  ],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    actorId: integer("actor_id").references(() => users.id),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    entityId: text("entity_id"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    requestId: text("request_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_entity_idx").on(t.entity, t.entityId), index("audit_log_created_idx").on(t.createdAt)],
+);

@@ -1,0 +1,39 @@
+import { asc, eq, and } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { quarters } from "~/db/schema";
+import { quarterBounds, quarterName, quarterOf, type QuarterRef } from "~/utils/quarters";
+import { portalNow } from "~/utils/today.server";
+
+export type Quarter = typeof quarters.$inferSelect;
+
+/** The quarter row for a calendar quarter, created on first use. */
+export async function ensureQuarter(ref: QuarterRef, executor: Pick<typeof db, "insert" | "select"> = db): Promise<Quarter> {
+  await executor
+    .insert(quarters)
+    .values({ name: quarterName(ref), year: ref.year, quarter: ref.quarter, ...quarterBounds(ref) })
+    .onConflictDoNothing();
+  const [row] = await executor
+    .select()
+    .from(quarters)
+    .where(and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)));
+  return row;
+}
+
+/** The open quarter: the calendar quarter that contains today (PORTAL_TODAY overrides today). */
+export function openQuarterRef(): QuarterRef {
+  return quarterOf(portalNow());
+}
+
+export function getOpenQuarter(): Promise<Quarter> {
+  return ensureQuarter(openQuarterRef());
+}
+
+export function isHistoric(quarter: Pick<Quarter, "year" | "quarter">): boolean {
+  const open = openQuarterRef();
+  return quarter.year * 4 + quarter.quarter < open.year * 4 + open.quarter;
+}
+
+export async function listQuartersUpTo(ref: QuarterRef): Promise<Quarter[]> {
+  const rows = await db.select().from(quarters).orderBy(asc(quarters.year), asc(quarters.quarter));
+  return rows.filter((q) => q.year * 4 + q.quarter <= ref.year * 4 + ref.quarter);
+}

@@ -1,0 +1,284 @@
+import { count, sql } from "drizzle-orm";
+import { db, type Database } from "~/db/client.server";
+import {
+  API_STAGES,
+  COUNTRIES,
+  CURRENCIES,
+  FDF_STAGES,
+  FORMULATION_TYPES,
+  THERAPY_AREAS,
+} from "~/db/reference-data";
+import {
+  countries,
+  currencies,
+  employees,
+  filingStatuses,
+  formulationTypes,
+  partnerProducts,
+  partners,
+  products,
+  reportMessages,
+  reports,
+  settings,
+  stages,
+  therapyAreas,
+  users,
+} from "~/db/schema";
+import { addQuarters, quarterBounds, quarterName } from "~/utils/quarters";
+import { hashPassword } from "./password.server";
+import { ensureQuarter, openQuarterRef } from "./quarter.server";
+
+type Executor = Parameters<Parameters<Database["transaction"]>[0]>[0] | Database;
+
+export const FILING_BASE_STATUSES = ["Filed", "Registered", "Filing-Planned", "Not Planned"] as const;
+
+export async function seedReferenceData(tx: Executor = db) {
+  await tx.insert(countries).values([...COUNTRIES]).onConflictDoNothing();
+  await tx.insert(currencies).values([...CURRENCIES]).onConflictDoNothing();
+  await tx
+    .insert(formulationTypes)
+    .values(FORMULATION_TYPES.map((name, index) => ({ name, sortOrder: index + 1 })))
+    .onConflictDoNothing();
+  await tx
+    .insert(therapyAreas)
+    .values(THERAPY_AREAS.map((code, index) => ({ code, sortOrder: index + 1 })))
+    .onConflictDoNothing();
+  await tx
+    .insert(stages)
+    .values([
+      ...FDF_STAGES.map((name, index) => ({ category: "FDF" as const, name, sortOrder: index + 1 })),
+      ...API_STAGES.map((name, index) => ({ category: "API" as const, name, sortOrder: index + 1 })),
+    ])
+    .onConflictDoNothing();
+
+  const open = openQuarterRef();
+  const futureQuarters = [1, 2, 3, 4].map((n) => quarterName(addQuarters(open, n)));
+  const statusNames = [...FILING_BASE_STATUSES, ...futureQuarters];
+  await tx
+    .insert(filingStatuses)
+    .values(
+      (["API", "FDF"] as const).flatMap((category) =>
+        statusNames.map((name, index) => ({ category, name, sortOrder: index + 1 })),
+      ),
+    )
+    .onConflictDoNothing();
+  // Eight quarters back and four ahead, so the quarter dropdowns and planned filing quarters have names.
+  for (let offset = -8; offset <= 4; offset++) await ensureQuarter(addQuarters(open, offset), tx);
+}
+
+export const DEMO_PASSWORDS = {
+  "admin@example.org": "admin-pass-1",
+  "staff@example.org": "staff-pass-1",
+  "partner1@example.org": "partner-pass-1",
+  "partner2@example.org": "partner-pass-2",
+  "partner3@example.org": "partner-pass-3",
+} as const;
+
+const DEMO_PRODUCTS = [
+  { name: "Dolutegravir 50 mg", category: "FDF", therapyArea: "HIV" },
+  { name: "TLD (Tenofovir/Lamivudine/Dolutegravir)", category: "FDF", therapyArea: "HIV" },
+  { name: "Paediatric Abacavir/Lamivudine/Dolutegravir", category: "FDF", therapyArea: "HIV" },
+  { name: "Lopinavir/ritonavir pellets", category: "FDF", therapyArea: "HIV" },
+  { name: "Sofosbuvir/Daclatasvir", category: "FDF", therapyArea: "HCV" },
+  { name: "Daclatasvir 60 mg", category: "FDF", therapyArea: "HCV" },
+  { name: "Tenofovir Alafenamide 25 mg", category: "FDF", therapyArea: "HBV" },
+  { name: "Dolutegravir API", category: "API", therapyArea: "HIV" },
+  { name: "Abacavir API", category: "API", therapyArea: "HIV" },
+  { name: "Raltegravir API", category: "API", therapyArea: "HIV" },
+  { name: "Sofosbuvir API", category: "API", therapyArea: "HCV" },
+  { name: "Ravidasvir API", category: "API", therapyArea: "HCV" },
+  { name: "Tenofovir Alafenamide API", category: "API", therapyArea: "HBV" },
+] as const;
+
+type ReportStatus = (typeof reports.$inferSelect)["status"];
+type ReportType = (typeof reports.$inferSelect)["type"];
+
+/** Per partner, report type and quarter offset (0 is the open quarter): the demo workflow states. */
+const DEMO_REPORT_STATES: Record<string, Record<ReportType, (ReportStatus | null)[]>> = {
+  "partner1@example.org": {
+    pdt: ["Submitted", "Approved", "Approved", "Approved"],
+    filing: ["Rejected", "Approved", "Approved", "Approved"],
+    sales: ["Saved", "Approved", "Resubmitted", "Approved"],
+  },
+  "partner2@example.org": {
+    pdt: ["Resubmitted", "Approved", "Approved", "Rejected"],
+    filing: [null, "Submitted", "Approved", "Approved"],
+    sales: ["Approved", "Approved", "Approved", "Approved"],
+  },
+  "partner3@example.org": {
+    pdt: [null, "Approved", "Rejected", "Approved"],
+    filing: [null, "Approved", "Approved", "Saved"],
+    sales: [null, "Submitted", "Approved", "Approved"],
+  },
+};
+
+export interface SeedOptions {
+  /** Tests pass a memoised hasher: argon2 is slow on purpose. */
+  hash?: (password: string) => Promise<string>;
+}
+
+export async function seedDemoData(tx: Executor = db, options: SeedOptions = {}) {
+  const hash = options.hash ?? hashPassword;
+  const open = openQuarterRef();
+
+  const insertedProducts = await tx.insert(products).values([...DEMO_PRODUCTS]).returning();
+  const productId = (name: string) => insertedProducts.find((p) => p.name === name)!.id;
+
+  const demoPartners = [
+    {
+      companyName: "Acme Generics Ltd",
+      email: "partner1@example.org",
+      contactNumber: "+919876543210",
+      address: "Plot 14, MIDC Industrial Area, Andheri East, Mumbai 400093",
+      region: "Asia",
+      products: [
+        ["Dolutegravir 50 mg", "APPROVED"],
+        ["TLD (Tenofovir/Lamivudine/Dolutegravir)", "FILED"],
+        ["Sofosbuvir/Daclatasvir", "UNDER_DEVELOPMENT"],
+        ["Dolutegravir API", "APPROVED"],
+      ],
+      people: [
+        ["Priya", "Sharma", "+919812345678"],
+        ["Rahul", "Mehta", "+919823456789"],
+      ],
+    },
+    {
+      companyName: "Borealis Pharma Pvt",
+      email: "partner2@example.org",
+      contactNumber: "+914023456789",
+      address: "Genome Valley, Shamirpet, Hyderabad 500078",
+      region: "Asia",
+      products: [
+        ["Daclatasvir 60 mg", "FILED"],
+        ["Tenofovir Alafenamide 25 mg", "ON_HOLD"],
+        ["Sofosbuvir API", "UNDER_DEVELOPMENT"],
+        ["Tenofovir Alafenamide API", "PLANNED"],
+      ],
+      people: [["Anil", "Kumar", "+914098765432"]],
+    },
+    {
+      companyName: "Cedar Life Sciences",
+      email: "partner3@example.org",
+      contactNumber: "+27115550123",
+      address: null,
+      region: "Africa",
+      products: [
+        ["Paediatric Abacavir/Lamivudine/Dolutegravir", "UNDER_DEVELOPMENT"],
+        ["Lopinavir/ritonavir pellets", "DROPPED"],
+        ["Abacavir API", "FILED"],
+        ["Ravidasvir API", "PLANNED"],
+      ],
+      people: [["Thandi", "Nkosi", "+27115550199"]],
+    },
+  ] as const;
+
+  const [admin] = await tx
+    .insert(users)
+    .values({ email: "admin@example.org", name: "Portal Administrator", role: "ADMIN", passwordHash: await hash(DEMO_PASSWORDS["admin@example.org"]) })
+    .returning();
+  await tx
+    .insert(users)
+    .values({ email: "staff@example.org", name: "Programme Staff", role: "STAFF", passwordHash: await hash(DEMO_PASSWORDS["staff@example.org"]) });
+
+  for (const demo of demoPartners) {
+    const [partner] = await tx
+      .insert(partners)
+      .values({
+        companyName: demo.companyName,
+        email: demo.email,
+        contactNumber: demo.contactNumber,
+        address: demo.address,
+        region: demo.region,
+      })
+      .returning();
+    const [partnerUser] = await tx
+      .insert(users)
+      .values({
+        email: demo.email,
+        name: demo.companyName,
+        role: "PARTNER",
+        partnerId: partner.id,
+        passwordHash: await hash(DEMO_PASSWORDS[demo.email]),
+      })
+      .returning();
+    await tx.insert(partnerProducts).values(
+      demo.products.map(([name, projectStatus]) => ({ partnerId: partner.id, productId: productId(name), projectStatus })),
+    );
+    await tx.insert(employees).values(
+      demo.people.map(([firstName, lastName, contactNumber]) => ({ partnerId: partner.id, firstName, lastName, contactNumber })),
+    );
+
+    for (const [type, states] of Object.entries(DEMO_REPORT_STATES[demo.email]) as [ReportType, (ReportStatus | null)[]][]) {
+      for (const [offset, status] of states.entries()) {
+        if (!status) continue;
+        const quarterRef = addQuarters(open, -offset);
+        const quarter = await ensureQuarter(quarterRef, tx);
+        const { endDate } = quarterBounds(quarterRef);
+        // Historic quarters were reported shortly after they closed; the open quarter a few days ago.
+        const submittedAt = offset === 0 ? new Date(Date.now() - 3 * 86_400_000) : new Date(`${endDate}T10:30:00Z`);
+        const submitted = status !== "Saved";
+        const decided = status === "Approved" || status === "Rejected";
+        const decidedAt = new Date(submittedAt.getTime() + 2 * 86_400_000);
+        const [report] = await tx
+          .insert(reports)
+          .values({
+            partnerId: partner.id,
+            quarterId: quarter.id,
+            type,
+            status,
+            savedAt: submittedAt,
+            savedBy: partnerUser.id,
+            firstSubmittedAt: submitted ? submittedAt : null,
+            submittedAt: submitted ? submittedAt : null,
+            decidedAt: decided ? decidedAt : null,
+          })
+          .returning();
+        const messages: (typeof reportMessages.$inferInsert)[] = [];
+        if (submitted) {
+          messages.push({
+            reportId: report.id,
+            authorId: partnerUser.id,
+            isPartnerMessage: true,
+            message: status === "Resubmitted" ? "Corrected figures as requested." : `Our ${quarter.name} report is complete.`,
+            createdAt: submittedAt,
+            readByPartnerAt: submittedAt,
+            readByAdminAt: decided ? decidedAt : null,
+          });
+        }
+        if (decided) {
+          messages.push({
+            reportId: report.id,
+            authorId: admin.id,
+            isPartnerMessage: false,
+            isApproved: status === "Approved",
+            message: status === "Approved" ? "Thank you, approved." : "Please check the quantities for the second month.",
+            createdAt: decidedAt,
+            readByAdminAt: decidedAt,
+            readByPartnerAt: offset === 0 ? null : decidedAt,
+          });
+        }
+        if (messages.length) await tx.insert(reportMessages).values(messages);
+      }
+    }
+  }
+
+  // The cut-off date of the open quarter: 15 days after it closes (DD-MM-YYYY on screen).
+  const { endDate } = quarterBounds(open);
+  const cutOff = new Date(Date.parse(`${endDate}T00:00:00Z`) + 15 * 86_400_000).toISOString().slice(0, 10);
+  await tx.insert(settings).values({ key: "cut_off_date", value: cutOff, updatedBy: admin.id }).onConflictDoNothing();
+}
+
+/**
+ * Seeds reference and demo data into a database that has no users yet; a database with users
+ * is never touched. An advisory lock keeps two starting servers from seeding twice.
+ */
+export async function seedIfEmpty(options: SeedOptions = {}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(72015001)`);
+    const [{ value: userCount }] = await tx.select({ value: count() }).from(users);
+    if (Number(userCount) > 0) return false;
+    await seedReferenceData(tx);
+    await seedDemoData(tx, options);
+    return true;
+  });
+}

@@ -1,0 +1,98 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorPage } from "./components/error-page";
+import { ToastMessage } from "./components/toast";
+import { isSupportedLanguage, textDirection } from "./i18n/config";
+import { i18next, localeCookie } from "./i18n/i18next.server";
+import stylesheet from "./styles/app.css";
+import { DEFAULT_DISPLAY } from "./utils/display";
+import { resolveDisplaySettings } from "./utils/display.server";
+import { useNonce } from "./utils/nonce";
+import { readToast } from "./utils/toast.server";
+import { version as appVersion } from "../package.json";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "MPP Data Portal" }];
+
+export const handle = { i18n: "common" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = await i18next.getLocale(request);
+  const { display, setCookie: displayCookie } = await resolveDisplaySettings(request);
+  const { toast, setCookie: toastCookie } = await readToast(request);
+  const headers = new Headers();
+  const requestedLanguage = new URL(request.url).searchParams.get("lng");
+  if (isSupportedLanguage(requestedLanguage)) headers.append("Set-Cookie", await localeCookie.serialize(requestedLanguage));
+  if (displayCookie) headers.append("Set-Cookie", displayCookie);
+  if (toastCookie) headers.append("Set-Cookie", toastCookie);
+  return data({ locale, display, toast, requestId: context.requestId }, { headers });
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRootData();
+  const nonce = useNonce();
+  const { i18n } = useTranslation();
+  const locale = rootData?.locale ?? "en";
+  const display = rootData?.display ?? DEFAULT_DISPLAY;
+
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [i18n, locale]);
+
+  return (
+    <html
+      lang={locale}
+      dir={textDirection(locale)}
+      data-theme={display.theme}
+      data-nav-style={display.navStyle}
+      data-layout-type={display.layoutType}
+      data-locales-version={appVersion}
+    >
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {rootData?.toast ? <ToastMessage key={JSON.stringify(rootData.toast)} toast={rootData.toast} /> : null}
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const rootData = useRootData();
+  if (isRouteErrorResponse(error) && error.status === 403) return <ErrorPage kind="forbidden" />;
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage kind="not-found" />;
+  return <ErrorPage kind="server" requestId={rootData?.requestId} />;
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import { ProfileList } from "~/components/profile-list";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Profile | MPP Data Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  return { name: user.name, email: user.email };
+}
+
+export default function AdminProfile() {
+  const { t } = useTranslation();
+  const { name, email } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={t("Profile")} />
+      <ProfileList
+        entries={[
+          ["User Name", name],
+          ["E-mail", email],
+        ]}
+      />
+    </>
+  );
+}

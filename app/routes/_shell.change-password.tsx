@@ -1,0 +1,65 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { TextField } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
+import { writeAudit } from "~/models/audit.server";
+import { checkUserPassword, setUserPassword } from "~/models/user.server";
+import { ChangePasswordSchema } from "~/schemas/auth";
+import { endSessionHeaders, requireUser } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Change Password | MPP Data Portal" }];
+
+const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+/** Success ends every session of the user (this one too) and goes back to the login page. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const hideFields = ["currentPassword", "password", "confirmPassword"];
+  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
+  if (!(await checkUserPassword(user.id, submission.value.currentPassword))) {
+    return data(submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] }, hideFields }), { status: 400 });
+  }
+  await setUserPassword(user.id, submission.value.password);
+  await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
+  return redirectWithToast("/login", { type: "success", message: "Password changed successfully" }, {
+    headers: await endSessionHeaders(request),
+  });
+}
+
+export default function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      <PageHeader title={t("Change Password")} />
+      <section className="card card--narrow">
+        <Form method="post" className="form" {...getFormProps(form)}>
+          <TextField label={t("Current Password")} field={fields.currentPassword} type="password" inputAttributes={{ autoComplete: "current-password" }} />
+          <TextField label={t("New Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password" }} />
+          <TextField label={t("Confirm Password")} field={fields.confirmPassword} type="password" inputAttributes={{ autoComplete: "new-password" }} />
+          <button type="submit" className="button button--primary" disabled={navigation.state === "submitting"}>
+            {t("Change Password")}
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

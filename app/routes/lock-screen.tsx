@@ -1,0 +1,78 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { FormErrors, TextField } from "~/components/forms";
+import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
+import { checkUserPassword } from "~/models/user.server";
+import { UnlockSchema } from "~/schemas/auth";
+import {
+  TOO_MANY_ATTEMPTS,
+  endSessionHeaders,
+  getSessionUser,
+  homePathFor,
+  requireUser,
+  setSessionLocked,
+} from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Lock screen | MPP Data Portal" }];
+
+const INCORRECT_PASSWORD = "Incorrect password. Please try again.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { allowLocked: true });
+  const { current } = await getSessionUser(request);
+  if (!current?.locked) throw redirect(homePathFor(user.role));
+  return { name: user.name, email: user.email };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, { allowLocked: true });
+  const formData = await request.formData();
+  if (formData.get("intent") === "lock") {
+    return redirect("/lock-screen", { headers: { "Set-Cookie": await setSessionLocked(request, true) } });
+  }
+  const submission = parseWithZod(formData, { schema: UnlockSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  if (await isLoginThrottled(user.email, context.clientIp)) {
+    return redirectWithToast("/login", { type: "error", message: TOO_MANY_ATTEMPTS }, { headers: await endSessionHeaders(request) });
+  }
+  if (!(await checkUserPassword(user.id, submission.value.password))) {
+    await recordLoginFailure(user.email, context.clientIp);
+    return data(submission.reply({ formErrors: [INCORRECT_PASSWORD], hideFields: ["password"] }), { status: 401 });
+  }
+  await clearLoginFailures(user.email);
+  return redirect(homePathFor(user.role), { headers: { "Set-Cookie": await setSessionLocked(request, false) } });
+}
+
+export default function LockScreenPage() {
+  const { t } = useTranslation();
+  const { name, email } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "unlock",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UnlockSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <AuthCard title={t("Screen locked")} subtitle={`${name} (${email})`}>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "current-password", autoFocus: true }} />
+        <button type="submit" name="intent" value="unlock" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
+          {t("Unlock")}
+        </button>
+      </Form>
+      <p className="auth__aside">
+        <Link to="/logout" className="link">
+          {t("Not you? Log out")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

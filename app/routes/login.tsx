@@ -1,0 +1,80 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { CheckboxField, FormErrors, TextField } from "~/components/forms";
+import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
+import { LoginSchema } from "~/schemas/auth";
+import {
+  ACCOUNT_INACTIVE,
+  INVALID_CREDENTIALS,
+  LoginError,
+  TOO_MANY_ATTEMPTS,
+  authenticator, createUserSession, getOptionalUser, homePathFor } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Login | MPP Data Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) throw redirect(homePathFor(user.role));
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.clone().formData(), { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  const { email, remember } = submission.value;
+  if (await isLoginThrottled(email, context.clientIp)) {
+    return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), { status: 429 });
+  }
+  try {
+    const user = await authenticator.authenticate("form", request);
+    await clearLoginFailures(email);
+    return createUserSession(user, { remember: Boolean(remember), redirectTo: homePathFor(user.role) });
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    if (error.reason === "invalid") await recordLoginFailure(email, context.clientIp);
+    const message = error.reason === "inactive" ? ACCOUNT_INACTIVE : INVALID_CREDENTIALS;
+    return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status: 401 });
+  }
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthCard title={t("Sign in")} subtitle={t("Sign in to report and review quarterly data.")}>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "username", autoFocus: true }} />
+        <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "current-password" }} />
+        <div className="form__row form__row--split">
+          <CheckboxField label={t("Remember me")} field={fields.remember} />
+          <Link to="/reset-password" className="link">
+            {t("Forgot password?")}
+          </Link>
+        </div>
+        <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
+          {t("Login")}
+        </button>
+      </Form>
+      <p className="auth__aside">
+        <a href="/api/docs" className="link">
+          {t("API documentation")}
+        </a>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,76 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth-card";
+import { FormErrors, TextField } from "~/components/forms";
+import { sendPasswordLink } from "~/models/password-token.server";
+import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/rate-limit.server";
+import { findUserByEmail, getAuthUser } from "~/models/user.server";
+import { ForgotPasswordSchema } from "~/schemas/auth";
+import { refuseSignedInUser } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Reset password | MPP Data Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await refuseSignedInUser(request);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await refuseSignedInUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { email } = submission.value;
+  if (await throttlePasswordLinkRequest(email, context.clientIp)) {
+    return data(submission.reply({ formErrors: [TOO_MANY_RESET_REQUESTS] }), { status: 429 });
+  }
+  const user = await findUserByEmail(email);
+  // Unknown or deactivated accounts get the same answer, so the form reveals nothing.
+  if (user && (await getAuthUser(user.id))) {
+    await sendPasswordLink({ id: user.id, email: user.email, language: user.language, hasPassword: Boolean(user.passwordHash) });
+  }
+  return redirectWithToast("/login", { type: "success", message: "Email to change password has been sent to given email id!" });
+}
+
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const resend = searchParams.get("token") === "true";
+  const expired = searchParams.get("token") === "reset";
+  return (
+    <AuthCard
+      title={resend ? t("Resend set password link") : t("Forgot password")}
+      subtitle={t("Enter your registered e-mail and we will send you a link to choose a password.")}
+    >
+      {expired ? (
+        <div className="alert alert--info" role="status">
+          {t("Token expired")}
+        </div>
+      ) : null}
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "email", autoFocus: true }} />
+        <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
+          {t("Send link")}
+        </button>
+      </Form>
+      <p className="auth__aside">
+        <Link to="/login" className="link">
+          {t("Back to login")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** Error texts are the spec's English wording; the UI translates them (they are the i18n keys). */
+export const emailField = z
+  .string({ error: "Please input your E-mail!" })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: "Please input your E-mail!" })
+  .pipe(z.email({ error: "Please input a valid E-mail!" }));
+
+export const LoginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: "Please input your Password!" }).trim().min(1, { error: "Please input your Password!" }),
+  remember: z.boolean().optional(),
+  redirectTo: z.string().optional(),
+});
+
+export const ForgotPasswordSchema = z.object({ email: emailField });
+
+export const newPasswordField = z
+  .string({ error: "Please input your Password!" })
+  .min(1, { error: "Please input your Password!" })
+  .min(8, { error: "Password must contain at least 8 characters" })
+  .max(100, { error: "Password must contain at most 100 characters" })
+  .regex(/\d/, { error: "Password must contain at least 1 numeric digit" })
+  .regex(/[a-z]/, { error: "Password must contain at least 1 lowercase letter" });
+
+const confirmation = {
+  password: newPasswordField,
+  confirmPassword: z.string({ error: "Please confirm your password!" }).min(1, { error: "Please confirm your password!" }),
+};
+
+function passwordsMatch(value: { password: string; confirmPassword: string }) {
+  return value.password === value.confirmPassword;
+}
+const mismatch = { error: "The two passwords that you entered do not match!", path: ["confirmPassword"] };
+
+export const SetPasswordSchema = z.object(confirmation).refine(passwordsMatch, mismatch);
+
+export const ChangePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Please input your current password!" })
+      .min(1, { error: "Please input your current password!" }),
+    ...confirmation,
+  })
+  .refine(passwordsMatch, mismatch);
+
+export const UnlockSchema = z.object({
+  password: z.string({ error: "Please input your Password!" }).min(1, { error: "Please input your Password!" }),
+});

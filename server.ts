@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { closeDatabase, initDatabase } from "./app/db/client.server";
+import { checkDatabase } from "./app/models/health.server";
+import { seedIfEmpty } from "./app/models/seed.server";
+import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
+import { logger } from "./app/utils/logger.server";
+
+const isDevelopment = process.env.NODE_ENV === "development";
+const port = Number(process.env.PORT || 3000);
+const BUILD_PATH = path.resolve("build/index.js");
+
+const database = await initDatabase();
+if (!process.env.SESSION_SECRET) {
+  if (process.env.NODE_ENV === "production") {
+    process.env.SESSION_SECRET = await ensureGeneratedSessionSecret();
+    logger.warn("SESSION_SECRET is not set: using a secret generated once and kept in the database.");
+  }
+}
+if (await seedIfEmpty()) logger.info("Empty database: reference and demo data seeded.");
+
+const build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", "loopback");
+
+app.use((req: Request, res: Response, next: NextFunction) => {
+  res.locals.requestId = (req.get("x-request-id") || crypto.randomUUID()).slice(0, 64);
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  res.setHeader("X-Request-Id", res.locals.requestId);
+  next();
+});
+
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (_req, res) => (res as Response).locals.requestId,
+    autoLogging: { ignore: (req) => req.url?.startsWith("/build/") ?? false },
+  }),
+);
+
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: isDevelopment ? ["'self'", "ws:"] : ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // The portal may run over plain HTTP inside a private network.
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: process.env.APP_URL?.startsWith("https://") ? undefined : false,
+  }),
+);
+app.use(compression());
+
+/**
+ * Cross-site form posts are refused: cookies are SameSite=Lax, and a mutating request whose
+ * Origin (or Sec-Fetch-Site) says it comes from another site never reaches an action.
+ */
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+  if (req.path.startsWith("/api/") && req.get("authorization")?.startsWith("Bearer ")) return next();
+  const fetchSite = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  const crossOrigin = origin && origin !== "null" && new URL(origin).host !== req.get("host");
+  if (fetchSite === "cross-site" || crossOrigin) {
+    res.status(403).type("text/plain").send("Cross-site request refused.");
+    return;
+  }
+  next();
+});
+
+app.get("/healthz", async (_req, res) => {
+  const ok = await checkDatabase();
+  res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "database unavailable", database: database.driver });
+});
+
+// Fingerprinted build assets never change: cache them for a year.
+app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: build.mode,
+    getLoadContext: (req, res) => ({
+      requestId: res.locals.requestId as string,
+      cspNonce: res.locals.cspNonce as string,
+      clientIp: req.ip ?? "unknown",
+    }),
+  }),
+);
+
+const server = app.listen(port, () => {
+  logger.info({ port, database: database.driver }, `MPP Data Portal listening on http://localhost:${port}`);
+  if (isDevelopment) broadcastDevReady(build);
+});
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down");
+  const forceExit = setTimeout(() => process.exit(1), 10_000);
+  forceExit.unref();
+  server.close(async () => {
+    await closeDatabase();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
