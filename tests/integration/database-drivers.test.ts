@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { count } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "~/db/client.server";
+import { countries, users } from "~/db/schema";
+
+const openHandles: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  while (openHandles.length) await openHandles.pop()!.close();
+});
+
+describe("embedded database (PGlite), the default of npm start", () => {
+  it("creates its folder, applies the migrations and keeps data across a reopen", async () => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "portal-pglite-")), "nested", "data");
+    const first = await openDatabase({ pgliteDir: dataDir });
+    expect(first.driver).toBe("pglite");
+    await first.migrate();
+    await first.db.insert(countries).values({ isoCode: "ZZ", name: "Testland", callingCode: "+999" });
+    await first.close();
+
+    const again = await openDatabase({ pgliteDir: dataDir });
+    openHandles.push(again);
+    await again.migrate();
+    const [{ value }] = await again.db.select({ value: count() }).from(countries);
+    expect(Number(value)).toBe(1);
+  });
+
+  it("refuses a second process on the same folder instead of corrupting it", async () => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "portal-pglite-")), "data");
+    const handle = await openDatabase({ pgliteDir: dataDir });
+    openHandles.push(handle);
+    // A lock file written by another live process (this test's parent) stands for a second server.
+    fs.writeFileSync(`${dataDir}.lock`, String(process.ppid));
+    await expect(openDatabase({ pgliteDir: dataDir })).rejects.toThrow(/in use by process/);
+    fs.writeFileSync(`${dataDir}.lock`, String(process.pid));
+  });
+});
+
+describe("the database this suite runs on", () => {
+  it("has the unique lower-case e-mail constraint", async () => {
+    const { db } = await import("~/db/client.server");
+    await expect(
+      db.insert(users).values({ email: "ADMIN@example.org", name: "Duplicate", role: "ADMIN" }),
+    ).rejects.toThrow();
+  });
+});

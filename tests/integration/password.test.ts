@@ -1,0 +1,138 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { outbox, passwordTokens, sessions, users } from "~/db/schema";
+import { createPasswordToken } from "~/models/password-token.server";
+import { TOO_MANY_RESET_REQUESTS } from "~/models/rate-limit.server";
+import { action as changePasswordAction } from "~/routes/_shell.change-password";
+import { action as loginAction } from "~/routes/login";
+import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
+import { action as setPasswordAction, loader as setPasswordLoader } from "~/routes/set-password.$token";
+import { readToast } from "~/utils/toast.server";
+import { buildRequest, cookiesFrom, runRoute, sessionCookieFor } from "../support/remix";
+
+const requestLink = (email: string) => runRoute(resetAction, buildRequest("/reset-password", { form: { email } }));
+const tokenFromMail = (text: string) => /\/set-password\/([\w-]+)/.exec(text)![1];
+const toastOf = async (result: { headers: Headers }) => (await readToast(buildRequest("/", { cookie: cookiesFrom(result as never) }))).toast;
+
+describe("forgot password", () => {
+  it("mails a reset link to a known e-mail and answers an unknown one the same way", async () => {
+    const known = await requestLink(" Partner1@Example.org ");
+    const unknown = await requestLink("stranger@example.org");
+    for (const result of [known, unknown]) {
+      expect(result.location).toBe("/login");
+      expect(await toastOf(result)).toMatchObject({ message: "Email to change password has been sent to given email id!" });
+    }
+    const mails = await db.select().from(outbox);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ toAddress: "partner1@example.org", kind: "password-reset", status: "pending" });
+    expect(mails[0].textBody).toMatch(/http:\/\/localhost:\d+\/set-password\/[\w-]{40,}/);
+    // Only the hash of the token is stored.
+    const [token] = await db.select().from(passwordTokens);
+    expect(mails[0].textBody).not.toContain(token.tokenHash);
+  });
+
+  it("validates the e-mail", async () => {
+    const result = await requestLink("nope");
+    expect(result.status).toBe(400);
+    expect(result.data.error.email).toEqual(["Please input a valid E-mail!"]);
+  });
+
+  it("limits link requests per e-mail", async () => {
+    for (let i = 0; i < 3; i++) expect((await requestLink("partner2@example.org")).status).toBe(302);
+    const fourth = await requestLink("partner2@example.org");
+    expect(fourth.status).toBe(429);
+    expect(fourth.data.error[""]).toEqual([TOO_MANY_RESET_REQUESTS]);
+    expect(await db.select().from(outbox)).toHaveLength(3);
+  });
+
+  it("signs a signed-in user out with 'Access Denied!'", async () => {
+    const cookie = await sessionCookieFor("partner1@example.org");
+    const result = await runRoute(resetLoader, buildRequest("/reset-password", { cookie }));
+    expect(result.location).toBe("/login");
+    expect(await toastOf(result)).toMatchObject({ message: "Access Denied!" });
+    expect(await db.select().from(sessions)).toHaveLength(0);
+  });
+});
+
+describe("set password with a token", () => {
+  async function tokenFor(email: string, purpose: "set" | "reset" = "reset") {
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    return createPasswordToken(user.id, purpose);
+  }
+  const setPassword = (token: string, password: string, confirmPassword = password) =>
+    runRoute(setPasswordAction, buildRequest(`/set-password/${token}`, { form: { password, confirmPassword } }), { params: { token } });
+
+  it("checks the token on load: unknown goes to 404, expired to the resend form with 'Token expired'", async () => {
+    const valid = await tokenFor("partner1@example.org");
+    expect((await runRoute(setPasswordLoader, buildRequest(`/set-password/${valid}`), { params: { token: valid } })).status).toBe(200);
+
+    const unknown = await runRoute(setPasswordLoader, buildRequest("/set-password/abc"), { params: { token: "abc" } });
+    expect(unknown.location).toBe("/error-404");
+
+    await db.update(passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    const expired = await runRoute(setPasswordLoader, buildRequest(`/set-password/${valid}`), { params: { token: valid } });
+    expect(expired.location).toBe("/reset-password?token=reset");
+    expect(await toastOf(expired)).toMatchObject({ message: "Token expired" });
+  });
+
+  it("enforces the password rules", async () => {
+    const token = await tokenFor("partner1@example.org");
+    expect((await setPassword(token, "short1")).data.error.password).toEqual(["Password must contain at least 8 characters"]);
+    expect((await setPassword(token, "longenough")).data.error.password).toEqual(["Password must contain at least 1 numeric digit"]);
+    expect((await setPassword(token, "NOLOWER123")).data.error.password).toEqual(["Password must contain at least 1 lowercase letter"]);
+    expect((await setPassword(token, "good-pass-9", "other-pass-9")).data.error.confirmPassword).toEqual([
+      "The two passwords that you entered do not match!",
+    ]);
+    expect((await setPassword(token, "good-pass-9", "")).data.error.confirmPassword).toEqual(["Please confirm your password!"]);
+  });
+
+  it("sets the password once: the new one signs in, the token cannot be used again", async () => {
+    const token = await tokenFor("partner1@example.org");
+    const result = await setPassword(token, "brand-new-pass-7");
+    expect(result.location).toBe("/login");
+    expect(await toastOf(result)).toMatchObject({ message: "Password set successfully" });
+
+    const signIn = await runRoute(loginAction, buildRequest("/login", { form: { email: "partner1@example.org", password: "brand-new-pass-7" } }));
+    expect(signIn.location).toBe("/partner/dashboard");
+    const oldPassword = await runRoute(loginAction, buildRequest("/login", { form: { email: "partner1@example.org", password: "partner-pass-1" } }));
+    expect(oldPassword.status).toBe(401);
+
+    expect((await setPassword(token, "another-pass-8")).location).toBe("/error-404");
+  });
+
+  it("a new partner account without a password gets a set-password mail", async () => {
+    const [user] = await db.update(users).set({ passwordHash: null }).where(eq(users.email, "partner3@example.org")).returning();
+    await requestLink("partner3@example.org");
+    const [mail] = await db.select().from(outbox);
+    expect(mail.kind).toBe("password-set");
+    expect(mail.subject).toBe("Set your MPP Data Portal password");
+    const token = tokenFromMail(mail.textBody);
+    expect((await setPassword(token, "first-pass-1")).location).toBe("/login");
+    const [after] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(after.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe("change password", () => {
+  const change = (cookie: string, form: Record<string, string>) =>
+    runRoute(changePasswordAction, buildRequest("/change-password", { form, cookie }));
+
+  it("needs the current password", async () => {
+    const cookie = await sessionCookieFor("staff@example.org");
+    const result = await change(cookie, { currentPassword: "wrong", password: "next-pass-1", confirmPassword: "next-pass-1" });
+    expect(result.status).toBe(400);
+    expect(result.data.error.currentPassword).toEqual(["Your current password is incorrect."]);
+  });
+
+  it("changes it, ends every session of the user and goes to the login page", async () => {
+    const cookie = await sessionCookieFor("staff@example.org");
+    await sessionCookieFor("staff@example.org"); // a second device
+    const result = await change(cookie, { currentPassword: "staff-pass-1", password: "next-pass-1", confirmPassword: "next-pass-1" });
+    expect(result.location).toBe("/login");
+    expect(await toastOf(result)).toMatchObject({ message: "Password changed successfully" });
+    expect(await db.select().from(sessions)).toHaveLength(0);
+    const signIn = await runRoute(loginAction, buildRequest("/login", { form: { email: "staff@example.org", password: "next-pass-1" } }));
+    expect(signIn.location).toBe("/admin/dashboard");
+  });
+});
