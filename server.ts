@@ -65,6 +65,8 @@ app.use(
       },
     },
     strictTransportSecurity: process.env.APP_URL?.startsWith("https://") ? undefined : false,
+    // "no-referrer" would make browsers send `Origin: null` on the portal's own form posts.
+    referrerPolicy: { policy: "same-origin" },
   }),
 );
 app.use(compression());
@@ -78,7 +80,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   if (req.path.startsWith("/api/") && req.get("authorization")?.startsWith("Bearer ")) return next();
   const fetchSite = req.get("sec-fetch-site");
   const origin = req.get("origin");
-  const crossOrigin = origin && origin !== "null" && new URL(origin).host !== req.get("host");
+  const crossOrigin = origin && (origin === "null" || new URL(origin).host !== req.get("host"));
   if (fetchSite === "cross-site" || crossOrigin) {
     res.status(403).type("text/plain").send("Cross-site request refused.");
     return;

@@ -1,9 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { partners, quarters, reportMessages, reports } from "~/db/schema";
-
-export type ReportType = (typeof reports.$inferSelect)["type"];
-export const REPORT_TYPES: readonly ReportType[] = ["pdt", "filing", "sales"];
+import { REPORT_TYPES, type ReportTypeKey as ReportType } from "~/utils/reports";
 
 export interface ReportTile {
   type: ReportType;

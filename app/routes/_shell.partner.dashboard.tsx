@@ -3,11 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FilingIcon, SalesIcon, TimelineIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
-import { partnerReportTiles, REPORT_TYPES } from "~/models/report-overview.server";
+import { partnerReportTiles } from "~/models/report-overview.server";
 import { getCutOffDate } from "~/models/settings.server";
 import { requirePartner } from "~/utils/auth.server";
 import { formatDate, formatDateTime } from "~/utils/dates";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, type ReportTypeKey } from "~/utils/reports";
+import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
 

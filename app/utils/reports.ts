@@ -1,4 +1,5 @@
 export type ReportTypeKey = "pdt" | "filing" | "sales";
+export const REPORT_TYPES: readonly ReportTypeKey[] = ["pdt", "filing", "sales"];
 
 export const REPORT_TYPE_LABELS: Record<ReportTypeKey, string> = {
   pdt: "PDT",

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { hashPassword } from "~/models/password.server";
 import { seedDemoData, seedReferenceData } from "~/models/seed.server";
 
-const tableNames = Object.values(schema)
-  .filter((value): value is PgTable => typeof value === "object" && value !== null && Symbol.for("drizzle:IsDrizzleTable") in value)
+const tableNames = Object.values(schema as Record<string, unknown>)
+  .filter((value): value is PgTable => value instanceof PgTable)
   .map((table) => `"${getTableConfig(table).name}"`);
 
 const hashes = new Map<string, Promise<string>>();

@@ -1,0 +1,71 @@
+import { expect, test } from "./support/fixtures";
+
+test("Arabic sets dir=rtl and translates the page, and the choice is remembered", async ({ page }) => {
+  await page.goto("/login?lng=ar");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Sign in");
+  await page.goto("/login");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await page.getByRole("link", { name: "English" }).click();
+  await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
+});
+
+test("the sidebar follows the role: admins see the reports and settings, partners no settings", async ({ page, signIn }) => {
+  await signIn("admin");
+  const sidebar = page.getByRole("complementary", { name: "Main navigation" });
+  for (const name of ["Dashboard", "Partner List", "Product List", "Reports", "User Profile", "Logout"]) {
+    await expect(sidebar.getByText(name, { exact: true }).first()).toBeAttached();
+  }
+  await sidebar.getByText("User Profile").click();
+  await expect(sidebar.getByRole("link", { name: "Settings" })).toBeAttached();
+  await page.getByRole("button", { name: "Logout" }).first().click();
+
+  await signIn("partner1");
+  await expect(page.getByRole("complementary", { name: "Main navigation" }).getByRole("link", { name: "Settings" })).toHaveCount(0);
+});
+
+test("partner dashboard shows the three tiles from the reports table", async ({ page, signIn }) => {
+  await signIn("partner1");
+  await expect(page.getByRole("heading", { name: "Welcome to MPP Data Portal" })).toBeVisible();
+  await expect(page.getByTestId("tile-pdt")).toContainText("Submitted");
+  await expect(page.getByTestId("tile-filing")).toContainText("Rejected");
+  await expect(page.getByTestId("tile-filing")).toContainText("Please check the quantities for the second month.");
+  await expect(page.getByTestId("tile-sales")).toContainText("Saved");
+  await expect(page.getByTestId("cut-off-date")).toContainText(/\d{2}-\d{2}-\d{4}/);
+});
+
+test("profiles show the spec's fields", async ({ page, signIn }) => {
+  await signIn("partner3");
+  await page.goto("/partner/profile");
+  await expect(page.getByText("Cedar Life Sciences")).toBeVisible();
+  await expect(page.locator(".profile__row", { hasText: "Address" }).locator("dd")).toHaveText("-");
+  await page.getByRole("button", { name: "Logout" }).first().click();
+  await signIn("staff");
+  await page.goto("/admin/profile");
+  await expect(page.getByText("staff@example.org")).toBeVisible();
+});
+
+test("display settings come from the query string and are remembered", async ({ page, signIn }) => {
+  await signIn("staff");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "semi-dark");
+  await expect(page.locator("html")).toHaveAttribute("data-nav-style", "mini-sidebar");
+  await page.goto("/admin/dashboard?theme=dark&layout-type=boxed");
+  await page.goto("/admin/profile");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.locator("html")).toHaveAttribute("data-layout-type", "boxed");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the navigation is a drawer", async ({ page, signIn }) => {
+    await signIn("partner1");
+    const sidebar = page.getByRole("complementary", { name: "Main navigation" });
+    await expect(sidebar).not.toBeInViewport();
+    await page.getByLabel("Open navigation").click();
+    await expect(sidebar).toBeInViewport();
+    await sidebar.getByRole("link", { name: "Profile" }).click({ force: true });
+  });
+});

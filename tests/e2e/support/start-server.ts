@@ -1,0 +1,35 @@
+/**
+ * Starts the built portal for the browser tests on a database of its own, seeded from empty:
+ * a fresh PostgreSQL database next to TEST_DATABASE_URL/DATABASE_URL when one is given,
+ * else a new embedded PGlite folder.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+if (serverUrl) {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe("DROP DATABASE IF EXISTS portal_e2e WITH (FORCE)");
+  await admin.unsafe("CREATE DATABASE portal_e2e");
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = "/portal_e2e";
+  process.env.DATABASE_URL = url.toString();
+} else {
+  delete process.env.DATABASE_URL;
+  process.env.PGLITE_DIR = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "portal-e2e-")), "data");
+}
+
+const port = process.env.E2E_PORT || "3300";
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  PORT: port,
+  APP_URL: `http://localhost:${port}`,
+  SESSION_SECRET: "e2e-session-secret",
+  SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT || "2526"}`,
+  LOG_LEVEL: "warn",
+});
+
+await import("../../../server");
