@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { AuthUser } from "~/models/user.server";
 import { DEFAULT_DISPLAY, LAYOUT_TYPES, NAV_STYLES, THEMES, type DisplaySettings } from "~/utils/display";
@@ -189,8 +189,20 @@ function UserMenu({ user }: { user: AuthUser }) {
  */
 export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: AuthUser; display?: DisplaySettings; children: ReactNode }) {
   const { t } = useTranslation();
+  const shellRef = useRef<HTMLDivElement>(null);
+  const { pathname, search } = useLocation();
+
+  // Client-side navigation keeps the DOM: close the drawer and the header menus after each one.
+  useEffect(() => {
+    const shell = shellRef.current;
+    if (!shell) return;
+    const drawer = shell.querySelector<HTMLInputElement>("#drawer-toggle");
+    if (drawer) drawer.checked = false;
+    shell.querySelectorAll<HTMLDetailsElement>("details.menu[open]").forEach((menu) => (menu.open = false));
+  }, [pathname, search]);
+
   return (
-    <div className="shell">
+    <div className="shell" ref={shellRef}>
       <input type="checkbox" id="drawer-toggle" className="shell__drawer-toggle" aria-hidden="true" tabIndex={-1} />
       <Sidebar user={user} />
       <label htmlFor="drawer-toggle" className="shell__scrim" aria-hidden="true" />

@@ -58,7 +58,7 @@ export default function LoginPage() {
     <AuthCard title={t("Sign in")} subtitle={t("Sign in to report and review quarterly data.")}>
       <Form method="post" className="form" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
-        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "username", autoFocus: true }} />
+        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "username" }} />
         <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "current-password" }} />
         <div className="form__row form__row--split">
           <CheckboxField label={t("Remember me")} field={fields.remember} />

@@ -61,7 +61,7 @@ export default function ResetPasswordPage() {
       ) : null}
       <Form method="post" className="form" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
-        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "email", autoFocus: true }} />
+        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "email" }} />
         <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
           {t("Send link")}
         </button>

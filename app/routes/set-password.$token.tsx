@@ -52,7 +52,7 @@ export default function SetPasswordPage() {
   return (
     <AuthCard title={t("Set password")} subtitle={t("At least 8 characters, with a number and a lowercase letter.")}>
       <Form method="post" className="form" {...getFormProps(form)}>
-        <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password", autoFocus: true }} />
+        <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password" }} />
         <TextField label={t("Confirm Password")} field={fields.confirmPassword} type="password" inputAttributes={{ autoComplete: "new-password" }} />
         <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
           {t("Save password")}

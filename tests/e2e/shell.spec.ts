@@ -14,6 +14,7 @@ test("Arabic sets dir=rtl and translates the page, and the choice is remembered"
 
 test("the sidebar follows the role: admins see the reports and settings, partners no settings", async ({ page, signIn }) => {
   await signIn("admin");
+  await page.goto("/admin/dashboard?nav-style=default");
   const sidebar = page.getByRole("complementary", { name: "Main navigation" });
   for (const name of ["Dashboard", "Partner List", "Product List", "Reports", "User Profile", "Logout"]) {
     await expect(sidebar.getByText(name, { exact: true }).first()).toBeAttached();
@@ -39,12 +40,14 @@ test("partner dashboard shows the three tiles from the reports table", async ({ 
 test("profiles show the spec's fields", async ({ page, signIn }) => {
   await signIn("partner3");
   await page.goto("/partner/profile");
-  await expect(page.getByText("Cedar Life Sciences")).toBeVisible();
-  await expect(page.locator(".profile__row", { hasText: "Address" }).locator("dd")).toHaveText("-");
+  const row = (label: string) => page.locator(".profile__row", { hasText: label }).locator("dd");
+  await expect(row("Company Name")).toHaveText("Cedar Life Sciences");
+  await expect(row("Region")).toHaveText("Africa");
+  await expect(row("Address")).toHaveText("-");
   await page.getByRole("button", { name: "Logout" }).first().click();
   await signIn("staff");
   await page.goto("/admin/profile");
-  await expect(page.getByText("staff@example.org")).toBeVisible();
+  await expect(page.locator(".profile__row", { hasText: "E-mail" }).locator("dd")).toHaveText("staff@example.org");
 });
 
 test("display settings come from the query string and are remembered", async ({ page, signIn }) => {
@@ -66,6 +69,8 @@ test.describe("on a phone", () => {
     await expect(sidebar).not.toBeInViewport();
     await page.getByLabel("Open navigation").click();
     await expect(sidebar).toBeInViewport();
-    await sidebar.getByRole("link", { name: "Profile" }).click({ force: true });
+    await sidebar.getByText("User Profile").click();
+    await sidebar.getByRole("link", { name: "Profile" }).click();
+    await expect(page).toHaveURL("/partner/profile");
   });
 });
