@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SUPPORTED_LANGUAGES } from "~/i18n/config";
+
+const root = path.resolve(import.meta.dirname, "../../public/locales");
+const load = (language: string): Record<string, string> =>
+  JSON.parse(fs.readFileSync(path.join(root, language, "common.json"), "utf8"));
+const english = load("en");
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe("translations", () => {
+  it("every language has exactly the English keys, each translated", () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      const messages = load(language);
+      expect(Object.keys(messages).sort(), language).toEqual(Object.keys(english).sort());
+      for (const [key, value] of Object.entries(messages)) expect(value.trim(), `${language}: ${key}`).not.toBe("");
+    }
+  });
+
+  it("keeps the spec's English wording verbatim", () => {
+    for (const [key, value] of Object.entries(english)) expect(value).toBe(key);
+  });
+
+  it("a language other than English differs from English on most strings", () => {
+    for (const language of SUPPORTED_LANGUAGES.filter((l) => l !== "en")) {
+      const messages = load(language);
+      const same = Object.keys(english).filter((key) => messages[key] === english[key]).length;
+      expect(same / Object.keys(english).length, language).toBeLessThan(0.15);
+    }
+  });
+
+  it("every literal t(\"…\") and schema message in the app has an English entry", () => {
+    const missing = new Set<string>();
+    for (const file of sourceFiles(path.resolve(import.meta.dirname, "../../app"))) {
+      const source = fs.readFileSync(file, "utf8");
+      const literals = [
+        ...source.matchAll(/\bt\("((?:[^"\\]|\\.)+)"/g),
+        ...source.matchAll(/\berror: "((?:[^"\\]|\\.)+)"/g),
+        ...source.matchAll(/\bmessage: "((?:[^"\\]|\\.)+)"/g),
+        ...source.matchAll(/\blabel: "((?:[^"\\]|\\.)+)"/g),
+      ].map((match) => match[1]);
+      for (const key of literals) if (!(key in english)) missing.add(`${path.basename(file)}: ${key}`);
+    }
+    expect([...missing]).toEqual([]);
+  });
+});
