@@ -60,6 +60,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [i18n, locale]);
 
+  // Lets browser tests (and styles) tell a hydrated page from server HTML still waiting for its scripts.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
   return (
     <html
       lang={locale}

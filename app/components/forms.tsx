@@ -1,5 +1,11 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { useTranslation } from "react-i18next";
 
 /** Errors are English keys from the shared zod schemas; shown translated. */
@@ -72,6 +78,80 @@ export function FormErrors({ errors }: { errors?: string[] | null }) {
       {errors.map((error) => (
         <p key={error}>{t(error)}</p>
       ))}
+    </div>
+  );
+}
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** A native select: works without JavaScript. Option labels are shown as given (translate them first). */
+export function SelectField({
+  label,
+  field,
+  options,
+  placeholder,
+  selectAttributes,
+}: {
+  label: ReactNode;
+  field: FieldMetadata<string | undefined>;
+  options: SelectOption[];
+  placeholder?: string;
+  selectAttributes?: SelectHTMLAttributes<HTMLSelectElement>;
+}) {
+  const errorId = `${field.id}-error`;
+  return (
+    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      <div className="field__control">
+        <select
+          {...getSelectProps(field, { ariaAttributes: true })}
+          aria-describedby={field.errors?.length ? errorId : undefined}
+          className="input"
+          {...selectAttributes}
+        >
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorList id={errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  label,
+  field,
+  textareaAttributes,
+}: {
+  label: ReactNode;
+  field: FieldMetadata<string | undefined>;
+  textareaAttributes?: TextareaHTMLAttributes<HTMLTextAreaElement>;
+}) {
+  const errorId = `${field.id}-error`;
+  return (
+    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      <div className="field__control">
+        <textarea
+          {...getTextareaProps(field, { ariaAttributes: true })}
+          aria-describedby={field.errors?.length ? errorId : undefined}
+          className="input"
+          rows={3}
+          {...textareaAttributes}
+        />
+      </div>
+      <ErrorList id={errorId} errors={field.errors} />
     </div>
   );
 }

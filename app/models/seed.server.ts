@@ -159,7 +159,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
     {
       companyName: "Cedar Life Sciences",
       email: "partner3@example.org",
-      contactNumber: "+27115550123",
+      contactNumber: "+271155501234",
       address: null,
       region: "Africa",
       products: [
@@ -168,7 +168,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
         ["Abacavir API", "FILED"],
         ["Ravidasvir API", "PLANNED"],
       ],
-      people: [["Thandi", "Nkosi", "+27115550199"]],
+      people: [["Thandi", "Nkosi", "+271155501990"]],
     },
   ] as const;
 

@@ -1,44 +1,10 @@
-import { SMTPServer } from "smtp-server";
 import { expect, test } from "./support/fixtures";
+import { linkFrom, startMailbox } from "./support/mailbox";
 
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP listener on the port the test server sends to. */
-function startMailbox(port: number) {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  return new Promise<{ received: ReceivedMail[]; close: () => Promise<void> }>((resolve) => {
-    server.listen(port, "127.0.0.1", () =>
-      resolve({ received, close: () => new Promise((done) => server.close(() => done())) }),
-    );
-  });
-}
-
-/** The link in a quoted-printable body may be folded with "=" soft line breaks. */
-function linkFrom(raw: string) {
-  const unfolded = raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-  return /http:\/\/localhost:\d+\/set-password\/[\w-]+/.exec(unfolded)?.[0];
-}
-
-test("forgot password: the mailed link sets a new password that signs in", async ({ page }) => {
-  const mailbox = await startMailbox(Number(process.env.E2E_SMTP_PORT || 2526));
+test("forgot password: the mailed link sets a new password that signs in", async ({ page, open }) => {
+  const mailbox = await startMailbox();
   try {
-    await page.goto("/login");
+    await open("/login");
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await expect(page).toHaveURL("/reset-password");
     await page.getByLabel("E-mail").fill("partner2@example.org");
@@ -51,7 +17,7 @@ test("forgot password: the mailed link sets a new password that signs in", async
     const link = linkFrom(mailbox.received[0].raw);
     expect(link).toBeDefined();
 
-    await page.goto(new URL(link!).pathname);
+    await open(new URL(link!).pathname);
     await page.getByLabel("Password", { exact: true }).fill("fresh-pass-42");
     await page.getByLabel("Confirm Password").fill("fresh-pass-24");
     await page.getByLabel("Confirm Password").press("Enter");
@@ -68,14 +34,14 @@ test("forgot password: the mailed link sets a new password that signs in", async
 
     // The link was single use.
     await page.getByRole("button", { name: "Logout" }).first().click();
-    await page.goto(new URL(link!).pathname);
+    await open(new URL(link!).pathname);
     await expect(page).toHaveURL("/error-404");
   } finally {
     await mailbox.close();
   }
 });
 
-test("?token=true reads 'Resend set password link'", async ({ page }) => {
-  await page.goto("/reset-password?token=true");
+test("?token=true reads 'Resend set password link'", async ({ page, open }) => {
+  await open("/reset-password?token=true");
   await expect(page.getByRole("heading", { name: "Resend set password link" })).toBeVisible();
 });

@@ -1,20 +1,20 @@
 import { expect, test } from "./support/fixtures";
 
-test("Arabic sets dir=rtl and translates the page, and the choice is remembered", async ({ page }) => {
-  await page.goto("/login?lng=ar");
+test("Arabic sets dir=rtl and translates the page, and the choice is remembered", async ({ page, open }) => {
+  await open("/login?lng=ar");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.locator("html")).toHaveAttribute("lang", "ar");
   await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Sign in");
-  await page.goto("/login");
+  await open("/login");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await page.getByRole("link", { name: "English" }).click();
   await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
 });
 
-test("the sidebar follows the role: admins see the reports and settings, partners no settings", async ({ page, signIn }) => {
+test("the sidebar follows the role: admins see the reports and settings, partners no settings", async ({ page, open, signIn }) => {
   await signIn("admin");
-  await page.goto("/admin/dashboard?nav-style=default");
+  await open("/admin/dashboard?nav-style=default");
   const sidebar = page.getByRole("complementary", { name: "Main navigation" });
   for (const name of ["Dashboard", "Partner List", "Product List", "Reports", "User Profile", "Logout"]) {
     await expect(sidebar.getByText(name, { exact: true }).first()).toBeAttached();
@@ -27,7 +27,7 @@ test("the sidebar follows the role: admins see the reports and settings, partner
   await expect(page.getByRole("complementary", { name: "Main navigation" }).getByRole("link", { name: "Settings" })).toHaveCount(0);
 });
 
-test("partner dashboard shows the three tiles from the reports table", async ({ page, signIn }) => {
+test("partner dashboard shows the three tiles from the reports table", async ({ page, open, signIn }) => {
   await signIn("partner1");
   await expect(page.getByRole("heading", { name: "Welcome to MPP Data Portal" })).toBeVisible();
   await expect(page.getByTestId("tile-pdt")).toContainText("Submitted");
@@ -37,25 +37,25 @@ test("partner dashboard shows the three tiles from the reports table", async ({ 
   await expect(page.getByTestId("cut-off-date")).toContainText(/\d{2}-\d{2}-\d{4}/);
 });
 
-test("profiles show the spec's fields", async ({ page, signIn }) => {
+test("profiles show the spec's fields", async ({ page, open, signIn }) => {
   await signIn("partner3");
-  await page.goto("/partner/profile");
+  await open("/partner/profile");
   const row = (label: string) => page.locator(".profile__row", { hasText: label }).locator("dd");
   await expect(row("Company Name")).toHaveText("Cedar Life Sciences");
   await expect(row("Region")).toHaveText("Africa");
   await expect(row("Address")).toHaveText("-");
   await page.getByRole("button", { name: "Logout" }).first().click();
   await signIn("staff");
-  await page.goto("/admin/profile");
+  await open("/admin/profile");
   await expect(page.locator(".profile__row", { hasText: "E-mail" }).locator("dd")).toHaveText("staff@example.org");
 });
 
-test("display settings come from the query string and are remembered", async ({ page, signIn }) => {
+test("display settings come from the query string and are remembered", async ({ page, open, signIn }) => {
   await signIn("staff");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "semi-dark");
   await expect(page.locator("html")).toHaveAttribute("data-nav-style", "mini-sidebar");
-  await page.goto("/admin/dashboard?theme=dark&layout-type=boxed");
-  await page.goto("/admin/profile");
+  await open("/admin/dashboard?theme=dark&layout-type=boxed");
+  await open("/admin/profile");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await expect(page.locator("html")).toHaveAttribute("data-layout-type", "boxed");
 });
@@ -63,7 +63,7 @@ test("display settings come from the query string and are remembered", async ({ 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the navigation is a drawer", async ({ page, signIn }) => {
+  test("the navigation is a drawer", async ({ page, open, signIn }) => {
     await signIn("partner1");
     const sidebar = page.getByRole("complementary", { name: "Main navigation" });
     await expect(sidebar).not.toBeInViewport();

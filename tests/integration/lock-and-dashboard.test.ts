@@ -56,7 +56,7 @@ describe("partner dashboard", () => {
     expect(data.profile).toEqual({
       companyName: "Cedar Life Sciences",
       email: "partner3@example.org",
-      contactNumber: "+27115550123",
+      contactNumber: "+271155501234",
       region: "Africa",
       address: null,
     });
