@@ -15,6 +15,8 @@ import { ErrorPage } from "./components/error-page";
 import { ToastMessage } from "./components/toast";
 import { isSupportedLanguage, textDirection } from "./i18n/config";
 import { i18next, localeCookie } from "./i18n/i18next.server";
+import { setUserLanguage } from "./models/user.server";
+import { getOptionalUser } from "./utils/auth.server";
 import stylesheet from "./styles/app.css";
 import { DEFAULT_DISPLAY } from "./utils/display";
 import { resolveDisplaySettings } from "./utils/display.server";
@@ -37,7 +39,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, setCookie: toastCookie } = await readToast(request);
   const headers = new Headers();
   const requestedLanguage = new URL(request.url).searchParams.get("lng");
-  if (isSupportedLanguage(requestedLanguage)) headers.append("Set-Cookie", await localeCookie.serialize(requestedLanguage));
+  if (isSupportedLanguage(requestedLanguage)) {
+    headers.append("Set-Cookie", await localeCookie.serialize(requestedLanguage));
+    const user = await getOptionalUser(request);
+    if (user && user.language !== requestedLanguage) await setUserLanguage(user.id, requestedLanguage);
+  }
   if (displayCookie) headers.append("Set-Cookie", displayCookie);
   if (toastCookie) headers.append("Set-Cookie", toastCookie);
   return data({ locale, display, toast, requestId: context.requestId }, { headers });

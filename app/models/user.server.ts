@@ -86,3 +86,8 @@ export async function getPartnerProfile(partnerId: number) {
     .where(eq(partners.id, partnerId));
   return partner;
 }
+
+/** The language a user reads the portal in: mails to them (reminders, links) use it too. */
+export async function setUserLanguage(userId: number, language: string) {
+  await db.update(users).set({ language }).where(eq(users.id, userId));
+}
