@@ -8,21 +8,23 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 
+const port = process.env.E2E_PORT || "3300";
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 if (serverUrl) {
+  // One database per port, so that two runs side by side do not share one.
+  const database = `portal_e2e_${port}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe("DROP DATABASE IF EXISTS portal_e2e WITH (FORCE)");
-  await admin.unsafe("CREATE DATABASE portal_e2e");
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${database}`);
   await admin.end();
   const url = new URL(serverUrl);
-  url.pathname = "/portal_e2e";
+  url.pathname = `/${database}`;
   process.env.DATABASE_URL = url.toString();
 } else {
   delete process.env.DATABASE_URL;
   process.env.PGLITE_DIR = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "portal-e2e-")), "data");
 }
 
-const port = process.env.E2E_PORT || "3300";
 Object.assign(process.env, {
   NODE_ENV: "production",
   PORT: port,
