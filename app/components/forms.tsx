@@ -1,4 +1,4 @@
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
 import {
   useId,
   type InputHTMLAttributes,
@@ -7,6 +7,18 @@ import {
   type TextareaHTMLAttributes,
 } from "react";
 import { useTranslation } from "react-i18next";
+
+/**
+ * conform's useForm, subscribed to every error of the form in the component that owns it.
+ * conform only re-renders for the state read during the owner's last render, and React may
+ * call a component yet skip its children when nothing changed: the errors read by the field
+ * components are then forgotten and the first submit of an empty form would show nothing.
+ */
+export const useValidatedForm: typeof useForm = (options) => {
+  const [form, fields] = useForm(options);
+  void form.allErrors;
+  return [form, fields];
+};
 
 /** Errors are English keys from the shared zod schemas; shown translated. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {

@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "~/components/forms";
+import { TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { writeAudit } from "~/models/audit.server";
 import { checkUserPassword, setUserPassword } from "~/models/user.server";
@@ -40,7 +40,7 @@ export default function ChangePasswordPage() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useValidatedForm({
     id: "change-password",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),

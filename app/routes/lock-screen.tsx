@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { FormErrors, TextField } from "~/components/forms";
+import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
 import { checkUserPassword } from "~/models/user.server";
 import { UnlockSchema } from "~/schemas/auth";
@@ -53,7 +53,7 @@ export default function LockScreenPage() {
   const { name, email } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useValidatedForm({
     id: "unlock",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UnlockSchema }),

@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { CheckboxField, FormErrors, TextField } from "~/components/forms";
+import { CheckboxField, FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
 import { LoginSchema } from "~/schemas/auth";
 import {
@@ -47,7 +47,7 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useValidatedForm({
     id: "login",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),

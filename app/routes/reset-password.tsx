@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { FormErrors, TextField } from "~/components/forms";
+import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { sendPasswordLink } from "~/models/password-token.server";
 import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/rate-limit.server";
 import { findUserByEmail, getAuthUser } from "~/models/user.server";
@@ -40,7 +40,7 @@ export default function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useValidatedForm({
     id: "reset-password",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),

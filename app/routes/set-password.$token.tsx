@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { TextField } from "~/components/forms";
+import { TextField, useValidatedForm } from "~/components/forms";
 import { checkPasswordToken, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
@@ -42,7 +42,7 @@ export default function SetPasswordPage() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useValidatedForm({
     id: "set-password",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordSchema }),

@@ -74,3 +74,17 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL("/partner/profile");
   });
 });
+
+test("pages run under the content security policy without a violation", async ({ page, open, signIn }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") violations.push(message.text());
+  });
+  const response = await open("/login");
+  expect(response?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  await signIn("admin");
+  await open("/admin/profile");
+  await page.getByRole("link", { name: "Dashboard" }).first().click();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  expect(violations).toEqual([]);
+});
