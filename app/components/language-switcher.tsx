@@ -14,10 +14,10 @@ function useLanguageHref() {
 
 /** Plain links (`?lng=`): they work without JavaScript; the choice is kept in a cookie. */
 export function LanguageLinks() {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const hrefFor = useLanguageHref();
   return (
-    <nav className="language-links" aria-label="Language">
+    <nav className="language-links" aria-label={t("Language")}>
       {SUPPORTED_LANGUAGES.map((language) => (
         <Link
           key={language}
@@ -40,7 +40,7 @@ export function LanguageMenu() {
   const current = SUPPORTED_LANGUAGES.find((language) => language === i18n.language) ?? "en";
   return (
     <details className="menu">
-      <summary className="menu__trigger" aria-label={t("Language")}>
+      <summary className="menu__trigger" aria-label={`${t("Language")}: ${LANGUAGE_NAMES[current]}`}>
         <GlobeIcon />
         <span className="menu__label">{LANGUAGE_NAMES[current]}</span>
       </summary>

@@ -146,7 +146,7 @@ function UserMenu({ user }: { user: AuthUser }) {
   const profilePath = user.role === "PARTNER" ? "/partner/profile" : "/admin/profile";
   return (
     <details className="menu">
-      <summary className="menu__trigger" aria-label={t("Account")}>
+      <summary className="menu__trigger" aria-label={`${t("Account")}: ${user.name}`}>
         <span className="avatar" aria-hidden="true">
           {user.name.slice(0, 1).toUpperCase()}
         </span>
@@ -203,12 +203,21 @@ export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: Aut
 
   return (
     <div className="shell" ref={shellRef}>
-      <input type="checkbox" id="drawer-toggle" className="shell__drawer-toggle" aria-hidden="true" tabIndex={-1} />
+      <a className="skip-link" href="#content">
+        {t("Skip to content")}
+      </a>
+      <input
+        type="checkbox"
+        id="drawer-toggle"
+        className="shell__drawer-toggle"
+        aria-label={t("Open navigation")}
+        aria-controls="sidebar"
+      />
       <Sidebar user={user} />
       <label htmlFor="drawer-toggle" className="shell__scrim" aria-hidden="true" />
       <div className="shell__main">
         <header className="header">
-          <label htmlFor="drawer-toggle" className="header__drawer-button" aria-label={t("Open navigation")}>
+          <label htmlFor="drawer-toggle" className="header__drawer-button" aria-hidden="true">
             <MenuIcon />
           </label>
           <span className="header__title">{t("MPP Data Portal")}</span>

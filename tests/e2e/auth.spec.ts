@@ -63,7 +63,7 @@ test.describe("sign-in", () => {
 
   test("the lock screen asks for the password again", async ({ page, open, signIn }) => {
     await signIn("admin");
-    await page.locator("summary[aria-label='Account']").click();
+    await page.locator("summary[aria-label^='Account']").click();
     await page.getByRole("button", { name: "Lock screen" }).click();
     await expect(page).toHaveURL("/lock-screen");
     await open("/admin/profile");

@@ -67,7 +67,7 @@ test.describe("on a phone", () => {
     await signIn("partner1");
     const sidebar = page.getByRole("complementary", { name: "Main navigation" });
     await expect(sidebar).not.toBeInViewport();
-    await page.getByLabel("Open navigation").click();
+    await page.locator("label.header__drawer-button").click();
     await expect(sidebar).toBeInViewport();
     await sidebar.getByText("User Profile").click();
     await sidebar.getByRole("link", { name: "Profile" }).click();
