@@ -5,13 +5,11 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
-  useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorPage } from "./components/error-page";
+import { RouteErrorPage } from "./components/error-page";
 import { ToastMessage } from "./components/toast";
 import { isSupportedLanguage, textDirection } from "./i18n/config";
 import { i18next, localeCookie } from "./i18n/i18next.server";
@@ -100,10 +98,4 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const rootData = useRootData();
-  if (isRouteErrorResponse(error) && error.status === 403) return <ErrorPage kind="forbidden" />;
-  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage kind="not-found" />;
-  return <ErrorPage kind="server" requestId={rootData?.requestId} />;
-}
+export const ErrorBoundary = RouteErrorPage;

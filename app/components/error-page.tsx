@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 type ErrorKind = "not-found" | "forbidden" | "server";
@@ -27,4 +27,16 @@ export function ErrorPage({ kind, requestId }: { kind: ErrorKind; requestId?: st
       </Link>
     </main>
   );
+}
+
+/**
+ * The error boundary of the root and of the signed-in layouts: a refused role gets the 403 page,
+ * a missing record the 404 page, anything else the 500 page with the request id to quote.
+ */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  const rootData = useRouteLoaderData<{ requestId?: string }>("root");
+  if (isRouteErrorResponse(error) && error.status === 403) return <ErrorPage kind="forbidden" />;
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage kind="not-found" />;
+  return <ErrorPage kind="server" requestId={rootData?.requestId} />;
 }

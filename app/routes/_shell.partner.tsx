@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { requirePartner } from "~/utils/auth.server";
-import { ErrorBoundary as ShellErrorBoundary } from "./_shell";
+import { RouteErrorPage } from "~/components/error-page";
 
 /** /partner/*: partners only. A refused role sees the 403 page inside the shell. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -13,4 +13,4 @@ export default function PartnerLayout() {
   return <Outlet />;
 }
 
-export const ErrorBoundary = ShellErrorBoundary;
+export const ErrorBoundary = RouteErrorPage;

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { ErrorPage } from "~/components/error-page";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { RouteErrorPage } from "~/components/error-page";
 import { Shell } from "~/components/shell";
 import { useRootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
@@ -21,9 +21,4 @@ export default function ShellLayout() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const rootData = useRootData();
-  const kind = isRouteErrorResponse(error) && error.status === 403 ? "forbidden" : "server";
-  return <ErrorPage kind={kind} requestId={rootData?.requestId} />;
-}
+export const ErrorBoundary = RouteErrorPage;

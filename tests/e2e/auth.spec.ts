@@ -2,7 +2,7 @@ import { ACCOUNTS, expect, signInThroughForm, test } from "./support/fixtures";
 
 test.describe("sign-in", () => {
   for (const account of ["admin", "staff", "partner1"] as const) {
-    test(`${account} signs in through the form and lands on their dashboard`, async ({ page, open }) => {
+    test(`${account} signs in through the form and lands on their dashboard`, async ({ page }) => {
       await signInThroughForm(page, account);
       await expect(page.getByRole("status")).toContainText("User logged in successfully");
       const heading = account === "partner1" ? "Welcome to MPP Data Portal" : "Dashboard";

@@ -27,7 +27,7 @@ test("the sidebar follows the role: admins see the reports and settings, partner
   await expect(page.getByRole("complementary", { name: "Main navigation" }).getByRole("link", { name: "Settings" })).toHaveCount(0);
 });
 
-test("partner dashboard shows the three tiles from the reports table", async ({ page, open, signIn }) => {
+test("partner dashboard shows the three tiles from the reports table", async ({ page, signIn }) => {
   await signIn("partner1");
   await expect(page.getByRole("heading", { name: "Welcome to MPP Data Portal" })).toBeVisible();
   await expect(page.getByTestId("tile-pdt")).toContainText("Submitted");
@@ -63,7 +63,7 @@ test("display settings come from the query string and are remembered", async ({ 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the navigation is a drawer", async ({ page, open, signIn }) => {
+  test("the navigation is a drawer", async ({ page, signIn }) => {
     await signIn("partner1");
     const sidebar = page.getByRole("complementary", { name: "Main navigation" });
     await expect(sidebar).not.toBeInViewport();

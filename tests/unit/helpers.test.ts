@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { formatDate, formatDateTime } from "~/utils/dates";
 import { DEFAULT_DISPLAY, parseDisplaySettings } from "~/utils/display";
 import { navigationFor } from "~/utils/navigation";

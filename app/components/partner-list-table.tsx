@@ -1,0 +1,220 @@
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon, type ReportState } from "~/components/report-status-icon";
+import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
+import { REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+
+export interface PartnerListTableRow {
+  id: number;
+  companyName: string;
+  email: string;
+  isActive: boolean;
+  products: { id: number; name: string }[];
+  statuses: Record<ReportTypeKey, ReportState>;
+}
+
+/** Where an admin reads and reviews each report of a partner. */
+export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
+  pdt: "/admin/development-timeline",
+  filing: "/admin/filing-plans",
+  sales: "/admin/sales-report",
+};
+
+interface Target {
+  id: number;
+  companyName: string;
+}
+
+/**
+ * The partners with their active products, the open quarter's report states and the admin's
+ * actions. STAFF sees every control disabled (the server refuses their posts anyway).
+ */
+export function PartnerListTable({
+  rows,
+  query,
+  canEdit,
+}: {
+  rows: PartnerListTableRow[];
+  query: PartnerListQuery;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [target, setTarget] = useState<Target | null>(null);
+  const back = partnerListHref(query);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (target && dialog && !dialog.open) dialog.showModal();
+  }, [target]);
+
+  /** With JavaScript (and <dialog> support) the question opens in place; without, the link opens a confirmation page. */
+  const confirmDeactivate = (event: MouseEvent<HTMLAnchorElement>, row: PartnerListTableRow) => {
+    if (typeof HTMLDialogElement !== "function" || !dialogRef.current) return;
+    event.preventDefault();
+    setTarget({ id: row.id, companyName: row.companyName });
+  };
+
+  const nextDir = query.dir === "asc" ? "desc" : "asc";
+
+  return (
+    <>
+      {rows.length ? (
+        <div className="table-wrap">
+          <table className="table partner-list__table" data-testid="partner-list">
+            <thead>
+              <tr>
+                <th scope="col" aria-sort={query.dir === "asc" ? "ascending" : "descending"}>
+                  <Link to={partnerListHref(query, { dir: nextDir })} className="partner-list__sort" data-dir={query.dir}>
+                    {t("Company Name")}{" "}
+                    <span aria-hidden="true">{query.dir === "asc" ? "▲" : "▼"}</span>
+                  </Link>
+                </th>
+                <th scope="col">{t("E-mail")}</th>
+                <th scope="col">{t("Active Products")}</th>
+                {REPORT_TYPES.map((type) => (
+                  <th key={type} scope="col">
+                    {t(REPORT_STATUS_TYPE_LABELS[type])}
+                  </th>
+                ))}
+                <th scope="col">{t("Actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} data-partner-id={row.id}>
+                  <th scope="row">{row.companyName}</th>
+                  <td>{row.email}</td>
+                  <td>
+                    {row.products.length ? (
+                      <ul className="partner-list__tags" aria-label={t("Active Products")}>
+                        {row.products.map((product) => (
+                          <li key={product.id} className="badge">
+                            {product.name}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : (
+                      "-"
+                    )}
+                  </td>
+                  {REPORT_TYPES.map((type) => (
+                    <td key={type} className="partner-list__status">
+                      <ReportStatusIcon type={type} state={row.statuses[type]} to={`${ADMIN_REPORT_PATHS[type]}/${row.id}`} />
+                    </td>
+                  ))}
+                  <td>
+                    <div className="partner-list__actions">
+                      <PartnerActions row={row} canEdit={canEdit} back={back} query={query} onDeactivate={confirmDeactivate} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="empty">{t("No data available!")}</p>
+      )}
+
+      <dialog ref={dialogRef} className="dialog partner-list__dialog" aria-labelledby="partner-deactivate-question">
+        <Form method="post" action={back} onSubmit={() => dialogRef.current?.close()}>
+          <p id="partner-deactivate-question" className="dialog__message">
+            {t("Do you want to deactivate {{name}} ?", { name: target?.companyName ?? "" })}
+          </p>
+          <input type="hidden" name="intent" value="deactivate" />
+          <input type="hidden" name="partnerId" value={target?.id ?? ""} />
+          <div className="dialog__actions">
+            <button type="button" className="button button--secondary" onClick={() => dialogRef.current?.close()}>
+              {t("Cancel")}
+            </button>
+            <button type="submit" className="button button--danger">
+              {t("Ok")}
+            </button>
+          </div>
+        </Form>
+      </dialog>
+    </>
+  );
+}
+
+function PartnerActions({
+  row,
+  canEdit,
+  back,
+  query,
+  onDeactivate,
+}: {
+  row: PartnerListTableRow;
+  canEdit: boolean;
+  back: string;
+  query: PartnerListQuery;
+  onDeactivate: (event: MouseEvent<HTMLAnchorElement>, row: PartnerListTableRow) => void;
+}) {
+  const { t } = useTranslation();
+  const name = <span className="visually-hidden">{row.companyName}</span>;
+
+  if (!canEdit) {
+    return (
+      <>
+        <button type="button" className="button button--secondary" disabled>
+          {t("Edit")} {name}
+        </button>
+        <button type="button" className="button button--danger" disabled>
+          {row.isActive ? t("Deactivate") : t("Reactivate")} {name}
+        </button>
+        {row.isActive ? (
+          <button type="button" className="button button--secondary" disabled>
+            {t("Send reminder")} {name}
+          </button>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <Link to={`/admin/edit-partner/${row.id}`} className="button button--secondary">
+        {t("Edit")} {name}
+      </Link>
+      {row.isActive ? (
+        <>
+          <Link
+            to={`/admin/partner-list/deactivate/${row.id}${partnerListSearch(query)}`}
+            className="button button--danger"
+            onClick={(event) => onDeactivate(event, row)}
+          >
+            {t("Deactivate")} {name}
+          </Link>
+          <details className="partner-list__reminder">
+            <summary className="button button--secondary">
+              {t("Send reminder")} {name}
+            </summary>
+            <div className="partner-list__reminder-menu">
+              {REPORT_TYPES.map((type) => (
+                // A native post: /admin/reminders answers with a redirect back here and its toast.
+                <Form key={type} method="post" action="/admin/reminders" reloadDocument>
+                  <input type="hidden" name="partnerId" value={row.id} />
+                  <input type="hidden" name="reportType" value={type} />
+                  <input type="hidden" name="redirectTo" value={back} />
+                  <button type="submit" className="button button--secondary">
+                    {t(REPORT_STATUS_TYPE_LABELS[type])}
+                  </button>
+                </Form>
+              ))}
+            </div>
+          </details>
+        </>
+      ) : (
+        <Form method="post" action={back}>
+          <input type="hidden" name="intent" value="reactivate" />
+          <input type="hidden" name="partnerId" value={row.id} />
+          <button type="submit" className="button button--primary">
+            {t("Reactivate")} {name}
+          </button>
+        </Form>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { Form, Link } from "@remix-run/react";
+import { forwardRef } from "react";
+import { useTranslation } from "react-i18next";
+
+export interface DeactivateTarget {
+  id: number;
+  name: string;
+}
+
+/**
+ * The question 'Do you want to deactivate {NAME} ?' with Ok and Cancel, as a native modal `<dialog>`.
+ * Ok posts the deactivation to `action`. Without JavaScript the same question is a page of its own.
+ */
+export const ProductDeactivateDialog = forwardRef<HTMLDialogElement, { target: DeactivateTarget | null; action: string }>(
+  function ProductDeactivateDialog({ target, action }, ref) {
+    const { t } = useTranslation();
+    const close = (event: { currentTarget: HTMLElement }) => event.currentTarget.closest("dialog")?.close();
+    return (
+      <dialog ref={ref} className="dialog" aria-labelledby="product-deactivate-question">
+        {target ? (
+          <Form method="post" action={action} className="dialog__body" onSubmit={close}>
+            <p id="product-deactivate-question" className="dialog__message">
+              {t("Do you want to deactivate {{name}} ?", { name: target.name })}
+            </p>
+            <input type="hidden" name="intent" value="deactivate" />
+            <input type="hidden" name="productId" value={target.id} />
+            <div className="dialog__actions">
+              <button type="button" className="button button--secondary" onClick={close}>
+                {t("Cancel")}
+              </button>
+              <button type="submit" className="button button--primary" autoFocus>
+                {t("Ok")}
+              </button>
+            </div>
+          </Form>
+        ) : null}
+      </dialog>
+    );
+  },
+);
+
+/** The same question on a page (no JavaScript): Ok posts, Cancel goes back to the list as it was. */
+export function ProductDeactivateConfirmation({
+  target,
+  action,
+  cancelTo,
+  canEdit,
+}: {
+  target: DeactivateTarget;
+  action: string;
+  cancelTo: string;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" action={action} className="form">
+      <p className="dialog__message">{t("Do you want to deactivate {{name}} ?", { name: target.name })}</p>
+      <input type="hidden" name="intent" value="deactivate" />
+      <input type="hidden" name="productId" value={target.id} />
+      <div className="dialog__actions">
+        <Link to={cancelTo} className="button button--secondary">
+          {t("Cancel")}
+        </Link>
+        <button type="submit" className="button button--primary" disabled={!canEdit}>
+          {t("Ok")}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,193 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { products, stages, therapyAreas } from "~/db/schema";
+import type { EditProductInput, ProductCategory, ProductInput, ProductListQuery } from "~/schemas/product";
+import { writeAudit } from "./audit.server";
+
+type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+export interface ProductRow {
+  id: number;
+  name: string;
+  category: ProductCategory;
+  therapyArea: string;
+  isActive: boolean;
+}
+
+export interface AuditActor {
+  actorId: number;
+  requestId?: string | null;
+}
+
+/** Why a save was refused; each maps to a field error of the form. */
+export type ProductSaveError = "duplicate-name" | "unknown-therapy-area" | "not-found";
+export type ProductSaveResult = { ok: true; product: ProductRow } | { ok: false; reason: ProductSaveError };
+
+const productColumns = {
+  id: products.id,
+  name: products.name,
+  category: products.category,
+  therapyArea: products.therapyArea,
+  isActive: products.isActive,
+};
+
+/** The admin product list: active or deactivated products, optionally of one category, by name (case-insensitive). */
+export async function listProducts(query: ProductListQuery): Promise<ProductRow[]> {
+  const direction = query.dir === "desc" ? desc : asc;
+  return db
+    .select(productColumns)
+    .from(products)
+    .where(
+      and(
+        eq(products.isActive, query.status === "active"),
+        query.category ? eq(products.category, query.category) : undefined,
+      ),
+    )
+    .orderBy(direction(sql`lower(${products.name})`), direction(products.name), asc(products.id));
+}
+
+export async function getProduct(id: number): Promise<ProductRow | undefined> {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const [row] = await db.select(productColumns).from(products).where(eq(products.id, id));
+  return row;
+}
+
+export async function listTherapyAreas(): Promise<string[]> {
+  const rows = await db.select({ code: therapyAreas.code }).from(therapyAreas).orderBy(asc(therapyAreas.sortOrder));
+  return rows.map((row) => row.code);
+}
+
+export interface StageRow {
+  id: number;
+  name: string;
+}
+
+/** The stages of each category, in their order (read-only list of the product form). */
+export async function listStagesByCategory(): Promise<Record<ProductCategory, StageRow[]>> {
+  const rows = await db
+    .select({ id: stages.id, name: stages.name, category: stages.category })
+    .from(stages)
+    .orderBy(asc(stages.category), asc(stages.sortOrder), asc(stages.id));
+  const result: Record<ProductCategory, StageRow[]> = { FDF: [], API: [] };
+  for (const row of rows) result[row.category].push({ id: row.id, name: row.name });
+  return result;
+}
+
+export async function listStages(category: ProductCategory): Promise<StageRow[]> {
+  return db
+    .select({ id: stages.id, name: stages.name })
+    .from(stages)
+    .where(eq(stages.category, category))
+    .orderBy(asc(stages.sortOrder), asc(stages.id));
+}
+
+/** The unique index on lower(name) is the one judge of duplicates, so two admins saving at once cannot both win. */
+function isDuplicateNameError(error: unknown): boolean {
+  for (let candidate = error as Record<string, unknown> | undefined, depth = 0; candidate && depth < 5; depth++) {
+    if (candidate.code === "23505") {
+      const constraint = String(candidate.constraint_name ?? candidate.constraint ?? candidate.message ?? "");
+      return constraint === "" || constraint.includes("products_name_lower_uq");
+    }
+    candidate = candidate.cause as Record<string, unknown> | undefined;
+  }
+  return false;
+}
+
+class SaveRefused extends Error {
+  constructor(public readonly reason: ProductSaveError) {
+    super(reason);
+  }
+}
+
+async function assertTherapyArea(tx: Transaction, code: string) {
+  const [row] = await tx.select({ code: therapyAreas.code }).from(therapyAreas).where(eq(therapyAreas.code, code));
+  if (!row) throw new SaveRefused("unknown-therapy-area");
+}
+
+async function runSave(work: () => Promise<ProductRow>): Promise<ProductSaveResult> {
+  try {
+    return { ok: true, product: await work() };
+  } catch (error) {
+    if (error instanceof SaveRefused) return { ok: false, reason: error.reason };
+    if (isDuplicateNameError(error)) return { ok: false, reason: "duplicate-name" };
+    throw error;
+  }
+}
+
+const snapshot = ({ name, category, therapyArea, isActive }: ProductRow) => ({ name, category, therapyArea, isActive });
+
+export function createProduct(input: ProductInput, actor: AuditActor): Promise<ProductSaveResult> {
+  return runSave(() =>
+    db.transaction(async (tx) => {
+      await assertTherapyArea(tx, input.therapyArea);
+      const [created] = await tx
+        .insert(products)
+        .values({ name: input.name, category: input.category, therapyArea: input.therapyArea })
+        .returning(productColumns);
+      await writeAudit(
+        { ...actor, action: "product.create", entity: "product", entityId: created.id, before: null, after: snapshot(created) },
+        tx,
+      );
+      return created;
+    }),
+  );
+}
+
+/** Name and therapy area only: the category of an existing product never changes (its PDT stages depend on it). */
+export function updateProduct(id: number, input: EditProductInput, actor: AuditActor): Promise<ProductSaveResult> {
+  return runSave(() =>
+    db.transaction(async (tx) => {
+      const [before] = await tx.select(productColumns).from(products).where(eq(products.id, id)).for("update");
+      if (!before) throw new SaveRefused("not-found");
+      await assertTherapyArea(tx, input.therapyArea);
+      const [after] = await tx
+        .update(products)
+        .set({ name: input.name, therapyArea: input.therapyArea, updatedAt: new Date() })
+        .where(eq(products.id, id))
+        .returning(productColumns);
+      await writeAudit(
+        { ...actor, action: "product.update", entity: "product", entityId: id, before: snapshot(before), after: snapshot(after) },
+        tx,
+      );
+      return after;
+    }),
+  );
+}
+
+/**
+ * Soft delete (decisions.md section 6): the product and every report row that names it stay;
+ * it leaves the active list. Returns the product, or undefined when there is none with this id.
+ */
+export function deactivateProduct(id: number, actor: AuditActor) {
+  return setActive(id, false, actor);
+}
+
+export function reactivateProduct(id: number, actor: AuditActor) {
+  return setActive(id, true, actor);
+}
+
+async function setActive(id: number, isActive: boolean, actor: AuditActor): Promise<ProductRow | undefined> {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select(productColumns).from(products).where(eq(products.id, id)).for("update");
+    if (!before) return undefined;
+    if (before.isActive === isActive) return before;
+    const [after] = await tx
+      .update(products)
+      .set({ isActive, updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning(productColumns);
+    await writeAudit(
+      {
+        ...actor,
+        action: isActive ? "product.reactivate" : "product.deactivate",
+        entity: "product",
+        entityId: id,
+        before: snapshot(before),
+        after: snapshot(after),
+      },
+      tx,
+    );
+    return after;
+  });
+}

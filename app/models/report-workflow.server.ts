@@ -1,0 +1,269 @@
+import crypto from "node:crypto";
+import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import {
+  filingValues,
+  pdtValues,
+  productVerifications,
+  quarters,
+  reportMessages,
+  reports,
+  reportSnapshots,
+  salesRows,
+  users,
+} from "~/db/schema";
+import { formatDateTime } from "~/utils/dates";
+import { checkTransition, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
+import type { ReportTypeKey } from "~/utils/reports";
+import { portalNow } from "~/utils/today.server";
+import { writeAudit } from "./audit.server";
+import { isHistoric } from "./quarter.server";
+import { getCutOffDate } from "./settings.server";
+import type { AuthUser } from "./user.server";
+
+type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+export interface ReportKey {
+  partnerId: number;
+  quarterId: number;
+  type: ReportTypeKey;
+}
+
+/** A refused action: nothing was changed. `status` is the HTTP status an API answers with. */
+export class WorkflowError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 403 | 404 | 409 = 409,
+  ) {
+    super(message);
+    this.name = "WorkflowError";
+  }
+}
+
+/** Someone else saved the report after this editor loaded it. */
+export class StaleReportError extends WorkflowError {
+  constructor(
+    readonly savedByName: string,
+    readonly savedAt: Date | null,
+  ) {
+    super("This report was saved by {{name}} on {{time}} after you opened it. Reload it to see their changes.", 409);
+    this.name = "StaleReportError";
+  }
+  get values() {
+    return { name: this.savedByName, time: formatDateTime(this.savedAt) };
+  }
+}
+
+export interface ReportActionInput {
+  actor: Pick<AuthUser, "id" | "role" | "partnerId">;
+  key: ReportKey;
+  action: WorkflowAction;
+  comment?: string | null;
+  /** The version the editor loaded; omitted only by callers that do not edit rows. */
+  expectedVersion?: number | null;
+  /** Writes the report's rows inside the same transaction (save, and submit which saves first). */
+  writeRows?: (tx: Transaction, reportId: number) => Promise<void>;
+  requestId?: string | null;
+}
+
+export interface ReportActionResult {
+  reportId: number;
+  status: ReportStatus;
+  version: number;
+  isLate: boolean;
+  snapshotSha256: string | null;
+}
+
+const ROLE_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.staff, WORKFLOW_REFUSALS.partnerOnly, WORKFLOW_REFUSALS.adminOnly]);
+
+const ROW_TABLES = { sales: salesRows, pdt: pdtValues, filing: filingValues } as const;
+
+/** The report's rows as stored, in a stable order, and the SHA-256 of their canonical JSON. */
+async function snapshotRows(tx: Transaction, type: ReportTypeKey, reportId: number) {
+  const table = ROW_TABLES[type];
+  const rows = await tx.select().from(table).where(eq(table.reportId, reportId)).orderBy(asc(table.id));
+  const canonical = JSON.stringify(rows, (_key, value) => (value instanceof Date ? value.toISOString() : value));
+  return { rows: JSON.parse(canonical) as unknown[], sha256: crypto.createHash("sha256").update(canonical).digest("hex") };
+}
+
+async function lockReport(tx: Transaction, key: ReportKey) {
+  const [row] = await tx
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, key.partnerId), eq(reports.quarterId, key.quarterId), eq(reports.type, key.type)))
+    .for("update");
+  return row;
+}
+
+/** Creates the report row on its first save or submission (a concurrent creator is waited for). */
+async function createReport(tx: Transaction, key: ReportKey, actorId: number) {
+  await tx
+    .insert(reports)
+    .values({ ...key, status: "Saved", version: 0, savedBy: actorId })
+    .onConflictDoNothing();
+  return lockReport(tx, key);
+}
+
+async function pendingVerificationCount(tx: Transaction, reportId: number) {
+  const [{ value }] = await tx
+    .select({ value: count() })
+    .from(productVerifications)
+    .where(and(eq(productVerifications.reportId, reportId), eq(productVerifications.status, "pending")));
+  return Number(value);
+}
+
+/**
+ * Every change of a report goes through here: the transition table decides, whatever the
+ * client sent; the rows, the status, the message, the snapshot and the audit entry are written
+ * in one transaction, or nothing is.
+ */
+export async function performReportAction(input: ReportActionInput): Promise<ReportActionResult> {
+  const { actor, key, action } = input;
+  if (actor.role === "PARTNER" && actor.partnerId !== key.partnerId) {
+    throw new WorkflowError("YOU ARE NOT AUTHORIZED TO USE THE PAGE", 403);
+  }
+  const comment = input.comment?.trim() || null;
+  const now = portalNow();
+  // Read before the transaction: the embedded database has one connection, held by the transaction.
+  const cutOff = action === "submit" ? await getCutOffDate() : undefined;
+
+  return db.transaction(async (tx) => {
+    const [quarter] = await tx.select().from(quarters).where(eq(quarters.id, key.quarterId));
+    if (!quarter) throw new WorkflowError("Quarter not found", 404);
+
+    let report = await lockReport(tx, key);
+    if (report && input.expectedVersion != null && report.version !== input.expectedVersion) {
+      const [saver] = report.savedBy
+        ? await tx.select({ name: users.name }).from(users).where(eq(users.id, report.savedBy))
+        : [];
+      throw new StaleReportError(saver?.name ?? "", report.savedAt);
+    }
+
+    const decision = checkTransition({
+      action,
+      role: actor.role,
+      status: report?.status ?? null,
+      historic: isHistoric(quarter),
+      pendingVerifications: report ? await pendingVerificationCount(tx, report.id) : 0,
+      submittedBefore: Boolean(report?.firstSubmittedAt),
+      comment,
+    });
+    if (!decision.ok) throw new WorkflowError(decision.reason, ROLE_REFUSALS.has(decision.reason) ? 403 : 409);
+
+    report ??= await createReport(tx, key, actor.id);
+    const before = { status: report.status, version: report.version };
+
+    if (input.writeRows && (action === "save" || action === "submit")) await input.writeRows(tx, report.id);
+
+    const changes: Partial<typeof reports.$inferInsert> = {
+      status: decision.to,
+      version: report.version + 1,
+      updatedAt: now,
+    };
+    if (action === "save" || action === "submit") Object.assign(changes, { savedAt: now, savedBy: actor.id });
+    if (action === "submit") {
+      changes.submittedAt = now;
+      if (!report.firstSubmittedAt) {
+        changes.firstSubmittedAt = now;
+        // Late: first submitted after the end of the cut-off day.
+        changes.isLate = Boolean(cutOff && now.toISOString().slice(0, 10) > cutOff);
+      }
+    }
+    if (action === "approve" || action === "reject") changes.decidedAt = now;
+    if (action === "reopen") changes.decidedAt = null;
+    const [updated] = await tx.update(reports).set(changes).where(eq(reports.id, report.id)).returning();
+
+    if (comment && action !== "save") {
+      const fromPartner = actor.role === "PARTNER";
+      await tx.insert(reportMessages).values({
+        reportId: report.id,
+        authorId: actor.id,
+        isPartnerMessage: fromPartner,
+        isApproved: action === "approve" ? true : action === "reject" ? false : null,
+        message: comment,
+        createdAt: now,
+        // The author has read their own message.
+        readByPartnerAt: fromPartner ? now : null,
+        readByAdminAt: fromPartner ? null : now,
+      });
+    }
+
+    let snapshotSha256: string | null = null;
+    if (action === "submit" || action === "approve" || action === "reject") {
+      const snapshot = await snapshotRows(tx, key.type, report.id);
+      snapshotSha256 = snapshot.sha256;
+      await tx.insert(reportSnapshots).values({
+        reportId: report.id,
+        event: action,
+        version: updated.version,
+        rows: snapshot.rows,
+        rowCount: snapshot.rows.length,
+        sha256: snapshot.sha256,
+        comment,
+        createdBy: actor.id,
+        createdAt: now,
+      });
+    }
+
+    await writeAudit(
+      {
+        actorId: actor.id,
+        action: `report.${action}`,
+        entity: `report:${key.type}`,
+        entityId: report.id,
+        before,
+        after: { status: updated.status, version: updated.version, comment, snapshotSha256 },
+        requestId: input.requestId,
+      },
+      tx,
+    );
+
+    return { reportId: report.id, status: updated.status, version: updated.version, isLate: updated.isLate, snapshotSha256 };
+  });
+}
+
+// ---------------------------------------------------------------- messages
+
+export type MessageSide = "partner" | "admin";
+
+export async function listReportMessages(reportId: number) {
+  return db
+    .select({
+      id: reportMessages.id,
+      message: reportMessages.message,
+      isApproved: reportMessages.isApproved,
+      isPartnerMessage: reportMessages.isPartnerMessage,
+      createdAt: reportMessages.createdAt,
+      author: users.name,
+    })
+    .from(reportMessages)
+    .leftJoin(users, eq(users.id, reportMessages.authorId))
+    .where(eq(reportMessages.reportId, reportId))
+    .orderBy(asc(reportMessages.createdAt), asc(reportMessages.id));
+}
+
+const readColumn = (side: MessageSide) => (side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt);
+
+/** Messages the other side wrote that this side has not opened yet. */
+export async function unreadMessageCount(reportId: number, side: MessageSide) {
+  const [{ value }] = await db
+    .select({ value: count() })
+    .from(reportMessages)
+    .where(
+      and(
+        eq(reportMessages.reportId, reportId),
+        isNull(readColumn(side)),
+        ne(reportMessages.isPartnerMessage, side === "partner"),
+      ),
+    );
+  return Number(value);
+}
+
+/** Opening the messages marks them read for the viewer's side; the count becomes 0. */
+export async function markMessagesRead(reportId: number, side: MessageSide) {
+  const column = side === "partner" ? "readByPartnerAt" : "readByAdminAt";
+  await db
+    .update(reportMessages)
+    .set({ [column]: sql`now()` })
+    .where(and(eq(reportMessages.reportId, reportId), isNull(readColumn(side))));
+}

@@ -1,0 +1,74 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import { PartnerForm } from "~/components/partner-form";
+import { getPartnerFormOptions, getPartnerFormValues, splitFieldErrors, updatePartner } from "~/models/partner.server";
+import { PartnerSchema } from "~/schemas/partner";
+import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Edit Partner | MPP Data Portal" }];
+
+function partnerIdFrom(params: { id?: string }) {
+  const id = Number(params.id);
+  if (!/^\d{1,9}$/.test(params.id ?? "") || !Number.isSafeInteger(id) || id < 1) {
+    throw data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });
+  }
+  return id;
+}
+
+function notFound() {
+  return data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });
+}
+
+/** ADMIN and STAFF open the form; STAFF sees it read-only. An unknown id answers 404. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  const id = partnerIdFrom(params);
+  const partner = await getPartnerFormValues(id);
+  if (!partner) throw notFound();
+  return {
+    ...(await getPartnerFormOptions(id)),
+    partnerId: partner.id,
+    defaultValue: partner.value,
+    readOnly: user.role !== "ADMIN",
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireRole(request, "ADMIN");
+  const id = partnerIdFrom(params);
+  const submission = parseWithZod(await request.formData(), { schema: PartnerSchema });
+  // Add and Remove row buttons (without JavaScript) come back with the changed form, unsaved.
+  if (submission.status === undefined) return submission.reply();
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await updatePartner(id, submission.value, { actorId: user.id, requestId: context.requestId });
+  if (!result) throw notFound();
+  if (!result.ok) return data(submission.reply(splitFieldErrors(result.fieldErrors)), { status: 400 });
+  return redirectWithToast("/admin/partner-list", { type: "success", message: "Partner edited succcessfully!" });
+}
+
+export default function EditPartnerPage() {
+  const { t } = useTranslation();
+  const { callingCodes, products, defaultValue, readOnly, partnerId } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return (
+    <>
+      <PageHeader title={t("Edit Partner")} />
+      <PartnerForm
+        key={partnerId}
+        id={`edit-partner-${partnerId}`}
+        lastResult={lastResult}
+        defaultValue={defaultValue}
+        callingCodes={callingCodes}
+        products={products}
+        readOnly={readOnly}
+        submitLabel={t("Save")}
+      />
+    </>
+  );
+}
+
+/** An unknown partner shows the not-found page inside the shell; other errors as every admin page. */

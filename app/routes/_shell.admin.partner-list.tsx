@@ -1,0 +1,63 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import { PartnerListTable } from "~/components/partner-list-table";
+import { PartnerListToolbar } from "~/components/partner-list-toolbar";
+import { deactivatePartner, listPartners, reactivatePartner } from "~/models/partner-list.server";
+import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  const query = parsePartnerListQuery(new URL(request.url).searchParams);
+  const { quarterName, rows } = await listPartners(query);
+  return { quarterName, rows, query, canEdit: user.role === "ADMIN" };
+}
+
+/** `intent=deactivate|reactivate` with `partnerId`; back to the list in the state it was posted from. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireRole(request, "ADMIN");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const partnerId = Number(form.get("partnerId"));
+  if ((intent !== "deactivate" && intent !== "reactivate") || !Number.isSafeInteger(partnerId) || partnerId <= 0) {
+    throw new Response("Bad Request", { status: 400 });
+  }
+  const actor = { actorId: user.id, requestId: context.requestId };
+  const result = intent === "deactivate" ? await deactivatePartner(partnerId, actor) : await reactivatePartner(partnerId, actor);
+  if (result === "not-found") throw redirect("/error-404");
+  const back = partnerListHref(parsePartnerListQuery(new URL(request.url).searchParams));
+  return redirectWithToast(back, {
+    type: "success",
+    message: intent === "deactivate" ? "Partner successfully removed!" : "Partner reactivated!",
+  });
+}
+
+export default function PartnerListPage() {
+  const { t } = useTranslation();
+  const { quarterName, rows, query, canEdit } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={t("Partner List")}>
+        {canEdit ? (
+          <Link to="/admin/add-partner" className="button button--primary">
+            {t("Add Partner")}
+          </Link>
+        ) : (
+          <button type="button" className="button button--primary" disabled>
+            {t("Add Partner")}
+          </button>
+        )}
+      </PageHeader>
+      <section className="card partner-list">
+        <PartnerListToolbar query={query} quarterName={quarterName} />
+        <PartnerListTable rows={rows} query={query} canEdit={canEdit} />
+      </section>
+    </>
+  );
+}

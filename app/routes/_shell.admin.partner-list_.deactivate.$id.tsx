@@ -1,0 +1,48 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import { getPartnerSummary } from "~/models/partner-list.server";
+import { requireRole } from "~/utils/auth.server";
+import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
+
+export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Portal" }];
+
+/**
+ * The deactivation question without JavaScript (with it, the list asks in a dialog). Ok posts to
+ * the list's action; Cancel goes back to the list in the state it was left.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRole(request, "ADMIN");
+  const query = parsePartnerListQuery(new URL(request.url).searchParams);
+  const id = Number(params.id);
+  const partner = Number.isSafeInteger(id) && id > 0 ? await getPartnerSummary(id) : undefined;
+  if (!partner) throw redirect("/error-404");
+  if (!partner.isActive) throw redirect(partnerListHref(query));
+  return { partner: { id: partner.id, companyName: partner.companyName }, back: partnerListHref(query) };
+}
+
+export default function DeactivatePartnerPage() {
+  const { t } = useTranslation();
+  const { partner, back } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={t("Partner List")} />
+      <section className="card card--narrow" aria-labelledby="partner-deactivate-question">
+        <Form method="post" action={back} className="form">
+          <p id="partner-deactivate-question">{t("Do you want to deactivate {{name}} ?", { name: partner.companyName })}</p>
+          <input type="hidden" name="intent" value="deactivate" />
+          <input type="hidden" name="partnerId" value={partner.id} />
+          <div className="form__row dialog__actions">
+            <Link to={back} className="button button--secondary">
+              {t("Cancel")}
+            </Link>
+            <button type="submit" className="button button--danger">
+              {t("Ok")}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import { ProductDeactivateConfirmation } from "~/components/product-deactivate-dialog";
+import { PRODUCT_LIST_PATH } from "~/components/product-list-table";
+import { getProduct } from "~/models/product.server";
+import { parseProductListQuery, productListSearch } from "~/schemas/product";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Deactivate Product | MPP Data Portal" }];
+
+/**
+ * /admin/product-list/deactivate/{product_id}: the deactivation question without JavaScript.
+ * Its Ok posts to the product list's action (ADMIN only); the list's query string comes along.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  const product = await getProduct(Number(params.product_id));
+  if (!product) throw new Response("Not Found", { status: 404 });
+  const search = productListSearch(parseProductListQuery(new URL(request.url).searchParams));
+  return {
+    product: { id: product.id, name: product.name, isActive: product.isActive },
+    listUrl: `${PRODUCT_LIST_PATH}${search}`,
+    canEdit: user.role === "ADMIN",
+  };
+}
+
+export default function DeactivateProductPage() {
+  const { t } = useTranslation();
+  const { product, listUrl, canEdit } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={t("Deactivate Product")} />
+      <section className="card card--narrow">
+        {product.isActive ? (
+          <ProductDeactivateConfirmation target={product} action={listUrl} cancelTo={listUrl} canEdit={canEdit} />
+        ) : (
+          <>
+            <p className="notice">{t("This product is already deactivated.")}</p>
+            <Link to={listUrl} className="button button--secondary">
+              {t("Product List")}
+            </Link>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { REGIONS } from "~/db/reference-data";
+import { emailField } from "./auth";
+
+/**
+ * The Add / Edit Partner form (spec section 2 and section 5 "Partner form"). One schema for the
+ * browser (conform's instant validation) and the server (the action). Error texts are the spec's
+ * English wording; they are also the translation keys.
+ */
+
+export const PROJECT_STATUSES = ["PLANNED", "UNDER_DEVELOPMENT", "ON_HOLD", "DROPPED", "FILED", "APPROVED"] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+/** Readable names of the project statuses (English keys, translated by the UI). */
+export const PROJECT_STATUS_LABELS: Record<ProjectStatus, string> = {
+  PLANNED: "Planned",
+  UNDER_DEVELOPMENT: "Under Development",
+  ON_HOLD: "On Hold",
+  DROPPED: "Dropped",
+  FILED: "Filed",
+  APPROVED: "Approved",
+};
+
+export const DEFAULT_CALLING_CODE = "+91";
+export const CONTACT_DIGITS = 10;
+
+export const PARTNER_MESSAGES = {
+  companyName: "Please input Company name!",
+  contactRequired: "Please input your Contact number!",
+  contactDigitsOnly: "Contact should have only numbers!",
+  contactLength: "Contact should have 10 digits!",
+  prefix: "Please select a country code!",
+  region: "Please select a Region!",
+  product: "Please select product.",
+  status: "Please enter status.",
+  firstName: "Please enter first name.",
+  lastName: "Please enter last name.",
+  duplicateProduct: "This product is already listed.",
+  duplicateEmail: "A partner or user with this e-mail already exists.",
+} as const;
+
+/**
+ * The number after the prefix: required, digits only, exactly 10 digits. One rule for every
+ * wrong length ('Contact should have 10 digits!'); spaces a person types are tolerated and dropped.
+ */
+const contactNumberField = z
+  .string({ error: "Please input your Contact number!" })
+  .transform((value) => value.replace(/\s+/g, ""))
+  .pipe(
+    z
+      .string()
+      .min(1, { error: "Please input your Contact number!", abort: true })
+      .regex(/^\d+$/, { error: "Contact should have only numbers!", abort: true })
+      .length(CONTACT_DIGITS, { error: "Contact should have 10 digits!" }),
+  );
+
+/** A calling code such as "+91"; the server also checks it against the countries table. */
+const contactPrefixField = z
+  .string({ error: "Please select a country code!" })
+  .trim()
+  .regex(/^\+\d{1,4}$/, { error: "Please select a country code!" });
+
+const requiredText = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+
+export const PartnerProductRowSchema = z.object({
+  productId: z.number({ error: "Please select product." }).int({ error: "Please select product." }).positive({ error: "Please select product." }),
+  status: z.enum(PROJECT_STATUSES, { error: "Please enter status." }),
+});
+
+export const PartnerPersonRowSchema = z.object({
+  /** The id of an existing person; new rows have none (the spec's employee_id 0). */
+  employeeId: z.number().int().positive().optional(),
+  firstName: requiredText("Please enter first name."),
+  lastName: requiredText("Please enter last name."),
+  contactPrefix: contactPrefixField,
+  contactNumber: contactNumberField,
+});
+
+export const PartnerSchema = z.object({
+  companyName: requiredText("Please input Company name!"),
+  email: emailField,
+  contactPrefix: contactPrefixField,
+  contactNumber: contactNumberField,
+  address: z.string().trim().optional(),
+  region: z.enum(REGIONS, { error: "Please select a Region!" }),
+  products: z.array(PartnerProductRowSchema).superRefine((rows, ctx) => {
+    const seen = new Set<number>();
+    rows.forEach((row, index) => {
+      if (seen.has(row.productId)) {
+        ctx.addIssue({ code: "custom", message: "This product is already listed.", path: [index, "productId"] });
+      }
+      seen.add(row.productId);
+    });
+  }),
+  people: z.array(PartnerPersonRowSchema),
+});
+
+/** The saved values (numbers parsed, text trimmed). */
+export type PartnerInput = z.output<typeof PartnerSchema>;
+/** The form's fields as conform sees them. */
+export type PartnerFormInput = z.input<typeof PartnerSchema>;
+
+/** "+919876543210" → { prefix: "+91", number: "9876543210" }: the last 10 digits are the number. */
+export function splitContactNumber(stored: string | null | undefined): { prefix: string; number: string } {
+  const value = (stored ?? "").replace(/\s+/g, "");
+  if (value.length <= CONTACT_DIGITS) return { prefix: DEFAULT_CALLING_CODE, number: value };
+  return { prefix: value.slice(0, -CONTACT_DIGITS), number: value.slice(-CONTACT_DIGITS) };
+}
+
+export function joinContactNumber(prefix: string, number: string) {
+  return `${prefix}${number}`;
+}

@@ -1,0 +1,42 @@
+/** The admin partner list's state, kept in the query string so it works without JavaScript and survives a reload. */
+
+export type SortDirection = "asc" | "desc";
+export type PartnerStatusFilter = "active" | "inactive";
+
+/** `?q=acme&sort=company&dir=desc&status=inactive` */
+export interface PartnerListQuery {
+  q: string;
+  sort: "company";
+  dir: SortDirection;
+  status: PartnerStatusFilter;
+}
+
+export const PARTNER_LIST_PATH = "/admin/partner-list";
+const MAX_SEARCH_LENGTH = 100;
+
+/** Reads the list's query string; anything unknown falls back to the default (active partners, A to Z). */
+export function parsePartnerListQuery(search: URLSearchParams): PartnerListQuery {
+  return {
+    q: (search.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH),
+    sort: "company",
+    dir: search.get("dir") === "desc" ? "desc" : "asc",
+    status: search.get("status") === "inactive" ? "inactive" : "active",
+  };
+}
+
+/** The query string of a list state, e.g. `?q=acme&sort=company&dir=desc` ("" for the default list). */
+export function partnerListSearch(query: PartnerListQuery, changes: Partial<PartnerListQuery> = {}): string {
+  const next = { ...query, ...changes };
+  const params = new URLSearchParams();
+  if (next.q) params.set("q", next.q);
+  params.set("sort", next.sort);
+  params.set("dir", next.dir);
+  if (next.status !== "active") params.set("status", next.status);
+  if (!next.q && next.dir === "asc" && next.status === "active") return "";
+  return `?${params}`;
+}
+
+/** The list's address for a state: where its actions send the admin back to. */
+export function partnerListHref(query: PartnerListQuery, changes: Partial<PartnerListQuery> = {}): string {
+  return `${PARTNER_LIST_PATH}${partnerListSearch(query, changes)}`;
+}

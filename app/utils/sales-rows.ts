@@ -1,0 +1,447 @@
+/**
+ * Sales Report row rules, shared by the browser grid (instant cell highlighting) and the
+ * server (checked again before saving). Client-safe: no `.server` imports, no Node APIs.
+ *
+ * Spec: portal-spec.md section 2 "Sales Report screen" (columns), section 3 (sales rows),
+ * section 5 "Sales grids" (validation); decisions.md section 5 "Sales" (derived values).
+ *
+ * Every cell is a string, as typed or pasted. Arithmetic on quantities and money uses
+ * decimal.js, never JavaScript floating point.
+ */
+import Decimal from "decimal.js";
+import { MONTHS } from "~/db/reference-data";
+
+// ---------------------------------------------------------------- columns
+
+export type SalesKind = "API" | "FDF";
+export const SALES_KINDS: readonly SalesKind[] = ["API", "FDF"];
+
+export type SalesColumnType = "year" | "month" | "country" | "text" | "product" | "formulation" | "currency" | "number";
+
+export interface SalesColumn<Key extends string = string> {
+  readonly key: Key;
+  readonly label: string;
+  readonly type: SalesColumnType;
+}
+
+/** API grid columns in the spec's order (Sr.No and the row checkbox are grid chrome). */
+export const API_COLUMNS = [
+  { key: "year", label: "Year", type: "year" },
+  { key: "month", label: "Month", type: "month" },
+  { key: "country", label: "Country", type: "country" },
+  { key: "purchaser", label: "Purchaser", type: "text" },
+  { key: "productName", label: "Api Name", type: "product" },
+  { key: "quantity", label: "Quantity (Kg)", type: "number" },
+  { key: "totalValue", label: "Total Value (USD)", type: "number" },
+] as const satisfies readonly SalesColumn[];
+
+/** FDF grid columns in the spec's order (Sr.No and the row checkbox are grid chrome). */
+export const FDF_COLUMNS = [
+  { key: "year", label: "Year", type: "year" },
+  { key: "month", label: "Month", type: "month" },
+  { key: "country", label: "Country", type: "country" },
+  { key: "purchaser", label: "Purchaser", type: "text" },
+  { key: "productName", label: "Product", type: "product" },
+  { key: "strength", label: "Strength", type: "text" },
+  { key: "formulationType", label: "Formulation Type", type: "formulation" },
+  { key: "packSize", label: "Pack Size", type: "number" },
+  { key: "quantity", label: "Quantity", type: "number" },
+  { key: "currency", label: "Currency", type: "currency" },
+  { key: "grossSalePriceCurrency", label: "Gross Sale Price (per pack) (Local Currency)", type: "number" },
+  { key: "usdExchangeRate", label: "Applicable Currency Exchange Rate to USD", type: "number" },
+  { key: "grossSalePriceUsd", label: "Gross Sale Price (per pack) (USD)", type: "number" },
+  { key: "totalGrossValue", label: "Total Gross Sales Value (USD)", type: "number" },
+  { key: "deductableExpenses", label: "Deductable Expenses (USD)", type: "number" },
+  { key: "totalValue", label: "Total Net Sales Value", type: "number" },
+  { key: "royaltyPercent", label: "Royalty %", type: "number" },
+  { key: "royaltyDue", label: "Royalty Due", type: "number" },
+  { key: "procurementEndCountry", label: "Procurement Agency End-Country", type: "text" },
+  { key: "comments", label: "Comments", type: "text" },
+] as const satisfies readonly SalesColumn[];
+
+export type ApiColumnKey = (typeof API_COLUMNS)[number]["key"];
+export type FdfColumnKey = (typeof FDF_COLUMNS)[number]["key"];
+/** Every API column is also an FDF column. */
+export type SalesColumnKey = ApiColumnKey | FdfColumnKey;
+export type SalesColumnKeyOf<K extends SalesKind> = K extends "API" ? ApiColumnKey : FdfColumnKey;
+
+/** One grid row: every cell a string as typed or pasted; `id` is the saved row's id. */
+export type SalesGridRow<K extends SalesKind = SalesKind> = { id?: number } & Record<SalesColumnKeyOf<K>, string>;
+export type ApiGridRow = SalesGridRow<"API">;
+export type FdfGridRow = SalesGridRow<"FDF">;
+/** A row after `normaliseRow`: exactly the kind's columns, each trimmed and normalised. */
+export type NormalisedRow<K extends SalesKind = SalesKind> = SalesGridRow<K>;
+
+/** What the functions accept: a row from the grid, a form or a JSON body (missing cells count as empty). */
+export type SalesRowInput = { id?: number | null } & { readonly [Key in SalesColumnKey]?: string | null };
+
+export function columnsFor<K extends SalesKind>(kind: K): readonly SalesColumn<SalesColumnKeyOf<K>>[] {
+  return (kind === "API" ? API_COLUMNS : FDF_COLUMNS) as readonly SalesColumn<SalesColumnKeyOf<K>>[];
+}
+
+/** The column's label for a kind (the key itself when the kind has no such column). */
+export function columnLabel(kind: SalesKind, key: string): string {
+  return columnsFor(kind).find((column) => column.key === key)?.label ?? key;
+}
+
+/** An empty row of a kind (the grid pads with these). */
+export function emptySalesRow<K extends SalesKind>(kind: K): SalesGridRow<K> {
+  const row: Record<string, string> = {};
+  for (const column of columnsFor(kind)) row[column.key] = "";
+  return row as SalesGridRow<K>;
+}
+
+// ---------------------------------------------------------------- normalising
+
+/** "1,234,567.50": groups of exactly three digits after the first comma. "1,2" is not one. */
+const THOUSANDS_PATTERN = /^-?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+const MONTH_BY_LOWER_NAME = new Map<string, string>(MONTHS.map((month) => [month.toLowerCase(), month]));
+
+/**
+ * One cell as it will be checked and saved: trimmed (a single space or only whitespace
+ * clears it), thousands separators removed from numbers and years, a month name in any case
+ * or a number 1–12 turned into the month's name, a currency code upper-cased. A value that
+ * cannot be normalised is returned trimmed, so that validation flags it.
+ */
+export function normaliseCell(type: SalesColumnType, raw: string | null | undefined): string {
+  const value = String(raw ?? "").trim();
+  if (value === "") return "";
+  switch (type) {
+    case "number":
+    case "year":
+      return THOUSANDS_PATTERN.test(value) ? value.replaceAll(",", "") : value;
+    case "month": {
+      if (/^\d{1,2}$/.test(value)) {
+        const index = Number(value);
+        return index >= 1 && index <= 12 ? MONTHS[index - 1] : value;
+      }
+      return MONTH_BY_LOWER_NAME.get(value.toLowerCase()) ?? value;
+    }
+    case "currency":
+      return value.toUpperCase();
+    default:
+      return value;
+  }
+}
+
+/** Every column of the kind normalised; the saved row's id is kept. */
+export function normaliseRow<K extends SalesKind>(kind: K, row: SalesRowInput): NormalisedRow<K> {
+  const result: Record<string, string> & { id?: number } = {};
+  if (typeof row.id === "number") result.id = row.id;
+  for (const column of columnsFor(kind)) result[column.key] = normaliseCell(column.type, row[column.key]);
+  return result as NormalisedRow<K>;
+}
+
+/** True when every column of the kind is empty after normalising (the id does not count). */
+export function isEmptyRow(kind: SalesKind, row: SalesRowInput): boolean {
+  return columnsFor(kind).every((column) => normaliseCell(column.type, row[column.key]) === "");
+}
+
+// ---------------------------------------------------------------- reference lists
+
+export interface SalesReferenceLists {
+  currentYear: number;
+  months: readonly string[];
+  countries: readonly string[];
+  formulationTypes: readonly string[];
+  /** Currency codes, e.g. "USD". */
+  currencies: readonly string[];
+}
+
+/** How many years back a sales row may be dated (spec section 9). */
+export const SALES_YEARS_BACK = 20;
+
+const lookupCache = new WeakMap<readonly string[], Map<string, string>>();
+
+function comparable(value: string): string {
+  return value.normalize("NFC").trim().toLowerCase();
+}
+
+/** The list's own spelling of `value`, compared case-insensitively; undefined when it is not in the list. */
+export function canonicalName(list: readonly string[], value: string | null | undefined): string | undefined {
+  if (value == null) return undefined;
+  let lookup = lookupCache.get(list);
+  if (!lookup) {
+    lookup = new Map();
+    for (const name of list) if (!lookup.has(comparable(name))) lookup.set(comparable(name), name);
+    lookupCache.set(list, lookup);
+  }
+  return lookup.get(comparable(value));
+}
+
+// ---------------------------------------------------------------- numbers
+
+/** decimal.js with room for the largest product of two stored values (no rounding before the final result). */
+const Dec = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
+type Dec = Decimal;
+
+/** A plain, non-negative decimal: "12", "12.5", "0.25", ".5", "12.". No sign, no exponent, no separators. */
+const PLAIN_DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The column's stored scale and the largest value that fits (schema: money numeric(20,6), rate numeric(24,12), royalty % numeric(9,4)). */
+const NUMBER_LIMITS: Partial<Record<SalesColumnKey, { scale: number; integerDigits: number }>> = {
+  usdExchangeRate: { scale: 12, integerDigits: 12 },
+  royaltyPercent: { scale: 4, integerDigits: 5 },
+};
+const MONEY_LIMIT = { scale: 6, integerDigits: 14 };
+
+/** Royalty % range (inclusive). */
+export const ROYALTY_PERCENT_MAX = 100;
+/** Derived values and the allowed disagreement of an entered value (decisions.md section 5). */
+export const DERIVED_DECIMALS = 6;
+export const EXCHANGE_RATE_DECIMALS = 12;
+export const DERIVED_TOLERANCE = "0.01";
+
+function parseAmount(value: string): Dec | undefined {
+  return PLAIN_DECIMAL.test(value) ? new Dec(value) : undefined;
+}
+
+/** A plain decimal string: rounded half-up to `decimals`, no trailing zeros, never exponent notation ("12.5", "0.3", "0"). */
+export function formatDecimal(value: Decimal.Value, decimals = DERIVED_DECIMALS): string {
+  const rounded = new Dec(value).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
+  return rounded.isZero() ? "0" : rounded.toFixed();
+}
+
+function isValidNumber(key: SalesColumnKey, value: string): boolean {
+  const amount = parseAmount(value);
+  if (!amount) return false;
+  const { scale, integerDigits } = NUMBER_LIMITS[key] ?? MONEY_LIMIT;
+  if (amount.toDecimalPlaces(scale, Decimal.ROUND_HALF_UP).gte(new Dec(10).pow(integerDigits))) return false;
+  if (key === "royaltyPercent" && amount.gt(ROYALTY_PERCENT_MAX)) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------- validation
+
+/** FDF cells that are checked even when empty (spec section 5). */
+const REQUIRED_FDF_COLUMNS: readonly SalesColumnKey[] = ["royaltyPercent", "royaltyDue"];
+
+function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: SalesReferenceLists): boolean {
+  switch (column.type) {
+    case "year": {
+      if (!/^\d{1,4}$/.test(value)) return false;
+      const year = Number(value);
+      return year >= lists.currentYear - SALES_YEARS_BACK && year <= lists.currentYear;
+    }
+    case "month":
+      return canonicalName(lists.months, value) !== undefined;
+    case "country":
+      return canonicalName(lists.countries, value) !== undefined;
+    case "formulation":
+      return canonicalName(lists.formulationTypes, value) !== undefined;
+    case "currency":
+      return canonicalName(lists.currencies, value) !== undefined;
+    case "number":
+      return isValidNumber(column.key, value);
+    case "text":
+    case "product":
+      // Product names are free text: a name outside the partner's list creates a product verification.
+      return true;
+  }
+}
+
+/** The keys of the invalid cells of a normalised row, in column order. */
+export function invalidColumns(kind: SalesKind, row: SalesRowInput, lists: SalesReferenceLists): SalesColumnKey[] {
+  const invalid: SalesColumnKey[] = [];
+  for (const column of columnsFor(kind)) {
+    const value = row[column.key] ?? "";
+    if (value === "") {
+      if (kind === "FDF" && REQUIRED_FDF_COLUMNS.includes(column.key)) invalid.push(column.key);
+      continue;
+    }
+    if (!isValidCell(column, value, lists)) invalid.push(column.key);
+  }
+  return invalid;
+}
+
+export interface SalesRowProblem {
+  /** 1-based position in the grid; empty rows in between count. */
+  rowNumber: number;
+  /** Labels of the invalid columns, as the 'Invalid data!' dialog lists them. */
+  columns: string[];
+  /** Keys of the invalid columns, for highlighting cells. */
+  keys: SalesColumnKey[];
+}
+
+function problemFor(kind: SalesKind, rowNumber: number, keys: SalesColumnKey[]): SalesRowProblem | undefined {
+  return keys.length ? { rowNumber, keys, columns: keys.map((key) => columnLabel(kind, key)) } : undefined;
+}
+
+/** The non-empty rows that have invalid cells (rows are normalised first). */
+export function validateTable(kind: SalesKind, rows: readonly SalesRowInput[], lists: SalesReferenceLists): SalesRowProblem[] {
+  const problems: SalesRowProblem[] = [];
+  rows.forEach((raw, index) => {
+    const row = normaliseRow(kind, raw);
+    if (isEmptyRow(kind, row)) return;
+    const problem = problemFor(kind, index + 1, invalidColumns(kind, row, lists));
+    if (problem) problems.push(problem);
+  });
+  return problems;
+}
+
+export const VALIDATION_DIALOG_TITLE = "Invalid data!";
+export const VALIDATION_HEADINGS: Record<SalesKind, string> = {
+  API: "Please Check API Table",
+  FDF: "Please Check FDF Table:",
+};
+
+export interface SalesValidationReport {
+  /** 'Invalid data!' */
+  title: string;
+  /** 'Please Check API Table' or 'Please Check FDF Table:' */
+  heading: string;
+  rows: { rowNumber: number; rowLabel: string; columns: string[] }[];
+  /** The heading followed by one line per row: 'Row No. 3: Year, Country'. Empty when there is no problem. */
+  lines: string[];
+}
+
+/** The 'Invalid data!' dialog's content for one table, in English (the UI translates the parts). */
+export function formatValidationReport(kind: SalesKind, problems: readonly SalesRowProblem[]): SalesValidationReport {
+  const heading = VALIDATION_HEADINGS[kind];
+  const rows = problems.map((problem) => ({
+    rowNumber: problem.rowNumber,
+    rowLabel: `Row No. ${problem.rowNumber}`,
+    columns: [...problem.columns],
+  }));
+  const lines = rows.length ? [heading, ...rows.map((row) => `${row.rowLabel}: ${row.columns.join(", ")}`)] : [];
+  return { title: VALIDATION_DIALOG_TITLE, heading, rows, lines };
+}
+
+// ---------------------------------------------------------------- FDF derived values
+
+export interface DerivedValueWarning {
+  /** Key of the column whose entered value disagrees with the derived one. */
+  column: FdfColumnKey;
+  label: string;
+  expected: string;
+  entered: string;
+}
+
+type FdfUsdRateLookup = (code: string) => string | undefined;
+
+/**
+ * Fills the FDF derived values that are empty and whose inputs are present, in this order
+ * (each step uses the values filled before it):
+ *   exchange rate ← the currency table's USD rate
+ *   gross_sale_price_usd = gross_sale_price_currency × usd_exchange_rate
+ *   total_gross_value    = gross_sale_price_usd × quantity
+ *   total_value          = total_gross_value − deductable_expenses (empty expenses count as 0)
+ *   royalty_due          = total_value × royalty_percent / 100
+ * An entered value that differs from the derived one by more than 1% of the derived value
+ * (any non-zero value when the derived value is 0) is kept and gives a non-blocking warning.
+ * Inputs that are not valid numbers derive nothing (validation reports them).
+ */
+export function deriveFdfValues(
+  input: SalesRowInput,
+  usdRateForCurrency: FdfUsdRateLookup,
+): { row: FdfGridRow; warnings: DerivedValueWarning[] } {
+  const row = normaliseRow("FDF", input);
+  const warnings: DerivedValueWarning[] = [];
+
+  if (row.usdExchangeRate === "" && row.currency !== "") {
+    const rate = usdRateForCurrency(row.currency);
+    const parsed = rate == null ? undefined : parseAmount(normaliseCell("number", rate));
+    if (parsed) row.usdExchangeRate = formatDecimal(parsed, EXCHANGE_RATE_DECIMALS);
+  }
+
+  const step = (key: FdfColumnKey, compute: () => Dec | undefined) => {
+    const derived = compute();
+    if (!derived) return;
+    const expected = formatDecimal(derived);
+    const entered = row[key];
+    if (entered === "") {
+      row[key] = expected;
+      return;
+    }
+    const enteredAmount = parseAmount(entered);
+    if (!enteredAmount) return;
+    const expectedAmount = new Dec(expected);
+    const disagrees = expectedAmount.isZero()
+      ? !enteredAmount.isZero()
+      : enteredAmount.minus(expectedAmount).abs().gt(expectedAmount.abs().times(DERIVED_TOLERANCE));
+    if (disagrees) warnings.push({ column: key, label: columnLabel("FDF", key), expected, entered });
+  };
+  const amount = (key: FdfColumnKey) => parseAmount(row[key]);
+  const both = (a: FdfColumnKey, b: FdfColumnKey, combine: (x: Dec, y: Dec) => Dec) => () => {
+    const x = amount(a);
+    const y = amount(b);
+    return x && y ? combine(x, y) : undefined;
+  };
+
+  step("grossSalePriceUsd", both("grossSalePriceCurrency", "usdExchangeRate", (price, rate) => price.times(rate)));
+  step("totalGrossValue", both("grossSalePriceUsd", "quantity", (price, quantity) => price.times(quantity)));
+  step("totalValue", () => {
+    const gross = amount("totalGrossValue");
+    const expenses = row.deductableExpenses === "" ? new Dec(0) : amount("deductableExpenses");
+    return gross && expenses ? gross.minus(expenses) : undefined;
+  });
+  step("royaltyDue", both("totalValue", "royaltyPercent", (net, percent) => net.times(percent).dividedBy(100)));
+
+  return { row, warnings };
+}
+
+// ---------------------------------------------------------------- save
+
+export interface SalesRowWarning extends DerivedValueWarning {
+  rowNumber: number;
+}
+
+export interface PreparedSalesRows<K extends SalesKind> {
+  /** The non-empty rows, normalised, derived (FDF), list names in the lists' spelling, empty numbers as "0". */
+  rows: NormalisedRow<K>[];
+  /** Blocking: when not empty the caller saves nothing. */
+  problems: SalesRowProblem[];
+  /** Non-blocking: entered FDF values that disagree with the derived ones. */
+  warnings: SalesRowWarning[];
+}
+
+const LIST_OF_TYPE: Partial<Record<SalesColumnType, keyof SalesReferenceLists>> = {
+  month: "months",
+  country: "countries",
+  formulation: "formulationTypes",
+  currency: "currencies",
+};
+
+/**
+ * One table, ready to save: normalises every row, drops fully empty rows (a saved row
+ * emptied completely is dropped too), derives the FDF values, validates (row numbers are
+ * grid positions), then writes list values in the list's spelling and turns every empty
+ * number cell into "0" (spec: a null numeric becomes 0). Validation runs before the zero
+ * fill, so an empty FDF Royalty % or Royalty Due is still reported.
+ */
+export function prepareRowsForSave<K extends SalesKind>(
+  kind: K,
+  rows: readonly SalesRowInput[],
+  lists: SalesReferenceLists,
+  usdRateForCurrency: FdfUsdRateLookup,
+): PreparedSalesRows<K> {
+  const prepared: NormalisedRow<K>[] = [];
+  const problems: SalesRowProblem[] = [];
+  const warnings: SalesRowWarning[] = [];
+  const columns = columnsFor(kind);
+
+  rows.forEach((raw, index) => {
+    const rowNumber = index + 1;
+    let row = normaliseRow(kind, raw);
+    if (isEmptyRow(kind, row)) return;
+    if (kind === "FDF") {
+      const derived = deriveFdfValues(row, usdRateForCurrency);
+      row = derived.row as NormalisedRow<K>;
+      for (const warning of derived.warnings) warnings.push({ rowNumber, ...warning });
+    }
+    const problem = problemFor(kind, rowNumber, invalidColumns(kind, row, lists));
+    if (problem) problems.push(problem);
+
+    const cells = row as Record<string, string>;
+    for (const column of columns) {
+      const listName = LIST_OF_TYPE[column.type];
+      if (listName && cells[column.key] !== "") {
+        cells[column.key] = canonicalName(lists[listName] as readonly string[], cells[column.key]) ?? cells[column.key];
+      }
+      if (column.type === "number" && cells[column.key] === "") cells[column.key] = "0";
+    }
+    prepared.push(row);
+  });
+
+  return { rows: prepared, problems, warnings };
+}
