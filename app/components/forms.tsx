@@ -1,6 +1,5 @@
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
 import {
-  useId,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
@@ -33,6 +32,22 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   );
 }
 
+const errorIdOf = (field: FieldMetadata<unknown>) => `${field.id}-error`;
+const describedBy = (field: FieldMetadata<unknown>) => (field.errors?.length ? errorIdOf(field) : undefined);
+
+/** Label, control and translated errors of one form field. */
+function FieldFrame({ label, field, children }: { label: ReactNode; field: FieldMetadata<unknown>; children: ReactNode }) {
+  return (
+    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      <div className="field__control">{children}</div>
+      <ErrorList id={errorIdOf(field)} errors={field.errors} />
+    </div>
+  );
+}
+
 type InputType = "text" | "email" | "password" | "tel" | "date" | "number" | "search";
 
 export function TextField({
@@ -48,26 +63,16 @@ export function TextField({
   inputAttributes?: InputHTMLAttributes<HTMLInputElement>;
   prefix?: ReactNode;
 }) {
-  const fallbackId = useId();
-  const id = field.id ?? fallbackId;
-  const errorId = `${id}-error`;
   return (
-    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="field__control">
-        {prefix}
-        <input
-          {...getInputProps(field, { type, ariaAttributes: true })}
-          id={id}
-          aria-describedby={field.errors?.length ? errorId : undefined}
-          className="input"
-          {...inputAttributes}
-        />
-      </div>
-      <ErrorList id={errorId} errors={field.errors} />
-    </div>
+    <FieldFrame label={label} field={field}>
+      {prefix}
+      <input
+        {...getInputProps(field, { type, ariaAttributes: true })}
+        aria-describedby={describedBy(field)}
+        className="input"
+        {...inputAttributes}
+      />
+    </FieldFrame>
   );
 }
 
@@ -113,29 +118,22 @@ export function SelectField({
   placeholder?: string;
   selectAttributes?: SelectHTMLAttributes<HTMLSelectElement>;
 }) {
-  const errorId = `${field.id}-error`;
   return (
-    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      <div className="field__control">
-        <select
-          {...getSelectProps(field, { ariaAttributes: true })}
-          aria-describedby={field.errors?.length ? errorId : undefined}
-          className="input"
-          {...selectAttributes}
-        >
-          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <ErrorList id={errorId} errors={field.errors} />
-    </div>
+    <FieldFrame label={label} field={field}>
+      <select
+        {...getSelectProps(field, { ariaAttributes: true })}
+        aria-describedby={describedBy(field)}
+        className="input"
+        {...selectAttributes}
+      >
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
   );
 }
 
@@ -148,22 +146,15 @@ export function TextareaField({
   field: FieldMetadata<string | undefined>;
   textareaAttributes?: TextareaHTMLAttributes<HTMLTextAreaElement>;
 }) {
-  const errorId = `${field.id}-error`;
   return (
-    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      <div className="field__control">
-        <textarea
-          {...getTextareaProps(field, { ariaAttributes: true })}
-          aria-describedby={field.errors?.length ? errorId : undefined}
-          className="input"
-          rows={3}
-          {...textareaAttributes}
-        />
-      </div>
-      <ErrorList id={errorId} errors={field.errors} />
-    </div>
+    <FieldFrame label={label} field={field}>
+      <textarea
+        {...getTextareaProps(field, { ariaAttributes: true })}
+        aria-describedby={describedBy(field)}
+        className="input"
+        rows={3}
+        {...textareaAttributes}
+      />
+    </FieldFrame>
   );
 }

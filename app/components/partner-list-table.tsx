@@ -1,18 +1,11 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon, type ReportState } from "~/components/report-status-icon";
+import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report-status-icon";
+import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
 import { REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
 
-export interface PartnerListTableRow {
-  id: number;
-  companyName: string;
-  email: string;
-  isActive: boolean;
-  products: { id: number; name: string }[];
-  statuses: Record<ReportTypeKey, ReportState>;
-}
 
 /** Where an admin reads and reviews each report of a partner. */
 export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
@@ -35,7 +28,7 @@ export function PartnerListTable({
   query,
   canEdit,
 }: {
-  rows: PartnerListTableRow[];
+  rows: PartnerListRow[];
   query: PartnerListQuery;
   canEdit: boolean;
 }) {
@@ -50,7 +43,7 @@ export function PartnerListTable({
   }, [target]);
 
   /** With JavaScript (and <dialog> support) the question opens in place; without, the link opens a confirmation page. */
-  const confirmDeactivate = (event: MouseEvent<HTMLAnchorElement>, row: PartnerListTableRow) => {
+  const confirmDeactivate = (event: MouseEvent<HTMLAnchorElement>, row: PartnerListRow) => {
     if (typeof HTMLDialogElement !== "function" || !dialogRef.current) return;
     event.preventDefault();
     setTarget({ id: row.id, companyName: row.companyName });
@@ -146,11 +139,11 @@ function PartnerActions({
   query,
   onDeactivate,
 }: {
-  row: PartnerListTableRow;
+  row: PartnerListRow;
   canEdit: boolean;
   back: string;
   query: PartnerListQuery;
-  onDeactivate: (event: MouseEvent<HTMLAnchorElement>, row: PartnerListTableRow) => void;
+  onDeactivate: (event: MouseEvent<HTMLAnchorElement>, row: PartnerListRow) => void;
 }) {
   const { t } = useTranslation();
   const name = <span className="visually-hidden">{row.companyName}</span>;

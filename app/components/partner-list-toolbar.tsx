@@ -1,5 +1,6 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ShowInactiveToggle } from "./show-inactive-toggle";
 import { PARTNER_LIST_PATH, partnerListHref, type PartnerListQuery } from "~/utils/partner-list";
 
 /**
@@ -8,7 +9,6 @@ import { PARTNER_LIST_PATH, partnerListHref, type PartnerListQuery } from "~/uti
  */
 export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQuery; quarterName: string }) {
   const { t } = useTranslation();
-  const submit = useSubmit();
   return (
     <div className="partner-list__toolbar">
       <Form method="get" action={PARTNER_LIST_PATH} role="search" className="partner-list__search">
@@ -27,17 +27,7 @@ export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQ
         />
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="dir" value={query.dir} />
-        <label className="checkbox partner-list__inactive">
-          <input
-            key={query.status}
-            type="checkbox"
-            name="status"
-            value="inactive"
-            defaultChecked={query.status === "inactive"}
-            onChange={(event) => submit(event.currentTarget.form)}
-          />
-          <span>{t("Show inactive")}</span>
-        </label>
+        <ShowInactiveToggle checked={query.status === "inactive"} className="partner-list__inactive" />
         <button type="submit" className="button button--secondary">
           {t("Search")}
         </button>

@@ -2,6 +2,7 @@ import { Form, Link, useSubmit } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
+import { ShowInactiveToggle } from "./show-inactive-toggle";
 import type { ProductRow } from "~/models/product.server";
 import { PRODUCT_CATEGORIES, productListSearch, type ProductListQuery } from "~/schemas/product";
 import { ProductDeactivateDialog, type DeactivateTarget } from "./product-deactivate-dialog";
@@ -42,17 +43,7 @@ export function ProductListFilters({ query }: { query: ProductListQuery }) {
           </option>
         ))}
       </select>
-      <label className="checkbox product-list__inactive">
-        <input
-          key={query.status}
-          type="checkbox"
-          name="status"
-          value="inactive"
-          defaultChecked={query.status === "inactive"}
-          onChange={applyNow}
-        />
-        <span>{t("Show inactive")}</span>
-      </label>
+      <ShowInactiveToggle checked={query.status === "inactive"} className="product-list__inactive" />
       <button type="submit" className="button button--secondary">
         {t("Filter")}
       </button>
