@@ -9,6 +9,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { closeDatabase, initDatabase } from "./app/db/client.server";
 import { checkDatabase } from "./app/models/health.server";
+import { startReminderScheduler } from "./app/models/reminder-scheduler.server";
 import { seedIfEmpty } from "./app/models/seed.server";
 import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
 import { logger } from "./app/utils/logger.server";
@@ -110,9 +111,12 @@ app.all(
   }),
 );
 
+let stopReminderScheduler: () => Promise<void> = async () => {};
 const server = app.listen(port, () => {
   logger.info({ port, database: database.driver }, `MPP Data Portal listening on http://localhost:${port}`);
   if (isDevelopment) broadcastDevReady(build);
+  // Scheduled reminder mails (every 15 minutes; REMINDER_SCHEDULER=off disables them).
+  stopReminderScheduler = startReminderScheduler();
 });
 
 let shuttingDown = false;
@@ -122,7 +126,9 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down");
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
+  const reminderSchedulerStopped = stopReminderScheduler();
   server.close(async () => {
+    await reminderSchedulerStopped;
     await closeDatabase();
     process.exit(0);
   });

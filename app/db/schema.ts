@@ -467,3 +467,34 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_entity_idx").on(t.entity, t.entityId), index("audit_log_created_idx").on(t.createdAt)],
 );
+
+
+/**
+ * Reminder mails to partners (manual and scheduled). A scheduled reminder carries its schedule
+ * key ("before-7", "after-1"…): the partial unique index lets each one be sent once per partner,
+ * report type and quarter, even with several servers.
+ */
+export const reminders = pgTable(
+  "reminders",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    reportType: reportTypeEnum("report_type").notNull(),
+    quarterId: integer("quarter_id")
+      .notNull()
+      .references(() => quarters.id),
+    kind: text("kind").$type<"manual" | "scheduled">().notNull(),
+    scheduleKey: text("schedule_key"),
+    outboxId: integer("outbox_id").references(() => outbox.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    createdBy: integer("created_by").references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex("reminders_schedule_uq")
+      .on(t.partnerId, t.reportType, t.quarterId, t.scheduleKey)
+      .where(sql`${t.scheduleKey} is not null`),
+    index("reminders_partner_type_created_idx").on(t.partnerId, t.reportType, t.createdAt),
+  ],
+);

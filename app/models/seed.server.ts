@@ -262,9 +262,10 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
     }
   }
 
-  // The cut-off date of the open quarter: 15 days after it closes (DD-MM-YYYY on screen).
+  // The open quarter's deadline: 15 days before it closes, so that the reminders after it
+  // (1 and 7 days by default) still fall inside the quarter they are about.
   const { endDate } = quarterBounds(open);
-  const cutOff = new Date(Date.parse(`${endDate}T00:00:00Z`) + 15 * 86_400_000).toISOString().slice(0, 10);
+  const cutOff = new Date(Date.parse(`${endDate}T00:00:00Z`) - 15 * 86_400_000).toISOString().slice(0, 10);
   await tx.insert(settings).values({ key: "cut_off_date", value: cutOff, updatedBy: admin.id }).onConflictDoNothing();
 }
 

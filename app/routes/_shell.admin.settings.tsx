@@ -1,26 +1,196 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
-import { ProfileList } from "~/components/profile-list";
-import { getCutOffDate } from "~/models/settings.server";
-import { requireAdminOrStaff } from "~/utils/auth.server";
+import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
+import {
+  CUT_OFF_DATE_KEY,
+  CutOffDateSchema,
+  formatDayList,
+  REMINDER_SCHEDULE_KEY,
+  ReminderScheduleSchema,
+  type SettingsIntent,
+} from "~/schemas/settings";
+import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { formatDate } from "~/utils/dates";
+import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings | MPP Data Portal" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminOrStaff(request);
-  return { cutOffDate: (await getCutOffDate()) ?? null };
+  const user = await requireAdminOrStaff(request);
+  const [cutOffDate, schedule, versions] = await Promise.all([
+    getCutOffDate(),
+    getReminderSchedule(),
+    settingVersions([CUT_OFF_DATE_KEY, REMINDER_SCHEDULE_KEY]),
+  ]);
+  return { cutOffDate: cutOffDate ?? null, schedule, versions, canEdit: user.role === "ADMIN" };
 }
+
+/** Two forms post here, told apart by `intent`: the cut-off date and the reminder schedule. ADMIN only. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireRole(request, "ADMIN");
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const change = { actorId: user.id, requestId: context.requestId };
+
+  if (intent === "cut-off") {
+    const submission = parseWithZod(formData, { schema: CutOffDateSchema });
+    if (submission.status !== "success") {
+      return data({ intent: "cut-off" as SettingsIntent, result: submission.reply() }, { status: 400 });
+    }
+    await setCutOffDate(submission.value.cutOffDate, change);
+    return redirectWithToast("/admin/settings", { type: "success", message: "Submission Date set successfully!" });
+  }
+
+  if (intent === "schedule") {
+    const submission = parseWithZod(formData, { schema: ReminderScheduleSchema });
+    if (submission.status !== "success") {
+      return data({ intent: "schedule" as SettingsIntent, result: submission.reply() }, { status: 400 });
+    }
+    await setReminderSchedule(submission.value, change);
+    return redirectWithToast("/admin/settings", { type: "success", message: "Reminder schedule saved successfully!" });
+  }
+
+  throw new Response("Unknown settings form.", { status: 400 });
+}
+
+/** A disabled fieldset disables every field and button inside it: STAFF reads the settings only. */
+const FIELDSET_STYLE = { border: 0, padding: 0, margin: 0, minInlineSize: 0, display: "flex", flexDirection: "column", gap: 18 } as const;
+
+type ActionData = ReturnType<typeof useActionData<typeof action>>;
 
 export default function AdminSettings() {
   const { t } = useTranslation();
-  const { cutOffDate } = useLoaderData<typeof loader>();
+  const { cutOffDate, schedule, versions, canEdit } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const scheduleText = { daysBefore: formatDayList(schedule.daysBefore), daysAfter: formatDayList(schedule.daysAfter) };
   return (
     <>
       <PageHeader title={t("Settings")} />
-      <ProfileList entries={[["Report submission date", cutOffDate ? formatDate(cutOffDate) : null]]} />
+      {!canEdit ? (
+        <p className="alert alert--info" role="note">
+          {t("Only an administrator can change these settings.")}
+        </p>
+      ) : null}
+      {/* Keyed by the stored version: after a save the form starts again from what was stored. */}
+      <CutOffDateForm key={versions[CUT_OFF_DATE_KEY] ?? ""} cutOffDate={cutOffDate} canEdit={canEdit} actionData={actionData} />
+      <ReminderScheduleForm
+        key={versions[REMINDER_SCHEDULE_KEY] ?? ""}
+        schedule={scheduleText}
+        canEdit={canEdit}
+        actionData={actionData}
+      />
     </>
+  );
+}
+
+function useSubmittingIntent() {
+  const navigation = useNavigation();
+  return navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+}
+
+function FormActions({ intent, canEdit }: { intent: SettingsIntent; canEdit: boolean }) {
+  const { t } = useTranslation();
+  const submitting = useSubmittingIntent() === intent;
+  return (
+    <div className="form__row">
+      <button type="submit" className="button button--primary" disabled={submitting}>
+        {t("Save")}
+      </button>
+      {canEdit ? (
+        // Back to the stored value: a new page load (works the same with and without JavaScript).
+        <Link to="/admin/settings" reloadDocument className="button button--secondary">
+          {t("Cancel")}
+        </Link>
+      ) : (
+        <button type="button" className="button button--secondary">
+          {t("Cancel")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: string | null; canEdit: boolean; actionData: ActionData }) {
+  const { t } = useTranslation();
+  const [form, fields] = useValidatedForm({
+    id: "cut-off-date",
+    lastResult: actionData?.intent === "cut-off" ? actionData.result : undefined,
+    defaultValue: { cutOffDate: cutOffDate ?? "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CutOffDateSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card card--narrow">
+      <h2 className="card__title">{t("Set Report submission date")}</h2>
+      <p className="notice" data-testid="current-cut-off-date">
+        {t("Report submission date")}: <strong>{cutOffDate ? formatDate(cutOffDate) : t("Not set")}</strong>
+      </p>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <fieldset className="settings__fieldset" disabled={!canEdit} style={FIELDSET_STYLE}>
+          <input type="hidden" name="intent" value="cut-off" />
+          <FormErrors errors={form.errors} />
+          <TextField
+            label={t("Set Report submission date")}
+            field={fields.cutOffDate}
+            type="date"
+            inputAttributes={{ min: "2000-01-01", max: "2100-12-31" }}
+          />
+          <FormActions intent="cut-off" canEdit={canEdit} />
+        </fieldset>
+      </Form>
+    </section>
+  );
+}
+
+function ReminderScheduleForm({
+  schedule,
+  canEdit,
+  actionData,
+}: {
+  schedule: { daysBefore: string; daysAfter: string };
+  canEdit: boolean;
+  actionData: ActionData;
+}) {
+  const { t } = useTranslation();
+  const [form, fields] = useValidatedForm({
+    id: "reminder-schedule",
+    lastResult: actionData?.intent === "schedule" ? actionData.result : undefined,
+    defaultValue: schedule,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReminderScheduleSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card card--narrow">
+      <h2 className="card__title">{t("Reminder schedule")}</h2>
+      <p className="field__hint">
+        {t(
+          "Partners that have not submitted a report of the open quarter are reminded by mail on these days. Enter numbers of days separated by commas; leave a field empty for no reminders.",
+        )}
+      </p>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <fieldset className="settings__fieldset" disabled={!canEdit} style={FIELDSET_STYLE}>
+          <input type="hidden" name="intent" value="schedule" />
+          <FormErrors errors={form.errors} />
+          <TextField
+            label={t("Days before the submission date")}
+            field={fields.daysBefore}
+            inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "7" }}
+          />
+          <TextField
+            label={t("Days after the submission date")}
+            field={fields.daysAfter}
+            inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "1, 7" }}
+          />
+          <FormActions intent="schedule" canEdit={canEdit} />
+        </fieldset>
+      </Form>
+    </section>
   );
 }

@@ -32,6 +32,8 @@ Object.assign(process.env, {
   SESSION_SECRET: "e2e-session-secret",
   SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT || "2526"}`,
   LOG_LEVEL: "warn",
+  // Scheduled reminders would mail on their own; the reminder specs send theirs explicitly.
+  REMINDER_SCHEDULER: "off",
 });
 
 await import("../../../server");

@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import type { ReminderSchedule } from "~/schemas/settings";
+import { logger } from "~/utils/logger.server";
+import { quarterBounds, quarterOf } from "~/utils/quarters";
+import { REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { portalNow } from "~/utils/today.server";
+import { ensureQuarter } from "./quarter.server";
+import { claimReminders, partnersOwing, sendClaimed, type SkippedReminder } from "./reminder.server";
+import { getCutOffDate, getReminderSchedule } from "./settings.server";
+
+/** Only one server instance decides a pass at a time (transaction-scoped advisory lock). */
+const SCHEDULER_LOCK = 72015200;
+const DAY_MS = 86_400_000;
+export const DEFAULT_REMINDER_INTERVAL_MS = 15 * 60 * 1000;
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const dayNumber = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
+
+/** The schedule keys due on `today` ("before-7", "after-1"…) for a cut-off date (both YYYY-MM-DD). */
+export function dueScheduleKeys(cutOffDate: string, schedule: ReminderSchedule, today: string): string[] {
+  const offset = dayNumber(today) - dayNumber(cutOffDate);
+  const keys: string[] = [];
+  if (offset <= 0 && schedule.daysBefore.includes(-offset)) keys.push(`before-${-offset}`);
+  if (offset >= 0 && schedule.daysAfter.includes(offset) && !(offset === 0 && keys.length)) keys.push(`after-${offset}`);
+  return keys;
+}
+
+export interface ScheduledBatch {
+  scheduleKey: string;
+  reportType: ReportTypeKey;
+  sent: number[];
+  skipped: SkippedReminder[];
+}
+
+export interface ScheduledRun {
+  /** false: another instance was running a pass (nothing done here). */
+  ran: boolean;
+  today: string;
+  due: string[];
+  batches: ScheduledBatch[];
+}
+
+/**
+ * One pass of the scheduled reminders: on a day of the schedule (cut-off date minus `daysBefore`
+ * or plus `daysAfter`), every active partner that still owes a report of the open quarter is
+ * reminded of it. Each (partner, report type, quarter, schedule key) is claimed by inserting a
+ * row under a unique index before its mail goes out, so it is sent once, whatever the number of
+ * passes or servers; the claims of a pass are made under an advisory lock.
+ */
+export async function runScheduledReminders(now: Date = portalNow()): Promise<ScheduledRun> {
+  const today = isoDay(now);
+  const [cutOffDate, schedule] = await Promise.all([getCutOffDate(), getReminderSchedule()]);
+  const idle = (due: string[] = []): ScheduledRun => ({ ran: true, today, due, batches: [] });
+  if (!cutOffDate) return idle();
+  const due = dueScheduleKeys(cutOffDate, schedule, today);
+  if (!due.length) return idle();
+
+  const openRef = quarterOf(now);
+  // A cut-off date of a quarter that has closed says nothing about the open quarter's reports.
+  if (cutOffDate < quarterBounds(openRef).startDate) {
+    logger.warn({ cutOffDate, today }, "scheduled reminders: the cut-off date belongs to a closed quarter; nothing sent");
+    return idle(due);
+  }
+  const quarter = await ensureQuarter(openRef);
+
+  const claimed = await db.transaction(async (tx) => {
+    const [lock] = await tx
+      .select({ locked: sql<boolean>`pg_try_advisory_xact_lock(${SCHEDULER_LOCK})` })
+      .from(sql`(select 1) as lock_probe`);
+    if (!lock?.locked) return null;
+    const batches = [];
+    for (const scheduleKey of due) {
+      for (const reportType of REPORT_TYPES) {
+        const owing = await partnersOwing(reportType, quarter, tx);
+        if (!owing.length) continue;
+        const claim = await claimReminders(tx, {
+          partnerIds: owing,
+          reportType,
+          actorId: null,
+          kind: "scheduled",
+          scheduleKey,
+          quarter,
+        });
+        batches.push({ scheduleKey, reportType, ...claim });
+      }
+    }
+    return batches;
+  });
+  if (!claimed) {
+    logger.info({ today }, "scheduled reminders: another instance is running this pass");
+    return { ran: false, today, due, batches: [] };
+  }
+
+  const batches: ScheduledBatch[] = [];
+  for (const { scheduleKey, reportType, claims, skipped } of claimed) {
+    const result = await sendClaimed(claims, skipped, {
+      partnerIds: claims.map((claim) => claim.partnerId),
+      reportType,
+      actorId: null,
+      requestId: null,
+      kind: "scheduled",
+      scheduleKey,
+      quarter,
+    });
+    batches.push({ scheduleKey, reportType, ...result });
+  }
+  return { ran: true, today, due, batches };
+}
+
+/**
+ * Runs a pass now and then every `intervalMs` (REMINDER_INTERVAL_MS, default 15 minutes);
+ * REMINDER_SCHEDULER=off disables it. The returned function stops the timer and waits for a
+ * pass in progress, so the database can be closed after it.
+ */
+export function startReminderScheduler({
+  intervalMs = Number(process.env.REMINDER_INTERVAL_MS) || DEFAULT_REMINDER_INTERVAL_MS,
+  run = () => runScheduledReminders(),
+}: { intervalMs?: number; run?: () => Promise<unknown> } = {}): () => Promise<void> {
+  if (process.env.REMINDER_SCHEDULER === "off") {
+    logger.info("reminder scheduler disabled (REMINDER_SCHEDULER=off)");
+    return async () => {};
+  }
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (stopped || running) return;
+    running = run()
+      .then(() => undefined)
+      .catch((error: unknown) => logger.error({ err: error }, "scheduled reminders failed"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, Math.max(1000, intervalMs));
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

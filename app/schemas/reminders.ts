@@ -1,0 +1,28 @@
+import { z } from "zod";
+import type { ReportTypeKey } from "~/utils/reports";
+
+/** POST /admin/reminders: one or several `partnerId` values, a report type and where to go back to. */
+export const ReminderRequestSchema = z.object({
+  partnerId: z
+    .array(
+      z.coerce
+        .number({ error: "Please select a partner." })
+        .int({ error: "Please select a partner." })
+        .positive({ error: "Please select a partner." })
+        .max(2_147_483_647, { error: "Please select a partner." }),
+    )
+    .min(1, { error: "Please select a partner." }),
+  reportType: z.enum(["pdt", "filing", "sales"] satisfies ReportTypeKey[], { error: "Please select a report." }),
+  redirectTo: z.string().optional(),
+});
+
+export const DEFAULT_REMINDER_REDIRECT = "/admin/partner-list";
+
+/** Only a local admin page: anything else (another site, a partner page) falls back to the partner list. */
+export function safeAdminRedirect(value: unknown): string {
+  if (typeof value !== "string") return DEFAULT_REMINDER_REDIRECT;
+  const path = value.trim();
+  if (!path.startsWith("/admin/") || path.includes("\\") || /[\u0000-\u001f]/.test(path)) return DEFAULT_REMINDER_REDIRECT;
+  if (path.startsWith("/admin/reminders")) return DEFAULT_REMINDER_REDIRECT;
+  return path;
+}

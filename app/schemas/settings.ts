@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/** Error texts are English i18n keys; the UI translates them. */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DMY_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/;
+
+/** A real calendar date as YYYY-MM-DD, from the date picker (YYYY-MM-DD) or typed as DD-MM-YYYY; else null. */
+export function normaliseDate(value: string): string | null {
+  const text = value.trim();
+  let year: number, month: number, day: number;
+  const iso = ISO_DATE.exec(text);
+  const dmy = DMY_DATE.exec(text);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (dmy) [day, month, year] = [Number(dmy[1]), Number(dmy[2]), Number(dmy[3])];
+  else return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  if (year < 2000 || year > 2100) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+export const CutOffDateSchema = z.object({
+  cutOffDate: z
+    .string({ error: "Please select date!" })
+    .trim()
+    .min(1, { error: "Please select date!" })
+    .transform((value, ctx) => {
+      const iso = normaliseDate(value);
+      if (!iso) {
+        ctx.addIssue({ code: "custom", message: "Please select a valid date!" });
+        return z.NEVER;
+      }
+      return iso;
+    }),
+});
+
+// ---------------------------------------------------------------- reminder schedule
+
+export interface ReminderSchedule {
+  /** Days before the cut-off date on which partners that still owe a report are reminded (0: the cut-off day). */
+  daysBefore: number[];
+  /** Days after the cut-off date on which they are reminded again. */
+  daysAfter: number[];
+}
+
+export const DEFAULT_REMINDER_SCHEDULE: ReminderSchedule = { daysBefore: [7], daysAfter: [1, 7] };
+export const REMINDER_MAX_DAYS = 90;
+
+export const DAY_LIST_ERROR = "Enter whole numbers of days from 0 to 90, separated by commas.";
+export const CUT_OFF_DAY_TWICE_ERROR = "The cut-off day (0) can be in only one of the two lists.";
+
+/** "7, 1,7" → [1, 7]; null when an entry is not a whole number from 0 to 90. Empty: no reminders. */
+export function parseDayList(value: string | undefined): number[] | null {
+  const parts = (value ?? "")
+    .split(/[,;\s]+/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const days: number[] = [];
+  for (const part of parts) {
+    if (!/^\d{1,2}$/.test(part)) return null;
+    const day = Number(part);
+    if (day > REMINDER_MAX_DAYS) return null;
+    days.push(day);
+  }
+  return [...new Set(days)].sort((a, b) => a - b);
+}
+
+export function formatDayList(days: readonly number[]): string {
+  return days.join(", ");
+}
+
+const dayList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const days = parseDayList(value);
+    if (!days) {
+      ctx.addIssue({ code: "custom", message: DAY_LIST_ERROR });
+      return z.NEVER;
+    }
+    return days;
+  });
+
+export const ReminderScheduleSchema = z
+  .object({ daysBefore: dayList, daysAfter: dayList })
+  .refine((value) => !(value.daysBefore.includes(0) && value.daysAfter.includes(0)), {
+    error: CUT_OFF_DAY_TWICE_ERROR,
+    path: ["daysAfter"],
+  });
+
+/** A stored schedule (JSON) checked before use; anything malformed reads as null. */
+export const StoredReminderScheduleSchema = z.object({
+  daysBefore: z.array(z.number().int().min(0).max(REMINDER_MAX_DAYS)),
+  daysAfter: z.array(z.number().int().min(0).max(REMINDER_MAX_DAYS)),
+});
+
+// ---------------------------------------------------------------- settings page
+
+/** Keys of the `settings` table. */
+export const CUT_OFF_DATE_KEY = "cut_off_date";
+export const REMINDER_SCHEDULE_KEY = "reminder_schedule";
+
+export const SETTINGS_INTENTS = ["cut-off", "schedule"] as const;
+export type SettingsIntent = (typeof SETTINGS_INTENTS)[number];

@@ -1,0 +1,148 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { startMailbox } from "./support/mailbox";
+
+/**
+ * The browser tests share one database: the cut-off dates set here are 30+ days ahead, so that no
+ * scheduled reminder (7 days before, 1 and 7 days after by default) falls on today.
+ */
+function daysAhead(days: number) {
+  const date = new Date(Date.now() + days * 86_400_000);
+  const iso = date.toISOString().slice(0, 10);
+  const [year, month, day] = iso.split("-");
+  return { iso, shown: `${day}-${month}-${year}` };
+}
+
+const dateInput = (page: Page) => page.getByLabel("Set Report submission date");
+const cutOffCard = (page: Page) => page.locator("form#cut-off-date");
+
+async function partnerSeesCutOff(page: Page, signIn: (account: "partner1") => Promise<void>, shown: string) {
+  await page.context().clearCookies();
+  await signIn("partner1");
+  await expect(page.getByTestId("cut-off-date")).toContainText(shown);
+}
+
+test.describe("settings with JavaScript", () => {
+  test("admin sets the report submission date; partner1's dashboard shows it as DD-MM-YYYY", async ({ page, open, signIn }) => {
+    const date = daysAhead(30);
+    await signIn("admin");
+    await open("/admin/settings");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+
+    // Empty: the spec's message, nothing saved.
+    await dateInput(page).fill("");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Please select date!")).toBeVisible();
+
+    await dateInput(page).fill(date.iso);
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
+    await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
+
+    await partnerSeesCutOff(page, signIn, date.shown);
+  });
+
+  test("Cancel puts back the stored date", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    await open("/admin/settings");
+    const stored = await dateInput(page).inputValue();
+    expect(stored).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await dateInput(page).fill("2031-01-02");
+    await cutOffCard(page).getByRole("link", { name: "Cancel" }).click();
+    await expect(dateInput(page)).toHaveValue(stored);
+  });
+
+  test("the reminder schedule is validated and saved", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    await open("/admin/settings");
+    const before = page.getByLabel("Days before the submission date");
+    const after = page.getByLabel("Days after the submission date");
+    await expect(before).toHaveValue("7");
+    await expect(after).toHaveValue("1, 7");
+
+    await after.fill("1, 120");
+    await after.press("Enter");
+    await expect(page.getByText("Enter whole numbers of days from 0 to 90, separated by commas.")).toBeVisible();
+
+    await after.fill("7,1");
+    await after.press("Enter");
+    await expect(page.getByRole("status")).toContainText("Reminder schedule saved successfully!");
+    await expect(after).toHaveValue("1, 7");
+  });
+
+  test("STAFF sees the settings disabled, and the server refuses a post", async ({ page, open, signIn }) => {
+    await signIn("staff");
+    await open("/admin/settings");
+    await expect(page.getByText("Only an administrator can change these settings.")).toBeVisible();
+    await expect(dateInput(page)).toBeDisabled();
+    await expect(cutOffCard(page).getByRole("button", { name: "Save" })).toBeDisabled();
+    await expect(page.getByLabel("Days before the submission date")).toBeDisabled();
+    await expect(page.getByTestId("current-cut-off-date")).toContainText(/\d{2}-\d{2}-\d{4}/);
+
+    const refused = await page.request.post("/admin/settings", {
+      form: { intent: "cut-off", cutOffDate: "2031-05-05" },
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(403);
+  });
+});
+
+test.describe("settings without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("admin sets the date with a plain form post; the server shows the messages", async ({ page, open, signIn }) => {
+    const date = daysAhead(31);
+    await signIn("admin");
+    await open("/admin/settings");
+
+    await dateInput(page).fill("");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Please select date!")).toBeVisible();
+
+    await dateInput(page).fill(date.iso);
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL("/admin/settings");
+    await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
+    await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
+
+    await partnerSeesCutOff(page, signIn, date.shown);
+  });
+});
+
+test.describe("reminders", () => {
+  test("admin sends a reminder: it is mailed, a second one within the hour is refused, STAFF cannot send", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    const mailbox = await startMailbox();
+    try {
+      await signIn("admin");
+      // Acme Generics Ltd (partner1) is the first partner of the demo seed.
+      const form = { partnerId: "1", reportType: "filing", redirectTo: "/admin/settings" };
+      const sent = await page.request.post("/admin/reminders", { form, maxRedirects: 0 });
+      expect(sent.status()).toBe(302);
+      expect(sent.headers().location).toBe("/admin/settings");
+      await open("/admin/settings");
+      await expect(page.getByRole("status")).toContainText("Reminder sent!");
+
+      await expect.poll(() => mailbox.received.filter((mail) => mail.to.includes("partner1@example.org")).length).toBe(1);
+      const raw = mailbox.received.find((mail) => mail.to.includes("partner1@example.org"))!.raw.replace(/=\r?\n/g, "");
+      expect(raw).toMatch(/Subject: Reminder: your Filing Plans for Q\d \d{4} is due/);
+      expect(raw).toContain("/partner/filing-plans");
+
+      const again = await page.request.post("/admin/reminders", { form, maxRedirects: 0 });
+      expect(again.headers().location).toBe("/admin/settings");
+      await open("/admin/settings");
+      await expect(page.getByRole("status")).toContainText("No reminder sent: 1 skipped (already reminded in the last hour).");
+
+      await page.context().clearCookies();
+      await signIn("staff");
+      const refused = await page.request.post("/admin/reminders", { form: { ...form, reportType: "sales" }, maxRedirects: 0 });
+      expect(refused.status()).toBe(403);
+      expect(mailbox.received.filter((mail) => mail.to.includes("partner1@example.org"))).toHaveLength(1);
+    } finally {
+      await mailbox.close();
+    }
+  });
+});
