@@ -117,20 +117,32 @@ async function runSave(work: () => Promise<ProductRow>): Promise<ProductSaveResu
 const snapshot = ({ name, category, therapyArea, isActive }: ProductRow) => ({ name, category, therapyArea, isActive });
 
 export function createProduct(input: ProductInput, actor: AuditActor): Promise<ProductSaveResult> {
-  return runSave(() =>
-    db.transaction(async (tx) => {
-      await assertTherapyArea(tx, input.therapyArea);
-      const [created] = await tx
-        .insert(products)
-        .values({ name: input.name, category: input.category, therapyArea: input.therapyArea })
-        .returning(productColumns);
-      await writeAudit(
-        { ...actor, action: "product.create", entity: "product", entityId: created.id, before: null, after: snapshot(created) },
-        tx,
-      );
-      return created;
-    }),
+  return runSave(() => db.transaction((tx) => insertProduct(tx, input, actor)));
+}
+
+/**
+ * Creates a product with its audit entry inside the caller's transaction (the product
+ * verification creates one while mapping sales rows). A refusal is thrown: `productSaveError`
+ * tells which one, after the caller's transaction has rolled back.
+ */
+export async function insertProduct(tx: Transaction, input: ProductInput, actor: AuditActor): Promise<ProductRow> {
+  await assertTherapyArea(tx, input.therapyArea);
+  const [created] = await tx
+    .insert(products)
+    .values({ name: input.name, category: input.category, therapyArea: input.therapyArea })
+    .returning(productColumns);
+  await writeAudit(
+    { ...actor, action: "product.create", entity: "product", entityId: created.id, before: null, after: snapshot(created) },
+    tx,
   );
+  return created;
+}
+
+/** Why an `insertProduct` failed ("duplicate-name", "unknown-therapy-area"), or undefined for any other error. */
+export function productSaveError(error: unknown): ProductSaveError | undefined {
+  if (error instanceof SaveRefused) return error.reason;
+  if (isDuplicateNameError(error)) return "duplicate-name";
+  return undefined;
 }
 
 /** Name and therapy area only: the category of an existing product never changes (its PDT stages depend on it). */

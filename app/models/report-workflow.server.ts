@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import {
   filingValues,
@@ -104,11 +104,29 @@ async function createReport(tx: Transaction, key: ReportKey, actorId: number) {
   return lockReport(tx, key);
 }
 
-async function pendingVerificationCount(tx: Transaction, reportId: number) {
-  const [{ value }] = await tx
+/**
+ * Pending product verifications that hold up a report: those raised by it, and those its sales
+ * rows carry (a name already waiting since an earlier report is reused, not raised again).
+ */
+export async function pendingVerificationCount(executor: Pick<typeof db, "select">, reportId: number) {
+  const [{ value }] = await executor
     .select({ value: count() })
     .from(productVerifications)
-    .where(and(eq(productVerifications.reportId, reportId), eq(productVerifications.status, "pending")));
+    .where(
+      and(
+        eq(productVerifications.status, "pending"),
+        or(
+          eq(productVerifications.reportId, reportId),
+          inArray(
+            productVerifications.id,
+            executor
+              .select({ id: salesRows.productVerificationId })
+              .from(salesRows)
+              .where(and(eq(salesRows.reportId, reportId), isNotNull(salesRows.productVerificationId))),
+          ),
+        ),
+      ),
+    );
   return Number(value);
 }
 

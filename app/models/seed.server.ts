@@ -19,12 +19,14 @@ import {
   products,
   reportMessages,
   reports,
+  salesRows,
   settings,
   stages,
   therapyAreas,
   users,
 } from "~/db/schema";
-import { addQuarters, quarterBounds, quarterName } from "~/utils/quarters";
+import { addQuarters, quarterBounds, quarterName, type QuarterRef } from "~/utils/quarters";
+import { deriveFdfValues } from "~/utils/sales-rows";
 import { hashPassword } from "./password.server";
 import { ensureQuarter, openQuarterRef } from "./quarter.server";
 
@@ -112,6 +114,94 @@ const DEMO_REPORT_STATES: Record<string, Record<ReportType, (ReportStatus | null
   },
 };
 
+// ---------------------------------------------------------------- demo sales rows
+
+/** API sales of a demo report: (country, purchaser, quantity in kg, total value in USD). */
+const DEMO_API_SALES = [
+  ["India", "Hetero Labs Ltd", "250.5", "180360"],
+  ["India", "Mylan Laboratories Ltd", "120", "96000"],
+  ["South Africa", "Aspen Pharmacare", "75.25", "61705"],
+] as const;
+
+/** FDF sales of a demo report; the exchange rate and the derived values are computed as the grid does. */
+const DEMO_FDF_SALES = [
+  { country: "Kenya", purchaser: "Kenya Medical Supplies Authority", currency: "KES", price: "390", quantity: "120000", expenses: "1500", royalty: "5", agency: "Global Fund / Kenya" },
+  { country: "South Africa", purchaser: "National Department of Health", currency: "ZAR", price: "62", quantity: "80000", expenses: "2000", royalty: "3", agency: "" },
+  { country: "Nigeria", purchaser: "Global Fund Pooled Procurement Mechanism", currency: "USD", price: "3.15", quantity: "50000", expenses: "0", royalty: "5", agency: "Global Fund / Nigeria" },
+  { country: "Uganda", purchaser: "Joint Medical Store", currency: "UGX", price: "11500", quantity: "40000", expenses: "500", royalty: "4", agency: "PEPFAR / Uganda" },
+] as const;
+
+const DEMO_STRENGTHS: Record<string, string> = {
+  "Dolutegravir 50 mg": "50 mg",
+  "TLD (Tenofovir/Lamivudine/Dolutegravir)": "300/300/50 mg",
+  "Sofosbuvir/Daclatasvir": "400/60 mg",
+  "Daclatasvir 60 mg": "60 mg",
+  "Tenofovir Alafenamide 25 mg": "25 mg",
+  "Paediatric Abacavir/Lamivudine/Dolutegravir": "60/30/5 mg",
+  "Lopinavir/ritonavir pellets": "40/10 mg",
+};
+
+const DEMO_USD_RATES = new Map(CURRENCIES.map((currency) => [currency.code, currency.usdRate]));
+
+/**
+ * A few realistic rows for a demo Sales Report: the open quarter's draft of the first partner
+ * has 3 API and 4 FDF rows, every other report 2 API and 3 FDF rows, dated in its quarter.
+ */
+function demoSalesRows(
+  reportId: number,
+  quarter: QuarterRef,
+  rich: boolean,
+  partnerProducts: { API: { id: number; name: string }[]; FDF: { id: number; name: string }[] },
+  ids: { country: (name: string) => number; formulation: (name: string) => number },
+): (typeof salesRows.$inferInsert)[] {
+  const firstMonth = (quarter.quarter - 1) * 3 + 1;
+  const month = (index: number) => (rich ? firstMonth : firstMonth + (index % 3));
+  const rows: (typeof salesRows.$inferInsert)[] = [];
+  DEMO_API_SALES.slice(0, rich ? 3 : 2).forEach(([country, purchaser, quantity, totalValue], index) => {
+    const product = partnerProducts.API[index % partnerProducts.API.length];
+    rows.push({ reportId, kind: "API", year: quarter.year, month: month(index), countryId: ids.country(country), purchaser, productId: product.id, productName: product.name, quantity, totalValue });
+  });
+  DEMO_FDF_SALES.slice(0, rich ? 4 : 3).forEach((sale, index) => {
+    const product = partnerProducts.FDF[index % partnerProducts.FDF.length];
+    const { row } = deriveFdfValues(
+      {
+        currency: sale.currency,
+        grossSalePriceCurrency: sale.price,
+        quantity: sale.quantity,
+        deductableExpenses: sale.expenses,
+        royaltyPercent: sale.royalty,
+      },
+      (code) => DEMO_USD_RATES.get(code),
+    );
+    rows.push({
+      reportId,
+      kind: "FDF",
+      year: quarter.year,
+      month: month(index),
+      countryId: ids.country(sale.country),
+      purchaser: sale.purchaser,
+      productId: product.id,
+      productName: product.name,
+      strength: DEMO_STRENGTHS[product.name] ?? null,
+      formulationTypeId: ids.formulation(product.name.includes("pellets") ? "Oral pellets" : "Tablet"),
+      packSize: "30",
+      quantity: row.quantity,
+      currencyCode: sale.currency,
+      grossSalePriceCurrency: row.grossSalePriceCurrency,
+      usdExchangeRate: row.usdExchangeRate,
+      grossSalePriceUsd: row.grossSalePriceUsd,
+      totalGrossValue: row.totalGrossValue,
+      deductableExpenses: row.deductableExpenses,
+      totalValue: row.totalValue,
+      royaltyPercent: row.royaltyPercent,
+      royaltyDue: row.royaltyDue,
+      procurementEndCountry: sale.agency || null,
+      comments: null,
+    });
+  });
+  return rows;
+}
+
 export interface SeedOptions {
   /** Tests pass a memoised hasher: argon2 is slow on purpose. */
   hash?: (password: string) => Promise<string>;
@@ -123,6 +213,13 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
 
   const insertedProducts = await tx.insert(products).values([...DEMO_PRODUCTS]).returning();
   const productId = (name: string) => insertedProducts.find((p) => p.name === name)!.id;
+  const countryRows = await tx.select({ id: countries.id, name: countries.name }).from(countries);
+  const formulationRows = await tx.select({ id: formulationTypes.id, name: formulationTypes.name }).from(formulationTypes);
+  const referenceIds = {
+    country: (name: string) => countryRows.find((row) => row.name === name)!.id,
+    formulation: (name: string) => formulationRows.find((row) => row.name === name)!.id,
+  };
+  const demoSales: (typeof salesRows.$inferInsert)[] = [];
 
   const demoPartners = [
     {
@@ -258,9 +355,18 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
           });
         }
         if (messages.length) await tx.insert(reportMessages).values(messages);
+        if (type === "sales") {
+          const own = (category: "API" | "FDF") =>
+            insertedProducts
+              .filter((p) => p.category === category && demo.products.some(([name]) => name === p.name))
+              .map((p) => ({ id: p.id, name: p.name }));
+          const rich = offset === 0 && demo.email === "partner1@example.org";
+          demoSales.push(...demoSalesRows(report.id, quarterRef, rich, { API: own("API"), FDF: own("FDF") }, referenceIds));
+        }
       }
     }
   }
+  if (demoSales.length) await tx.insert(salesRows).values(demoSales);
 
   // The open quarter's deadline: 15 days before it closes, so that the reminders after it
   // (1 and 7 days by default) still fall inside the quarter they are about.

@@ -1,0 +1,723 @@
+/**
+ * The Sales Report (spec section 2 "Sales Report screen", sections 3 to 5; decisions.md sections
+ * 4 and 5): what the screen loads, the save (and submit, which saves first), the admin's
+ * decisions and the messages. Rows are validated by app/utils/sales-rows.ts, the workflow is
+ * app/models/report-workflow.server.ts.
+ */
+import Decimal from "decimal.js";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { MONTHS } from "~/db/reference-data";
+import { countries, currencies, formulationTypes, partners, products, quarters, reports, salesRows, users } from "~/db/schema";
+import { translatorFor } from "~/i18n/i18next.server";
+import { formatDateTime } from "~/utils/dates";
+import { appUrl } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { parseQuarterName } from "~/utils/quarters";
+import { allowedActions, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
+import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
+import {
+  columnsFor,
+  formatDecimal,
+  isEmptyRow,
+  prepareRowsForSave,
+  SALES_KINDS,
+  type ApiGridRow,
+  type FdfGridRow,
+  type NormalisedRow,
+  type SalesGridRow,
+  type SalesKind,
+  type SalesReferenceLists,
+  type SalesRowInput,
+  type SalesRowProblem,
+  type SalesRowWarning,
+} from "~/utils/sales-rows";
+import { portalNow } from "~/utils/today.server";
+import { sendMail } from "./mail.server";
+import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
+import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "./quarter.server";
+import {
+  listReportMessages,
+  markMessagesRead,
+  pendingVerificationCount,
+  performReportAction,
+  unreadMessageCount,
+  WorkflowError,
+  type MessageSide,
+  type ReportActionResult,
+  type ReportKey,
+} from "./report-workflow.server";
+import type { AuthUser } from "./user.server";
+
+type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
+type Actor = Pick<AuthUser, "id" | "role" | "partnerId">;
+
+export const NOT_AUTHORISED = "YOU ARE NOT AUTHORIZED TO USE THE PAGE";
+export const PARTNER_NOT_FOUND = "Partner not found";
+export const QUARTER_NOT_FOUND = "Quarter not found";
+/** A save named rows that are not rows of this report (another partner's, another report's, or already deleted). */
+export const ROWS_NOT_IN_REPORT = "Some rows are not part of this report. Reload the report and try again.";
+
+const DECIMALS = 12;
+
+function sideOf(role: AuthUser["role"]): MessageSide {
+  return role === "PARTNER" ? "partner" : "admin";
+}
+
+/** A partner sees and changes only its own reports; ADMIN and STAFF see every partner's. */
+function assertMayAccess(viewer: Actor, partnerId: number) {
+  if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORISED, 403);
+}
+
+async function getPartner(partnerId: number) {
+  if (!Number.isSafeInteger(partnerId) || partnerId <= 0) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
+  const [partner] = await db
+    .select({ id: partners.id, companyName: partners.companyName })
+    .from(partners)
+    .where(eq(partners.id, partnerId));
+  if (!partner) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
+  return partner;
+}
+
+const isOpenOrEarlier = (quarter: Pick<Quarter, "year" | "quarter">) => {
+  const open = openQuarterRef();
+  return quarter.year * 4 + quarter.quarter <= open.year * 4 + open.quarter;
+};
+
+/** The open quarter, or the named one up to the open quarter (a later or unknown one is not found). */
+async function resolveQuarter(quarterName: string | null | undefined): Promise<Quarter> {
+  if (!quarterName) return getOpenQuarter();
+  const ref = parseQuarterName(quarterName);
+  if (!ref || !isOpenOrEarlier(ref)) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
+  const [quarter] = await db
+    .select()
+    .from(quarters)
+    .where(and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)));
+  if (!quarter) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
+  return quarter;
+}
+
+async function getQuarterById(quarterId: number): Promise<Quarter> {
+  if (!Number.isSafeInteger(quarterId) || quarterId <= 0) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
+  const [quarter] = await db.select().from(quarters).where(eq(quarters.id, quarterId));
+  if (!quarter || !isOpenOrEarlier(quarter)) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
+  return quarter;
+}
+
+async function findSalesReport(partnerId: number, quarterId: number) {
+  const [report] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
+  return report;
+}
+
+// ---------------------------------------------------------------- reference lists
+
+export interface SalesScreenLists extends SalesReferenceLists {
+  /** The partner's active products by category: the product cell's dropdown. */
+  productNames: Record<SalesKind, string[]>;
+  /** Currency code → USD rate as a plain decimal (the FDF exchange rate's default). */
+  usdRates: Record<string, string>;
+}
+
+interface ReferenceData {
+  lists: SalesScreenLists;
+  countryIds: Map<string, number>;
+  formulationIds: Map<string, number>;
+}
+
+const key = (name: string) => name.normalize("NFC").trim().toLowerCase();
+
+async function loadReferenceData(partnerId: number): Promise<ReferenceData> {
+  const [countryRows, formulationRows, currencyRows, productRows] = await Promise.all([
+    db.select({ id: countries.id, name: countries.name }).from(countries).orderBy(asc(countries.name)),
+    db.select({ id: formulationTypes.id, name: formulationTypes.name }).from(formulationTypes).orderBy(asc(formulationTypes.sortOrder)),
+    db.select({ code: currencies.code, usdRate: currencies.usdRate }).from(currencies).orderBy(asc(currencies.code)),
+    partnerActiveProducts(partnerId),
+  ]);
+  const productNames: Record<SalesKind, string[]> = { API: [], FDF: [] };
+  for (const product of productRows) productNames[product.category].push(product.name);
+  return {
+    lists: {
+      currentYear: portalNow().getUTCFullYear(),
+      months: MONTHS,
+      countries: countryRows.map((row) => row.name),
+      formulationTypes: formulationRows.map((row) => row.name),
+      currencies: currencyRows.map((row) => row.code),
+      productNames,
+      usdRates: Object.fromEntries(currencyRows.map((row) => [row.code, formatDecimal(row.usdRate, DECIMALS)])),
+    },
+    countryIds: new Map(countryRows.map((row) => [key(row.name), row.id])),
+    formulationIds: new Map(formulationRows.map((row) => [key(row.name), row.id])),
+  };
+}
+
+// ---------------------------------------------------------------- rows as the grid shows them
+
+const NUMBER_COLUMNS = [
+  "quantity",
+  "totalValue",
+  "packSize",
+  "grossSalePriceCurrency",
+  "usdExchangeRate",
+  "grossSalePriceUsd",
+  "totalGrossValue",
+  "deductableExpenses",
+  "royaltyPercent",
+  "royaltyDue",
+] as const;
+const TEXT_COLUMNS = ["purchaser", "strength", "procurementEndCountry", "comments"] as const;
+
+type SalesRowRecord = typeof salesRows.$inferSelect;
+
+const plainNumber = (value: string | null) => (value == null ? "" : formatDecimal(value, DECIMALS));
+
+async function loadRows(reportId: number | undefined): Promise<{ API: ApiGridRow[]; FDF: FdfGridRow[] }> {
+  const result: { API: ApiGridRow[]; FDF: FdfGridRow[] } = { API: [], FDF: [] };
+  if (!reportId) return result;
+  const rows = await db
+    .select({ row: salesRows, country: countries.name, formulation: formulationTypes.name, product: products.name })
+    .from(salesRows)
+    .leftJoin(countries, eq(countries.id, salesRows.countryId))
+    .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
+    .leftJoin(products, eq(products.id, salesRows.productId))
+    .where(eq(salesRows.reportId, reportId))
+    .orderBy(asc(salesRows.kind), asc(salesRows.id));
+  for (const { row, country, formulation, product } of rows) {
+    const cells: Record<string, string> = {
+      year: row.year == null ? "" : String(row.year),
+      month: row.month == null ? "" : MONTHS[row.month - 1] ?? "",
+      country: country ?? "",
+      productName: product ?? row.productName ?? "",
+      formulationType: formulation ?? "",
+      currency: row.currencyCode ?? "",
+    };
+    for (const column of TEXT_COLUMNS) cells[column] = row[column] ?? "";
+    for (const column of NUMBER_COLUMNS) cells[column] = plainNumber(row[column]);
+    const gridRow: Record<string, string | number> = { id: row.id };
+    for (const column of columnsFor(row.kind)) gridRow[column.key] = cells[column.key];
+    if (row.kind === "API") result.API.push(gridRow as unknown as ApiGridRow);
+    else result.FDF.push(gridRow as unknown as FdfGridRow);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------- load
+
+export interface QuarterOption {
+  id: number;
+  name: string;
+  historic: boolean;
+}
+
+export interface SalesReportView {
+  partner: { id: number; companyName: string };
+  quarter: QuarterOption;
+  /** The open quarter first, then earlier quarters, newest first. */
+  quarterDropdown: QuarterOption[];
+  report: {
+    id: number | null;
+    /** null: not started. */
+    status: ReportStatus | null;
+    /** 0 when there is no report yet; a save carries it back. */
+    version: number;
+    submittedAt: Date | null;
+    decidedAt: Date | null;
+    isLate: boolean;
+    isEmpty: boolean;
+  };
+  /** 'Report Status: {status} on {at}' ('Do MMM YYYY, hh:mm A'); null status: not started. */
+  statusLine: { status: ReportStatus | null; at: Date | null };
+  rows: { API: ApiGridRow[]; FDF: FdfGridRow[] };
+  lists: SalesScreenLists;
+  permissions: Record<WorkflowAction, boolean>;
+  canEditRows: boolean;
+  unreadMessageCount: number;
+  messages: Awaited<ReturnType<typeof listReportMessages>>;
+  pendingProductCount: number;
+}
+
+/**
+ * The report time the status line shows: the submission time when Submitted or Resubmitted,
+ * the decision time when Approved or Rejected, the last save when Saved (a draft has no
+ * decision; a reopened report's decision no longer stands).
+ */
+export function statusTime(report: Pick<typeof reports.$inferSelect, "status" | "submittedAt" | "decidedAt" | "savedAt">): Date | null {
+  if (report.status === "Submitted" || report.status === "Resubmitted") return report.submittedAt;
+  if (report.status === "Saved") return report.savedAt;
+  return report.decidedAt;
+}
+
+/** Everything the Sales Report screen shows, for the viewer (a partner only for its own reports). */
+export async function loadSalesReport({
+  viewer,
+  partnerId,
+  quarterName,
+}: {
+  viewer: Actor;
+  partnerId: number;
+  quarterName?: string | null;
+}): Promise<SalesReportView> {
+  assertMayAccess(viewer, partnerId);
+  const partner = await getPartner(partnerId);
+  const quarter = await resolveQuarter(quarterName);
+  const historic = isHistoric(quarter);
+  const report = await findSalesReport(partnerId, quarter.id);
+
+  const [dropdown, reference, rows, unread, messages, pending] = await Promise.all([
+    listQuartersUpTo(openQuarterRef()),
+    loadReferenceData(partnerId),
+    loadRows(report?.id),
+    report ? unreadMessageCount(report.id, sideOf(viewer.role)) : 0,
+    report ? listReportMessages(report.id) : [],
+    report ? pendingVerificationCount(db, report.id) : 0,
+  ]);
+
+  const permissions = allowedActions({
+    role: viewer.role,
+    status: report?.status ?? null,
+    historic,
+    pendingVerifications: pending,
+    submittedBefore: Boolean(report?.firstSubmittedAt),
+  });
+
+  return {
+    partner,
+    quarter: { id: quarter.id, name: quarter.name, historic },
+    quarterDropdown: dropdown.reverse().map((q) => ({ id: q.id, name: q.name, historic: isHistoric(q) })),
+    report: {
+      id: report?.id ?? null,
+      status: report?.status ?? null,
+      version: report?.version ?? 0,
+      submittedAt: report?.submittedAt ?? null,
+      decidedAt: report?.decidedAt ?? null,
+      isLate: report?.isLate ?? false,
+      isEmpty: report?.isEmpty ?? false,
+    },
+    statusLine: { status: report?.status ?? null, at: report ? statusTime(report) : null },
+    rows,
+    lists: reference.lists,
+    permissions,
+    canEditRows: permissions.save,
+    unreadMessageCount: unread,
+    messages,
+    pendingProductCount: pending,
+  };
+}
+
+// ---------------------------------------------------------------- save
+
+export interface SaveCounts {
+  /** Rows of the report after the save. */
+  total: number;
+  /** Rows of the report before the save. */
+  previousTotal: number;
+  /** Rows deleted by this save (listed for deletion, or emptied). */
+  deleted: number;
+  /** Rows added by this save. */
+  added: number;
+  /** Rows changed by this save. */
+  updated: number;
+}
+
+export interface SaveSalesReportInput {
+  actor: Actor;
+  partnerId: number;
+  quarterId: number;
+  /** The version the editor loaded (0 for a report not started). */
+  expectedVersion?: number | null;
+  api: readonly SalesRowInput[];
+  fdf: readonly SalesRowInput[];
+  /** Saved rows deleted in the grid. */
+  deletedIds?: readonly number[];
+  action: "save" | "submit";
+  comment?: string | null;
+  requestId?: string | null;
+}
+
+export type SaveSalesReportResult =
+  | { ok: false; problems: Record<SalesKind, SalesRowProblem[]> }
+  | {
+      ok: true;
+      reportId: number;
+      status: ReportStatus;
+      version: number;
+      isLate: boolean;
+      /** Submitted with no rows: "Nothing to report this quarter". */
+      isEmpty: boolean;
+      snapshotSha256: string | null;
+      counts: SaveCounts;
+      /** Non-blocking: entered FDF values that disagree with the derived ones. */
+      warnings: Record<SalesKind, SalesRowWarning[]>;
+    };
+
+type SalesRowValues = Omit<typeof salesRows.$inferInsert, "id" | "createdAt" | "reportId">;
+
+const COMPARED_COLUMNS = [
+  "kind",
+  "year",
+  "month",
+  "countryId",
+  "purchaser",
+  "productId",
+  "productName",
+  "productVerificationId",
+  "strength",
+  "formulationTypeId",
+  "currencyCode",
+  "procurementEndCountry",
+  "comments",
+] as const;
+
+function sameValues(existing: SalesRowRecord, next: SalesRowValues): boolean {
+  for (const column of COMPARED_COLUMNS) if ((existing[column] ?? null) !== (next[column] ?? null)) return false;
+  for (const column of NUMBER_COLUMNS) {
+    const a = existing[column];
+    const b = next[column] ?? null;
+    if (a == null || b == null ? a !== b : !new Decimal(a).equals(new Decimal(b))) return false;
+  }
+  return true;
+}
+
+const asId = (value: unknown): number | null => {
+  const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
+};
+
+interface PreparedKind {
+  kind: SalesKind;
+  rows: NormalisedRow[];
+  /** Saved rows emptied completely in the grid: deleted. */
+  emptiedIds: number[];
+}
+
+/**
+ * Saves the quarter's sales rows (and submits when asked) in one transaction: rows listed in
+ * `deletedIds` and saved rows emptied completely are deleted, rows with an id are updated,
+ * rows without one are added; rows not sent are left as they are (the form without
+ * JavaScript is paged). Invalid rows in either table: nothing is saved and the problems are
+ * returned. Ids that are not rows of this report refuse the whole save.
+ */
+export async function saveSalesReport(input: SaveSalesReportInput): Promise<SaveSalesReportResult> {
+  const { actor, partnerId, quarterId, action } = input;
+  assertMayAccess(actor, partnerId);
+  if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
+  await getPartner(partnerId);
+  await getQuarterById(quarterId);
+
+  const reference = await loadReferenceData(partnerId);
+  const usdRate = (code: string) => reference.lists.usdRates[code];
+  const prepared: PreparedKind[] = [];
+  const problems: Record<SalesKind, SalesRowProblem[]> = { API: [], FDF: [] };
+  const warnings: Record<SalesKind, SalesRowWarning[]> = { API: [], FDF: [] };
+  for (const kind of SALES_KINDS) {
+    const raw = (kind === "API" ? input.api : input.fdf).map((row) => ({ ...row, id: asId(row.id) }));
+    const result = prepareRowsForSave(kind, raw, reference.lists, usdRate);
+    problems[kind] = result.problems;
+    warnings[kind] = result.warnings;
+    const emptiedIds = raw.filter((row) => row.id != null && isEmptyRow(kind, row)).map((row) => row.id!);
+    prepared.push({ kind, rows: result.rows as NormalisedRow[], emptiedIds });
+  }
+  if (problems.API.length || problems.FDF.length) return { ok: false, problems };
+
+  const deletedIds = new Set<number>();
+  for (const value of input.deletedIds ?? []) {
+    const id = asId(value);
+    if (id == null) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
+    deletedIds.add(id);
+  }
+  for (const { emptiedIds } of prepared) for (const id of emptiedIds) deletedIds.add(id);
+
+  const counts: SaveCounts = { total: 0, previousTotal: 0, deleted: 0, added: 0, updated: 0 };
+  let isEmpty = false;
+
+  const writeRows = async (tx: Transaction, reportId: number) => {
+    const [{ value: before }] = await tx.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId));
+    counts.previousTotal = Number(before);
+
+    // Every id named must be a row of this report (of the right kind for an update).
+    const updates = prepared.flatMap(({ kind, rows }) =>
+      rows.filter((row) => row.id != null && !deletedIds.has(row.id)).map((row) => ({ kind, row }))
+    );
+    const namedIds = [...new Set([...deletedIds, ...updates.map(({ row }) => row.id!)])];
+    const existing = new Map<number, SalesRowRecord>();
+    for (let start = 0; start < namedIds.length; start += 1000) {
+      const found = await tx
+        .select()
+        .from(salesRows)
+        .where(and(eq(salesRows.reportId, reportId), inArray(salesRows.id, namedIds.slice(start, start + 1000))));
+      for (const row of found) existing.set(row.id, row);
+    }
+    if (namedIds.some((id) => !existing.has(id)) || updates.some(({ kind, row }) => existing.get(row.id!)!.kind !== kind)) {
+      throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
+    }
+
+    if (deletedIds.size) {
+      const ids = [...deletedIds];
+      for (let start = 0; start < ids.length; start += 1000) {
+        const removed = await tx
+          .delete(salesRows)
+          .where(and(eq(salesRows.reportId, reportId), inArray(salesRows.id, ids.slice(start, start + 1000))))
+          .returning({ id: salesRows.id });
+        counts.deleted += removed.length;
+      }
+    }
+
+    // Product names → products, or pending verifications (per category: API rows name API products).
+    const productOf = new Map<SalesKind, Map<string, { productId: number | null; verificationId: number | null }>>();
+    for (const { kind, rows } of prepared) {
+      productOf.set(
+        kind,
+        await resolveProductNames(tx, { partnerId, reportId, category: kind, names: rows.map((row) => row.productName) })
+      );
+    }
+
+    const valuesOf = (kind: SalesKind, row: NormalisedRow): SalesRowValues => {
+      const cells = row as Record<string, string>;
+      const text = (value: string | undefined) => (value ? value : null);
+      const product = cells.productName ? productOf.get(kind)!.get(key(cells.productName)) : undefined;
+      const values: SalesRowValues = {
+        kind,
+        year: cells.year ? Number(cells.year) : null,
+        month: cells.month ? MONTHS.indexOf(cells.month as (typeof MONTHS)[number]) + 1 : null,
+        countryId: cells.country ? reference.countryIds.get(key(cells.country))! : null,
+        purchaser: text(cells.purchaser),
+        productId: product?.productId ?? null,
+        productName: text(cells.productName),
+        productVerificationId: product?.verificationId ?? null,
+        strength: null,
+        formulationTypeId: null,
+        currencyCode: null,
+        procurementEndCountry: null,
+        comments: null,
+      };
+      for (const column of NUMBER_COLUMNS) values[column] = null;
+      for (const column of columnsFor(kind)) {
+        if ((NUMBER_COLUMNS as readonly string[]).includes(column.key))
+          values[column.key as (typeof NUMBER_COLUMNS)[number]] = cells[column.key] || "0";
+      }
+      if (kind === "FDF") {
+        values.strength = text(cells.strength);
+        values.formulationTypeId = cells.formulationType ? reference.formulationIds.get(key(cells.formulationType))! : null;
+        values.currencyCode = text(cells.currency);
+        values.procurementEndCountry = text(cells.procurementEndCountry);
+        values.comments = text(cells.comments);
+      }
+      return values;
+    };
+
+    for (const { kind, row } of updates) {
+      const values = valuesOf(kind, row);
+      if (sameValues(existing.get(row.id!)!, values)) continue;
+      await tx
+        .update(salesRows)
+        .set(values)
+        .where(and(eq(salesRows.id, row.id!), eq(salesRows.reportId, reportId)));
+      counts.updated += 1;
+    }
+
+    const inserts = prepared.flatMap(({ kind, rows }) =>
+      rows.filter((row) => row.id == null).map((row) => ({ reportId, ...valuesOf(kind, row) }))
+    );
+    for (let start = 0; start < inserts.length; start += 1000) {
+      await tx.insert(salesRows).values(inserts.slice(start, start + 1000));
+    }
+    counts.added = inserts.length;
+
+    await dropUnusedVerifications(tx, reportId);
+
+    const [{ value: after }] = await tx.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId));
+    counts.total = Number(after);
+
+    // "Nothing to report this quarter": a submission without rows. A partner's save makes it a draft again;
+    // an admin's correction keeps the flag while the report stays without rows.
+    const [current] = await tx.select({ isEmpty: reports.isEmpty }).from(reports).where(eq(reports.id, reportId));
+    isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? current.isEmpty && counts.total === 0 : false;
+    if (isEmpty !== current.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
+  };
+
+  const result = await performReportAction({
+    actor,
+    key: { partnerId, quarterId, type: "sales" },
+    action,
+    comment: input.comment,
+    expectedVersion: input.expectedVersion,
+    writeRows,
+    requestId: input.requestId,
+  });
+
+  if (action === "submit")
+    await mailSubmission(result, { partnerId, quarterId, comment: input.comment?.trim() ?? "", total: counts.total });
+
+  return {
+    ok: true,
+    reportId: result.reportId,
+    status: result.status,
+    version: result.version,
+    isLate: result.isLate,
+    isEmpty,
+    snapshotSha256: result.snapshotSha256,
+    counts,
+    warnings,
+  };
+}
+
+/**
+ * 'Data successfully recorded. Total Rows: n' with ', Deleted Rows: m' when the report has
+ * fewer rows than before the save or ', Newly Added Rows: m' when it has more (m: the
+ * difference). One translation key per variant, as a toast carries it.
+ */
+export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">): {
+  message: string;
+  values: { total: number; count: number };
+  text: string;
+} {
+  const difference = counts.total - counts.previousTotal;
+  const values = { total: counts.total, count: Math.abs(difference) };
+  const message =
+    difference < 0
+      ? "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}"
+      : difference > 0
+      ? "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}"
+      : "Data successfully recorded. Total Rows: {{total}}";
+  const text = message.replace("{{total}}", String(values.total)).replace("{{count}}", String(values.count));
+  return { message, values, text };
+}
+
+// ---------------------------------------------------------------- submission mails
+
+async function mailSubmission(
+  result: ReportActionResult,
+  { partnerId, quarterId, comment, total }: { partnerId: number; quarterId: number; comment: string; total: number }
+) {
+  try {
+    const [context] = await db
+      .select({
+        companyName: partners.companyName,
+        partnerEmail: partners.email,
+        quarterName: quarters.name,
+        submittedAt: reports.submittedAt,
+        status: reports.status,
+        isLate: reports.isLate,
+      })
+      .from(reports)
+      .innerJoin(partners, eq(partners.id, reports.partnerId))
+      .innerJoin(quarters, eq(quarters.id, reports.quarterId))
+      .where(eq(reports.id, result.reportId));
+    const kinds = await db
+      .select({ kind: salesRows.kind, value: count() })
+      .from(salesRows)
+      .where(eq(salesRows.reportId, result.reportId))
+      .groupBy(salesRows.kind);
+    const rowsOf = (kind: SalesKind) => Number(kinds.find((row) => row.kind === kind)?.value ?? 0);
+    // The partner's login with the partner's address first: its language is the partner's.
+    const [partnerUser] = await db
+      .select({ language: users.language })
+      .from(users)
+      .where(and(eq(users.partnerId, partnerId), eq(users.role, "PARTNER")))
+      .orderBy(sql`case when lower(${users.email}) = lower(${context.partnerEmail}) then 0 else 1 end`, asc(users.id))
+      .limit(1);
+    const admins = await db
+      .select({ email: users.email, language: users.language })
+      .from(users)
+      .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
+      .orderBy(asc(users.id));
+
+    const facts = {
+      company: context.companyName,
+      quarter: context.quarterName,
+      time: formatDateTime(context.submittedAt),
+      total,
+      api: rowsOf("API"),
+      fdf: rowsOf("FDF"),
+      sha256: result.snapshotSha256 ?? "",
+      comment,
+    };
+    const describe = async (language: string, link: string, audience: "partner" | "admin") => {
+      const t = await translatorFor(language);
+      const report = t(REPORT_TYPE_LABELS.sales);
+      const lines = [
+        audience === "partner"
+          ? t("Dear {{company}},", { company: facts.company })
+          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
+        "",
+        audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
+        t("Status: {{status}}", { status: t(context.status) }),
+        t("Submitted on: {{time}} (UTC)", facts),
+        t("Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", facts),
+        total === 0 ? t("Nothing to report this quarter") : "",
+        audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
+        t("Comment: {{comment}}", facts),
+        t("Snapshot SHA-256: {{sha256}}", facts),
+        audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
+        "",
+        t("Open the report:"),
+        link,
+      ].filter((line, index, all) => line !== "" || (index > 0 && all[index - 1] !== ""));
+      const subject =
+        audience === "partner"
+          ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
+          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
+      return { subject, text: lines.join("\n") };
+    };
+
+    const receipt = await describe(partnerUser?.language ?? "en", `${appUrl()}${PARTNER_REPORT_PATHS.sales}`, "partner");
+    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId, reportType: "sales" });
+    for (const admin of admins) {
+      const notice = await describe(admin.language, `${appUrl()}/admin/sales-report/${partnerId}`, "admin");
+      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId, reportType: "sales" });
+    }
+  } catch (error) {
+    // The submission is committed; a mail that cannot be written is logged, not a failed submission.
+    logger.error({ err: error, reportId: result.reportId, partnerId, quarterId }, "submission mails failed");
+  }
+}
+
+// ---------------------------------------------------------------- decisions and messages
+
+/** The admin approves, rejects or reopens a partner's Sales Report (comment required). */
+export async function decideSalesReport({
+  actor,
+  partnerId,
+  quarterId,
+  action,
+  comment,
+  requestId,
+}: {
+  actor: Actor;
+  partnerId: number;
+  quarterId: number;
+  action: "approve" | "reject" | "reopen";
+  comment?: string | null;
+  requestId?: string | null;
+}): Promise<ReportActionResult & { message: string }> {
+  assertMayAccess(actor, partnerId);
+  await getPartner(partnerId);
+  await getQuarterById(quarterId);
+  const key: ReportKey = { partnerId, quarterId, type: "sales" };
+  const result = await performReportAction({ actor, key, action, comment, requestId });
+  const message = action === "approve" ? "Report Approved!" : action === "reject" ? "Report Rejected!" : "Report reopened!";
+  return { ...result, message };
+}
+
+/**
+ * Opening the messages: marks them read for the viewer's side (partner or admin) and returns
+ * the new unread count, 0. STAFF read without marking (they change nothing), so the count stays
+ * what the administrators have not read.
+ */
+export async function markSalesMessagesRead(viewer: Actor, partnerId: number, quarterId: number): Promise<{ unreadMessageCount: number }> {
+  assertMayAccess(viewer, partnerId);
+  const report = await findSalesReport(partnerId, quarterId);
+  if (!report) return { unreadMessageCount: 0 };
+  if (viewer.role === "STAFF") return { unreadMessageCount: await unreadMessageCount(report.id, "admin") };
+  await markMessagesRead(report.id, sideOf(viewer.role));
+  return { unreadMessageCount: 0 };
+}
+
+/** The report's id for a partner and quarter (undefined: not started). */
+export async function salesReportId(partnerId: number, quarterId: number): Promise<number | undefined> {
+  return (await findSalesReport(partnerId, quarterId))?.id;
+}
+
+export type { SalesGridRow };
