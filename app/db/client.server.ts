@@ -4,6 +4,8 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The `tx` of `db.transaction(async (tx) => …)`, for model functions that run inside one. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 interface DatabaseHandle {
   db: Database;

@@ -5,7 +5,7 @@
  * rejects it. A pending verification holds up the approval of the report that carries it.
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
 import { PROJECT_STATUSES, type ProjectStatus } from "~/schemas/partner";
 import { DUPLICATE_PRODUCT_NAME, type ProductCategory } from "~/schemas/product";
@@ -14,7 +14,6 @@ import { insertProduct, listTherapyAreas, productSaveError } from "./product.ser
 import { WorkflowError } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
 
-type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = Pick<typeof db, "select">;
 
 /** The spec's messages of the product verification dialog (section 5), also translation keys. */

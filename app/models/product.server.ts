@@ -1,10 +1,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import { products, stages, therapyAreas } from "~/db/schema";
 import type { EditProductInput, ProductCategory, ProductInput, ProductListQuery } from "~/schemas/product";
 import { writeAudit } from "./audit.server";
 
-type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
 export interface ProductRow {
   id: number;

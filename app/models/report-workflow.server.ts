@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import {
   filingValues,
   pdtValues,
@@ -21,7 +21,6 @@ import { isHistoric } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
 import type { AuthUser } from "./user.server";
 
-type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
 export interface ReportKey {
   partnerId: number;

@@ -6,7 +6,7 @@
  */
 import Decimal from "decimal.js";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, currencies, formulationTypes, partners, products, quarters, reports, salesRows, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -49,7 +49,6 @@ import {
 } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
 
-type Transaction = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Actor = Pick<AuthUser, "id" | "role" | "partnerId">;
 
 export const NOT_AUTHORISED = "YOU ARE NOT AUTHORIZED TO USE THE PAGE";

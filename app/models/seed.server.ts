@@ -1,5 +1,5 @@
 import { count, sql } from "drizzle-orm";
-import { db, type Database } from "~/db/client.server";
+import { db, type Database, type Transaction } from "~/db/client.server";
 import {
   API_STAGES,
   COUNTRIES,
@@ -30,7 +30,7 @@ import { deriveFdfValues } from "~/utils/sales-rows";
 import { hashPassword } from "./password.server";
 import { ensureQuarter, openQuarterRef } from "./quarter.server";
 
-type Executor = Parameters<Parameters<Database["transaction"]>[0]>[0] | Database;
+type Executor = Transaction | Database;
 
 export const FILING_BASE_STATUSES = ["Filed", "Registered", "Filing-Planned", "Not Planned"] as const;
 
