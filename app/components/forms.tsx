@@ -158,3 +158,15 @@ export function TextareaField({
     </FieldFrame>
   );
 }
+
+/**
+ * Enter in a field submits with the form's first submit button. When a form also has secondary
+ * submit buttons (add a row, show stages…), this hidden button placed first makes Enter save.
+ */
+export function DefaultSubmitButton({ label }: { label: string }) {
+  return (
+    <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+      {label}
+    </button>
+  );
+}

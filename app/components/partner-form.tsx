@@ -12,7 +12,7 @@ import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { REGIONS } from "~/db/reference-data";
 import { DEFAULT_CALLING_CODE, PartnerSchema, type PartnerFormInput, PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/schemas/partner";
-import { ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
+import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
 
 export interface CallingCodeOption {
   value: string;
@@ -61,15 +61,8 @@ export function PartnerForm({
   return (
     <Form method="post" className="form partner-form" {...getFormProps(form)}>
       {/* A disabled fieldset disables every field and button inside it: STAFF reads the form only. */}
-      <fieldset
-        className="partner-form__fieldset"
-        disabled={readOnly}
-        style={{ border: 0, padding: 0, margin: 0, minInlineSize: 0, display: "flex", flexDirection: "column", gap: 18 }}
-      >
-        {/* Enter in a field submits with the first submit button: make that one Save, not an Add or Remove button. */}
-        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
-          {submitLabel}
-        </button>
+      <fieldset className="partner-form__fieldset" disabled={readOnly}>
+        <DefaultSubmitButton label={submitLabel} />
         {readOnly ? (
           <p className="alert alert--info" role="note">
             {t("You can view this partner but only an administrator can change it.")}

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SelectField, TextField, useValidatedForm } from "~/components/forms";
+import { DefaultSubmitButton, SelectField, TextField, useValidatedForm } from "~/components/forms";
 import type { StageRow } from "~/models/product.server";
 import {
   EditProductSchema,
@@ -74,6 +74,7 @@ export function ProductForm({
     <Form method="post" className="form product-form" {...getFormProps(form)}>
       {!canEdit ? <p className="alert alert--info">{t("You have read-only access to products.")}</p> : null}
       <fieldset className="product-form__fields" disabled={!canEdit}>
+        <DefaultSubmitButton label={t("Save")} />
         <TextField
           label={t("Product Name")}
           field={fields.name}

@@ -87,14 +87,12 @@ export function ReportStatusIcon({ type, state, to }: { type: ReportTypeKey; sta
     </>
   );
   const className = `report-status report-status--${slug}`;
-  // The colours of the existing status pills, so the icon is themed before any dedicated styles exist.
-  const style = { color: `var(--status-${slug}-text)`, display: "inline-flex" };
   return to ? (
-    <Link to={to} className={className} title={label} style={style} data-state={slug} data-report-type={type}>
+    <Link to={to} className={className} title={label} data-state={slug} data-report-type={type}>
       {content}
     </Link>
   ) : (
-    <span className={className} title={label} style={style} data-state={slug} data-report-type={type}>
+    <span className={className} title={label} data-state={slug} data-report-type={type}>
       {content}
     </span>
   );

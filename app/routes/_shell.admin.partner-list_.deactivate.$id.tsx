@@ -30,7 +30,7 @@ export default function DeactivatePartnerPage() {
       <PageHeader title={t("Partner List")} />
       <section className="card card--narrow" aria-labelledby="partner-deactivate-question">
         <Form method="post" action={back} className="form">
-          <p id="partner-deactivate-question">{t("Do you want to deactivate {{name}} ?", { name: partner.companyName })}</p>
+          <p id="partner-deactivate-question" className="dialog__message">{t("Do you want to deactivate {{name}} ?", { name: partner.companyName })}</p>
           <input type="hidden" name="intent" value="deactivate" />
           <input type="hidden" name="partnerId" value={partner.id} />
           <div className="form__row dialog__actions">

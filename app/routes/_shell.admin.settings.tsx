@@ -58,8 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw new Response("Unknown settings form.", { status: 400 });
 }
 
-/** A disabled fieldset disables every field and button inside it: STAFF reads the settings only. */
-const FIELDSET_STYLE = { border: 0, padding: 0, margin: 0, minInlineSize: 0, display: "flex", flexDirection: "column", gap: 18 } as const;
+// A disabled fieldset disables every field and button inside it: STAFF reads the settings only.
 
 type ActionData = ReturnType<typeof useActionData<typeof action>>;
 
@@ -132,7 +131,7 @@ function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: strin
         {t("Report submission date")}: <strong>{cutOffDate ? formatDate(cutOffDate) : t("Not set")}</strong>
       </p>
       <Form method="post" className="form" {...getFormProps(form)}>
-        <fieldset className="settings__fieldset" disabled={!canEdit} style={FIELDSET_STYLE}>
+        <fieldset className="settings__fieldset" disabled={!canEdit}>
           <input type="hidden" name="intent" value="cut-off" />
           <FormErrors errors={form.errors} />
           <TextField
@@ -175,7 +174,7 @@ function ReminderScheduleForm({
         )}
       </p>
       <Form method="post" className="form" {...getFormProps(form)}>
-        <fieldset className="settings__fieldset" disabled={!canEdit} style={FIELDSET_STYLE}>
+        <fieldset className="settings__fieldset" disabled={!canEdit}>
           <input type="hidden" name="intent" value="schedule" />
           <FormErrors errors={form.errors} />
           <TextField
