@@ -1,0 +1,251 @@
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList } from "../forms";
+import type { SalesScreenLists } from "~/models/sales-report.server";
+import { columnsFor, type SalesColumn, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
+import { datalistIdFor } from "./sales-grid";
+import { FORM_BLANK_ROWS, FORM_PAGE_SIZE, formFieldName, type SubmittedForm } from "./sales-report-types";
+
+type LoadedRow = { id?: number } & Record<string, unknown>;
+
+export function formPageCount(rowCount: number): number {
+  return Math.max(1, Math.ceil(rowCount / FORM_PAGE_SIZE));
+}
+
+function CellInput({
+  kind,
+  column,
+  index,
+  value,
+  invalid,
+  label,
+  lists,
+  disabled,
+}: {
+  kind: SalesKind;
+  column: SalesColumn;
+  index: number;
+  value: string;
+  invalid: boolean;
+  label: string;
+  lists: SalesScreenLists;
+  disabled: boolean;
+}) {
+  const name = formFieldName(kind, index, column.key);
+  const className = `input sales-form-table__input${invalid ? " sales-form-table__input--invalid" : ""}`;
+  const common = { name, "aria-label": label, "aria-invalid": invalid || undefined, className, disabled };
+  const options = column.type === "month" ? lists.months : column.type === "formulation" ? lists.formulationTypes : null;
+  if (options) {
+    return (
+      <select {...common} defaultValue={value}>
+        <option value="" />
+        {!options.includes(value) && value !== "" ? <option value={value}>{value}</option> : null}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  const numeric = column.type === "number" || column.type === "year";
+  return <input {...common} defaultValue={value} list={datalistIdFor(kind, column)} inputMode={numeric ? "decimal" : undefined} />;
+}
+
+/**
+ * One tab of the Sales Report without JavaScript: an HTML form of 50 rows a page plus 10 blank
+ * rows to add, inputs named `api[3][country]` (3: the row's position in the grid), a hidden id
+ * and a Delete checkbox per saved row. Save and Submit Report (with its comment) post the page;
+ * rows of other pages stay as they are. Invalid cells come back highlighted with the values kept.
+ */
+export function SalesFormTable({
+  kind,
+  rows,
+  page,
+  lists,
+  canEdit,
+  productEditable,
+  problems,
+  submitted,
+  hiddenFields,
+  pageHref,
+  canSave,
+  showSubmit,
+  canSubmit,
+  commentError,
+}: {
+  kind: SalesKind;
+  rows: readonly LoadedRow[];
+  page: number;
+  lists: SalesScreenLists;
+  canEdit: boolean;
+  productEditable: boolean;
+  problems: readonly SalesRowProblem[];
+  submitted: SubmittedForm | null;
+  hiddenFields: Record<string, string | number>;
+  pageHref: (page: number) => string;
+  canSave: boolean;
+  showSubmit: boolean;
+  canSubmit: boolean;
+  commentError: string | null;
+}) {
+  const { t } = useTranslation();
+  const columns = columnsFor(kind);
+  const pages = formPageCount(rows.length);
+  const currentPage = Math.min(page, pages);
+  const start = (currentPage - 1) * FORM_PAGE_SIZE;
+  const shown = rows.slice(start, start + FORM_PAGE_SIZE).map((row, offset) => ({ index: start + offset, row }));
+  if (canEdit) {
+    for (let blank = 0; blank < FORM_BLANK_ROWS; blank++) shown.push({ index: rows.length + blank, row: {} });
+  }
+  const invalidAt = new Map(problems.map((problem) => [problem.rowNumber - 1, new Set<string>(problem.keys)]));
+  const submittedRows = submitted?.tab === kind ? submitted.rows : null;
+  const deleted = new Set(submitted?.deleteIds ?? []);
+
+  if (!canEdit && rows.length === 0) {
+    return <p className="empty sales-form__empty">{t("No Data Available. Please contact Admin for more information!")}</p>;
+  }
+
+  const table = (
+    <div className="table-wrap sales-form__table-wrap">
+      <table className="table sales-form-table" data-testid={`sales-table-${kind}`}>
+        <caption className="visually-hidden">{t("{{kind}} sales", { kind })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("Sr.No")}</th>
+            {canEdit ? <th scope="col">{t("Delete")}</th> : null}
+            {columns.map((column) => (
+              <th key={column.key} scope="col">
+                {t(column.label)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map(({ index, row }) => {
+            const values = submittedRows?.[index] ?? null;
+            const invalid = invalidAt.get(index);
+            const id = typeof row.id === "number" ? row.id : undefined;
+            const n = index + 1;
+            return (
+              <tr key={index} data-row={n} className={invalid ? "sales-form-table__row--invalid" : undefined}>
+                <th scope="row">
+                  {n}
+                  {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}
+                </th>
+                {canEdit ? (
+                  <td>
+                    {id ? (
+                      <input
+                        type="checkbox"
+                        name="deleteIds"
+                        value={id}
+                        defaultChecked={deleted.has(id)}
+                        aria-label={t("Delete row {{n}}", { n })}
+                      />
+                    ) : null}
+                  </td>
+                ) : null}
+                {columns.map((column) => {
+                  const value = values ? (values[column.key] ?? "") : String(row[column.key] ?? "");
+                  const isInvalid = invalid?.has(column.key) ?? false;
+                  if (!canEdit) {
+                    return (
+                      <td key={column.key} className={isInvalid ? "sales-form-table__cell--invalid" : undefined}>
+                        {value}
+                      </td>
+                    );
+                  }
+                  const editable = column.type !== "product" || productEditable;
+                  return (
+                    <td key={column.key} className={isInvalid ? "sales-form-table__cell--invalid" : undefined}>
+                      <CellInput
+                        kind={kind}
+                        column={column}
+                        index={index}
+                        value={value}
+                        invalid={isInvalid}
+                        label={t("{{column}}, row {{n}}", { column: t(column.label), n })}
+                        lists={lists}
+                        disabled={!editable}
+                      />
+                      {!editable ? <input type="hidden" name={formFieldName(kind, index, column.key)} value={value} /> : null}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+
+  const pager =
+    pages > 1 ? (
+      <nav className="pager" aria-label={t("Pages")}>
+        {currentPage > 1 ? (
+          <Link to={pageHref(currentPage - 1)} className="button button--secondary">
+            {t("Previous")}
+          </Link>
+        ) : null}
+        <span className="pager__status">{t("Page {{page}} of {{pages}}", { page: currentPage, pages })}</span>
+        {currentPage < pages ? (
+          <Link to={pageHref(currentPage + 1)} className="button button--secondary">
+            {t("Next")}
+          </Link>
+        ) : null}
+      </nav>
+    ) : null;
+
+  if (!canEdit) {
+    return (
+      <>
+        {table}
+        {pager}
+      </>
+    );
+  }
+
+  return (
+    <Form method="post" className="sales-form" key={JSON.stringify(submitted ?? null)}>
+      {Object.entries(hiddenFields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="tab" value={kind} />
+      <input type="hidden" name="page" value={currentPage} />
+      {table}
+      {pager}
+      <div className="sales-form__actions">
+        <button type="submit" name="intent" value="save" className="button button--primary" disabled={!canSave}>
+          {t("Save")}
+        </button>
+      </div>
+      {showSubmit ? (
+        <fieldset className="sales-form__submit" disabled={!canSubmit}>
+          <legend>{t("Submit Report")}</legend>
+          <div className={`field${commentError ? " field--invalid" : ""}`}>
+            <label className="field__label" htmlFor={`submit-comment-${kind}`}>
+              {t("Comment")}
+            </label>
+            <div className="field__control">
+              <textarea
+                id={`submit-comment-${kind}`}
+                name="comment"
+                className="input"
+                rows={3}
+                placeholder={t("Enter comments for admin")}
+                defaultValue={submitted?.comment ?? ""}
+                aria-invalid={commentError ? true : undefined}
+              />
+            </div>
+            <ErrorList errors={commentError ? [commentError] : null} />
+          </div>
+          <button type="submit" name="intent" value="submit" className="button button--primary">
+            {t("Submit Report")}
+          </button>
+        </fieldset>
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,330 @@
+import { useCallback, useMemo, useRef, type ClipboardEvent, type Dispatch, type SetStateAction } from "react";
+import DataGrid, {
+  SelectCellFormatter,
+  useHeaderRowSelection,
+  useRowSelection,
+  type CellKeyboardEvent,
+  type CellKeyDownArgs,
+  type Column,
+  type DataGridHandle,
+  type RenderCellProps,
+  type RenderEditCellProps,
+  type RenderHeaderCellProps,
+} from "react-data-grid";
+import { useTranslation } from "react-i18next";
+import type { SalesScreenLists } from "~/models/sales-report.server";
+import {
+  columnsFor,
+  invalidColumns,
+  isEmptyRow,
+  normaliseRow,
+  type SalesColumn,
+  type SalesKind,
+  type SalesReferenceLists,
+} from "~/utils/sales-rows";
+import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
+
+/** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
+export interface EditableRow {
+  _key: number;
+  id?: number;
+  [column: string]: string | number | undefined;
+}
+
+let lastKey = 0;
+export const nextRowKey = () => ++lastKey;
+
+export function emptyEditableRow(kind: SalesKind): EditableRow {
+  const row: EditableRow = { _key: nextRowKey() };
+  for (const column of columnsFor(kind)) row[column.key] = "";
+  return row;
+}
+
+export const cellOf = (row: EditableRow, key: string) => {
+  const value = row[key];
+  return value == null ? "" : String(value);
+};
+
+/** The row as the rules and the server read it (no grid key). */
+export function rowInput(kind: SalesKind, row: EditableRow): Record<string, string> & { id?: number } {
+  const input: Record<string, string> & { id?: number } = {};
+  if (typeof row.id === "number") input.id = row.id;
+  for (const column of columnsFor(kind)) input[column.key] = cellOf(row, column.key);
+  return input;
+}
+
+/** The ids of the datalists that the list columns' editors use (rendered once by the page). */
+export function datalistIdFor(kind: SalesKind, column: SalesColumn): string | undefined {
+  switch (column.type) {
+    case "month":
+      return "sales-list-months";
+    case "country":
+      return "sales-list-countries";
+    case "formulation":
+      return "sales-list-formulations";
+    case "currency":
+      return "sales-list-currencies";
+    case "product":
+      return `sales-list-products-${kind.toLowerCase()}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Invalid cells of a row (empty rows have none), computed once per row object. */
+export function useInvalidCells(kind: SalesKind, lists: SalesReferenceLists) {
+  return useMemo(() => {
+    const cache = new WeakMap<EditableRow, ReadonlySet<string>>();
+    return (row: EditableRow): ReadonlySet<string> => {
+      let invalid = cache.get(row);
+      if (!invalid) {
+        const input = rowInput(kind, row);
+        invalid = isEmptyRow(kind, input) ? new Set() : new Set(invalidColumns(kind, normaliseRow(kind, input), lists));
+        cache.set(row, invalid);
+      }
+      return invalid;
+    };
+  }, [kind, lists]);
+}
+
+const autoFocusAndSelect = (input: HTMLInputElement | null) => {
+  input?.focus();
+  input?.select();
+};
+
+/** The cell editor: a text input; list columns suggest their values from a datalist (typing stays free, validation flags the rest). */
+function CellEditor({ row, column, onRowChange, onClose, listId, label }: RenderEditCellProps<EditableRow> & { listId?: string; label: string }) {
+  return (
+    <input
+      className="sales-grid__editor"
+      ref={autoFocusAndSelect}
+      aria-label={label}
+      list={listId}
+      value={cellOf(row, column.key)}
+      onChange={(event) => onRowChange({ ...row, [column.key]: event.target.value })}
+      onBlur={() => onClose(true, false)}
+    />
+  );
+}
+
+function SrNoHeader({ label, disabled }: RenderHeaderCellProps<EditableRow> & { label: string; disabled: boolean }) {
+  const { isIndeterminate, isRowSelected, onRowSelectionChange } = useHeaderRowSelection();
+  const { t } = useTranslation();
+  return (
+    <span className="sales-grid__srno">
+      <SelectCellFormatter
+        aria-label={t("Select all rows")}
+        tabIndex={-1}
+        disabled={disabled}
+        indeterminate={isIndeterminate}
+        value={isRowSelected}
+        onChange={(checked) => onRowSelectionChange({ checked: isIndeterminate ? false : checked })}
+      />
+      <span>{label}</span>
+    </span>
+  );
+}
+
+function SrNoCell({ row, rowIdx, tabIndex }: RenderCellProps<EditableRow>) {
+  const { isRowSelectionDisabled, isRowSelected, onRowSelectionChange } = useRowSelection();
+  const { t } = useTranslation();
+  return (
+    <span className="sales-grid__srno">
+      <SelectCellFormatter
+        aria-label={t("Select row {{n}}", { n: rowIdx + 1 })}
+        tabIndex={tabIndex}
+        disabled={isRowSelectionDisabled}
+        value={isRowSelected}
+        onChange={(checked, isShiftClick) => onRowSelectionChange({ row, checked, isShiftClick })}
+      />
+      <span>{rowIdx + 1}</span>
+    </span>
+  );
+}
+
+const SR_NO_KEY = "srNo";
+
+function widthOf(column: SalesColumn): number {
+  switch (column.type) {
+    case "year":
+      return 80;
+    case "month":
+      return 120;
+    case "country":
+    case "product":
+      return 190;
+    case "currency":
+      return 100;
+    default:
+      return Math.min(Math.max(column.label.length * 7 + 24, 110), 230);
+  }
+}
+
+export interface SalesGridProps {
+  kind: SalesKind;
+  rows: EditableRow[];
+  setRows: Dispatch<SetStateAction<EditableRow[]>>;
+  selectedKeys: ReadonlySet<number>;
+  onSelectedKeysChange: (keys: Set<number>) => void;
+  lists: SalesScreenLists;
+  readOnly: boolean;
+  productEditable: boolean;
+  height: number;
+  direction: "ltr" | "rtl";
+  dark: boolean;
+}
+
+/**
+ * One tab of the Sales Report: react-data-grid with the spec's columns (Sr.No with the row
+ * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
+ * pasted from a spreadsheet written from the selected cell rightwards and downwards.
+ */
+export function SalesGrid({
+  kind,
+  rows,
+  setRows,
+  selectedKeys,
+  onSelectedKeysChange,
+  lists,
+  readOnly,
+  productEditable,
+  height,
+  direction,
+  dark,
+}: SalesGridProps) {
+  const { t } = useTranslation();
+  const gridRef = useRef<DataGridHandle>(null);
+  const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
+  const invalidCells = useInvalidCells(kind, lists);
+  const salesColumns = columnsFor(kind);
+
+  const isEditable = useCallback(
+    (key: string) => !readOnly && (key !== "productName" || productEditable),
+    [readOnly, productEditable],
+  );
+
+  const columns = useMemo((): Column<EditableRow>[] => {
+    const srNo: Column<EditableRow> = {
+      key: SR_NO_KEY,
+      name: t("Sr.No"),
+      width: 90,
+      minWidth: 90,
+      frozen: true,
+      resizable: false,
+      renderHeaderCell: (props) => <SrNoHeader {...props} label={t("Sr.No")} disabled={readOnly} />,
+      renderCell: (props) => <SrNoCell {...props} />,
+    };
+    return [
+      srNo,
+      ...salesColumns.map((column): Column<EditableRow> => {
+        const label = t(column.label);
+        const listId = datalistIdFor(kind, column);
+        return {
+          key: column.key,
+          name: label,
+          width: widthOf(column),
+          resizable: true,
+          editable: isEditable(column.key),
+          headerCellClass: "sales-grid__header",
+          renderHeaderCell: () => <span title={label}>{label}</span>,
+          cellClass: (row) =>
+            invalidCells(row).has(column.key) ? "sales-grid__cell sales-grid__cell--invalid" : "sales-grid__cell",
+          renderCell: ({ row }) => {
+            const value = cellOf(row, column.key);
+            return invalidCells(row).has(column.key) ? (
+              <span data-invalid="true" title={t("Invalid value")}>
+                {value}
+              </span>
+            ) : (
+              value
+            );
+          },
+          renderEditCell: (props) => <CellEditor {...props} listId={listId} label={label} />,
+        };
+      }),
+    ];
+  }, [t, salesColumns, kind, isEditable, invalidCells, readOnly]);
+
+  const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
+
+  const onCellKeyDown = useCallback(
+    (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
+      if (args.mode !== "SELECT") return;
+      // Ctrl+V: the browser's paste event brings the clipboard's block (handled below), not one cell.
+      if ((event.ctrlKey || event.metaKey) && (event.key === "v" || event.key === "V")) {
+        event.preventGridDefault();
+        return;
+      }
+      // Delete clears the selected cell.
+      if ((event.key === "Delete" || event.key === "Backspace") && isEditable(args.column.key) && args.column.key !== SR_NO_KEY) {
+        event.preventGridDefault();
+        event.preventDefault();
+        const key = args.column.key;
+        setRows((previous) => previous.map((row, index) => (index === args.rowIdx ? { ...row, [key]: "" } : row)));
+      }
+    },
+    [isEditable, setRows],
+  );
+
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    if (readOnly) return;
+    const text = event.clipboardData.getData("text/plain");
+    const target = event.target as HTMLElement;
+    const inEditor = target instanceof HTMLInputElement;
+    // A single value pasted while editing a cell goes into the editor as usual.
+    if (inEditor && !isBlock(text)) return;
+    const position = selectedCell.current;
+    if (!position) return;
+    event.preventDefault();
+    const block = parseClipboardBlock(text);
+    if (!block.length) return;
+    // Close the editor first (it commits its cell), then write the block over it.
+    if (inEditor) gridRef.current?.selectCell({ idx: position.idx, rowIdx: position.rowIdx });
+    const startColumn = Math.max(position.idx - 1, 0);
+    setRows((previous) =>
+      applyBlock(previous, block, {
+        startRow: position.rowIdx,
+        startColumn,
+        columnKeys,
+        editable: isEditable,
+        emptyRow: () => emptyEditableRow(kind),
+      }),
+    );
+  };
+
+  const onCopy = (event: ClipboardEvent<HTMLDivElement>) => {
+    const position = selectedCell.current;
+    if (!position || event.target instanceof HTMLInputElement) return;
+    const key = columnKeys[position.idx - 1];
+    const row = rows[position.rowIdx];
+    if (!key || !row) return;
+    event.preventDefault();
+    event.clipboardData.setData("text/plain", cellOf(row, key));
+  };
+
+  return (
+    <div className="sales-grid" data-testid={`sales-grid-${kind}`} onPaste={onPaste} onCopy={onCopy}>
+      <DataGrid
+        ref={gridRef}
+        className={`sales-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
+        aria-label={t("{{kind}} sales", { kind })}
+        columns={columns}
+        rows={rows}
+        onRowsChange={setRows}
+        rowKeyGetter={(row) => row._key}
+        selectedRows={selectedKeys}
+        onSelectedRowsChange={onSelectedKeysChange}
+        isRowSelectionDisabled={() => readOnly}
+        onSelectedCellChange={({ rowIdx, column }) => {
+          selectedCell.current = { rowIdx, idx: column.idx };
+        }}
+        onCellKeyDown={onCellKeyDown}
+        direction={direction}
+        style={{ blockSize: height }}
+        renderers={{
+          noRowsFallback: <div className="sales-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import gridStyles from "react-data-grid/lib/styles.css";
+import salesStyles from "~/components/grids/sales-report.css";
+import { SalesReportPage, shouldRevalidateSalesReport } from "~/components/grids/sales-report-page";
+import { requirePartner } from "~/utils/auth.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/utils/sales-report-route.server";
+
+export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: gridStyles },
+  { rel: "stylesheet", href: salesStyles },
+];
+
+/** The signed-in partner's own Sales Report (`?quarter=Q2 2026` for an earlier quarter). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePartner(request);
+  return loadSalesReportPage({ request, viewer: user, partnerId: user.partnerId });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requirePartner(request);
+  return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateSalesReport;
+
+export default function PartnerSalesReport() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" />;
+}

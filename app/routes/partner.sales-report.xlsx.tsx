@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requirePartner } from "~/utils/auth.server";
+import { salesWorkbookDownload } from "~/utils/sales-report-route.server";
+
+/** GET /partner/sales-report/xlsx?quarter=…: the partner's own Sales Report as sales-report.xlsx. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePartner(request);
+  return salesWorkbookDownload({ request, viewer: user, partnerId: user.partnerId });
+}

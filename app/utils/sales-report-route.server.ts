@@ -1,0 +1,412 @@
+/**
+ * What the two Sales Report routes (/partner/sales-report and /admin/sales-report/$id) and
+ * their Excel downloads share: the loader's data, the action's intents, the upload. The routes
+ * call their guard first and pass the signed-in user here; the models enforce the workflow.
+ */
+import {
+  data,
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from "@remix-run/node";
+import {
+  FORM_FIELD_PATTERN,
+  SAVE_MAX_ROWS,
+  UPLOAD_MAX_BYTES,
+  type SalesActionData,
+  type SalesIntent,
+  type SubmittedForm,
+  type UploadProblem,
+} from "~/components/grids/sales-report-types";
+import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
+import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
+import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import {
+  decideSalesReport,
+  loadSalesReport,
+  markSalesMessagesRead,
+  saveMessage,
+  saveSalesReport,
+  type SaveSalesReportResult,
+} from "~/models/sales-report.server";
+import type { AuthUser } from "~/models/user.server";
+import { forbidden } from "~/utils/auth.server";
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem } from "~/utils/sales-rows";
+import { redirectWithToast } from "~/utils/toast.server";
+
+type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
+
+const NOT_FOUND = "Oops, an error has occurred. Page not found!";
+
+export const SALES_ROUTE_MESSAGES = {
+  submitted: "Report has been submitted to the admin!",
+  uploadFile: "Please choose an Excel file (.xlsx).",
+  uploadTooLarge: "The file is larger than 10 MB.",
+  uploadRow: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+  tooManyRows: "Too many rows in one save.",
+  badRequest: "The request could not be understood. Reload the page and try again.",
+} as const;
+
+/** A refused read: the 403 or 404 page. */
+function rethrowForPage(error: unknown): never {
+  if (error instanceof WorkflowError) {
+    if (error.status === 403) throw forbidden();
+    if (error.status === 404) throw data({ message: NOT_FOUND }, { status: 404 });
+  }
+  throw error;
+}
+
+function parseTab(value: string | null): SalesKind {
+  return value?.toUpperCase() === "FDF" ? "FDF" : "API";
+}
+
+function parsePage(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+/** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
+function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
+  const url = new URL(request.url);
+  const search = new URLSearchParams();
+  for (const name of ["quarter", "tab", "page"]) {
+    const value = name in extra ? extra[name] : url.searchParams.get(name);
+    if (value) search.set(name, value);
+  }
+  const query = search.toString();
+  return `${url.pathname}${query ? `?${query}` : ""}`;
+}
+
+// ---------------------------------------------------------------- loader
+
+export async function loadSalesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const verification =
+    viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id
+      ? await listProductVerifications(partnerId, view.report.id)
+      : null;
+  return {
+    view,
+    viewerRole: viewer.role,
+    tab: parseTab(url.searchParams.get("tab")),
+    page: parsePage(url.searchParams.get("page")),
+    verification,
+  };
+}
+
+export type SalesReportPageData = Awaited<ReturnType<typeof loadSalesReportPage>>;
+
+export async function salesWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  return salesWorkbookResponse(view.rows);
+}
+
+// ---------------------------------------------------------------- action: reading rows
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
+
+function positiveId(value: unknown): number | undefined {
+  const id = typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : value;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** A row of cells from untrusted input: only the kind's columns, each a string. */
+function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput {
+  const row: Record<string, string> & { id?: number } = {};
+  const id = positiveId(raw.id);
+  if (id) row.id = id;
+  for (const column of columnsFor(kind)) {
+    const value = raw[column.key];
+    row[column.key] = typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+  }
+  return row;
+}
+
+interface PostedRows {
+  rows: Record<SalesKind, SalesRowInput[]>;
+  /** Grid position (0-based) of each posted row, to report problems by the row numbers the user sees. */
+  positions: Record<SalesKind, number[]>;
+  deletedIds: number[];
+  submitted?: SubmittedForm;
+}
+
+class BadRequest extends Error {}
+
+/** The grid's JSON body (`payload`): both tables in grid order, and the saved rows deleted in the grid. */
+function rowsFromPayload(payload: string): PostedRows {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    throw new BadRequest();
+  }
+  if (!parsed || typeof parsed !== "object") throw new BadRequest();
+  const body = parsed as Record<string, unknown>;
+  const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
+  const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
+  for (const kind of SALES_KINDS) {
+    const list = body[kind] ?? [];
+    if (!Array.isArray(list)) throw new BadRequest();
+    if (list.length > SAVE_MAX_ROWS) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
+    list.forEach((raw, index) => {
+      rows[kind].push(cleanRow(kind, raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}));
+      positions[kind].push(index);
+    });
+  }
+  const deleted = Array.isArray(body.deletedIds) ? body.deletedIds : [];
+  const deletedIds = deleted.map(positiveId).filter((id): id is number => id !== undefined);
+  return { rows, positions, deletedIds };
+}
+
+/**
+ * The form without JavaScript: `api[3][country]`, hidden `api[3][id]` for saved rows, a
+ * `deleteIds` checkbox per saved row. Only the posted page's rows are sent; the model leaves
+ * the others as they are. Rows ticked for deletion are not checked.
+ */
+function rowsFromForm(form: FormData): PostedRows {
+  const byKind: Record<SalesKind, Map<number, Record<string, string>>> = { API: new Map(), FDF: new Map() };
+  for (const [name, value] of form.entries()) {
+    const match = FORM_FIELD_PATTERN.exec(name);
+    if (!match || typeof value !== "string") continue;
+    const kind: SalesKind = match[1] === "api" ? "API" : "FDF";
+    const index = Number(match[2]);
+    const cells = byKind[kind].get(index) ?? {};
+    cells[match[3]] = value;
+    byKind[kind].set(index, cells);
+    if (byKind[kind].size > 1000) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
+  }
+  const deletedIds = form.getAll("deleteIds").map((value) => positiveId(value)).filter((id): id is number => id !== undefined);
+  const deleted = new Set(deletedIds);
+  const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
+  const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
+  const submittedRows: Record<number, Record<string, string>> = {};
+  const tab = text(form.get("tab")).toUpperCase() === "FDF" ? "FDF" : "API";
+  for (const kind of SALES_KINDS) {
+    for (const index of [...byKind[kind].keys()].sort((a, b) => a - b)) {
+      const raw = byKind[kind].get(index)!;
+      if (kind === tab) submittedRows[index] = raw;
+      const row = cleanRow(kind, raw);
+      if (row.id && deleted.has(row.id)) continue;
+      rows[kind].push(row);
+      positions[kind].push(index);
+    }
+  }
+  return {
+    rows,
+    positions,
+    deletedIds,
+    submitted: { tab, rows: submittedRows, deleteIds: deletedIds, comment: text(form.get("comment")) },
+  };
+}
+
+/** Problems by grid position (1-based), as the user sees the rows. */
+function problemsAtPositions(problems: Record<SalesKind, SalesRowProblem[]>, positions: Record<SalesKind, number[]>) {
+  const mapped = { API: [], FDF: [] } as Record<SalesKind, SalesRowProblem[]>;
+  for (const kind of SALES_KINDS) {
+    mapped[kind] = problems[kind].map((problem) => ({ ...problem, rowNumber: (positions[kind][problem.rowNumber - 1] ?? problem.rowNumber - 1) + 1 }));
+  }
+  return mapped;
+}
+
+// ---------------------------------------------------------------- action
+
+function reply(body: SalesActionData, status = 200) {
+  return data(body, { status });
+}
+
+function refusal(intent: SalesIntent, error: unknown, submitted?: SubmittedForm) {
+  if (error instanceof StaleReportError) {
+    return reply({ kind: "error", intent, message: error.message, values: error.values, stale: true, submitted }, 409);
+  }
+  if (error instanceof WorkflowError) {
+    const field = error.message === WORKFLOW_REFUSALS.partnerComment || error.message === WORKFLOW_REFUSALS.adminComment ? "comment" : undefined;
+    return reply({ kind: "error", intent, message: error.message, field, submitted }, error.status);
+  }
+  if (error instanceof BadRequest) {
+    return reply({ kind: "error", intent, message: error.message || SALES_ROUTE_MESSAGES.badRequest, submitted }, 400);
+  }
+  throw error;
+}
+
+const INTENTS: readonly SalesIntent[] = ["save", "submit", "approve", "reject", "reopen", "read-messages", "verify-product", "upload"];
+
+export interface SalesActionArgs {
+  request: Request;
+  requestId?: string | null;
+  actor: Viewer;
+  partnerId: number;
+}
+
+export async function handleSalesReportAction(args: SalesActionArgs) {
+  const { request } = args;
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(args);
+  const form = await request.formData();
+  const intent = text(form.get("intent")) as SalesIntent;
+  if (!INTENTS.includes(intent) || intent === "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  const quarterId = positiveId(text(form.get("quarterId"))) ?? 0;
+  const { actor, partnerId, requestId } = args;
+
+  if (intent === "read-messages") {
+    try {
+      const result = await markSalesMessagesRead(actor, partnerId, quarterId);
+      return reply({ kind: "messages-read", intent, unreadMessageCount: result.unreadMessageCount });
+    } catch (error) {
+      return refusal(intent, error);
+    }
+  }
+
+  if (intent === "verify-product") return handleVerification(args, form);
+
+  const comment = text(form.get("comment")).trim();
+  const expectedVersion = Number.isSafeInteger(Number(form.get("version"))) ? Number(form.get("version")) : null;
+  const payload = form.get("payload");
+  let posted: PostedRows | undefined;
+  try {
+    if (typeof payload === "string" && payload !== "") posted = rowsFromPayload(payload);
+    else if (intent === "save" || intent === "submit") posted = rowsFromForm(form);
+  } catch (error) {
+    return refusal(intent, error);
+  }
+  const submitted = posted?.submitted;
+
+  // Comments first: an empty one is asked for before anything is saved.
+  if (intent === "submit" && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
+  }
+  if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.adminComment, field: "comment", submitted }, 400);
+  }
+
+  try {
+    let saved: SaveSalesReportResult | undefined;
+    if (posted) {
+      // Submit saves the unsaved rows first in one transaction; approve and reject save them before deciding.
+      saved = await saveSalesReport({
+        actor,
+        partnerId,
+        quarterId,
+        expectedVersion,
+        api: posted.rows.API,
+        fdf: posted.rows.FDF,
+        deletedIds: posted.deletedIds,
+        action: intent === "submit" ? "submit" : "save",
+        comment: intent === "submit" ? comment : null,
+        requestId,
+      });
+      if (!saved.ok) {
+        return reply({ kind: "problems", intent, problems: problemsAtPositions(saved.problems, posted.positions), submitted }, 400);
+      }
+    }
+    if (intent === "save") {
+      const counts = saved?.ok ? saved.counts : { total: 0, previousTotal: 0 };
+      const message = saveMessage(counts);
+      return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values });
+    }
+    if (intent === "submit") {
+      return redirectWithToast(pageUrl(request), { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
+    }
+    const decision = await decideSalesReport({ actor, partnerId, quarterId, action: intent, comment, requestId });
+    return redirectWithToast(pageUrl(request), { type: "success", message: decision.message });
+  } catch (error) {
+    return refusal(intent, error, submitted);
+  }
+}
+
+// ---------------------------------------------------------------- product verification
+
+async function handleVerification({ actor, partnerId, requestId, request }: SalesActionArgs, form: FormData) {
+  const intent = "verify-product" as const;
+  if (actor.role !== "ADMIN") throw forbidden();
+  const verificationId = positiveId(text(form.get("verificationId"))) ?? 0;
+  if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: NOT_FOUND }, { status: 404 });
+  const decision = text(form.get("decision"));
+  const mapTo = positiveId(text(form.get("mapToProductId")));
+  try {
+    const result = await decideProductVerification({
+      actor,
+      verificationId,
+      decision: decision as "approve" | "reject",
+      mapToProductId: mapTo ?? null,
+      newProduct: mapTo ? null : { name: text(form.get("productName")), therapyArea: text(form.get("therapyArea")) },
+      projectStatus: text(form.get("projectStatus")) || null,
+      requestId,
+    });
+    if (!result.ok) return reply({ kind: "verification-errors", intent, verificationId, errors: result.errors }, 400);
+    return redirectWithToast(pageUrl(request), { type: "success", message: result.message });
+  } catch (error) {
+    return refusal(intent, error);
+  }
+}
+
+// ---------------------------------------------------------------- upload
+
+function uploadReply(problems: UploadProblem[], status = 400) {
+  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
+}
+
+/**
+ * A filled workbook replaces the quarter's rows (every saved row is deleted) or is appended to
+ * them; it is checked by the same rules as the grid and nothing is saved when any row is invalid.
+ */
+async function handleUpload({ request, actor, partnerId, requestId }: SalesActionArgs) {
+  let form: FormData;
+  try {
+    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: UPLOAD_MAX_BYTES }));
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadTooLarge }], 413);
+    throw error;
+  }
+  if (text(form.get("intent")) !== "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  const file = form.get("file");
+  if (!file || typeof file === "string" || file.size === 0) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadFile }]);
+
+  const quarterName = text(form.get("quarter")) || null;
+  const mode = text(form.get("mode")) === "append" ? "append" : "replace";
+  const expectedVersion = Number.isSafeInteger(Number(form.get("version"))) ? Number(form.get("version")) : null;
+
+  try {
+    const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
+    const workbook = await readSalesWorkbook(await file.arrayBuffer());
+    if (!workbook.ok) return uploadReply(workbook.problems);
+    const deletedIds = mode === "replace" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
+    const result = await saveSalesReport({
+      actor,
+      partnerId,
+      quarterId: view.quarter.id,
+      expectedVersion,
+      api: workbook.rows.API,
+      fdf: workbook.rows.FDF,
+      deletedIds,
+      action: "save",
+      requestId,
+    });
+    if (!result.ok) {
+      // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
+      const problems = SALES_KINDS.flatMap((kind) =>
+        result.problems[kind].map((problem) => ({
+          message: SALES_ROUTE_MESSAGES.uploadRow,
+          values: { sheet: kind, row: problem.rowNumber + 1, columns: problem.columns.join(", ") },
+          sheet: kind,
+          row: problem.rowNumber + 1,
+          columns: problem.columns,
+        })),
+      );
+      return uploadReply(problems);
+    }
+    const message = saveMessage(result.counts);
+    return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values });
+  } catch (error) {
+    if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
+      throw data({ message: NOT_FOUND }, { status: 404 });
+    }
+    if (error instanceof StaleReportError) {
+      return uploadReply([{ message: error.message, values: error.values }], 409);
+    }
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    throw error;
+  }
+}
+

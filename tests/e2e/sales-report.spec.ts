@@ -1,0 +1,295 @@
+import ExcelJS from "exceljs";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+
+/**
+ * The Sales Report screen. The browser tests share one database: only partner1 (Acme, with
+ * JavaScript) and partner3 (Cedar, without JavaScript) edit their sales, and the admin decides.
+ * The tests of a describe run in order; the workflow leaves partner1's report a draft again (reopened).
+ */
+const year = String(new Date().getUTCFullYear());
+const toast = (page: Page) => page.locator(".toast");
+const grid = (page: Page, kind: "API" | "FDF" = "API") => page.getByTestId(`sales-grid-${kind}`);
+/** A grid cell by 1-based row number and column position (the Sr.No column is 1). */
+const cell = (page: Page, row: number, column: number, kind: "API" | "FDF" = "API") =>
+  grid(page, kind).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
+const API_COLUMN = { year: 2, month: 3, country: 4, purchaser: 5, product: 6, quantity: 7, total: 8 };
+
+async function partnerIdOf(page: Page, companyName: string) {
+  await page.goto("/admin/partner-list");
+  const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: companyName, exact: true }) }).getAttribute("data-partner-id");
+  expect(id).toBeTruthy();
+  return id!;
+}
+
+/** The first grid row (1-based) with an empty Year cell. */
+async function firstEmptyRow(page: Page) {
+  for (let row = 1; row < 400; row++) {
+    const text = (await cell(page, row, API_COLUMN.year).textContent())?.trim();
+    if (!text) return row;
+  }
+  throw new Error("no empty row");
+}
+
+/** Pastes tab-separated text into the selected cell as the browser does for Ctrl+V from a spreadsheet. */
+async function pasteInto(target: Locator, text: string) {
+  await target.click();
+  await target.evaluate((element, clipboardText) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", clipboardText);
+    (document.activeElement ?? element).dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+async function switchUser(page: Page, signIn: (account: "admin" | "partner1" | "partner3") => Promise<void>, account: "admin" | "partner1" | "partner3") {
+  await page.context().clearCookies();
+  await signIn(account);
+}
+
+async function cellsOf(buffer: Buffer) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
+  return workbook.worksheets.map((sheet) => ({
+    name: sheet.name,
+    rows: sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1)),
+  }));
+}
+
+test.describe.serial("with JavaScript (partner1 and the admin)", () => {
+  test("the Excel download, uploaded again in place of the rows, gives back the same rows", async ({ page, open, signIn }) => {
+    await signIn("partner1");
+    await open("/partner/sales-report");
+    await expect(page.getByRole("heading", { name: /^Sales Report for Acme Generics Ltd \(Q\d \d{4}\)$/ })).toBeVisible();
+
+    const first = await page.request.get("/partner/sales-report/xlsx");
+    expect(first.status()).toBe(200);
+    expect(first.headers()["content-disposition"]).toBe('attachment; filename="sales-report.xlsx"');
+    const before = await cellsOf(await first.body());
+    expect(before.map((sheet) => sheet.name)).toEqual(["API", "FDF"]);
+    expect(before[0].rows[0]).toEqual(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+    const total = before[0].rows.length - 1 + before[1].rows.length - 1;
+    expect(total).toBeGreaterThan(0);
+
+    const upload = page.getByTestId("sales-upload");
+    await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles({
+      name: "sales-report.xlsx",
+      mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      buffer: await first.body(),
+    });
+    await upload.getByLabel("Replace the quarter's rows").check();
+    await upload.getByRole("button", { name: "Upload" }).click();
+    await expect(toast(page)).toContainText(`Data successfully recorded. Total Rows: ${total}`);
+    await expect(toast(page)).not.toContainText("Deleted Rows");
+
+    const after = await cellsOf(await (await page.request.get("/partner/sales-report/xlsx")).body());
+    expect(after).toEqual(before);
+  });
+
+  test("a save that started before someone else's is refused with who and when, and the unsaved grid stays", async ({ page, open, signIn, browser }) => {
+    await signIn("admin");
+    const acmeId = await partnerIdOf(page, "Acme Generics Ltd");
+    await open(`/admin/sales-report/${acmeId}`);
+
+    // Meanwhile partner1 saves a change in its own browser.
+    const partnerContext = await browser.newContext();
+    const partnerPage = await partnerContext.newPage();
+    expect((await partnerPage.request.post("/login", { form: { email: "partner1@example.org", password: "partner-pass-1" }, maxRedirects: 0 })).status()).toBe(302);
+    await partnerPage.goto("/partner/sales-report");
+    await partnerPage.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await cell(partnerPage, 1, API_COLUMN.purchaser).dblclick();
+    await partnerPage.locator(".sales-grid__editor").fill("Purchaser saved by the partner");
+    await partnerPage.locator(".sales-grid__editor").press("Enter");
+    await partnerPage.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(partnerPage)).toContainText("Data successfully recorded.");
+    await partnerContext.close();
+
+    await cell(page, 1, API_COLUMN.purchaser).dblclick();
+    await page.locator(".sales-grid__editor").fill("Purchaser typed by the admin");
+    await page.locator(".sales-grid__editor").press("Enter");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByTestId("sales-error")).toContainText(/This report was saved by .+ on \d{1,2}\w\w \w{3} \d{4}, \d\d:\d\d [AP]M after you opened it/);
+    await expect(cell(page, 1, API_COLUMN.purchaser)).toHaveText("Purchaser typed by the admin");
+
+    await page.getByRole("link", { name: "Reload the report" }).click();
+    await expect(cell(page, 1, API_COLUMN.purchaser)).toHaveText("Purchaser saved by the partner");
+  });
+
+  test("paste, fix an invalid cell, save, submit; the admin verifies a new product, rejects; resubmit; approve", async ({ page, open, signIn }) => {
+    test.setTimeout(120_000);
+    const newProduct = `E2E API ${Date.now()}`;
+    await signIn("partner1");
+    await open("/partner/sales-report");
+    const start = await firstEmptyRow(page);
+
+    // A block from a spreadsheet: two rows, the second with a month that does not exist.
+    await pasteInto(
+      cell(page, start, API_COLUMN.year),
+      `${year}\tMarch\tIndia\tE2E Purchaser\tDolutegravir API\t1,000\t5000\n${year}\tSmarch\tKenya\tE2E Buyer\t${newProduct}\t10\t100\n`,
+    );
+    await expect(cell(page, start, API_COLUMN.purchaser)).toHaveText("E2E Purchaser");
+    await expect(cell(page, start + 1, API_COLUMN.product)).toHaveText(newProduct);
+    await expect(cell(page, start + 1, API_COLUMN.month)).toHaveClass(/sales-grid__cell--invalid/);
+    await expect(cell(page, start, API_COLUMN.month)).not.toHaveClass(/sales-grid__cell--invalid/);
+
+    // Saving with the invalid cell: 'Invalid data!' with the row and column, nothing posted.
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const invalid = page.getByTestId("invalid-data-dialog");
+    await expect(invalid).toContainText("Invalid data!");
+    await expect(invalid).toContainText("Please Check API Table");
+    await expect(invalid).toContainText(`Row No. ${start + 1}: Month`);
+    await invalid.getByRole("button", { name: "Ok" }).click();
+
+    // Fix it with the keyboard: double-click opens the editor, Enter commits.
+    await cell(page, start + 1, API_COLUMN.month).dblclick();
+    await page.locator(".sales-grid__editor").fill("May");
+    await page.locator(".sales-grid__editor").press("Enter");
+    await expect(cell(page, start + 1, API_COLUMN.month)).toHaveText("May");
+    await expect(grid(page).locator(".sales-grid__cell--invalid")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page)).toContainText(/Data successfully recorded\. Total Rows: \d+, Newly Added Rows: 2/);
+    await expect(cell(page, start, API_COLUMN.quantity)).toHaveText("1000");
+
+    // Submit Report asks for the comment.
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    const dialog = page.getByTestId("comment-dialog");
+    await dialog.getByRole("button", { name: "Submit Report" }).click();
+    await expect(dialog).toContainText("Enter comments for admin");
+    await dialog.getByLabel("Comment").fill("Sales of the quarter, one new API.");
+    await dialog.getByRole("button", { name: "Submit Report" }).click();
+    await expect(toast(page)).toContainText("Report has been submitted to the admin!");
+    await expect(page.getByTestId("report-status")).toContainText(/Report Status: (Submitted|Resubmitted) on \d/);
+
+    // The admin: the new product holds up the decision until it is verified.
+    await switchUser(page, signIn, "admin");
+    const acmeId = await partnerIdOf(page, "Acme Generics Ltd");
+    await open(`/admin/sales-report/${acmeId}`);
+    await expect(page.getByRole("link", { name: "Back to the partner list" })).toHaveAttribute("href", "/admin/partner-list");
+    await expect(page.getByTestId("verification-warning")).toContainText("Product verification pending!");
+    await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeDisabled();
+    await page.getByRole("button", { name: "View Details" }).click();
+    const verification = page.getByTestId("verification-dialog");
+    const item = verification.getByTestId("pending-product").filter({ hasText: newProduct });
+    await expect(item).toBeVisible();
+    await verification.getByRole("button", { name: "Close" }).click();
+    await expect(page.getByTestId("unverified-products")).toContainText("Unverified Products");
+
+    await page.getByRole("button", { name: "View Details" }).click();
+    await item.getByLabel("Therapy Area").selectOption("HIV");
+    await item.getByRole("button", { name: "Approve" }).click();
+    await expect(toast(page)).toContainText("Product approved and assigned to the partner.");
+    await expect(page.getByTestId("verification-warning")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Reject", exact: true }).click();
+    const decision = page.getByTestId("comment-dialog");
+    await decision.getByRole("button", { name: "Reject" }).click();
+    await expect(decision).toContainText("Enter comments for partner");
+    await decision.getByLabel("Comment").fill("Please add the FDF sales of Kenya.");
+    await decision.getByRole("button", { name: "Reject" }).click();
+    await expect(toast(page)).toContainText("Report Rejected!");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Rejected on");
+
+    // The partner reads the comment (the unread badge goes to 0) and resubmits.
+    await switchUser(page, signIn, "partner1");
+    await open("/partner/sales-report");
+    const messages = page.getByTestId("sales-messages");
+    await expect(messages.getByTestId("unread-count")).toHaveText("1");
+    await messages.locator("summary").click();
+    await expect(messages).toContainText("Please add the FDF sales of Kenya.");
+    await expect(messages.getByTestId("unread-count")).toHaveText("0");
+    // Read on the server too: the count stays 0 after a reload.
+    await expect.poll(async () => (await page.request.get("/partner/sales-report")).ok()).toBe(true);
+    await open("/partner/sales-report");
+    await expect(page.getByTestId("sales-messages").getByTestId("unread-count")).toHaveText("0");
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await page.getByTestId("comment-dialog").getByLabel("Comment").fill("Kenya added.");
+    await page.getByTestId("comment-dialog").getByRole("button", { name: "Submit Report" }).click();
+    await expect(toast(page)).toContainText("Report has been submitted to the admin!");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Resubmitted on");
+
+    await switchUser(page, signIn, "admin");
+    await open(`/admin/sales-report/${acmeId}`);
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    await page.getByTestId("comment-dialog").getByLabel("Comment").fill("Thank you.");
+    await page.getByTestId("comment-dialog").getByRole("button", { name: "Approve" }).click();
+    await expect(toast(page)).toContainText("Report Approved!");
+
+    // Approved: the partner can no longer edit, save or submit.
+    await switchUser(page, signIn, "partner1");
+    await open("/partner/sales-report");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Approved on");
+    await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Submit Report" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Delete Selected Rows" })).toBeDisabled();
+    await cell(page, 1, API_COLUMN.purchaser).dblclick();
+    await expect(page.locator(".sales-grid__editor")).toHaveCount(0);
+    await expect(page.getByTestId("sales-upload")).toHaveCount(0);
+
+    // The admin reopens it (comment required): a draft again, as the other specs expect partner1's sales.
+    await switchUser(page, signIn, "admin");
+    await open(`/admin/sales-report/${acmeId}`);
+    await page.getByRole("button", { name: "Reopen" }).click();
+    await page.getByTestId("comment-dialog").getByLabel("Comment").fill("Reopened to correct the purchaser names.");
+    await page.getByTestId("comment-dialog").getByRole("button", { name: "Reopen" }).click();
+    await expect(toast(page)).toContainText("Report reopened!");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Saved on");
+  });
+});
+
+test.describe("without JavaScript (partner3 and the admin)", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the form saves, reports invalid cells in the page, submits; the admin approves with a plain form", async ({ page, open, signIn }) => {
+    test.setTimeout(90_000);
+    await signIn("partner3");
+    await open("/partner/sales-report");
+    await expect(page.getByRole("heading", { name: /^Sales Report for Cedar Life Sciences/ })).toBeVisible();
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Not started");
+
+    const table = page.getByTestId("sales-table-API");
+    await table.getByLabel("Year, row 1", { exact: true }).fill(year);
+    await table.getByLabel("Month, row 1", { exact: true }).selectOption("April");
+    await table.getByLabel("Country, row 1", { exact: true }).fill("Atlantis");
+    await table.getByLabel("Purchaser, row 1", { exact: true }).fill("No-JS Purchaser");
+    await table.getByLabel("Api Name, row 1", { exact: true }).fill("Abacavir API");
+    await table.getByLabel("Quantity (Kg), row 1", { exact: true }).fill("12.5");
+    await table.getByLabel("Total Value (USD), row 1", { exact: true }).fill("2,500");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+
+    const invalid = page.getByTestId("invalid-data");
+    await expect(invalid).toContainText("Invalid data!");
+    await expect(invalid).toContainText("Row No. 1: Country");
+    await expect(table.getByLabel("Country, row 1", { exact: true })).toHaveValue("Atlantis");
+    await expect(table.getByLabel("Country, row 1", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(table.getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("No-JS Purchaser");
+
+    await table.getByLabel("Country, row 1", { exact: true }).fill("South Africa");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 1, Newly Added Rows: 1");
+    await expect(table.getByLabel("Total Value (USD), row 1", { exact: true })).toHaveValue("2500");
+
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect(page.getByText("Enter comments for admin").first()).toBeVisible();
+    await page.getByRole("textbox", { name: "Comment" }).fill("Our first sales.");
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect(toast(page)).toContainText("Report has been submitted to the admin!");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Submitted on");
+
+    await switchUser(page, signIn, "admin");
+    const cedarId = await partnerIdOf(page, "Cedar Life Sciences");
+    await open(`/admin/sales-report/${cedarId}`);
+    const decision = page.getByTestId("decision-form");
+    await decision.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("decision-form")).toContainText("Enter comments for partner");
+    await page.getByTestId("decision-form").getByLabel("Comment").fill("Approved, thank you.");
+    await page.getByTestId("decision-form").getByRole("button", { name: "Approve" }).click();
+    await expect(toast(page)).toContainText("Report Approved!");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Approved on");
+
+    await switchUser(page, signIn, "partner3");
+    await open("/partner/sales-report");
+    await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+    await expect(page.getByTestId("sales-table-API")).toContainText("No-JS Purchaser");
+    await expect(page.getByTestId("sales-table-API").locator("input")).toHaveCount(0);
+  });
+});

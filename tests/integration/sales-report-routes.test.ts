@@ -1,0 +1,439 @@
+import ExcelJS from "exceljs";
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { partners, reports, salesRows } from "~/db/schema";
+import { getOpenQuarter } from "~/models/quarter.server";
+import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.sales-report.$id";
+import { loader as adminXlsx } from "~/routes/admin.sales-report.$id.xlsx";
+import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
+import { loader as partnerXlsx } from "~/routes/partner.sales-report.xlsx";
+import { readToast } from "~/utils/toast.server";
+import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
+
+const ADMIN = "admin@example.org";
+const STAFF = "staff@example.org";
+const ACME = "partner1@example.org";
+const CEDAR = "partner3@example.org";
+
+const toastOf = async (result: RouteResult) => (await readToast(buildRequest("/", { cookie: cookiesFrom(result) }))).toast;
+
+async function partnerIdOf(email: string) {
+  const [partner] = await db.select().from(partners).where(eq(partners.email, email));
+  return partner.id;
+}
+
+let acmeId: number;
+let cedarId: number;
+let quarterId: number;
+const year = String(new Date().getUTCFullYear());
+beforeEach(async () => {
+  acmeId = await partnerIdOf(ACME);
+  cedarId = await partnerIdOf(CEDAR);
+  quarterId = (await getOpenQuarter()).id;
+});
+
+async function partnerPage(email: string, search = "") {
+  const cookie = await sessionCookieFor(email);
+  return runRoute(partnerLoader, buildRequest(`/partner/sales-report${search}`, { cookie }));
+}
+async function adminPage(email: string, partnerId: number, search = "") {
+  const cookie = await sessionCookieFor(email);
+  return runRoute(adminLoader, buildRequest(`/admin/sales-report/${partnerId}${search}`, { cookie }), { params: { id: String(partnerId) } });
+}
+async function postPartner(email: string, form: Record<string, string>, search = "") {
+  const cookie = await sessionCookieFor(email);
+  return runRoute(partnerAction, buildRequest(`/partner/sales-report${search}`, { cookie, form }));
+}
+async function postAdmin(email: string, partnerId: number, form: Record<string, string>) {
+  const cookie = await sessionCookieFor(email);
+  return runRoute(adminAction, buildRequest(`/admin/sales-report/${partnerId}`, { cookie, form }), { params: { id: String(partnerId) } });
+}
+
+async function storedRows(partnerId: number) {
+  const [report] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
+  if (!report) return [];
+  return db.select().from(salesRows).where(eq(salesRows.reportId, report.id)).orderBy(salesRows.id);
+}
+
+async function versionOf(email: string) {
+  const page = await partnerPage(email);
+  return String(page.data.view.report.version);
+}
+
+const apiRow = (overrides: Record<string, string> = {}) => ({
+  year,
+  month: "March",
+  country: "India",
+  purchaser: "Global Fund",
+  productName: "Abacavir API",
+  quantity: "1,250.5",
+  totalValue: "98000",
+  ...overrides,
+});
+const fdfRow = (overrides: Record<string, string> = {}) => ({
+  year,
+  month: "February",
+  country: "Kenya",
+  purchaser: "PEPFAR",
+  productName: "Lopinavir/ritonavir pellets",
+  strength: "40/10 mg",
+  formulationType: "Oral pellets",
+  packSize: "30",
+  quantity: "1000",
+  currency: "USD",
+  grossSalePriceCurrency: "2.5",
+  usdExchangeRate: "",
+  grossSalePriceUsd: "",
+  totalGrossValue: "",
+  deductableExpenses: "100",
+  totalValue: "",
+  royaltyPercent: "5",
+  royaltyDue: "",
+  procurementEndCountry: "Kenya",
+  comments: "=cmd|' /C calc'!A0",
+  ...overrides,
+});
+
+/** The grid's JSON save body. */
+async function saveJson(email: string, body: { API?: object[]; FDF?: object[]; deletedIds?: number[] }, extra: Record<string, string> = {}) {
+  return postPartner(email, {
+    intent: "save",
+    quarterId: String(quarterId),
+    version: await versionOf(email),
+    payload: JSON.stringify({ API: body.API ?? [], FDF: body.FDF ?? [], deletedIds: body.deletedIds ?? [] }),
+    ...extra,
+  });
+}
+
+describe("who may open and change a Sales Report", () => {
+  it("a partner opens its own report; the title data, status and lists are there", async () => {
+    const page = await partnerPage(ACME);
+    expect(page.status).toBe(200);
+    expect(page.data.view.partner.companyName).toBe("Acme Generics Ltd");
+    expect(page.data.view.quarter.historic).toBe(false);
+    expect(page.data.view.statusLine.status).toBe("Saved");
+    expect(page.data.view.lists.productNames.API).toContain("Dolutegravir API");
+    expect(page.data.view.rows.API.length).toBeGreaterThan(0);
+    expect(page.data.viewerRole).toBe("PARTNER");
+  });
+
+  it("a partner reaching any partner's report through the admin route gets 403, for reading and for changing", async () => {
+    expect((await adminPage(ACME, acmeId)).status).toBe(403);
+    expect((await adminPage(ACME, cedarId)).status).toBe(403);
+    const refused = await postAdmin(ACME, cedarId, { intent: "save", quarterId: String(quarterId), payload: JSON.stringify({ API: [apiRow()], FDF: [], deletedIds: [] }) });
+    expect(refused.status).toBe(403);
+    expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("ADMIN and STAFF read any partner's report; STAFF's posts are refused with 403", async () => {
+    const admin = await adminPage(ADMIN, acmeId);
+    expect(admin.status).toBe(200);
+    expect(admin.data.view.permissions.save).toBe(true);
+    const staff = await adminPage(STAFF, acmeId);
+    expect(staff.status).toBe(200);
+    expect(staff.data.view.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false });
+    for (const intent of ["save", "approve", "reject", "read-messages", "verify-product"]) {
+      const result = await postAdmin(STAFF, acmeId, { intent, quarterId: String(quarterId), comment: "x", payload: "{}" });
+      expect(result.status, intent).toBe(403);
+    }
+    expect((await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(STAFF) }), { params: { id: String(acmeId) } })).status).toBe(200);
+    expect((await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), { params: { id: String(acmeId) } })).status).toBe(403);
+  });
+
+  it("an unknown partner id answers 404 and an unknown quarter too", async () => {
+    expect((await adminPage(ADMIN, 999999)).status).toBe(404);
+    expect((await partnerPage(ACME, "?quarter=Q9 1999")).status).toBe(404);
+  });
+});
+
+describe("saving from the grid (JSON)", () => {
+  it("saves both tables, converts commas, derives FDF values, and reports the counts", async () => {
+    const result = await saveJson(CEDAR, { API: [apiRow(), {}, apiRow({ purchaser: "UNICEF" })], FDF: [fdfRow()] });
+    expect(result.status).toBe(302);
+    expect(await toastOf(result)).toMatchObject({
+      type: "success",
+      message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}",
+      values: { total: 3, count: 3 },
+    });
+    const rows = await storedRows(cedarId);
+    expect(rows).toHaveLength(3);
+    const api = rows.filter((row) => row.kind === "API");
+    expect(api.map((row) => row.purchaser)).toEqual(["Global Fund", "UNICEF"]);
+    expect(Number(api[0].quantity)).toBe(1250.5);
+    const fdf = rows.find((row) => row.kind === "FDF")!;
+    expect(Number(fdf.grossSalePriceUsd)).toBe(2.5);
+    expect(Number(fdf.totalValue)).toBe(2400);
+    expect(Number(fdf.royaltyDue)).toBe(120);
+
+    // Deleting a saved row: 'Deleted Rows'.
+    const page = await partnerPage(CEDAR);
+    const [first, second] = page.data.view.rows.API;
+    const again = await saveJson(CEDAR, { API: [first], FDF: page.data.view.rows.FDF, deletedIds: [second.id] });
+    expect(await toastOf(again)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}", values: { total: 2, count: 1 } });
+  });
+
+  it("invalid rows: 'Invalid data!' problems by grid row and column, nothing saved", async () => {
+    const result = await saveJson(CEDAR, { API: [apiRow(), apiRow({ year: "1990", country: "Atlantis" })], FDF: [{}, fdfRow({ royaltyPercent: "" })] });
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      kind: "problems",
+      problems: {
+        API: [{ rowNumber: 2, columns: ["Year", "Country"] }],
+        FDF: [{ rowNumber: 2, columns: ["Royalty %", "Royalty Due"] }],
+      },
+    });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("a stale save is refused with who saved and when; nothing is overwritten", async () => {
+    const stale = await versionOf(CEDAR);
+    expect((await saveJson(CEDAR, { API: [apiRow()] })).status).toBe(302);
+    const refused = await postPartner(CEDAR, {
+      intent: "save",
+      quarterId: String(quarterId),
+      version: stale,
+      payload: JSON.stringify({ API: [apiRow({ purchaser: "Late writer" })], FDF: [], deletedIds: [] }),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.data).toMatchObject({ kind: "error", stale: true, values: { name: expect.any(String), time: expect.stringMatching(/\d{4}, \d\d:\d\d [AP]M$/) } });
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
+  });
+
+  it("submit asks for a comment, saves the rows first, then the admin rejects and approves with comments", async () => {
+    const noComment = await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit" });
+    expect(noComment.status).toBe(400);
+    expect(noComment.data).toMatchObject({ kind: "error", field: "comment", message: "Enter comments for admin" });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+
+    const submitted = await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Q sales attached." });
+    expect(submitted.status).toBe(302);
+    expect(await toastOf(submitted)).toMatchObject({ message: "Report has been submitted to the admin!" });
+    expect(await storedRows(cedarId)).toHaveLength(1);
+
+    const adminView = await adminPage(ADMIN, cedarId);
+    expect(adminView.data.view.statusLine.status).toBe("Submitted");
+    expect(adminView.data.view.permissions).toMatchObject({ approve: true, reject: true });
+
+    const missing = await postAdmin(ADMIN, cedarId, { intent: "reject", quarterId: String(quarterId), comment: " " });
+    expect(missing.data).toMatchObject({ kind: "error", field: "comment", message: "Enter comments for partner" });
+
+    const rejected = await postAdmin(ADMIN, cedarId, { intent: "reject", quarterId: String(quarterId), comment: "Purchaser missing on row 2." });
+    expect(await toastOf(rejected)).toMatchObject({ message: "Report Rejected!" });
+    const resubmitted = await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Fixed." });
+    expect(resubmitted.status).toBe(302);
+    expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Resubmitted");
+    const approved = await postAdmin(ADMIN, cedarId, { intent: "approve", quarterId: String(quarterId), comment: "Thank you." });
+    expect(await toastOf(approved)).toMatchObject({ message: "Report Approved!" });
+
+    const after = await partnerPage(CEDAR);
+    expect(after.data.view.canEditRows).toBe(false);
+    expect(after.data.view.permissions).toMatchObject({ save: false, submit: false });
+    const refused = await saveJson(CEDAR, { API: [apiRow({ purchaser: "Too late" })] });
+    expect(refused.status).toBe(409);
+    expect(refused.data).toMatchObject({ kind: "error", message: "This report is approved and can no longer be changed." });
+  });
+
+  it("opening the messages marks them read: the unread count becomes 0", async () => {
+    await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Please review." });
+    await postAdmin(ADMIN, cedarId, { intent: "reject", quarterId: String(quarterId), comment: "Missing FDF rows." });
+    const before = await partnerPage(CEDAR);
+    expect(before.data.view.unreadMessageCount).toBe(1);
+    expect(before.data.view.messages.map((message: { message: string }) => message.message)).toEqual(["Please review.", "Missing FDF rows."]);
+    const read = await postPartner(CEDAR, { intent: "read-messages", quarterId: String(quarterId) });
+    expect(read.data).toEqual({ kind: "messages-read", intent: "read-messages", unreadMessageCount: 0 });
+    expect((await partnerPage(CEDAR)).data.view.unreadMessageCount).toBe(0);
+  });
+});
+
+describe("the form without JavaScript", () => {
+  it("posting the form's rows saves them; blank rows are ignored; a ticked saved row is deleted", async () => {
+    const version = await versionOf(CEDAR);
+    const form: Record<string, string> = { intent: "save", quarterId: String(quarterId), version, tab: "API", page: "1" };
+    for (const [key, value] of Object.entries(apiRow())) form[`api[0][${key}]`] = value;
+    for (const [key, value] of Object.entries(apiRow({ purchaser: "MSF" }))) form[`api[1][${key}]`] = value;
+    for (const key of Object.keys(apiRow())) form[`api[2][${key}]`] = "";
+    const saved = await postPartner(CEDAR, form);
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe("/partner/sales-report");
+    expect(await toastOf(saved)).toMatchObject({ values: { total: 2, count: 2 } });
+
+    const page = await partnerPage(CEDAR);
+    const rows = page.data.view.rows.API;
+    expect(rows.map((row: { purchaser: string }) => row.purchaser)).toEqual(["Global Fund", "MSF"]);
+    expect(rows[0]).toMatchObject({ quantity: "1250.5", country: "India", month: "March" });
+
+    // Change the first row, delete the second.
+    const edit: Record<string, string> = { intent: "save", quarterId: String(quarterId), version: String(page.data.view.report.version), tab: "API", page: "1", deleteIds: String(rows[1].id) };
+    for (const [index, row] of rows.entries()) {
+      for (const [key, value] of Object.entries(row)) edit[`api[${index}][${key}]`] = String(value);
+    }
+    edit["api[0][purchaser]"] = "Global Fund (changed)";
+    const edited = await postPartner(CEDAR, edit);
+    expect(edited.status).toBe(302);
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund (changed)"]);
+  });
+
+  it("invalid cells come back by grid row with the posted values kept; nothing is saved", async () => {
+    const form: Record<string, string> = { intent: "save", quarterId: String(quarterId), version: await versionOf(CEDAR), tab: "API", page: "1" };
+    for (const [key, value] of Object.entries(apiRow({ month: "Smarch" }))) form[`api[4][${key}]`] = value;
+    const result = await postPartner(CEDAR, form);
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      kind: "problems",
+      problems: { API: [{ rowNumber: 5, columns: ["Month"], keys: ["month"] }], FDF: [] },
+      submitted: { tab: "API", rows: { 4: { month: "Smarch", purchaser: "Global Fund" } } },
+    });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("submit without a comment keeps the values and asks for it; with one it submits", async () => {
+    const form: Record<string, string> = { intent: "submit", quarterId: String(quarterId), version: await versionOf(CEDAR), tab: "API", page: "1", comment: "" };
+    for (const [key, value] of Object.entries(apiRow())) form[`api[0][${key}]`] = value;
+    const refused = await postPartner(CEDAR, form);
+    expect(refused.data).toMatchObject({ kind: "error", field: "comment", message: "Enter comments for admin", submitted: { rows: { 0: { purchaser: "Global Fund" } } } });
+    const done = await postPartner(CEDAR, { ...form, comment: "First report." });
+    expect(await toastOf(done)).toMatchObject({ message: "Report has been submitted to the admin!" });
+    expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Submitted");
+  });
+});
+
+async function workbookOf(response: RouteResult | Response): Promise<ExcelJS.Workbook> {
+  const body = response instanceof Response ? response : undefined;
+  if (!body) throw new Error("expected a Response");
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await body.arrayBuffer()) as ExcelJS.Buffer);
+  return workbook;
+}
+
+async function download(email: string) {
+  const cookie = await sessionCookieFor(email);
+  const response = (await partnerXlsx({ request: buildRequest("/partner/sales-report/xlsx", { cookie }), params: {}, context: testContext() })) as Response;
+  return response;
+}
+
+async function upload(email: string, file: Blob, mode: "replace" | "append", version?: string) {
+  const cookie = await sessionCookieFor(email);
+  const form = new FormData();
+  form.set("intent", "upload");
+  form.set("mode", mode);
+  form.set("version", version ?? (await versionOf(email)));
+  form.set("file", file, "sales-report.xlsx");
+  const request = new Request("http://localhost/partner/sales-report", { method: "POST", body: form, headers: { Cookie: cookie } });
+  return runRoute(partnerAction, request);
+}
+
+describe("Excel download and upload", () => {
+  it("downloads sales-report.xlsx with API and FDF sheets, the grid's headers, typed numbers and neutralised formulas", async () => {
+    await saveJson(CEDAR, { API: [apiRow()], FDF: [fdfRow()] });
+    const response = await download(CEDAR);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="sales-report.xlsx"');
+    const workbook = await workbookOf(response);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["API", "FDF"]);
+    const api = workbook.getWorksheet("API")!;
+    expect(api.getRow(1).values).toEqual([undefined, "Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+    expect(api.getRow(2).values).toEqual([undefined, Number(year), "March", "India", "Global Fund", "Abacavir API", 1250.5, 98000]);
+    expect(api.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    const fdf = workbook.getWorksheet("FDF")!;
+    expect(fdf.getRow(2).getCell(20).value).toBe("'=cmd|' /C calc'!A0");
+    expect(fdf.getRow(2).getCell(18).value).toBe(120);
+  });
+
+  it("uploading the downloaded workbook gives back the same rows (replace), or adds them (append)", async () => {
+    await saveJson(CEDAR, { API: [apiRow(), apiRow({ purchaser: "UNICEF", month: "April" })], FDF: [fdfRow()] });
+    const strip = (rows: Record<string, unknown>[]) => rows.map(({ id: _id, ...cells }) => cells);
+    const before = (await partnerPage(CEDAR)).data.view.rows;
+    const file = await (await download(CEDAR)).blob();
+
+    const replaced = await upload(CEDAR, file, "replace");
+    expect(replaced.status).toBe(302);
+    expect(await toastOf(replaced)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}", values: { total: 3 } });
+    const after = (await partnerPage(CEDAR)).data.view.rows;
+    expect(strip(after.API)).toEqual(strip(before.API));
+    expect(strip(after.FDF)).toEqual(strip(before.FDF));
+    expect(after.API[0].id).not.toBe(before.API[0].id);
+
+    const appended = await upload(CEDAR, file, "append");
+    expect(await toastOf(appended)).toMatchObject({ values: { total: 6, count: 3 } });
+  });
+
+  it("an invalid workbook: errors by sheet, row and column, and nothing is saved", async () => {
+    await saveJson(CEDAR, { API: [apiRow()] });
+    const workbook = new ExcelJS.Workbook();
+    const api = workbook.addWorksheet("API");
+    api.addRow(["year", "MONTH", " Country ", "Purchaser", "Api  Name", "Quantity (Kg)", "Total Value (USD)"]);
+    api.addRow([Number(year), "May", "India", "A", "Abacavir API", 10, 20]);
+    api.addRow([1900, "May", "Narnia", "B", "Abacavir API", "ten", 20]);
+    const fdf = workbook.addWorksheet("FDF");
+    fdf.addRow(Object.keys(fdfRow()).map((key) => ({ royaltyPercent: "Royalty %" })[key] ?? key));
+    fdf.addRow([]);
+    fdf.addRow(Object.values(fdfRow({ royaltyPercent: "" })));
+    const buffer = await workbook.xlsx.writeBuffer();
+    const result = await upload(CEDAR, new Blob([buffer]), "replace");
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      kind: "upload-problems",
+      problems: [
+        { sheet: "API", row: 3, columns: ["Year", "Country", "Quantity (Kg)"], message: "Sheet {{sheet}}, row {{row}}: {{columns}}" },
+        { sheet: "FDF", row: 3, columns: ["Royalty %", "Royalty Due"] },
+      ],
+    });
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
+
+    const missingSheet = new ExcelJS.Workbook();
+    missingSheet.addWorksheet("API").addRow(["Year"]);
+    const second = await upload(CEDAR, new Blob([await missingSheet.xlsx.writeBuffer()]), "replace");
+    expect(second.data.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ message: "The workbook has no sheet {{sheet}}.", sheet: "FDF" }),
+        expect.objectContaining({ sheet: "API", row: 1, columns: ["Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"] }),
+      ]),
+    );
+    const garbage = await upload(CEDAR, new Blob(["not a workbook"]), "append");
+    expect(garbage.data.problems).toEqual([{ message: "The file could not be read as an Excel workbook (.xlsx)." }]);
+    expect(await storedRows(cedarId)).toHaveLength(1);
+  });
+});
+
+describe("product verification from the screen", () => {
+  it("an unknown product name waits for the admin, who approves it by creating the product; approval is then possible", async () => {
+    await saveJson(CEDAR, { API: [apiRow({ productName: "Lenacapavir API" })] }, { intent: "submit", comment: "New API." });
+    const page = await adminPage(ADMIN, cedarId);
+    expect(page.data.view.pendingProductCount).toBe(1);
+    expect(page.data.view.permissions.approve).toBe(false);
+    const [pending] = page.data.verification.pendingProducts;
+    expect(pending).toMatchObject({ product_name: "Lenacapavir API", category: "API" });
+
+    // The partner cannot decide; a missing therapy area is refused.
+    const partnerTry = await postPartner(CEDAR, { intent: "verify-product", verificationId: String(pending.product_verification_id), decision: "approve" });
+    expect(partnerTry.status).toBe(403);
+    const incomplete = await postAdmin(ADMIN, cedarId, {
+      intent: "verify-product",
+      verificationId: String(pending.product_verification_id),
+      decision: "approve",
+      mapToProductId: "",
+      productName: "Lenacapavir API",
+      therapyArea: "",
+    });
+    expect(incomplete.data).toMatchObject({ kind: "verification-errors", errors: { therapyArea: ["Please select therapy area."] } });
+
+    const approved = await postAdmin(ADMIN, cedarId, {
+      intent: "verify-product",
+      verificationId: String(pending.product_verification_id),
+      decision: "approve",
+      mapToProductId: "",
+      productName: "Lenacapavir API",
+      therapyArea: "HIV",
+      projectStatus: "UNDER_DEVELOPMENT",
+    });
+    expect(approved.status).toBe(302);
+    const after = await adminPage(ADMIN, cedarId);
+    expect(after.data.view.pendingProductCount).toBe(0);
+    expect(after.data.view.permissions.approve).toBe(true);
+    expect((await partnerPage(CEDAR)).data.view.lists.productNames.API).toContain("Lenacapavir API");
+  });
+});
