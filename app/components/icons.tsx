@@ -1,7 +1,7 @@
 import type { SVGProps } from "react";
 
 /** Small inline icons (no icon font to download on slow connections). */
-function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
+export function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
   return (
     <svg
       width="20"

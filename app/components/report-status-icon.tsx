@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Icon } from "./icons";
 import { useTranslation } from "react-i18next";
 import type { REPORT_STATES, ReportTypeKey } from "~/utils/reports";
 
@@ -69,20 +70,9 @@ export function ReportStatusIcon({ type, state, to }: { type: ReportTypeKey; sta
   const slug = reportStateSlug(state);
   const content = (
     <>
-      <svg
-        width="22"
-        height="22"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
+      <Icon width="22" height="22">
         {SHAPES[state]}
-      </svg>
+      </Icon>
       <span className="visually-hidden">{label}</span>
     </>
   );

@@ -6,18 +6,11 @@ import { PageHeader } from "~/components/page-header";
 import { PartnerForm } from "~/components/partner-form";
 import { getPartnerFormOptions, getPartnerFormValues, splitFieldErrors, updatePartner } from "~/models/partner.server";
 import { PartnerSchema } from "~/schemas/partner";
+import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Partner | MPP Data Portal" }];
-
-function partnerIdFrom(params: { id?: string }) {
-  const id = Number(params.id);
-  if (!/^\d{1,9}$/.test(params.id ?? "") || !Number.isSafeInteger(id) || id < 1) {
-    throw data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });
-  }
-  return id;
-}
 
 function notFound() {
   return data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });
@@ -26,7 +19,7 @@ function notFound() {
 /** ADMIN and STAFF open the form; STAFF sees it read-only. An unknown id answers 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  const id = partnerIdFrom(params);
+  const id = idParam(params.id);
   const partner = await getPartnerFormValues(id);
   if (!partner) throw notFound();
   return {
@@ -39,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const id = partnerIdFrom(params);
+  const id = idParam(params.id);
   const submission = parseWithZod(await request.formData(), { schema: PartnerSchema });
   // Add and Remove row buttons (without JavaScript) come back with the changed form, unsaved.
   if (submission.status === undefined) return submission.reply();

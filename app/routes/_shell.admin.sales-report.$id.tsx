@@ -1,8 +1,9 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import salesStyles from "~/components/grids/sales-report.css";
 import { SalesReportPage, shouldRevalidateSalesReport } from "~/components/grids/sales-report-page";
+import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/utils/sales-report-route.server";
 
@@ -13,24 +14,16 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: salesStyles },
 ];
 
-function partnerIdFrom(params: { id?: string }) {
-  const id = Number(params.id);
-  if (!/^\d{1,9}$/.test(params.id ?? "") || !Number.isSafeInteger(id) || id < 1) {
-    throw data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });
-  }
-  return id;
-}
-
 /** A partner's Sales Report for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  return loadSalesReportPage({ request, viewer: user, partnerId: partnerIdFrom(params) });
+  return loadSalesReportPage({ request, viewer: user, partnerId: idParam(params.id) });
 }
 
 /** Every change is the administrator's: STAFF and partners get 403. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: partnerIdFrom(params) });
+  return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateSalesReport;
