@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import {
+  auditLog,
   filingValues,
   pdtValues,
   productVerifications,
@@ -283,4 +284,72 @@ export async function markMessagesRead(reportId: number, side: MessageSide) {
     .update(reportMessages)
     .set({ [column]: sql`now()` })
     .where(and(eq(reportMessages.reportId, reportId), isNull(readColumn(side))));
+}
+
+// ---------------------------------------------------------------- history
+
+export type HistoryAction = "save" | "submit" | "approve" | "reject" | "reopen";
+
+export interface ReportHistoryEntry {
+  id: number;
+  action: HistoryAction;
+  at: Date;
+  who: string | null;
+  comment: string | null;
+  version: number | null;
+  /** Rows of the snapshot taken by this entry (submissions and decisions); null for saves. */
+  rowCount: number | null;
+  snapshotSha256: string | null;
+}
+
+const HISTORY_ACTIONS = new Set<string>(["save", "submit", "approve", "reject", "reopen"]);
+
+/**
+ * Every save, submission and decision of one report (any type), newest first: from the audit
+ * log, with the author's name and, where the entry took one, its snapshot's row count and hash.
+ */
+export async function listReportHistory(reportId: number): Promise<ReportHistoryEntry[]> {
+  const entries = await db
+    .select({ id: auditLog.id, action: auditLog.action, after: auditLog.after, createdAt: auditLog.createdAt, who: users.name })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .where(and(like(auditLog.entity, "report:%"), eq(auditLog.entityId, String(reportId)), like(auditLog.action, "report.%")))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+  const snapshots = await db
+    .select({ version: reportSnapshots.version, rowCount: reportSnapshots.rowCount, sha256: reportSnapshots.sha256 })
+    .from(reportSnapshots)
+    .where(eq(reportSnapshots.reportId, reportId));
+  const byVersion = new Map(snapshots.map((snapshot) => [snapshot.version, snapshot]));
+  const history: ReportHistoryEntry[] = [];
+  for (const entry of entries) {
+    const action = entry.action.slice("report.".length);
+    if (!HISTORY_ACTIONS.has(action)) continue;
+    const after = (entry.after ?? {}) as { version?: unknown; comment?: unknown; snapshotSha256?: unknown };
+    const version = typeof after.version === "number" ? after.version : null;
+    const sha256 = typeof after.snapshotSha256 === "string" ? after.snapshotSha256 : null;
+    const snapshot = version != null ? byVersion.get(version) : undefined;
+    const matching = snapshot && (!sha256 || snapshot.sha256 === sha256) ? snapshot : undefined;
+    history.push({
+      id: entry.id,
+      action: action as HistoryAction,
+      at: entry.createdAt,
+      who: entry.who,
+      comment: typeof after.comment === "string" ? after.comment : null,
+      version,
+      rowCount: matching?.rowCount ?? null,
+      snapshotSha256: sha256 ?? matching?.sha256 ?? null,
+    });
+  }
+  return history;
+}
+
+/** The rows of the report's latest submission snapshot, or null when it was never submitted. */
+export async function latestSubmittedRows(reportId: number): Promise<unknown[] | null> {
+  const [snapshot] = await db
+    .select({ rows: reportSnapshots.rows })
+    .from(reportSnapshots)
+    .where(and(eq(reportSnapshots.reportId, reportId), eq(reportSnapshots.event, "submit")))
+    .orderBy(desc(reportSnapshots.version), desc(reportSnapshots.id))
+    .limit(1);
+  return snapshot ? (Array.isArray(snapshot.rows) ? snapshot.rows : []) : null;
 }

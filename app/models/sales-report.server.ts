@@ -37,6 +37,7 @@ import { sendMail } from "./mail.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "./quarter.server";
 import {
+  latestSubmittedRows,
   listReportMessages,
   markMessagesRead,
   pendingVerificationCount,
@@ -720,3 +721,49 @@ export async function salesReportId(partnerId: number, quarterId: number): Promi
 }
 
 export type { SalesGridRow };
+
+// ---------------------------------------------------------------- changes since the last submission
+
+export interface SalesRowChange {
+  id: number;
+  kind: SalesKind;
+  change: "added" | "changed" | "removed";
+}
+
+export interface SalesChangesSinceSubmission {
+  added: number;
+  changed: number;
+  removed: number;
+  /** Up to 20 of the changed rows, by row id. */
+  rows: SalesRowChange[];
+}
+
+const CHANGES_LISTED = 20;
+
+/**
+ * The report's rows now against those of its latest submission (by row id): rows added, changed
+ * and removed since. null when the report was never submitted.
+ */
+export async function changesSinceLastSubmission(reportId: number): Promise<SalesChangesSinceSubmission | null> {
+  const submitted = await latestSubmittedRows(reportId);
+  if (!submitted) return null;
+  const current = await db.select().from(salesRows).where(eq(salesRows.reportId, reportId)).orderBy(asc(salesRows.id));
+  const before = new Map<number, SalesRowRecord>();
+  for (const raw of submitted) {
+    const row = raw as SalesRowRecord;
+    if (row && typeof row.id === "number") before.set(row.id, row);
+  }
+  const result: SalesChangesSinceSubmission = { added: 0, changed: 0, removed: 0, rows: [] };
+  const note = (change: SalesRowChange) => {
+    result[change.change] += 1;
+    if (result.rows.length < CHANGES_LISTED) result.rows.push(change);
+  };
+  for (const row of current) {
+    const old = before.get(row.id);
+    if (!old) note({ id: row.id, kind: row.kind, change: "added" });
+    else if (!sameValues(old, row)) note({ id: row.id, kind: row.kind, change: "changed" });
+    before.delete(row.id);
+  }
+  for (const old of before.values()) note({ id: old.id, kind: old.kind, change: "removed" });
+  return result;
+}

@@ -15,13 +15,15 @@ import {
   UPLOAD_MAX_BYTES,
   type SalesActionData,
   type SalesIntent,
+  type SavedWarning,
   type SubmittedForm,
   type UploadProblem,
 } from "~/components/grids/sales-report-types";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
-import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import {
+  changesSinceLastSubmission,
   decideSalesReport,
   loadSalesReport,
   markSalesMessagesRead,
@@ -32,7 +34,7 @@ import {
 import type { AuthUser } from "~/models/user.server";
 import { forbidden } from "~/utils/auth.server";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem } from "~/utils/sales-rows";
+import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
 import { redirectWithToast } from "~/utils/toast.server";
 
 type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
@@ -87,8 +89,14 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id
       ? await listProductVerifications(partnerId, view.report.id)
       : null;
+  const reportId = view.report.id;
+  const [history, changes] = reportId
+    ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)])
+    : [[], null];
   return {
     view,
+    history,
+    changes,
     viewerRole: viewer.role,
     tab: parseTab(url.searchParams.get("tab")),
     page: parsePage(url.searchParams.get("page")),
@@ -213,6 +221,18 @@ function problemsAtPositions(problems: Record<SalesKind, SalesRowProblem[]>, pos
 
 // ---------------------------------------------------------------- action
 
+export const FDF_WARNING_MESSAGE = "FDF row {{row}}: {{column}} differs from the calculated {{expected}} by more than 1 %.";
+
+/** The save's FDF warnings, by grid position (1-based), as the page shows them. */
+function fdfWarnings(warnings: Record<SalesKind, SalesRowWarning[]>, positions?: Record<SalesKind, number[]>): SavedWarning[] {
+  return warnings.FDF.map((warning) => ({
+    message: FDF_WARNING_MESSAGE,
+    row: (positions?.FDF[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1,
+    column: warning.label,
+    expected: warning.expected,
+  }));
+}
+
 function reply(body: SalesActionData, status = 200) {
   return data(body, { status });
 }
@@ -303,6 +323,9 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
     if (intent === "save") {
       const counts = saved?.ok ? saved.counts : { total: 0, previousTotal: 0 };
       const message = saveMessage(counts);
+      const warnings = saved?.ok ? fdfWarnings(saved.warnings, posted?.positions) : [];
+      // Non-blocking: the rows are saved, the page shows the values that disagree with the derived ones.
+      if (warnings.length > 0) return reply({ kind: "saved", intent, message: message.message, values: message.values, warnings });
       return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values });
     }
     if (intent === "submit") {

@@ -176,6 +176,26 @@ describe("saving from the grid (JSON)", () => {
     expect(await toastOf(again)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}", values: { total: 2, count: 1 } });
   });
 
+  it("FDF values more than 1 % off the calculated ones are saved and listed as warnings on the page", async () => {
+    const result = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ totalGrossValue: "3000" })] });
+    expect(result.status).toBe(200);
+    expect(result.data).toMatchObject({
+      kind: "saved",
+      message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}",
+      values: { total: 2, count: 2 },
+      warnings: [
+        {
+          message: "FDF row {{row}}: {{column}} differs from the calculated {{expected}} by more than 1 %.",
+          row: 2,
+          column: "Total Gross Sales Value (USD)",
+        },
+      ],
+    });
+    expect(Number((result.data as { warnings: { expected: string }[] }).warnings[0].expected)).toBe(2500);
+    const rows = await storedRows(cedarId);
+    expect(rows.map((row) => Number(row.totalGrossValue))).toEqual([2500, 3000]);
+  });
+
   it("invalid rows: 'Invalid data!' problems by grid row and column, nothing saved", async () => {
     const result = await saveJson(CEDAR, { API: [apiRow(), apiRow({ year: "1990", country: "Atlantis" })], FDF: [{}, fdfRow({ royaltyPercent: "" })] });
     expect(result.status).toBe(400);

@@ -10,6 +10,7 @@ import { SALES_KINDS, VALIDATION_DIALOG_TITLE, type SalesKind } from "~/utils/sa
 import { PageHeader } from "../page-header";
 import { ProductVerificationWarning } from "./product-verification";
 import { InvalidDataList } from "./sales-dialogs";
+import { SalesHistory, SavedWithWarnings } from "./sales-history";
 import { SalesFormTable } from "./sales-form-table";
 import { SalesGridEditor } from "./sales-grid-editor";
 import { SalesMessages } from "./sales-messages";
@@ -289,6 +290,8 @@ export function SalesReportPage({
         </div>
       ) : null}
 
+      {result?.kind === "saved" ? <SavedWithWarnings message={result.message} values={result.values} warnings={result.warnings} /> : null}
+
       <SalesDatalists lists={view.lists} />
 
       {hydrated ? (
@@ -345,6 +348,8 @@ export function SalesReportPage({
       )}
 
       {view.canEditRows ? <UploadForm data={data} problems={result?.kind === "upload-problems" ? result.problems : null} busy={busy} /> : null}
+
+      <SalesHistory history={data.history} changes={data.changes} />
     </div>
   );
 }

@@ -68,7 +68,24 @@ export type SalesActionData =
     }
   | { kind: "upload-problems"; intent: "upload"; problems: UploadProblem[] }
   | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
-  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number };
+  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number }
+  | {
+      /** Saved, with FDF values that disagree with the derived ones (non-blocking). */
+      kind: "saved";
+      intent: "save";
+      message: string;
+      values?: Record<string, string | number>;
+      warnings: SavedWarning[];
+    };
+
+/** An entered FDF value more than 1 % away from the derived one; `message` is the translation key. */
+export interface SavedWarning {
+  message: string;
+  row: number;
+  /** The column's English label (a translation key). */
+  column: string;
+  expected: string;
+}
 
 /** The save body the grid posts as JSON in the field `payload`. */
 export interface SalesPayload {

@@ -1,0 +1,117 @@
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { partners, reports, reportSnapshots, users } from "~/db/schema";
+import { getOpenQuarter } from "~/models/quarter.server";
+import { action as adminAction } from "~/routes/_shell.admin.sales-report.$id";
+import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
+import type { SalesReportPageData } from "~/utils/sales-report-route.server";
+import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+
+const ADMIN = "admin@example.org";
+const CEDAR = "partner3@example.org";
+const year = String(new Date().getUTCFullYear());
+
+let cedarId: number;
+let quarterId: number;
+beforeEach(async () => {
+  const [partner] = await db.select().from(partners).where(eq(partners.email, CEDAR));
+  cedarId = partner.id;
+  quarterId = (await getOpenQuarter()).id;
+});
+
+async function nameOf(email: string) {
+  const [user] = await db.select({ name: users.name }).from(users).where(eq(users.email, email));
+  return user.name;
+}
+
+async function page(): Promise<SalesReportPageData> {
+  const result = await runRoute<SalesReportPageData>(partnerLoader, buildRequest("/partner/sales-report", { cookie: await sessionCookieFor(CEDAR) }));
+  expect(result.status).toBe(200);
+  return result.data!;
+}
+
+const apiRow = (purchaser: string) => ({
+  year,
+  month: "March",
+  country: "India",
+  purchaser,
+  productName: "Abacavir API",
+  quantity: "10",
+  totalValue: "1000",
+});
+
+async function post(form: Record<string, string>, email = CEDAR) {
+  const cookie = await sessionCookieFor(email);
+  if (email === ADMIN) {
+    return runRoute(adminAction, buildRequest(`/admin/sales-report/${cedarId}`, { cookie, form }), { params: { id: String(cedarId) } });
+  }
+  return runRoute(partnerAction, buildRequest("/partner/sales-report", { cookie, form }));
+}
+
+async function save(body: { API: object[]; deletedIds?: number[] }, extra: Record<string, string> = {}) {
+  const version = String((await page()).view.report.version);
+  return post({
+    intent: "save",
+    quarterId: String(quarterId),
+    version,
+    payload: JSON.stringify({ API: body.API, FDF: [], deletedIds: body.deletedIds ?? [] }),
+    ...extra,
+  });
+}
+
+describe("the Sales Report history", () => {
+  it("a report not started has no history", async () => {
+    const data = await page();
+    expect(data.view.report.id).toBeNull();
+    expect(data.history).toEqual([]);
+    expect(data.changes).toBeNull();
+  });
+
+  it("save, submit and reject are listed newest first with who, comment, row count and snapshot hash", async () => {
+    expect((await save({ API: [apiRow("Global Fund"), apiRow("UNICEF")] })).status).toBe(302);
+    expect((await save({ API: [apiRow("PEPFAR")] }, { intent: "submit", comment: "Q sales attached." })).status).toBe(302);
+    expect((await post({ intent: "reject", quarterId: String(quarterId), comment: "Purchaser missing." }, ADMIN)).status).toBe(302);
+
+    const data = await page();
+    const [report] = await db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.partnerId, cedarId), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
+    const snapshots = await db.select().from(reportSnapshots).where(eq(reportSnapshots.reportId, report.id)).orderBy(reportSnapshots.id);
+    expect(snapshots.map((snapshot) => snapshot.event)).toEqual(["submit", "reject"]);
+
+    expect(data.history).toHaveLength(3);
+    const [rejected, submitted, saved] = data.history;
+    expect(rejected).toMatchObject({ action: "reject", who: await nameOf(ADMIN), comment: "Purchaser missing.", rowCount: 3, snapshotSha256: snapshots[1].sha256 });
+    expect(submitted).toMatchObject({ action: "submit", who: await nameOf(CEDAR), comment: "Q sales attached.", rowCount: 3, snapshotSha256: snapshots[0].sha256 });
+    expect(saved).toMatchObject({ action: "save", who: await nameOf(CEDAR), comment: null, rowCount: null, snapshotSha256: null });
+    expect(rejected.snapshotSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Date(rejected.at).getTime()).toBeGreaterThanOrEqual(new Date(saved.at).getTime());
+
+    // Nothing changed since the submission yet.
+    expect(data.changes).toEqual({ added: 0, changed: 0, removed: 0, rows: [] });
+  });
+
+  it("counts rows added, changed and removed since the last submission", async () => {
+    await save({ API: [apiRow("Global Fund"), apiRow("UNICEF"), apiRow("PEPFAR")] }, { intent: "submit", comment: "Sent." });
+    await post({ intent: "reject", quarterId: String(quarterId), comment: "Check the quantities." }, ADMIN);
+
+    const [first, second, third] = (await page()).view.rows.API;
+    // Edit one row, delete one, add one.
+    expect((await save({ API: [{ ...first, quantity: "20" } as object, second, apiRow("WHO")], deletedIds: [third.id!] })).status).toBe(302);
+
+    const data = await page();
+    const added = data.view.rows.API.find((row) => row.purchaser === "WHO")!;
+    expect(data.changes).toMatchObject({ added: 1, changed: 1, removed: 1 });
+    expect(data.changes!.rows).toEqual(
+      expect.arrayContaining([
+        { id: first.id, kind: "API", change: "changed" },
+        { id: third.id, kind: "API", change: "removed" },
+        { id: added.id, kind: "API", change: "added" },
+      ]),
+    );
+    expect(data.changes!.rows).toHaveLength(3);
+    expect(data.history.map((entry) => entry.action)).toEqual(["save", "reject", "submit"]);
+  });
+});
