@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { forwardRef } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -38,33 +38,3 @@ export const ProductDeactivateDialog = forwardRef<HTMLDialogElement, { target: D
     );
   },
 );
-
-/** The same question on a page (no JavaScript): Ok posts, Cancel goes back to the list as it was. */
-export function ProductDeactivateConfirmation({
-  target,
-  action,
-  cancelTo,
-  canEdit,
-}: {
-  target: DeactivateTarget;
-  action: string;
-  cancelTo: string;
-  canEdit: boolean;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Form method="post" action={action} className="form">
-      <p className="dialog__message">{t("Do you want to deactivate {{name}} ?", { name: target.name })}</p>
-      <input type="hidden" name="intent" value="deactivate" />
-      <input type="hidden" name="productId" value={target.id} />
-      <div className="dialog__actions">
-        <Link to={cancelTo} className="button button--secondary">
-          {t("Cancel")}
-        </Link>
-        <button type="submit" className="button button--primary" disabled={!canEdit}>
-          {t("Ok")}
-        </button>
-      </div>
-    </Form>
-  );
-}

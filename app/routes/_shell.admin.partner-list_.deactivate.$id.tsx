@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { DeactivateConfirmation } from "~/components/deactivate-confirmation";
 import { PageHeader } from "~/components/page-header";
 import { getPartnerSummary } from "~/models/partner-list.server";
 import { requireRole } from "~/utils/auth.server";
@@ -28,20 +29,8 @@ export default function DeactivatePartnerPage() {
   return (
     <>
       <PageHeader title={t("Partner List")} />
-      <section className="card card--narrow" aria-labelledby="partner-deactivate-question">
-        <Form method="post" action={back} className="form">
-          <p id="partner-deactivate-question" className="dialog__message">{t("Do you want to deactivate {{name}} ?", { name: partner.companyName })}</p>
-          <input type="hidden" name="intent" value="deactivate" />
-          <input type="hidden" name="partnerId" value={partner.id} />
-          <div className="form__row dialog__actions">
-            <Link to={back} className="button button--secondary">
-              {t("Cancel")}
-            </Link>
-            <button type="submit" className="button button--danger">
-              {t("Ok")}
-            </button>
-          </div>
-        </Form>
+      <section className="card card--narrow">
+        <DeactivateConfirmation name={partner.companyName} idField="partnerId" id={partner.id} action={back} cancelTo={back} />
       </section>
     </>
   );

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
-import { ProductDeactivateConfirmation } from "~/components/product-deactivate-dialog";
+import { DeactivateConfirmation } from "~/components/deactivate-confirmation";
 import { PRODUCT_LIST_PATH } from "~/components/product-list-table";
 import { getProduct } from "~/models/product.server";
 import { parseProductListQuery, productListSearch } from "~/schemas/product";
@@ -34,7 +34,14 @@ export default function DeactivateProductPage() {
       <PageHeader title={t("Deactivate Product")} />
       <section className="card card--narrow">
         {product.isActive ? (
-          <ProductDeactivateConfirmation target={product} action={listUrl} cancelTo={listUrl} canEdit={canEdit} />
+          <DeactivateConfirmation
+            name={product.name}
+            idField="productId"
+            id={product.id}
+            action={listUrl}
+            cancelTo={listUrl}
+            canEdit={canEdit}
+          />
         ) : (
           <>
             <p className="notice">{t("This product is already deactivated.")}</p>
