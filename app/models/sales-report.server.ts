@@ -5,17 +5,12 @@
  * app/models/report-workflow.server.ts.
  */
 import Decimal from "decimal.js";
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, currencies, formulationTypes, partners, products, quarters, reports, salesRows, users } from "~/db/schema";
-import { translatorFor } from "~/i18n/i18next.server";
-import { formatDateTime } from "~/utils/dates";
-import { appUrl } from "~/utils/env.server";
-import { logger } from "~/utils/logger.server";
+import { countries, currencies, formulationTypes, partners, products, quarters, reports, salesRows } from "~/db/schema";
 import { parseQuarterName } from "~/utils/quarters";
 import { allowedActions, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
 import {
   columnsFor,
   formatDecimal,
@@ -33,7 +28,7 @@ import {
   type SalesRowWarning,
 } from "~/utils/sales-rows";
 import { portalNow } from "~/utils/today.server";
-import { sendMail } from "./mail.server";
+import { mailReportDecision, mailSalesSubmission } from "./report-mails.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "./quarter.server";
 import {
@@ -57,6 +52,7 @@ export const PARTNER_NOT_FOUND = "Partner not found";
 export const QUARTER_NOT_FOUND = "Quarter not found";
 /** A save named rows that are not rows of this report (another partner's, another report's, or already deleted). */
 export const ROWS_NOT_IN_REPORT = "Some rows are not part of this report. Reload the report and try again.";
+export const REPORT_HAS_ROWS = "This report has rows. Delete them, or submit them, before reporting nothing for this quarter.";
 
 const DECIMALS = 12;
 
@@ -332,6 +328,8 @@ export interface SaveSalesReportInput {
   /** Saved rows deleted in the grid. */
   deletedIds?: readonly number[];
   action: "save" | "submit";
+  /** "Nothing to report this quarter": a submission refused when the report has rows. */
+  nothingToReport?: boolean;
   comment?: string | null;
   requestId?: string | null;
 }
@@ -435,6 +433,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   const writeRows = async (tx: Transaction, reportId: number) => {
     const [{ value: before }] = await tx.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId));
     counts.previousTotal = Number(before);
+    if (input.nothingToReport && counts.previousTotal > 0) throw new WorkflowError(REPORT_HAS_ROWS, 409);
 
     // Every id named must be a row of this report (of the right kind for an update).
     const updates = prepared.flatMap(({ kind, rows }) =>
@@ -547,8 +546,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     requestId: input.requestId,
   });
 
-  if (action === "submit")
-    await mailSubmission(result, { partnerId, quarterId, comment: input.comment?.trim() ?? "", total: counts.total });
+  if (action === "submit") await mailSalesSubmission(result, { comment: input.comment?.trim() ?? "", total: counts.total });
 
   return {
     ok: true,
@@ -585,95 +583,6 @@ export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">)
   return { message, values, text };
 }
 
-// ---------------------------------------------------------------- submission mails
-
-async function mailSubmission(
-  result: ReportActionResult,
-  { partnerId, quarterId, comment, total }: { partnerId: number; quarterId: number; comment: string; total: number }
-) {
-  try {
-    const [context] = await db
-      .select({
-        companyName: partners.companyName,
-        partnerEmail: partners.email,
-        quarterName: quarters.name,
-        submittedAt: reports.submittedAt,
-        status: reports.status,
-        isLate: reports.isLate,
-      })
-      .from(reports)
-      .innerJoin(partners, eq(partners.id, reports.partnerId))
-      .innerJoin(quarters, eq(quarters.id, reports.quarterId))
-      .where(eq(reports.id, result.reportId));
-    const kinds = await db
-      .select({ kind: salesRows.kind, value: count() })
-      .from(salesRows)
-      .where(eq(salesRows.reportId, result.reportId))
-      .groupBy(salesRows.kind);
-    const rowsOf = (kind: SalesKind) => Number(kinds.find((row) => row.kind === kind)?.value ?? 0);
-    // The partner's login with the partner's address first: its language is the partner's.
-    const [partnerUser] = await db
-      .select({ language: users.language })
-      .from(users)
-      .where(and(eq(users.partnerId, partnerId), eq(users.role, "PARTNER")))
-      .orderBy(sql`case when lower(${users.email}) = lower(${context.partnerEmail}) then 0 else 1 end`, asc(users.id))
-      .limit(1);
-    const admins = await db
-      .select({ email: users.email, language: users.language })
-      .from(users)
-      .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
-      .orderBy(asc(users.id));
-
-    const facts = {
-      company: context.companyName,
-      quarter: context.quarterName,
-      time: formatDateTime(context.submittedAt),
-      total,
-      api: rowsOf("API"),
-      fdf: rowsOf("FDF"),
-      sha256: result.snapshotSha256 ?? "",
-      comment,
-    };
-    const describe = async (language: string, link: string, audience: "partner" | "admin") => {
-      const t = await translatorFor(language);
-      const report = t(REPORT_TYPE_LABELS.sales);
-      const lines = [
-        audience === "partner"
-          ? t("Dear {{company}},", { company: facts.company })
-          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
-        "",
-        audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
-        t("Status: {{status}}", { status: t(context.status) }),
-        t("Submitted on: {{time}} (UTC)", facts),
-        t("Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", facts),
-        total === 0 ? t("Nothing to report this quarter") : "",
-        audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
-        t("Comment: {{comment}}", facts),
-        t("Snapshot SHA-256: {{sha256}}", facts),
-        audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
-        "",
-        t("Open the report:"),
-        link,
-      ].filter((line, index, all) => line !== "" || (index > 0 && all[index - 1] !== ""));
-      const subject =
-        audience === "partner"
-          ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
-          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
-      return { subject, text: lines.join("\n") };
-    };
-
-    const receipt = await describe(partnerUser?.language ?? "en", `${appUrl()}${PARTNER_REPORT_PATHS.sales}`, "partner");
-    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId, reportType: "sales" });
-    for (const admin of admins) {
-      const notice = await describe(admin.language, `${appUrl()}/admin/sales-report/${partnerId}`, "admin");
-      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId, reportType: "sales" });
-    }
-  } catch (error) {
-    // The submission is committed; a mail that cannot be written is logged, not a failed submission.
-    logger.error({ err: error, reportId: result.reportId, partnerId, quarterId }, "submission mails failed");
-  }
-}
-
 // ---------------------------------------------------------------- decisions and messages
 
 /** The admin approves, rejects or reopens a partner's Sales Report (comment required). */
@@ -697,6 +606,7 @@ export async function decideSalesReport({
   await getQuarterById(quarterId);
   const key: ReportKey = { partnerId, quarterId, type: "sales" };
   const result = await performReportAction({ actor, key, action, comment, requestId });
+  await mailReportDecision(result, { decision: action, comment: comment?.trim() ?? "" });
   const message = action === "approve" ? "Report Approved!" : action === "reject" ? "Report Rejected!" : "Report reopened!";
   return { ...result, message };
 }

@@ -17,6 +17,7 @@ import {
   partnerProducts,
   partners,
   products,
+  productVerifications,
   reportMessages,
   reports,
   salesRows,
@@ -140,6 +141,9 @@ const DEMO_STRENGTHS: Record<string, string> = {
   "Paediatric Abacavir/Lamivudine/Dolutegravir": "60/30/5 mg",
   "Lopinavir/ritonavir pellets": "40/10 mg",
 };
+
+/** The FDF product of the open quarter's demo draft that waits for the administrator's verification. */
+const DEMO_UNVERIFIED_PRODUCT = { name: "Efavirenz/Lamivudine/TDF 600/300/300 mg", strength: "600/300/300 mg" };
 
 const DEMO_USD_RATES = new Map(CURRENCIES.map((currency) => [currency.code, currency.usdRate]));
 
@@ -361,7 +365,21 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
               .filter((p) => p.category === category && demo.products.some(([name]) => name === p.name))
               .map((p) => ({ id: p.id, name: p.name }));
           const rich = offset === 0 && demo.email === "partner1@example.org";
-          demoSales.push(...demoSalesRows(report.id, quarterRef, rich, { API: own("API"), FDF: own("FDF") }, referenceIds));
+          const rows = demoSalesRows(report.id, quarterRef, rich, { API: own("API"), FDF: own("FDF") }, referenceIds);
+          if (rich) {
+            // A product the partner sold that is not in its list: the administrator's verification waits for it.
+            const [verification] = await tx
+              .insert(productVerifications)
+              .values({ partnerId: partner.id, reportId: report.id, productName: DEMO_UNVERIFIED_PRODUCT.name, category: "FDF" })
+              .returning();
+            Object.assign(rows[rows.length - 1], {
+              productId: null,
+              productName: DEMO_UNVERIFIED_PRODUCT.name,
+              strength: DEMO_UNVERIFIED_PRODUCT.strength,
+              productVerificationId: verification.id,
+            });
+          }
+          demoSales.push(...rows);
         }
       }
     }

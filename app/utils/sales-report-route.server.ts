@@ -15,7 +15,7 @@ import {
   UPLOAD_MAX_BYTES,
   type SalesActionData,
   type SalesIntent,
-  type SavedWarning,
+  type SavedWarnings,
   type SubmittedForm,
   type UploadProblem,
 } from "~/components/grids/sales-report-types";
@@ -35,7 +35,7 @@ import type { AuthUser } from "~/models/user.server";
 import { forbidden } from "~/utils/auth.server";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
-import { redirectWithToast } from "~/utils/toast.server";
+import { flashCookie, redirectWithToast } from "~/utils/toast.server";
 
 type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 
@@ -84,6 +84,7 @@ function pageUrl(request: Request, extra: Record<string, string | null> = {}): s
 
 export async function loadSalesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
+  const { value: flashedWarnings, setCookie } = await savedWarningsFlash.read(request);
   const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id
@@ -93,7 +94,7 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
   const [history, changes] = reportId
     ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)])
     : [[], null];
-  return {
+  const body = {
     view,
     history,
     changes,
@@ -101,10 +102,12 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
     tab: parseTab(url.searchParams.get("tab")),
     page: parsePage(url.searchParams.get("page")),
     verification,
+    savedWarnings: flashedWarnings && flashedWarnings.reportId === reportId ? flashedWarnings : null,
   };
+  return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
-export type SalesReportPageData = Awaited<ReturnType<typeof loadSalesReportPage>>;
+export type SalesReportPageData = Awaited<ReturnType<typeof loadSalesReportPage>>["data"];
 
 export async function salesWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
@@ -221,16 +224,33 @@ function problemsAtPositions(problems: Record<SalesKind, SalesRowProblem[]>, pos
 
 // ---------------------------------------------------------------- action
 
-export const FDF_WARNING_MESSAGE = "FDF row {{row}}: {{column}} differs from the calculated {{expected}} by more than 1 %.";
+const savedWarningsFlash = flashCookie<SavedWarnings>("__sales_warnings");
+/** Warnings listed after a save (a cookie is small); the rest are counted. */
+const WARNINGS_LISTED = 20;
 
-/** The save's FDF warnings, by grid position (1-based), as the page shows them. */
-function fdfWarnings(warnings: Record<SalesKind, SalesRowWarning[]>, positions?: Record<SalesKind, number[]>): SavedWarning[] {
-  return warnings.FDF.map((warning) => ({
-    message: FDF_WARNING_MESSAGE,
-    row: (positions?.FDF[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1,
-    column: warning.label,
-    expected: warning.expected,
-  }));
+/**
+ * The success message of a save, and its FDF warnings for the page it returns to: the same
+ * post-redirect-get with or without JavaScript, and after an upload.
+ */
+async function redirectAfterSave(
+  request: Request,
+  saved: Extract<SaveSalesReportResult, { ok: true }>,
+  source: SavedWarnings["source"],
+  rowOf: (warning: SalesRowWarning) => number,
+) {
+  const message = saveMessage(saved.counts);
+  const headers = new Headers();
+  const warnings = saved.warnings.FDF;
+  if (warnings.length > 0) {
+    const flashed: SavedWarnings = {
+      reportId: saved.reportId,
+      source,
+      items: warnings.slice(0, WARNINGS_LISTED).map((warning) => ({ row: rowOf(warning), column: warning.label, expected: warning.expected })),
+      more: Math.max(warnings.length - WARNINGS_LISTED, 0),
+    };
+    headers.append("Set-Cookie", await savedWarningsFlash.header(flashed));
+  }
+  return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values }, { headers });
 }
 
 function reply(body: SalesActionData, status = 200) {
@@ -251,7 +271,7 @@ function refusal(intent: SalesIntent, error: unknown, submitted?: SubmittedForm)
   throw error;
 }
 
-const INTENTS: readonly SalesIntent[] = ["save", "submit", "approve", "reject", "reopen", "read-messages", "verify-product", "upload"];
+const INTENTS: readonly SalesIntent[] = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "verify-product", "upload"];
 
 export interface SalesActionArgs {
   request: Request;
@@ -293,7 +313,7 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   const submitted = posted?.submitted;
 
   // Comments first: an empty one is asked for before anything is saved.
-  if (intent === "submit" && !comment) {
+  if ((intent === "submit" || intent === "submit-empty") && !comment) {
     return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
   }
   if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
@@ -301,6 +321,10 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   }
 
   try {
+    if (intent === "submit-empty") {
+      await saveSalesReport({ actor, partnerId, quarterId, expectedVersion, api: [], fdf: [], action: "submit", nothingToReport: true, comment, requestId });
+      return redirectWithToast(pageUrl(request), { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
+    }
     let saved: SaveSalesReportResult | undefined;
     if (posted) {
       // Submit saves the unsaved rows first in one transaction; approve and reject save them before deciding.
@@ -321,12 +345,9 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
       }
     }
     if (intent === "save") {
-      const counts = saved?.ok ? saved.counts : { total: 0, previousTotal: 0 };
-      const message = saveMessage(counts);
-      const warnings = saved?.ok ? fdfWarnings(saved.warnings, posted?.positions) : [];
-      // Non-blocking: the rows are saved, the page shows the values that disagree with the derived ones.
-      if (warnings.length > 0) return reply({ kind: "saved", intent, message: message.message, values: message.values, warnings });
-      return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values });
+      if (!saved?.ok || !posted) throw new BadRequest();
+      const positions = posted.positions.FDF;
+      return redirectAfterSave(request, saved, "grid", (warning) => (positions[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1);
     }
     if (intent === "submit") {
       return redirectWithToast(pageUrl(request), { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
@@ -419,8 +440,8 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
       );
       return uploadReply(problems);
     }
-    const message = saveMessage(result.counts);
-    return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values });
+    // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
+    return redirectAfterSave(request, result, "workbook", (warning) => warning.rowNumber + 1);
   } catch (error) {
     if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
       throw data({ message: NOT_FOUND }, { status: 404 });

@@ -8,32 +8,47 @@ export interface Toast {
   values?: Record<string, string | number>;
 }
 
-const toastStorage = createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
-  cookie: {
-    name: "__toast",
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: useSecureCookies(),
-    secrets: [sessionSecret()],
-  },
-});
-
-export async function toastHeader(toast: Toast): Promise<string> {
-  const session = await toastStorage.getSession();
-  session.flash("toast", toast);
-  return toastStorage.commitSession(session);
+/**
+ * A value carried in a signed cookie across one redirect and read once by the next page:
+ * how a post-redirect-get shows its outcome with or without JavaScript.
+ */
+export function flashCookie<T>(name: string) {
+  const storage = createCookieSessionStorage<Record<string, never>, { value: T }>({
+    cookie: {
+      name,
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: useSecureCookies(),
+      secrets: [sessionSecret()],
+    },
+  });
+  return {
+    /** The Set-Cookie header that carries `value` to the next request. */
+    async header(value: T): Promise<string> {
+      const session = await storage.getSession();
+      session.flash("value", value);
+      return storage.commitSession(session);
+    },
+    /** The value, and the Set-Cookie header that clears it (null when there was none). */
+    async read(request: Request): Promise<{ value: T | null; setCookie: string | null }> {
+      const session = await storage.getSession(request.headers.get("Cookie"));
+      const value = (session.get("value") as T | undefined) ?? null;
+      return { value, setCookie: value === null ? null : await storage.commitSession(session) };
+    },
+  };
 }
+
+const toastFlash = flashCookie<Toast>("__toast");
 
 /** A redirect that shows a message on the next page, with or without JavaScript. */
 export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await toastHeader(toast));
+  headers.append("Set-Cookie", await toastFlash.header(toast));
   return redirect(url, { ...init, headers });
 }
 
 export async function readToast(request: Request): Promise<{ toast: Toast | null; setCookie: string | null }> {
-  const session = await toastStorage.getSession(request.headers.get("Cookie"));
-  const toast = (session.get("toast") as Toast | undefined) ?? null;
-  return { toast, setCookie: toast ? await toastStorage.commitSession(session) : null };
+  const { value, setCookie } = await toastFlash.read(request);
+  return { toast: value, setCookie };
 }

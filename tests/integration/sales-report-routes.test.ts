@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, reports, salesRows } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
+import { REPORT_HAS_ROWS } from "~/models/sales-report.server";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.sales-report.$id";
 import { loader as adminXlsx } from "~/routes/admin.sales-report.$id.xlsx";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
@@ -40,6 +41,11 @@ async function partnerPage(email: string, search = "") {
 async function adminPage(email: string, partnerId: number, search = "") {
   const cookie = await sessionCookieFor(email);
   return runRoute(adminLoader, buildRequest(`/admin/sales-report/${partnerId}${search}`, { cookie }), { params: { id: String(partnerId) } });
+}
+/** The partner's page as the browser loads it after `result` (with the cookies it set). */
+async function pageAfter(email: string, result: RouteResult, previous?: string) {
+  const cookie = cookiesFrom(result, previous ?? (await sessionCookieFor(email)));
+  return runRoute(partnerLoader, buildRequest("/partner/sales-report", { cookie }));
 }
 async function postPartner(email: string, form: Record<string, string>, search = "") {
   const cookie = await sessionCookieFor(email);
@@ -176,24 +182,61 @@ describe("saving from the grid (JSON)", () => {
     expect(await toastOf(again)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}", values: { total: 2, count: 1 } });
   });
 
-  it("FDF values more than 1 % off the calculated ones are saved and listed as warnings on the page", async () => {
+  it("FDF values more than 1 % off the calculated ones are saved; the page the save returns to lists them once", async () => {
     const result = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ totalGrossValue: "3000" })] });
-    expect(result.status).toBe(200);
-    expect(result.data).toMatchObject({
-      kind: "saved",
+    expect(result.status).toBe(302);
+    expect(await toastOf(result)).toMatchObject({
       message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}",
       values: { total: 2, count: 2 },
-      warnings: [
-        {
-          message: "FDF row {{row}}: {{column}} differs from the calculated {{expected}} by more than 1 %.",
-          row: 2,
-          column: "Total Gross Sales Value (USD)",
-        },
-      ],
     });
-    expect(Number((result.data as { warnings: { expected: string }[] }).warnings[0].expected)).toBe(2500);
     const rows = await storedRows(cedarId);
     expect(rows.map((row) => Number(row.totalGrossValue))).toEqual([2500, 3000]);
+
+    const page = await pageAfter(CEDAR, result);
+    expect(page.data.savedWarnings).toMatchObject({
+      reportId: rows[0].reportId,
+      source: "grid",
+      items: [{ row: 2, column: "Total Gross Sales Value (USD)" }],
+      more: 0,
+    });
+    expect(Number(page.data.savedWarnings.items[0].expected)).toBe(2500);
+    // Shown once: the page clears it, and a reload has none.
+    const reload = await pageAfter(CEDAR, page, cookiesFrom(result, await sessionCookieFor(CEDAR)));
+    expect(reload.data.savedWarnings).toBeNull();
+    // A save without warnings carries none.
+    const clean = await saveJson(CEDAR, { FDF: [fdfRow()] });
+    expect((await pageAfter(CEDAR, clean)).data.savedWarnings).toBeNull();
+  });
+
+  it("many warnings: the first 20 are listed and the rest counted", async () => {
+    const result = await saveJson(CEDAR, { FDF: Array.from({ length: 25 }, () => fdfRow({ royaltyDue: "1" })) });
+    const { savedWarnings } = (await pageAfter(CEDAR, result)).data;
+    expect(savedWarnings.items).toHaveLength(20);
+    expect(savedWarnings.items[19]).toMatchObject({ row: 20, column: "Royalty Due" });
+    expect(savedWarnings.more).toBe(5);
+  });
+
+  it("'Nothing to report this quarter': a comment is required, rows refuse it, an empty report is submitted", async () => {
+    const noComment = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: " " });
+    expect(noComment.status).toBe(400);
+    expect(noComment.data).toMatchObject({ kind: "error", intent: "submit-empty", field: "comment", message: "Enter comments for admin" });
+
+    const acme = await postPartner(ACME, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(ACME), comment: "None." });
+    expect(acme.status).toBe(409);
+    expect(acme.data).toMatchObject({ kind: "error", message: REPORT_HAS_ROWS });
+    expect((await partnerPage(ACME)).data.view.statusLine.status).toBe("Saved");
+
+    const staff = await postAdmin(STAFF, cedarId, { intent: "submit-empty", quarterId: String(quarterId), comment: "x" });
+    expect(staff.status).toBe(403);
+    const admin = await postAdmin(ADMIN, cedarId, { intent: "submit-empty", quarterId: String(quarterId), comment: "x" });
+    expect(admin.data).toMatchObject({ kind: "error", message: "Only the partner can submit its report." });
+
+    const done = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "No sales this quarter." });
+    expect(done.status).toBe(302);
+    expect(await toastOf(done)).toMatchObject({ message: "Report has been submitted to the admin!" });
+    const view = (await adminPage(ADMIN, cedarId)).data.view;
+    expect(view.report).toMatchObject({ status: "Submitted", isEmpty: true });
+    expect(view.messages.map((message: { message: string }) => message.message)).toEqual(["No sales this quarter."]);
   });
 
   it("invalid rows: 'Invalid data!' problems by grid row and column, nothing saved", async () => {
@@ -379,6 +422,22 @@ describe("Excel download and upload", () => {
 
     const appended = await upload(CEDAR, file, "append");
     expect(await toastOf(appended)).toMatchObject({ values: { total: 6, count: 3 } });
+  });
+
+  it("an uploaded FDF value off the calculated one is saved and listed by its sheet row", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("API").addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+    const fdf = workbook.addWorksheet("FDF");
+    fdf.addRow(Object.keys(fdfRow()));
+    fdf.addRow(Object.values(fdfRow()));
+    fdf.addRow(Object.values(fdfRow({ royaltyDue: "999" })));
+    const result = await upload(CEDAR, new Blob([await workbook.xlsx.writeBuffer()]), "replace");
+    expect(result.status).toBe(302);
+    expect(await toastOf(result)).toMatchObject({ values: { total: 2 } });
+    expect((await pageAfter(CEDAR, result)).data.savedWarnings).toMatchObject({
+      source: "workbook",
+      items: [{ row: 3, column: "Royalty Due", expected: "120" }],
+    });
   });
 
   it("an invalid workbook: errors by sheet, row and column, and nothing is saved", async () => {

@@ -20,6 +20,7 @@ import {
   decideSalesReport,
   loadSalesReport,
   markSalesMessagesRead,
+  REPORT_HAS_ROWS,
   ROWS_NOT_IN_REPORT,
   saveMessage,
   saveSalesReport,
@@ -57,6 +58,11 @@ async function rowsOf(reportId: number) {
   return db.select().from(salesRows).where(eq(salesRows.reportId, reportId)).orderBy(asc(salesRows.id));
 }
 const mails = () => db.select().from(outbox).orderBy(asc(outbox.id));
+const pendingVerificationsOf = (partnerId: number) =>
+  db
+    .select()
+    .from(productVerifications)
+    .where(and(eq(productVerifications.partnerId, partnerId), eq(productVerifications.status, "pending")));
 
 let open: number;
 let historic: number;
@@ -162,7 +168,9 @@ describe("loading the Sales Report", () => {
 
     expect(view.permissions).toEqual({ save: true, submit: true, approve: false, reject: false, reopen: false });
     expect(view.canEditRows).toBe(true);
-    expect(view.pendingProductCount).toBe(0);
+    // The demo draft sold one FDF product that is not in Acme's list: it waits for verification.
+    expect(view.rows.FDF[3].productName).toBe("Efavirenz/Lamivudine/TDF 600/300/300 mg");
+    expect(view.pendingProductCount).toBe(1);
 
     // The open quarter first, then earlier ones newest first; no future quarter.
     expect(view.quarterDropdown[0]).toEqual({ id: open, name: openName, historic: false });
@@ -609,6 +617,9 @@ describe("submitting", () => {
     expect(notice.textBody).toContain("Comment: Q sales complete.");
     expect(notice.textBody).toContain(`/admin/sales-report/${acme}`);
 
+    // The seed's unverified product holds up the decision until the administrator rejects it.
+    const [seeded] = (await listProductVerifications(acme, submitted.reportId)).pendingProducts;
+    await decideProductVerification({ actor: admin, verificationId: seeded.product_verification_id, decision: "reject" });
     const rejected = await decideSalesReport({
       actor: admin,
       partnerId: acme,
@@ -617,6 +628,17 @@ describe("submitting", () => {
       comment: "Please add the June sales.",
     });
     expect(rejected).toMatchObject({ status: "Rejected", message: "Report Rejected!" });
+    const [decisionMail] = (await mails()).filter((mail) => mail.kind === "report-reject");
+    expect(decisionMail).toMatchObject({
+      toAddress: "partner1@example.org",
+      partnerId: acme,
+      reportType: "sales",
+      subject: `Your Sales Report for ${quarter} was rejected`,
+    });
+    expect(decisionMail.textBody).toContain(`Your Sales Report for ${quarter} was rejected. Please correct it and submit it again.`);
+    expect(decisionMail.textBody).toContain("Comment: Please add the June sales.");
+    expect(decisionMail.textBody).toContain(`Snapshot SHA-256: ${rejected.snapshotSha256}`);
+    expect(decisionMail.textBody).toMatch(/Decided on: \d{1,2}(st|nd|rd|th) \w{3} \d{4}, \d{2}:\d{2} (AM|PM) \(UTC\)/);
     const resubmitted = await saveSalesReport({
       actor: partner1,
       partnerId: acme,
@@ -662,6 +684,20 @@ describe("submitting", () => {
     const later = await saveSalesReport(cedarSave({ expectedVersion: report.version, fdf: [fdfRow()] }));
     expect(later).toMatchObject({ ok: true, status: "Saved", isEmpty: false });
     expect((await salesReportRow(cedar, open)).isEmpty).toBe(false);
+  });
+
+  it("the explicit 'Nothing to report' is refused while the report has rows, and nothing changes", async () => {
+    const before = await salesReportRow(acme, open);
+    const refused = await refusal(
+      saveSalesReport({ actor: partner1, partnerId: acme, quarterId: open, expectedVersion: before.version, api: [], fdf: [], action: "submit", nothingToReport: true, comment: "None." })
+    );
+    expect(refused).toMatchObject({ status: 409, message: REPORT_HAS_ROWS });
+    expect(await salesReportRow(acme, open)).toEqual(before);
+    expect(await rowsOf(before.id)).toHaveLength(7);
+    expect(await mails()).toEqual([]);
+
+    const empty = await saveSalesReport(cedarSave({ action: "submit", nothingToReport: true, comment: "No sales this quarter." }));
+    expect(empty).toMatchObject({ ok: true, status: "Submitted", isEmpty: true });
   });
 });
 
@@ -835,7 +871,7 @@ describe("approval and product verification", () => {
       })
     );
     expect(resubmitted).toMatchObject({ ok: true, status: "Resubmitted" });
-    expect(await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))).toHaveLength(0);
+    expect(await pendingVerificationsOf(cedar)).toHaveLength(0);
     expect(
       (await decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Accepted." })).status
     ).toBe("Approved");
@@ -875,7 +911,7 @@ describe("approval and product verification", () => {
       })
     );
     expect(again).toMatchObject({ ok: true, status: "Resubmitted" });
-    expect(await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))).toHaveLength(0);
+    expect(await pendingVerificationsOf(cedar)).toHaveLength(0);
   });
 });
 
@@ -925,5 +961,25 @@ describe("messages and decisions", () => {
     });
     expect(reopened).toMatchObject({ status: "Saved", message: "Report reopened!" });
     expect((await loadSalesReport({ viewer: partner2, partnerId: borealis })).permissions).toMatchObject({ save: true, submit: true });
+    // Only the decision that happened is mailed, once, to the partner.
+    const sent = await mails();
+    expect(sent.map((mail) => [mail.kind, mail.toAddress])).toEqual([["report-reopen", "partner2@example.org"]]);
+    expect(sent[0].subject).toBe(`Your Sales Report for ${quarterName(openQuarterRef())} was reopened`);
+    expect(sent[0].textBody).toContain("Comment: Please correct May.");
+    expect(sent[0].textBody).not.toContain("Snapshot SHA-256");
+  });
+
+  it("the approval is mailed to the partner in its language, with the SHA-256 of the rows approved", async () => {
+    await db.update(users).set({ language: "fr" }).where(eq(users.email, "partner3@example.org"));
+    const submitted = await saveSalesReport(cedarSave({ fdf: [fdfRow()], action: "submit", comment: "Rapport complet." }));
+    if (!submitted.ok) throw new Error("submit failed");
+    const approved = await decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Merci." });
+    const [mail] = (await mails()).filter((sent) => sent.kind === "report-approve");
+    expect(mail).toMatchObject({ toAddress: "partner3@example.org", subject: `Votre Rapport de ventes pour ${quarterName(openQuarterRef())} a été approuvé` });
+    expect(mail.textBody).toContain("Statut : Approuvé");
+    expect(mail.textBody).toContain("Merci.");
+    expect(mail.textBody).toContain(approved.snapshotSha256!);
+    // The rows approved are the rows submitted: the same snapshot hash.
+    expect(approved.snapshotSha256).toBe(submitted.snapshotSha256);
   });
 });

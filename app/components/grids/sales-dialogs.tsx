@@ -99,6 +99,8 @@ export interface CommentRequest {
   confirmLabel: string;
   /** The message when the comment is empty: 'Enter comments for admin' / 'Enter comments for partner'. */
   requiredMessage: string;
+  /** A sentence above the comment that says what confirming does. */
+  description?: string;
   danger?: boolean;
 }
 
@@ -146,6 +148,7 @@ export function CommentDialog({
           <h2 id={titleId} className="dialog__title">
             {t(request.title)}
           </h2>
+          {request.description ? <p className="dialog__text">{t(request.description)}</p> : null}
           <div className={`field${shownError ? " field--invalid" : ""}`}>
             <label className="field__label" htmlFor={fieldId}>
               {t("Comment")}

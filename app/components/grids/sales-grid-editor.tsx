@@ -10,15 +10,23 @@ import {
   ADD_ROWS_MAX,
   GRID_HEIGHT_OFFSET,
   GRID_PADDING_ROWS,
+  NOTHING_TO_REPORT_DESCRIPTION,
+  NOTHING_TO_REPORT_NEEDS_EMPTY,
   type SalesActionData,
   type SalesIntent,
   type SalesPayload,
 } from "./sales-report-types";
 
-type DecisionIntent = "submit" | "approve" | "reject" | "reopen";
+type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
 
 const COMMENT_REQUESTS: Record<DecisionIntent, CommentRequest> = {
   submit: { title: "Submit Report", confirmLabel: "Submit Report", requiredMessage: WORKFLOW_REFUSALS.partnerComment },
+  "submit-empty": {
+    title: "Nothing to report this quarter",
+    confirmLabel: "Submit Report",
+    requiredMessage: WORKFLOW_REFUSALS.partnerComment,
+    description: NOTHING_TO_REPORT_DESCRIPTION,
+  },
   approve: { title: "Approve Report", confirmLabel: "Approve", requiredMessage: WORKFLOW_REFUSALS.adminComment },
   reject: { title: "Reject Report", confirmLabel: "Reject", requiredMessage: WORKFLOW_REFUSALS.adminComment, danger: true },
   reopen: { title: "Reopen Report", confirmLabel: "Reopen", requiredMessage: WORKFLOW_REFUSALS.adminComment },
@@ -164,11 +172,13 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   const confirmDecision = (comment: string) => {
     if (!decision) return;
     // Submitting always saves the grid first; approve, reject and reopen save it only when it was changed.
-    send(decision, { withRows: decision === "submit" || dirty, comment });
+    send(decision, { withRows: decision === "submit" || (decision !== "submit-empty" && dirty), comment });
   };
 
   const isPartner = viewerRole === "PARTNER";
   const selectedCount = selected[tab].size;
+  // "Nothing to report" is for a report without rows: none saved, none typed.
+  const gridHasRows = deletedIds.length > 0 || SALES_KINDS.some((kind) => rowsToSave(kind, rows[kind]).length > 0);
 
   return (
     <div className="sales-editor" data-dirty={dirty || deletedIds.length ? "true" : undefined}>
@@ -183,9 +193,20 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
             {t("Save")}
           </button>
           {isPartner ? (
-            <button type="button" className="button button--primary" disabled={!permissions.submit || busy} onClick={() => openDecision("submit")}>
-              {t("Submit Report")}
-            </button>
+            <>
+              <button type="button" className="button button--primary" disabled={!permissions.submit || busy} onClick={() => openDecision("submit")}>
+                {t("Submit Report")}
+              </button>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={!permissions.submit || busy || gridHasRows}
+                title={gridHasRows ? t(NOTHING_TO_REPORT_NEEDS_EMPTY) : undefined}
+                onClick={() => openDecision("submit-empty")}
+              >
+                {t("Nothing to report this quarter")}
+              </button>
+            </>
           ) : (
             <>
               <button type="button" className="button button--primary" disabled={!permissions.approve || busy} onClick={() => openDecision("approve")}>

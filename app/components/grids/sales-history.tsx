@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import type { HistoryAction, ReportHistoryEntry } from "~/models/report-workflow.server";
 import type { SalesChangesSinceSubmission } from "~/models/sales-report.server";
 import { formatDateTime } from "~/utils/dates";
-import type { SavedWarning } from "./sales-report-types";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
   save: "Saved",
@@ -64,22 +63,5 @@ export function SalesHistory({ history, changes }: { history: ReportHistoryEntry
         </table>
       </div>
     </details>
-  );
-}
-
-/** After a save: the success message and the FDF values that disagree with the derived ones (non-blocking). */
-export function SavedWithWarnings({ message, values, warnings }: { message: string; values?: Record<string, string | number>; warnings: SavedWarning[] }) {
-  const { t } = useTranslation();
-  return (
-    <div className="alert alert--info sales-warnings" role="status" data-testid="sales-warnings">
-      <p>{t(message, values)}</p>
-      <ul className="sales-warnings__list">
-        {warnings.map((warning) => (
-          <li key={`${warning.row}:${warning.column}`}>
-            {t(warning.message, { row: warning.row, column: t(warning.column), expected: warning.expected })}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

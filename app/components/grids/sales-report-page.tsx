@@ -10,11 +10,12 @@ import { SALES_KINDS, VALIDATION_DIALOG_TITLE, type SalesKind } from "~/utils/sa
 import { PageHeader } from "../page-header";
 import { ProductVerificationWarning } from "./product-verification";
 import { InvalidDataList } from "./sales-dialogs";
-import { SalesHistory, SavedWithWarnings } from "./sales-history";
+import { SalesHistory } from "./sales-history";
 import { SalesFormTable } from "./sales-form-table";
 import { SalesGridEditor } from "./sales-grid-editor";
 import { SalesMessages } from "./sales-messages";
-import type { SalesActionData, UploadProblem } from "./sales-report-types";
+import { NOTHING_TO_REPORT_DESCRIPTION, type SalesActionData, type UploadProblem } from "./sales-report-types";
+import { SavedWarningsPanel } from "./sales-warnings";
 
 /**
  * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what
@@ -192,6 +193,41 @@ function DecisionForm({ data, commentError, busy }: { data: SalesReportPageData;
   );
 }
 
+/** "Nothing to report this quarter" as a plain form (the page without JavaScript), for a report without rows. */
+function NothingToReportForm({ data, commentError, busy }: { data: SalesReportPageData; commentError: string | null; busy: boolean }) {
+  const { t } = useTranslation();
+  const { view } = data;
+  return (
+    <Form method="post" className="card sales-nothing" data-testid="nothing-to-report-form">
+      <input type="hidden" name="quarterId" value={view.quarter.id} />
+      <input type="hidden" name="version" value={view.report.version} />
+      <fieldset className="sales-form__submit" disabled={busy}>
+        <legend>{t("Nothing to report this quarter")}</legend>
+        <p>{t(NOTHING_TO_REPORT_DESCRIPTION)}</p>
+        <div className={`field${commentError ? " field--invalid" : ""}`}>
+          <label className="field__label" htmlFor="nothing-to-report-comment">
+            {t("Comment")}
+          </label>
+          <div className="field__control">
+            <textarea
+              id="nothing-to-report-comment"
+              name="comment"
+              className="input"
+              rows={3}
+              placeholder={t("Enter comments for admin")}
+              aria-invalid={commentError ? true : undefined}
+            />
+          </div>
+          <ErrorList errors={commentError ? [commentError] : null} />
+        </div>
+        <button type="submit" name="intent" value="submit-empty" className="button button--primary">
+          {t("Submit Report")}
+        </button>
+      </fieldset>
+    </Form>
+  );
+}
+
 export function SalesReportPage({
   data,
   actionData,
@@ -290,7 +326,7 @@ export function SalesReportPage({
         </div>
       ) : null}
 
-      {result?.kind === "saved" ? <SavedWithWarnings message={result.message} values={result.values} warnings={result.warnings} /> : null}
+      {data.savedWarnings ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
 
       <SalesDatalists lists={view.lists} />
 
@@ -341,6 +377,9 @@ export function SalesReportPage({
             canSubmit={view.permissions.submit && !busy}
             commentError={error?.intent === "submit" ? commentError : null}
           />
+          {isPartner && view.permissions.submit && view.rows.API.length + view.rows.FDF.length === 0 ? (
+            <NothingToReportForm data={data} commentError={error?.intent === "submit-empty" ? commentError : null} busy={busy} />
+          ) : null}
           {!isPartner ? (
             <DecisionForm data={data} commentError={error && error.intent !== "submit" ? commentError : null} busy={busy} />
           ) : null}

@@ -24,9 +24,14 @@ export type SalesIntent =
   | "approve"
   | "reject"
   | "reopen"
+  | "submit-empty"
   | "read-messages"
   | "verify-product"
   | "upload";
+
+/** "Nothing to report this quarter": what it does, and why it is not offered while the report has rows. */
+export const NOTHING_TO_REPORT_DESCRIPTION = "Submits this quarter's Sales Report without rows: you had no API or FDF sales to report.";
+export const NOTHING_TO_REPORT_NEEDS_EMPTY = "Only a report without rows can be submitted as nothing to report.";
 
 /** The values a form without JavaScript posted, by grid position (0-based), to show them again. */
 export interface SubmittedForm {
@@ -68,23 +73,20 @@ export type SalesActionData =
     }
   | { kind: "upload-problems"; intent: "upload"; problems: UploadProblem[] }
   | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
-  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number }
-  | {
-      /** Saved, with FDF values that disagree with the derived ones (non-blocking). */
-      kind: "saved";
-      intent: "save";
-      message: string;
-      values?: Record<string, string | number>;
-      warnings: SavedWarning[];
-    };
+  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number };
 
-/** An entered FDF value more than 1 % away from the derived one; `message` is the translation key. */
-export interface SavedWarning {
-  message: string;
-  row: number;
-  /** The column's English label (a translation key). */
-  column: string;
-  expected: string;
+/**
+ * After a save: the entered FDF values more than 1 % away from the derived ones (non-blocking),
+ * carried across the save's redirect and shown once by the report's page.
+ */
+export interface SavedWarnings {
+  reportId: number;
+  /** Row numbers are grid positions ("grid") or rows of the uploaded workbook's FDF sheet ("workbook"). */
+  source: "grid" | "workbook";
+  /** `column` is the column's English label (a translation key). */
+  items: { row: number; column: string; expected: string }[];
+  /** Warnings beyond those listed. */
+  more: number;
 }
 
 /** The save body the grid posts as JSON in the field `payload`. */

@@ -1,0 +1,180 @@
+/**
+ * The mails of the report workflow, each in its reader's language: the partner's receipt and
+ * the administrators' notice of a submission, and the partner's notice of a decision (approve,
+ * reject, reopen). A mail that cannot be written is logged: the transition is already committed.
+ */
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { partners, quarters, reports, salesRows, users } from "~/db/schema";
+import { translatorFor } from "~/i18n/i18next.server";
+import { formatDateTime } from "~/utils/dates";
+import { appUrl } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
+import type { SalesKind } from "~/utils/sales-rows";
+import { sendMail } from "./mail.server";
+import type { ReportActionResult } from "./report-workflow.server";
+
+/** The report with its partner and quarter, as the mails name them. */
+async function reportContext(reportId: number) {
+  const [context] = await db
+    .select({
+      type: reports.type,
+      partnerId: reports.partnerId,
+      companyName: partners.companyName,
+      partnerEmail: partners.email,
+      quarterName: quarters.name,
+      status: reports.status,
+      submittedAt: reports.submittedAt,
+      decidedAt: reports.decidedAt,
+      updatedAt: reports.updatedAt,
+      isLate: reports.isLate,
+    })
+    .from(reports)
+    .innerJoin(partners, eq(partners.id, reports.partnerId))
+    .innerJoin(quarters, eq(quarters.id, reports.quarterId))
+    .where(eq(reports.id, reportId));
+  return context;
+}
+
+/** The language of the partner's login, the login with the partner's e-mail first. */
+async function partnerLanguage(partnerId: number, partnerEmail: string): Promise<string> {
+  const [login] = await db
+    .select({ language: users.language })
+    .from(users)
+    .where(and(eq(users.partnerId, partnerId), eq(users.role, "PARTNER")))
+    .orderBy(sql`case when lower(${users.email}) = lower(${partnerEmail}) then 0 else 1 end`, asc(users.id))
+    .limit(1);
+  return login?.language ?? "en";
+}
+
+/** Blank lines kept only between paragraphs (the lines a mail leaves out are empty strings). */
+function mailText(lines: string[]): string {
+  return lines.filter((line, index, all) => line !== "" || (index > 0 && all[index - 1] !== "")).join("\n");
+}
+
+/** After a Sales Report submission: the receipt to the partner, a notice to every active administrator. */
+export async function mailSalesSubmission(result: ReportActionResult, { comment, total }: { comment: string; total: number }) {
+  try {
+    const context = await reportContext(result.reportId);
+    const kinds = await db
+      .select({ kind: salesRows.kind, value: count() })
+      .from(salesRows)
+      .where(eq(salesRows.reportId, result.reportId))
+      .groupBy(salesRows.kind);
+    const rowsOf = (kind: SalesKind) => Number(kinds.find((row) => row.kind === kind)?.value ?? 0);
+    const admins = await db
+      .select({ email: users.email, language: users.language })
+      .from(users)
+      .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
+      .orderBy(asc(users.id));
+
+    const facts = {
+      company: context.companyName,
+      quarter: context.quarterName,
+      time: formatDateTime(context.submittedAt),
+      total,
+      api: rowsOf("API"),
+      fdf: rowsOf("FDF"),
+      sha256: result.snapshotSha256 ?? "",
+      comment,
+    };
+    const describe = async (language: string, link: string, audience: "partner" | "admin") => {
+      const t = await translatorFor(language);
+      const report = t(REPORT_TYPE_LABELS.sales);
+      const text = mailText([
+        audience === "partner"
+          ? t("Dear {{company}},", { company: facts.company })
+          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
+        "",
+        audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
+        t("Status: {{status}}", { status: t(context.status) }),
+        t("Submitted on: {{time}} (UTC)", facts),
+        t("Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", facts),
+        total === 0 ? t("Nothing to report this quarter") : "",
+        audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
+        t("Comment: {{comment}}", facts),
+        t("Snapshot SHA-256: {{sha256}}", facts),
+        audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
+        "",
+        t("Open the report:"),
+        link,
+      ]);
+      const subject =
+        audience === "partner"
+          ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
+          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
+      return { subject, text };
+    };
+
+    const language = await partnerLanguage(context.partnerId, context.partnerEmail);
+    const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS.sales}`, "partner");
+    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: "sales" });
+    for (const admin of admins) {
+      const notice = await describe(admin.language, `${appUrl()}/admin/sales-report/${context.partnerId}`, "admin");
+      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: "sales" });
+    }
+  } catch (error) {
+    logger.error({ err: error, reportId: result.reportId }, "submission mails failed");
+  }
+}
+
+export type ReportDecision = "approve" | "reject" | "reopen";
+
+const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string }> = {
+  approve: {
+    subject: "Your {{report}} for {{quarter}} was approved",
+    sentence: "Your {{report}} for {{quarter}} was approved.",
+  },
+  reject: {
+    subject: "Your {{report}} for {{quarter}} was rejected",
+    sentence: "Your {{report}} for {{quarter}} was rejected. Please correct it and submit it again.",
+  },
+  reopen: {
+    subject: "Your {{report}} for {{quarter}} was reopened",
+    sentence: "Your {{report}} for {{quarter}} was reopened: you can correct it and submit it again.",
+  },
+};
+
+/**
+ * The administrator's decision, mailed to the partner in its language: what was decided and when,
+ * the comment, the SHA-256 of the rows judged (approve and reject), and a link to the report.
+ */
+export async function mailReportDecision(result: ReportActionResult, { decision, comment }: { decision: ReportDecision; comment: string }) {
+  try {
+    const context = await reportContext(result.reportId);
+    const t = await translatorFor(await partnerLanguage(context.partnerId, context.partnerEmail));
+    const facts = {
+      company: context.companyName,
+      quarter: context.quarterName,
+      report: t(REPORT_TYPE_LABELS[context.type]),
+      // A reopened report has no decision time any more: it was reopened when it was last updated.
+      time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt),
+      comment,
+      sha256: result.snapshotSha256 ?? "",
+    };
+    const texts = DECISION_TEXTS[decision];
+    const text = mailText([
+      t("Dear {{company}},", facts),
+      "",
+      t(texts.sentence, facts),
+      t("Status: {{status}}", { status: t(context.status) }),
+      t("Decided on: {{time}} (UTC)", facts),
+      t("Comment: {{comment}}", facts),
+      result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
+      "",
+      t("Open the report:"),
+      `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
+    ]);
+    await sendMail({
+      kind: `report-${decision}`,
+      to: context.partnerEmail,
+      subject: t(texts.subject, facts),
+      text,
+      partnerId: context.partnerId,
+      reportType: context.type,
+    });
+  } catch (error) {
+    logger.error({ err: error, reportId: result.reportId, decision }, "decision mail failed");
+  }
+}
