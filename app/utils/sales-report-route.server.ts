@@ -233,7 +233,7 @@ const WARNINGS_LISTED = 20;
  * post-redirect-get with or without JavaScript, and after an upload.
  */
 async function redirectAfterSave(
-  request: Request,
+  returnTo: string,
   saved: Extract<SaveSalesReportResult, { ok: true }>,
   source: SavedWarnings["source"],
   rowOf: (warning: SalesRowWarning) => number,
@@ -250,7 +250,7 @@ async function redirectAfterSave(
     };
     headers.append("Set-Cookie", await savedWarningsFlash.header(flashed));
   }
-  return redirectWithToast(pageUrl(request), { type: "success", message: message.message, values: message.values }, { headers });
+  return redirectWithToast(returnTo, { type: "success", message: message.message, values: message.values }, { headers });
 }
 
 function reply(body: SalesActionData, status = 200) {
@@ -288,6 +288,8 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   if (!INTENTS.includes(intent) || intent === "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
   const quarterId = positiveId(text(form.get("quarterId"))) ?? 0;
   const { actor, partnerId, requestId } = args;
+  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
+  const returnTo = pageUrl(request, form.has("tab") ? { tab: parseTab(text(form.get("tab"))) === "FDF" ? "FDF" : null } : {});
 
   if (intent === "read-messages") {
     try {
@@ -323,7 +325,7 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   try {
     if (intent === "submit-empty") {
       await saveSalesReport({ actor, partnerId, quarterId, expectedVersion, api: [], fdf: [], action: "submit", nothingToReport: true, comment, requestId });
-      return redirectWithToast(pageUrl(request), { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
+      return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
     }
     let saved: SaveSalesReportResult | undefined;
     if (posted) {
@@ -347,13 +349,13 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
     if (intent === "save") {
       if (!saved?.ok || !posted) throw new BadRequest();
       const positions = posted.positions.FDF;
-      return redirectAfterSave(request, saved, "grid", (warning) => (positions[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1);
+      return redirectAfterSave(returnTo, saved, "grid", (warning) => (positions[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1);
     }
     if (intent === "submit") {
-      return redirectWithToast(pageUrl(request), { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
+      return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
     }
     const decision = await decideSalesReport({ actor, partnerId, quarterId, action: intent, comment, requestId });
-    return redirectWithToast(pageUrl(request), { type: "success", message: decision.message });
+    return redirectWithToast(returnTo, { type: "success", message: decision.message });
   } catch (error) {
     return refusal(intent, error, submitted);
   }
@@ -441,7 +443,7 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
       return uploadReply(problems);
     }
     // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
-    return redirectAfterSave(request, result, "workbook", (warning) => warning.rowNumber + 1);
+    return redirectAfterSave(pageUrl(request), result, "workbook", (warning) => warning.rowNumber + 1);
   } catch (error) {
     if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
       throw data({ message: NOT_FOUND }, { status: 404 });

@@ -183,8 +183,10 @@ describe("saving from the grid (JSON)", () => {
   });
 
   it("FDF values more than 1 % off the calculated ones are saved; the page the save returns to lists them once", async () => {
-    const result = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ totalGrossValue: "3000" })] });
+    const result = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ totalGrossValue: "3000" })] }, { tab: "FDF" });
     expect(result.status).toBe(302);
+    // Back on the tab the save was made from.
+    expect(result.location).toBe("/partner/sales-report?tab=FDF");
     expect(await toastOf(result)).toMatchObject({
       message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}",
       values: { total: 2, count: 2 },

@@ -139,6 +139,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   const send = (intent: SalesIntent, { withRows, comment }: { withRows: boolean; comment?: string }) => {
     const form = new FormData();
     form.set("intent", intent);
+    form.set("tab", tab);
     for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
     if (withRows) {
       const body = payload();
