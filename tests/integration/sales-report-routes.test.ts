@@ -150,6 +150,29 @@ describe("who may open and change a Sales Report", () => {
     expect((await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), { params: { id: String(acmeId) } })).status).toBe(403);
   });
 
+  it("every Sales Report route sends a visitor without a session to /login and refuses the other side's roles", async () => {
+    const params = { params: { id: String(acmeId) } };
+    const partnerRoutes = [
+      (cookie?: string) => runRoute(partnerLoader, buildRequest("/partner/sales-report", { cookie })),
+      (cookie?: string) => runRoute(partnerAction, buildRequest("/partner/sales-report", { cookie, form: { intent: "read-messages" } })),
+      (cookie?: string) => runRoute(partnerXlsx, buildRequest("/partner/sales-report/xlsx", { cookie })),
+    ];
+    const adminRoutes = [
+      (cookie?: string) => runRoute(adminLoader, buildRequest(`/admin/sales-report/${acmeId}`, { cookie }), params),
+      (cookie?: string) => runRoute(adminAction, buildRequest(`/admin/sales-report/${acmeId}`, { cookie, form: { intent: "read-messages" } }), params),
+      (cookie?: string) => runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie }), params),
+    ];
+    for (const [index, route] of [...partnerRoutes, ...adminRoutes].entries()) {
+      const anonymous = await route();
+      expect([anonymous.status, anonymous.location], `route ${index}`).toEqual([302, "/login"]);
+    }
+    for (const email of [ADMIN, STAFF]) {
+      for (const route of partnerRoutes) expect((await route(await sessionCookieFor(email))).status, email).toBe(403);
+    }
+    for (const route of adminRoutes) expect((await route(await sessionCookieFor(ACME))).status).toBe(403);
+    expect((await partnerRoutes[2](await sessionCookieFor(ACME))).status).toBe(200);
+  });
+
   it("an unknown partner id answers 404 and an unknown quarter too", async () => {
     expect((await adminPage(ADMIN, 999999)).status).toBe(404);
     expect((await partnerPage(ACME, "?quarter=Q9 1999")).status).toBe(404);
