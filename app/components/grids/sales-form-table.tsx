@@ -1,8 +1,9 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList } from "../forms";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { columnsFor, type SalesColumn, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { CommentField } from "./comment-field";
 import { datalistIdFor } from "./sales-grid";
 import { FORM_BLANK_ROWS, FORM_PAGE_SIZE, formFieldName, type SubmittedForm } from "./sales-report-types";
 
@@ -224,23 +225,12 @@ export function SalesFormTable({
       {showSubmit ? (
         <fieldset className="sales-form__submit" disabled={!canSubmit}>
           <legend>{t("Submit Report")}</legend>
-          <div className={`field${commentError ? " field--invalid" : ""}`}>
-            <label className="field__label" htmlFor={`submit-comment-${kind}`}>
-              {t("Comment")}
-            </label>
-            <div className="field__control">
-              <textarea
-                id={`submit-comment-${kind}`}
-                name="comment"
-                className="input"
-                rows={3}
-                placeholder={t("Enter comments for admin")}
-                defaultValue={submitted?.comment ?? ""}
-                aria-invalid={commentError ? true : undefined}
-              />
-            </div>
-            <ErrorList errors={commentError ? [commentError] : null} />
-          </div>
+          <CommentField
+            id={`submit-comment-${kind}`}
+            placeholder={WORKFLOW_REFUSALS.partnerComment}
+            error={commentError}
+            defaultValue={submitted?.comment ?? ""}
+          />
           <button type="submit" name="intent" value="submit" className="button button--primary">
             {t("Submit Report")}
           </button>

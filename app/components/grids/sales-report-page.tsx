@@ -1,13 +1,14 @@
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList } from "../forms";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { formatDateTime } from "~/utils/dates";
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { SalesReportPageData } from "~/utils/sales-report-route.server";
 import { SALES_KINDS, VALIDATION_DIALOG_TITLE, type SalesKind } from "~/utils/sales-rows";
 import { PageHeader } from "../page-header";
+import { CommentField } from "./comment-field";
 import { ProductVerificationWarning } from "./product-verification";
 import { InvalidDataList } from "./sales-dialogs";
 import { SalesHistory } from "./sales-history";
@@ -166,15 +167,7 @@ function DecisionForm({ data, commentError, busy }: { data: SalesReportPageData;
       <input type="hidden" name="version" value={view.report.version} />
       <fieldset disabled={!anyAllowed || busy}>
         <legend>{t("Approve or reject the report")}</legend>
-        <div className={`field${commentError ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor="decision-comment">
-            {t("Comment")}
-          </label>
-          <div className="field__control">
-            <textarea id="decision-comment" name="comment" className="input" rows={3} placeholder={t("Enter comments for partner")} />
-          </div>
-          <ErrorList errors={commentError ? [commentError] : null} />
-        </div>
+        <CommentField id="decision-comment" placeholder={WORKFLOW_REFUSALS.adminComment} error={commentError} />
         <div className="sales-decision__actions">
           <button type="submit" name="intent" value="approve" className="button button--primary" disabled={!permissions.approve}>
             {t("Approve")}
@@ -204,22 +197,7 @@ function NothingToReportForm({ data, commentError, busy }: { data: SalesReportPa
       <fieldset className="sales-form__submit" disabled={busy}>
         <legend>{t("Nothing to report this quarter")}</legend>
         <p>{t(NOTHING_TO_REPORT_DESCRIPTION)}</p>
-        <div className={`field${commentError ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor="nothing-to-report-comment">
-            {t("Comment")}
-          </label>
-          <div className="field__control">
-            <textarea
-              id="nothing-to-report-comment"
-              name="comment"
-              className="input"
-              rows={3}
-              placeholder={t("Enter comments for admin")}
-              aria-invalid={commentError ? true : undefined}
-            />
-          </div>
-          <ErrorList errors={commentError ? [commentError] : null} />
-        </div>
+        <CommentField id="nothing-to-report-comment" placeholder={WORKFLOW_REFUSALS.partnerComment} error={commentError} />
         <button type="submit" name="intent" value="submit-empty" className="button button--primary">
           {t("Submit Report")}
         </button>
