@@ -191,7 +191,7 @@ function NothingToReportForm({ data, commentError, busy }: { data: SalesReportPa
   const { t } = useTranslation();
   const { view } = data;
   return (
-    <Form method="post" className="card sales-nothing" data-testid="nothing-to-report-form">
+    <Form method="post" data-testid="nothing-to-report-form">
       <input type="hidden" name="quarterId" value={view.quarter.id} />
       <input type="hidden" name="version" value={view.report.version} />
       <fieldset className="sales-form__submit" disabled={busy}>
