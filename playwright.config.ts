@@ -12,9 +12,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
-  // One retry in CI only: tests/e2e/partner-form.spec.ts is intermittently red on PostgreSQL
-  // (a repeatable row lost after a no-JavaScript round trip); see the issue note. Locally, none.
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
