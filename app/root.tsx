@@ -85,8 +85,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {rootData?.toast ? // Keyed by request: the same message twice in a row shows twice.
-          <ToastMessage key={rootData.requestId} toast={rootData.toast} /> : null}
+        {/* Keyed by request: the same message twice in a row shows twice. */}
+        {rootData?.toast ? <ToastMessage key={rootData.requestId} toast={rootData.toast} /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -367,7 +367,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
           const rich = offset === 0 && demo.email === "partner1@example.org";
           const rows = demoSalesRows(report.id, quarterRef, rich, { API: own("API"), FDF: own("FDF") }, referenceIds);
           if (rich) {
-            // A product the partner sold that is not in its list: the administrator's verification waits for it.
+            // The last (FDF) row sells a product that is not in the partner's list: its verification waits for the admin.
             const [verification] = await tx
               .insert(productVerifications)
               .values({ partnerId: partner.id, reportId: report.id, productName: DEMO_UNVERIFIED_PRODUCT.name, category: "FDF" })

@@ -151,6 +151,12 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data successfully recorded.");
     await expect(page.getByTestId("sales-warnings")).toHaveCount(0);
+
+    // The very same message again, right after: it shows again.
+    await toast(page).getByRole("button", { name: "Close" }).click();
+    await expect(toast(page)).toHaveCount(0);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page)).toContainText("Data successfully recorded.");
   });
 
   test("paste, fix an invalid cell, save, submit; the admin verifies a new product, rejects; resubmit; approve", async ({ page, open, signIn }) => {
