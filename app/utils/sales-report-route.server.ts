@@ -213,11 +213,14 @@ function rowsFromForm(form: FormData): PostedRows {
   };
 }
 
+/** The grid row (1-based) the user sees for row n (1-based) of the posted rows. */
+const gridRowNumber = (positions: number[], rowNumber: number) => (positions[rowNumber - 1] ?? rowNumber - 1) + 1;
+
 /** Problems by grid position (1-based), as the user sees the rows. */
 function problemsAtPositions(problems: Record<SalesKind, SalesRowProblem[]>, positions: Record<SalesKind, number[]>) {
   const mapped = { API: [], FDF: [] } as Record<SalesKind, SalesRowProblem[]>;
   for (const kind of SALES_KINDS) {
-    mapped[kind] = problems[kind].map((problem) => ({ ...problem, rowNumber: (positions[kind][problem.rowNumber - 1] ?? problem.rowNumber - 1) + 1 }));
+    mapped[kind] = problems[kind].map((problem) => ({ ...problem, rowNumber: gridRowNumber(positions[kind], problem.rowNumber) }));
   }
   return mapped;
 }
@@ -349,7 +352,7 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
     if (intent === "save") {
       if (!saved?.ok || !posted) throw new BadRequest();
       const positions = posted.positions.FDF;
-      return redirectAfterSave(returnTo, saved, "grid", (warning) => (positions[warning.rowNumber - 1] ?? warning.rowNumber - 1) + 1);
+      return redirectAfterSave(returnTo, saved, "grid", (warning) => gridRowNumber(positions, warning.rowNumber));
     }
     if (intent === "submit") {
       return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });

@@ -1,19 +1,19 @@
+import type { TextareaHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList } from "../forms";
 
-/** The comment a submission or a decision carries, in the forms that work without JavaScript. */
+/** The comment a submission or a decision carries: in the plain forms and in the comment dialog. */
 export function CommentField({
   id,
   placeholder,
   error,
-  defaultValue,
+  ...textarea
 }: {
   id: string;
   /** 'Enter comments for admin' or 'Enter comments for partner' (a translation key). */
   placeholder: string;
   error: string | null;
-  defaultValue?: string;
-}) {
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "placeholder">) {
   const { t } = useTranslation();
   return (
     <div className={`field${error ? " field--invalid" : ""}`}>
@@ -27,7 +27,7 @@ export function CommentField({
           className="input"
           rows={3}
           placeholder={t(placeholder)}
-          defaultValue={defaultValue}
+          {...textarea}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
         />

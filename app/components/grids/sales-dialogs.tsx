@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { CommentField } from "./comment-field";
 import { VALIDATION_DIALOG_TITLE, formatValidationReport, SALES_KINDS, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
 
 /** A native modal `<dialog>` shown while `open` is true; Escape or the close button call `onClose`. */
@@ -149,32 +150,18 @@ export function CommentDialog({
             {t(request.title)}
           </h2>
           {request.description ? <p className="dialog__text">{t(request.description)}</p> : null}
-          <div className={`field${shownError ? " field--invalid" : ""}`}>
-            <label className="field__label" htmlFor={fieldId}>
-              {t("Comment")}
-            </label>
-            <div className="field__control">
-              <textarea
-                id={fieldId}
-                className="input"
-                rows={4}
-                value={comment}
-                placeholder={t(request.requiredMessage)}
-                aria-invalid={shownError ? true : undefined}
-                aria-describedby={shownError ? `${fieldId}-error` : undefined}
-                onChange={(event) => {
-                  setComment(event.target.value);
-                  if (event.target.value.trim()) setError(null);
-                }}
-                autoFocus
-              />
-            </div>
-            {shownError ? (
-              <ul id={`${fieldId}-error`} className="field__errors" role="alert">
-                <li>{t(shownError)}</li>
-              </ul>
-            ) : null}
-          </div>
+          <CommentField
+            id={fieldId}
+            placeholder={request.requiredMessage}
+            error={shownError}
+            rows={4}
+            value={comment}
+            onChange={(event) => {
+              setComment(event.target.value);
+              if (event.target.value.trim()) setError(null);
+            }}
+            autoFocus
+          />
           <div className="dialog__actions">
             <button type="button" className="button button--secondary" onClick={onCancel}>
               {t("Cancel")}

@@ -179,7 +179,12 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   const isPartner = viewerRole === "PARTNER";
   const selectedCount = selected[tab].size;
   // "Nothing to report" is for a report without rows: none saved, none typed.
-  const gridHasRows = deletedIds.length > 0 || SALES_KINDS.some((kind) => rowsToSave(kind, rows[kind]).length > 0);
+  const gridHasRows = useMemo(
+    () =>
+      deletedIds.length > 0 ||
+      SALES_KINDS.some((kind) => rows[kind].some((row) => row.id != null || !isEmptyRow(kind, rowInput(kind, row)))),
+    [rows, deletedIds],
+  );
 
   return (
     <div className="sales-editor" data-dirty={dirty || deletedIds.length ? "true" : undefined}>
