@@ -72,17 +72,39 @@ app.use(
 );
 app.use(compression());
 
+/** No body may be larger than the largest form of the portal; each action also limits its own. */
+const MAX_REQUEST_BYTES = 40 * 1024 * 1024;
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (Number(req.get("content-length") ?? 0) > MAX_REQUEST_BYTES) {
+    res.status(413).type("text/plain").send("The request is too large.");
+    return;
+  }
+  next();
+});
+
+/** `scheme://host:port` of a URL, or null when it cannot be parsed. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Cross-site form posts are refused: cookies are SameSite=Lax, and a mutating request whose
- * Origin (or Sec-Fetch-Site) says it comes from another site never reaches an action.
+ * Origin (scheme, host and port) is not the portal's own, or whose Sec-Fetch-Site says
+ * cross-site, never reaches an action. Only API calls with a bearer token are exempt, judged
+ * on the path as the router will see it (`/api/%2e%2e/login` is `/login`).
  */
 app.use((req: Request, res: Response, next: NextFunction) => {
   if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-  if (req.path.startsWith("/api/") && req.get("authorization")?.startsWith("Bearer ")) return next();
-  const fetchSite = req.get("sec-fetch-site");
+  const routedPath = new URL(req.originalUrl, "http://localhost").pathname;
+  if (routedPath.startsWith("/api/") && req.get("authorization")?.startsWith("Bearer ")) return next();
   const origin = req.get("origin");
-  const crossOrigin = origin && (origin === "null" || new URL(origin).host !== req.get("host"));
-  if (fetchSite === "cross-site" || crossOrigin) {
+  const ownOrigin = originOf(`${req.protocol}://${req.get("host") ?? ""}`);
+  const crossOrigin = origin !== undefined && (ownOrigin === null || originOf(origin) !== ownOrigin);
+  if (req.get("sec-fetch-site") === "cross-site" || crossOrigin) {
     res.status(403).type("text/plain").send("Cross-site request refused.");
     return;
   }
@@ -97,6 +119,12 @@ app.get("/healthz", async (_req, res) => {
 // Fingerprinted build assets never change: cache them for a year.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
+
+// Pages and data answers hold a signed-in user's data: never kept by a browser or a proxy.
+app.use((_req: Request, res: Response, next: NextFunction) => {
+  res.setHeader("Cache-Control", "private, no-store");
+  next();
+});
 
 app.all(
   "*",

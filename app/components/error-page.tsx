@@ -1,14 +1,21 @@
-import { Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ACCESS_DENIED, BAD_REQUEST, NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
 
-type ErrorKind = "not-found" | "forbidden" | "server";
+type ErrorKind = "not-found" | "forbidden" | "access-denied" | "refused" | "server";
 
-/** The 404, 403 and 500 pages. The request id lets a partner quote a failure to support. */
-export function ErrorPage({ kind, requestId }: { kind: ErrorKind; requestId?: string }) {
+/**
+ * The 404, 403 and 500 pages, 'Access Denied!' (a signed-in user on a signed-out page, offered
+ * to sign out) and any other refused request (too large, not a form: its status and message).
+ * The request id lets a partner quote a failure to support.
+ */
+export function ErrorPage({ kind, requestId, status, message }: { kind: ErrorKind; requestId?: string; status?: number; message?: string }) {
   const { t } = useTranslation();
   const content = {
-    "not-found": { code: "404", title: t("Oops, an error has occurred. Page not found!") },
-    forbidden: { code: "403", title: t("YOU ARE NOT AUTHORIZED TO USE THE PAGE") },
+    "not-found": { code: "404", title: t(PAGE_NOT_FOUND) },
+    forbidden: { code: "403", title: t(NOT_AUTHORIZED) },
+    "access-denied": { code: "403", title: t(ACCESS_DENIED) },
+    refused: { code: String(status ?? 400), title: t(message ?? BAD_REQUEST) },
     server: { code: "500", title: t("Sorry, server goes wrong") },
   }[kind];
   return (
@@ -22,21 +29,34 @@ export function ErrorPage({ kind, requestId }: { kind: ErrorKind; requestId?: st
           {t("Reference for support")}: <code>{requestId}</code>
         </p>
       ) : null}
-      <Link className="button button--primary" to="/login" reloadDocument>
-        {t("Go to Dashboard")}
-      </Link>
+      {kind === "access-denied" ? (
+        <Form method="post" action="/logout">
+          <button type="submit" className="button button--primary">
+            {t("Logout")}
+          </button>
+        </Form>
+      ) : (
+        <Link className="button button--primary" to="/login" reloadDocument>
+          {t("Go to Dashboard")}
+        </Link>
+      )}
     </main>
   );
 }
 
 /**
  * The error boundary of the root and of the signed-in layouts: a refused role gets the 403 page,
- * a missing record the 404 page, anything else the 500 page with the request id to quote.
+ * a missing record the 404 page, another refused request its status and message, anything else
+ * the 500 page with the request id to quote.
  */
 export function RouteErrorPage() {
   const error = useRouteError();
   const rootData = useRouteLoaderData<{ requestId?: string }>("root");
-  if (isRouteErrorResponse(error) && error.status === 403) return <ErrorPage kind="forbidden" />;
-  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage kind="not-found" />;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const message = typeof error.data?.message === "string" ? (error.data.message as string) : undefined;
+    if (error.status === 403) return <ErrorPage kind={message === ACCESS_DENIED ? "access-denied" : "forbidden"} />;
+    if (error.status === 404) return <ErrorPage kind="not-found" />;
+    return <ErrorPage kind="refused" status={error.status} message={message} />;
+  }
   return <ErrorPage kind="server" requestId={rootData?.requestId} />;
 }

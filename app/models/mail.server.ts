@@ -33,8 +33,7 @@ export function mailFrom() {
 
 /**
  * Every mail is stored in the outbox first. With SMTP_URL it is sent at once and marked sent
- * or failed; without it stays pending and its text (with any link) goes to the log, so a demo
- * can follow the link.
+ * or failed; without it stays pending and only its recipient and subject are logged.
  */
 export async function sendMail(mail: Mail): Promise<{ id: number; status: "pending" | "sent" | "failed" }> {
   const [row] = await db
@@ -52,7 +51,9 @@ export async function sendMail(mail: Mail): Promise<{ id: number; status: "pendi
 
   const smtp = smtpTransport();
   if (!smtp) {
-    logger.info({ mailId: row.id, to: mail.to, subject: mail.subject, text: mail.text }, "mail stored in outbox (no SMTP_URL)");
+    // A mail holds set-password links: only development logs them, to follow them in a demo.
+    const links = process.env.NODE_ENV === "development" ? { links: mail.text.match(/https?:\/\/\S+/g) ?? [] } : {};
+    logger.info({ mailId: row.id, to: mail.to, subject: mail.subject, ...links }, "mail stored in outbox (no SMTP_URL)");
     return { id: row.id, status: "pending" };
   }
   try {

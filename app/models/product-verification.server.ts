@@ -13,6 +13,9 @@ import { writeAudit } from "./audit.server";
 import { insertProduct, listTherapyAreas, productSaveError } from "./product.server";
 import { WorkflowError } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
+import { NOT_AUTHORIZED } from "~/utils/messages";
+import { textProblem } from "~/schemas/fields";
+import { PRODUCT_NAME_MAX } from "~/schemas/product";
 
 type Reader = Pick<typeof db, "select">;
 
@@ -30,7 +33,6 @@ export const VERIFICATION_MESSAGES = {
   rejected: "Product rejected.",
 } as const;
 
-const NOT_AUTHORISED = "YOU ARE NOT AUTHORIZED TO USE THE PAGE";
 
 // ---------------------------------------------------------------- the partner's products
 
@@ -315,7 +317,7 @@ const isProjectStatus = (value: unknown): value is ProjectStatus =>
 /** The admin approves (mapping to an existing product or creating one, and assigning it to the partner) or rejects a name. */
 export async function decideProductVerification(input: DecideProductVerificationInput): Promise<DecideProductVerificationResult> {
   const { actor, verificationId, decision } = input;
-  if (actor.role !== "ADMIN") throw new WorkflowError(NOT_AUTHORISED, 403);
+  if (actor.role !== "ADMIN") throw new WorkflowError(NOT_AUTHORIZED, 403);
   if (decision !== "approve" && decision !== "reject") return { ok: false, errors: { decision: [VERIFICATION_MESSAGES.decision] } };
   if (!Number.isSafeInteger(verificationId) || verificationId <= 0) throw new WorkflowError(VERIFICATION_MESSAGES.notFound, 404);
 
@@ -327,6 +329,8 @@ export async function decideProductVerification(input: DecideProductVerification
   if (decision === "approve") {
     if (projectStatus !== null && !isProjectStatus(projectStatus)) errors.projectStatus = [VERIFICATION_MESSAGES.projectStatus];
     if (mapTo == null && !newName) errors.productName = [VERIFICATION_MESSAGES.productName];
+    const nameProblem = mapTo == null ? textProblem(newName, PRODUCT_NAME_MAX) : null;
+    if (nameProblem) errors.productName = [nameProblem];
     if (mapTo != null && (!Number.isSafeInteger(mapTo) || mapTo <= 0)) errors.productName = [VERIFICATION_MESSAGES.wrongProduct];
   }
   if (Object.keys(errors).length) return { ok: false, errors };

@@ -8,24 +8,21 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 };
-export const LOGIN_FAILURES_PER_IP: RateLimitRule = { limit: 50, windowMs: 15 * 60 * 1000 };
+/** Password checks per e-mail and per address (a success clears the e-mail's count). */
+export const PASSWORD_ATTEMPTS_PER_EMAIL: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 };
+export const PASSWORD_ATTEMPTS_PER_IP: RateLimitRule = { limit: 50, windowMs: 15 * 60 * 1000 };
 export const RESET_REQUESTS_PER_EMAIL: RateLimitRule = { limit: 3, windowMs: 60 * 60 * 1000 };
 export const RESET_REQUESTS_PER_IP: RateLimitRule = { limit: 20, windowMs: 60 * 60 * 1000 };
 
-/** Is the key over its limit? (Counters live in the database, shared by every server instance.) */
-export async function isRateLimited(key: string, rule: RateLimitRule): Promise<boolean> {
-  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
-  if (!row) return false;
-  const windowOpen = Date.now() - row.windowStart.getTime() < rule.windowMs;
-  return windowOpen && row.count >= rule.limit;
-}
-
-/** Counts one hit: a fixed window that restarts once it has run out. */
-export async function recordHit(key: string, rule: RateLimitRule): Promise<void> {
+/**
+ * Counts one hit and tells whether it is still within the limit: one statement, so parallel
+ * requests are counted one after another and only `limit` of them get through. A fixed window
+ * restarts once it has run out. (Counters live in the database, shared by every server instance.)
+ */
+export async function takeHit(key: string, rule: RateLimitRule): Promise<boolean> {
   const now = new Date();
   const windowExpired = sql`${rateLimits.windowStart} < ${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
-  await db
+  const [row] = await db
     .insert(rateLimits)
     .values({ key, windowStart: now, count: 1 })
     .onConflictDoUpdate({
@@ -34,7 +31,9 @@ export async function recordHit(key: string, rule: RateLimitRule): Promise<void>
         count: sql`case when ${windowExpired} then 1 else ${rateLimits.count} + 1 end`,
         windowStart: sql`case when ${windowExpired} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
       },
-    });
+    })
+    .returning({ count: rateLimits.count });
+  return row.count <= rule.limit;
 }
 
 export async function clearHits(key: string): Promise<void> {
@@ -43,31 +42,26 @@ export async function clearHits(key: string): Promise<void> {
 
 const loginKeys = (email: string, ip: string) => ({ email: `login:email:${email}`, ip: `login:ip:${ip}` });
 
-export async function isLoginThrottled(email: string, ip: string) {
+/**
+ * Counts a password check (sign-in, unlock, change of password) before the password is looked
+ * at; false when the e-mail or the address has had too many. A success clears the e-mail's count.
+ */
+export async function takePasswordAttempt(email: string, ip: string): Promise<boolean> {
   const keys = loginKeys(email, ip);
-  return (await isRateLimited(keys.email, LOGIN_FAILURES_PER_EMAIL)) || (await isRateLimited(keys.ip, LOGIN_FAILURES_PER_IP));
+  const emailAllowed = await takeHit(keys.email, PASSWORD_ATTEMPTS_PER_EMAIL);
+  const ipAllowed = await takeHit(keys.ip, PASSWORD_ATTEMPTS_PER_IP);
+  return emailAllowed && ipAllowed;
 }
 
-export async function recordLoginFailure(email: string, ip: string) {
-  const keys = loginKeys(email, ip);
-  await recordHit(keys.email, LOGIN_FAILURES_PER_EMAIL);
-  await recordHit(keys.ip, LOGIN_FAILURES_PER_IP);
-}
-
-export async function clearLoginFailures(email: string) {
+export async function clearPasswordAttempts(email: string) {
   await clearHits(loginKeys(email, "").email);
 }
 
 export const TOO_MANY_RESET_REQUESTS = "Too many requests for this e-mail. Please wait an hour and try again.";
 
-/** Counts a password-link request and tells whether it is over the limit. */
+/** Counts a password-link request; true when it is over the limit. */
 export async function throttlePasswordLinkRequest(email: string, ip: string): Promise<boolean> {
-  const emailKey = `reset:email:${email}`;
-  const ipKey = `reset:ip:${ip}`;
-  if ((await isRateLimited(emailKey, RESET_REQUESTS_PER_EMAIL)) || (await isRateLimited(ipKey, RESET_REQUESTS_PER_IP))) {
-    return true;
-  }
-  await recordHit(emailKey, RESET_REQUESTS_PER_EMAIL);
-  await recordHit(ipKey, RESET_REQUESTS_PER_IP);
-  return false;
+  const emailAllowed = await takeHit(`reset:email:${email}`, RESET_REQUESTS_PER_EMAIL);
+  const ipAllowed = await takeHit(`reset:ip:${ip}`, RESET_REQUESTS_PER_IP);
+  return !(emailAllowed && ipAllowed);
 }

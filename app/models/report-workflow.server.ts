@@ -21,6 +21,7 @@ import { writeAudit } from "./audit.server";
 import { isHistoric } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
 import type { AuthUser } from "./user.server";
+import { NOT_AUTHORIZED } from "~/utils/messages";
 
 
 export interface ReportKey {
@@ -95,6 +96,13 @@ async function lockReport(tx: Transaction, key: ReportKey) {
   return row;
 }
 
+/** Someone saved since the editor loaded `expectedVersion` (0 for a report not started): refused with who and when. */
+async function refuseStaleVersion(tx: Transaction, report: typeof reports.$inferSelect, expectedVersion: number | null | undefined) {
+  if (expectedVersion == null || report.version === expectedVersion) return;
+  const [saver] = report.savedBy ? await tx.select({ name: users.name }).from(users).where(eq(users.id, report.savedBy)) : [];
+  throw new StaleReportError(saver?.name ?? "", report.savedAt);
+}
+
 /** Creates the report row on its first save or submission (a concurrent creator is waited for). */
 async function createReport(tx: Transaction, key: ReportKey, actorId: number) {
   await tx
@@ -138,7 +146,7 @@ export async function pendingVerificationCount(executor: Pick<typeof db, "select
 export async function performReportAction(input: ReportActionInput): Promise<ReportActionResult> {
   const { actor, key, action } = input;
   if (actor.role === "PARTNER" && actor.partnerId !== key.partnerId) {
-    throw new WorkflowError("YOU ARE NOT AUTHORIZED TO USE THE PAGE", 403);
+    throw new WorkflowError(NOT_AUTHORIZED, 403);
   }
   const comment = input.comment?.trim() || null;
   const now = portalNow();
@@ -150,12 +158,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     if (!quarter) throw new WorkflowError("Quarter not found", 404);
 
     let report = await lockReport(tx, key);
-    if (report && input.expectedVersion != null && report.version !== input.expectedVersion) {
-      const [saver] = report.savedBy
-        ? await tx.select({ name: users.name }).from(users).where(eq(users.id, report.savedBy))
-        : [];
-      throw new StaleReportError(saver?.name ?? "", report.savedAt);
-    }
+    if (report) await refuseStaleVersion(tx, report, input.expectedVersion);
 
     const decision = checkTransition({
       action,
@@ -168,7 +171,11 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     });
     if (!decision.ok) throw new WorkflowError(decision.reason, ROLE_REFUSALS.has(decision.reason) ? 403 : 409);
 
-    report ??= await createReport(tx, key, actor.id);
+    if (!report) {
+      report = await createReport(tx, key, actor.id);
+      // Another first save may have created it while this one waited: it conflicts like any other.
+      await refuseStaleVersion(tx, report, input.expectedVersion);
+    }
     const before = { status: report.status, version: report.version };
 
     if (input.writeRows && (action === "save" || action === "submit")) await input.writeRows(tx, report.id);

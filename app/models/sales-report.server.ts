@@ -43,11 +43,12 @@ import {
   type ReportActionResult,
   type ReportKey,
 } from "./report-workflow.server";
+import { parseId } from "~/utils/ids";
+import { NOT_AUTHORIZED } from "~/utils/messages";
 import type { AuthUser } from "./user.server";
 
 type Actor = Pick<AuthUser, "id" | "role" | "partnerId">;
 
-export const NOT_AUTHORISED = "YOU ARE NOT AUTHORIZED TO USE THE PAGE";
 export const PARTNER_NOT_FOUND = "Partner not found";
 export const QUARTER_NOT_FOUND = "Quarter not found";
 /** A save named rows that are not rows of this report (another partner's, another report's, or already deleted). */
@@ -62,7 +63,7 @@ function sideOf(role: AuthUser["role"]): MessageSide {
 
 /** A partner sees and changes only its own reports; ADMIN and STAFF see every partner's. */
 function assertMayAccess(viewer: Actor, partnerId: number) {
-  if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORISED, 403);
+  if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORIZED, 403);
 }
 
 async function getPartner(partnerId: number) {
@@ -378,11 +379,6 @@ function sameValues(existing: SalesRowRecord, next: SalesRowValues): boolean {
   return true;
 }
 
-const asId = (value: unknown): number | null => {
-  const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
-};
-
 interface PreparedKind {
   kind: SalesKind;
   rows: NormalisedRow[];
@@ -410,7 +406,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   const problems: Record<SalesKind, SalesRowProblem[]> = { API: [], FDF: [] };
   const warnings: Record<SalesKind, SalesRowWarning[]> = { API: [], FDF: [] };
   for (const kind of SALES_KINDS) {
-    const raw = (kind === "API" ? input.api : input.fdf).map((row) => ({ ...row, id: asId(row.id) }));
+    const raw = (kind === "API" ? input.api : input.fdf).map((row) => ({ ...row, id: parseId(row.id) }));
     const result = prepareRowsForSave(kind, raw, reference.lists, usdRate);
     problems[kind] = result.problems;
     warnings[kind] = result.warnings;
@@ -421,7 +417,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
 
   const deletedIds = new Set<number>();
   for (const value of input.deletedIds ?? []) {
-    const id = asId(value);
+    const id = parseId(value);
     if (id == null) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
     deletedIds.add(id);
   }

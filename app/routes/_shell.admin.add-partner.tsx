@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +6,7 @@ import { PartnerForm } from "~/components/partner-form";
 import { createPartner, emptyPartnerFormValues, getPartnerFormOptions, splitFieldErrors } from "~/models/partner.server";
 import { PartnerSchema } from "~/schemas/partner";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { ErrorBoundary as AdminErrorBoundary } from "./_shell.admin";
 
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const submission = parseWithZod(await request.formData(), { schema: PartnerSchema });
+  const submission = await readFormSubmission(request, PartnerSchema);
   // Add and Remove row buttons (without JavaScript) come back with the changed form, unsaved.
   if (submission.status === undefined) return submission.reply();
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

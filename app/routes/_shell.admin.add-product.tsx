@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +6,7 @@ import { ProductForm } from "~/components/product-form";
 import { createProduct, listStagesByCategory, listTherapyAreas } from "~/models/product.server";
 import { isProductCategory, PRODUCT_NAME_MAX, productSaveFieldErrors, ProductSchema } from "~/schemas/product";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Product | MPP Data Portal" }];
@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const submission = parseWithZod(await request.formData(), { schema: ProductSchema });
+  const submission = await readFormSubmission(request, ProductSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await createProduct(submission.value, { actorId: user.id, requestId: context.requestId });
   if (!result.ok) {

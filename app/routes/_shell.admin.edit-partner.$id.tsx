@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +7,7 @@ import { getPartnerFormOptions, getPartnerFormValues, splitFieldErrors, updatePa
 import { PartnerSchema } from "~/schemas/partner";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Partner | MPP Data Portal" }];
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
   const id = idParam(params.id);
-  const submission = parseWithZod(await request.formData(), { schema: PartnerSchema });
+  const submission = await readFormSubmission(request, PartnerSchema);
   // Add and Remove row buttons (without JavaScript) come back with the changed form, unsaved.
   if (submission.status === undefined) return submission.reply();
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

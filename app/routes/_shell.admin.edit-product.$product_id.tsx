@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +6,7 @@ import { ProductForm } from "~/components/product-form";
 import { getProduct, listStagesByCategory, listTherapyAreas, updateProduct } from "~/models/product.server";
 import { EditProductSchema, productSaveFieldErrors } from "~/schemas/product";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Product | MPP Data Portal" }];
@@ -31,7 +31,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
   const id = Number(params.product_id);
   if (!(await getProduct(id))) throw notFound();
-  const submission = parseWithZod(await request.formData(), { schema: EditProductSchema });
+  const submission = await readFormSubmission(request, EditProductSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await updateProduct(id, submission.value, { actorId: user.id, requestId: context.requestId });
   if (!result.ok) {

@@ -7,6 +7,8 @@ import { PartnerListTable } from "~/components/partner-list-table";
 import { PartnerListToolbar } from "~/components/partner-list-toolbar";
 import { deactivatePartner, listPartners, reactivatePartner } from "~/models/partner-list.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -22,10 +24,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** `intent=deactivate|reactivate` with `partnerId`; back to the list in the state it was posted from. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
-  const partnerId = Number(form.get("partnerId"));
-  if ((intent !== "deactivate" && intent !== "reactivate") || !Number.isSafeInteger(partnerId) || partnerId <= 0) {
+  const partnerId = parseId(form.get("partnerId"));
+  if ((intent !== "deactivate" && intent !== "reactivate") || !partnerId) {
     throw new Response("Bad Request", { status: 400 });
   }
   const actor = { actorId: user.id, requestId: context.requestId };

@@ -6,6 +6,8 @@ import { PRODUCT_LIST_PATH, ProductListFilters, ProductListTable } from "~/compo
 import { deactivateProduct, listProducts, reactivateProduct } from "~/models/product.server";
 import { parseProductListQuery, productListSearch } from "~/schemas/product";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Product List | MPP Data Portal" }];
@@ -19,12 +21,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** `intent=deactivate|reactivate` with `productId`; back to the list in the state it was posted from. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent !== "deactivate" && intent !== "reactivate") throw new Response("Bad Request", { status: 400 });
-  const productId = Number(form.get("productId"));
+  const productId = parseId(form.get("productId"));
   const actor = { actorId: user.id, requestId: context.requestId };
-  const product = intent === "deactivate" ? await deactivateProduct(productId, actor) : await reactivateProduct(productId, actor);
+  const product = productId && (intent === "deactivate" ? await deactivateProduct(productId, actor) : await reactivateProduct(productId, actor));
   if (!product) throw new Response("Not Found", { status: 404 });
   const back = `${PRODUCT_LIST_PATH}${productListSearch(parseProductListQuery(new URL(request.url).searchParams))}`;
   return redirectWithToast(back, {

@@ -15,6 +15,7 @@ import {
   type SettingsIntent,
 } from "~/schemas/settings";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { parseForm, readForm } from "~/utils/form-data.server";
 import { formatDate } from "~/utils/dates";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -33,12 +34,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Two forms post here, told apart by `intent`: the cut-off date and the reminder schedule. ADMIN only. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const change = { actorId: user.id, requestId: context.requestId };
 
   if (intent === "cut-off") {
-    const submission = parseWithZod(formData, { schema: CutOffDateSchema });
+    const submission = parseForm(formData, CutOffDateSchema);
     if (submission.status !== "success") {
       return data({ intent: "cut-off" as SettingsIntent, result: submission.reply() }, { status: 400 });
     }
@@ -47,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "schedule") {
-    const submission = parseWithZod(formData, { schema: ReminderScheduleSchema });
+    const submission = parseForm(formData, ReminderScheduleSchema);
     if (submission.status !== "success") {
       return data({ intent: "schedule" as SettingsIntent, result: submission.reply() }, { status: 400 });
     }

@@ -3,12 +3,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TextField, useValidatedForm } from "~/components/forms";
+import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { writeAudit } from "~/models/audit.server";
 import { checkUserPassword, setUserPassword } from "~/models/user.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
-import { endSessionHeaders, requireUser } from "~/utils/auth.server";
+import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
+import { endSessionHeaders, requireUser, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Change Password | MPP Data Portal" }];
@@ -23,12 +25,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Success ends every session of the user (this one too) and goes back to the login page. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const submission = await readFormSubmission(request, ChangePasswordSchema);
   const hideFields = ["currentPassword", "password", "confirmPassword"];
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
+  if (!(await takePasswordAttempt(user.email, context.clientIp))) {
+    return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields }), { status: 429 });
+  }
   if (!(await checkUserPassword(user.id, submission.value.currentPassword))) {
     return data(submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] }, hideFields }), { status: 400 });
   }
+  await clearPasswordAttempts(user.email);
   await setUserPassword(user.id, submission.value.password);
   await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
   return redirectWithToast("/login", { type: "success", message: "Password changed successfully" }, {
@@ -52,6 +58,7 @@ export default function ChangePasswordPage() {
       <PageHeader title={t("Change Password")} />
       <section className="card card--narrow">
         <Form method="post" className="form" {...getFormProps(form)}>
+          <FormErrors errors={form.errors} />
           <TextField label={t("Current Password")} field={fields.currentPassword} type="password" inputAttributes={{ autoComplete: "current-password" }} />
           <TextField label={t("New Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password" }} />
           <TextField label={t("Confirm Password")} field={fields.confirmPassword} type="password" inputAttributes={{ autoComplete: "new-password" }} />

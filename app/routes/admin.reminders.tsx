@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { reminderToast, sendReminders } from "~/models/reminder.server";
 import { ReminderRequestSchema, safeAdminRedirect } from "~/schemas/reminders";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 /**
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const form = await request.formData();
+  const form = await readForm(request);
   const redirectTo = safeAdminRedirect(form.get("redirectTo"));
   const parsed = ReminderRequestSchema.safeParse({
     partnerId: form.getAll("partnerId"),

@@ -1,11 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
-import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
+import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
 import { checkUserPassword } from "~/models/user.server";
 import { UnlockSchema } from "~/schemas/auth";
 import {
@@ -16,6 +16,7 @@ import {
   requireUser,
   setSessionLocked,
 } from "~/utils/auth.server";
+import { parseForm, readForm } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Lock screen | MPP Data Portal" }];
@@ -31,20 +32,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, { allowLocked: true });
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "lock") {
     return redirect("/lock-screen", { headers: { "Set-Cookie": await setSessionLocked(request, true) } });
   }
-  const submission = parseWithZod(formData, { schema: UnlockSchema });
+  const submission = parseForm(formData, UnlockSchema);
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-  if (await isLoginThrottled(user.email, context.clientIp)) {
+  if (!(await takePasswordAttempt(user.email, context.clientIp))) {
     return redirectWithToast("/login", { type: "error", message: TOO_MANY_ATTEMPTS }, { headers: await endSessionHeaders(request) });
   }
   if (!(await checkUserPassword(user.id, submission.value.password))) {
-    await recordLoginFailure(user.email, context.clientIp);
     return data(submission.reply({ formErrors: [INCORRECT_PASSWORD], hideFields: ["password"] }), { status: 401 });
   }
-  await clearLoginFailures(user.email);
+  await clearPasswordAttempts(user.email);
   return redirect(homePathFor(user.role), { headers: { "Set-Cookie": await setSessionLocked(request, false) } });
 }
 
@@ -68,11 +68,11 @@ export default function LockScreenPage() {
           {t("Unlock")}
         </button>
       </Form>
-      <p className="auth__aside">
-        <Link to="/logout" className="link">
+      <Form method="post" action="/logout" className="auth__aside">
+        <button type="submit" className="link link--button">
           {t("Not you? Log out")}
-        </Link>
-      </p>
+        </button>
+      </Form>
     </AuthCard>
   );
 }

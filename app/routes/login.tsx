@@ -5,14 +5,19 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { CheckboxField, FormErrors, TextField, useValidatedForm } from "~/components/forms";
-import { clearLoginFailures, isLoginThrottled, recordLoginFailure } from "~/models/rate-limit.server";
+import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
 import { LoginSchema } from "~/schemas/auth";
 import {
   ACCOUNT_INACTIVE,
   INVALID_CREDENTIALS,
   LoginError,
   TOO_MANY_ATTEMPTS,
-  authenticator, createUserSession, getOptionalUser, homePathFor } from "~/utils/auth.server";
+  authenticateWithPassword,
+  createUserSession,
+  getOptionalUser,
+  homePathFor,
+} from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 
 export const meta: MetaFunction = () => [{ title: "Login | MPP Data Portal" }];
 
@@ -23,21 +28,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.clone().formData(), { schema: LoginSchema });
+  const submission = await readFormSubmission(request, LoginSchema);
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const { email, remember } = submission.value;
-  if (await isLoginThrottled(email, context.clientIp)) {
+  const { email, password, remember } = submission.value;
+  if (!(await takePasswordAttempt(email, context.clientIp))) {
     return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), { status: 429 });
   }
   try {
-    const user = await authenticator.authenticate("form", request);
-    await clearLoginFailures(email);
+    const user = await authenticateWithPassword(request, { email, password });
+    await clearPasswordAttempts(email);
     return createUserSession(user, { remember: Boolean(remember), redirectTo: homePathFor(user.role) });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
-    if (error.reason === "invalid") await recordLoginFailure(email, context.clientIp);
     const message = error.reason === "inactive" ? ACCOUNT_INACTIVE : INVALID_CREDENTIALS;
     return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status: 401 });
   }

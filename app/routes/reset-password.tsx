@@ -10,6 +10,7 @@ import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/r
 import { findUserByEmail, getAuthUser } from "~/models/user.server";
 import { ForgotPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password | MPP Data Portal" }];
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await refuseSignedInUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  const submission = await readFormSubmission(request, ForgotPasswordSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { email } = submission.value;
   if (await throttlePasswordLinkRequest(email, context.clientIp)) {

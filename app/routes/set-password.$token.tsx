@@ -8,6 +8,7 @@ import { TextField, useValidatedForm } from "~/components/forms";
 import { checkPasswordToken, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
+import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Set password | MPP Data Portal" }];
@@ -29,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await refuseSignedInUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: SetPasswordSchema });
+  const submission = await readFormSubmission(request, SetPasswordSchema);
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }

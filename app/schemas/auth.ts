@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { boundedText, TEXT_MAX } from "./fields";
 
 /** Error texts are the spec's English wording; the UI translates them (they are the i18n keys). */
-export const emailField = z
-  .string({ error: "Please input your E-mail!" })
+export const emailField = boundedText(TEXT_MAX.email, { missing: "Please input your E-mail!" })
   .trim()
   .toLowerCase()
   .min(1, { error: "Please input your E-mail!" })
@@ -10,9 +10,8 @@ export const emailField = z
 
 export const LoginSchema = z.object({
   email: emailField,
-  password: z.string({ error: "Please input your Password!" }).trim().min(1, { error: "Please input your Password!" }),
+  password: boundedText(TEXT_MAX.password, { missing: "Please input your Password!" }).trim().min(1, { error: "Please input your Password!" }),
   remember: z.boolean().optional(),
-  redirectTo: z.string().optional(),
 });
 
 export const ForgotPasswordSchema = z.object({ email: emailField });
@@ -27,7 +26,7 @@ export const newPasswordField = z
 
 const confirmation = {
   password: newPasswordField,
-  confirmPassword: z.string({ error: "Please confirm your password!" }).min(1, { error: "Please confirm your password!" }),
+  confirmPassword: boundedText(TEXT_MAX.password, { missing: "Please confirm your password!" }).min(1, { error: "Please confirm your password!" }),
 };
 
 function passwordsMatch(value: { password: string; confirmPassword: string }) {
@@ -39,13 +38,12 @@ export const SetPasswordSchema = z.object(confirmation).refine(passwordsMatch, m
 
 export const ChangePasswordSchema = z
   .object({
-    currentPassword: z
-      .string({ error: "Please input your current password!" })
+    currentPassword: boundedText(TEXT_MAX.password, { missing: "Please input your current password!" })
       .min(1, { error: "Please input your current password!" }),
     ...confirmation,
   })
   .refine(passwordsMatch, mismatch);
 
 export const UnlockSchema = z.object({
-  password: z.string({ error: "Please input your Password!" }).min(1, { error: "Please input your Password!" }),
+  password: boundedText(TEXT_MAX.password, { missing: "Please input your Password!" }).min(1, { error: "Please input your Password!" }),
 });

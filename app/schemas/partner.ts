@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { REGIONS } from "~/db/reference-data";
+import { MAX_ID } from "~/utils/ids";
 import { emailField } from "./auth";
+import { boundedText, TEXT_MAX } from "./fields";
 
 /**
  * The Add / Edit Partner form (spec section 2 and section 5 "Partner form"). One schema for the
@@ -37,14 +39,19 @@ export const PARTNER_MESSAGES = {
   lastName: "Please enter last name.",
   duplicateProduct: "This product is already listed.",
   duplicateEmail: "A partner or user with this e-mail already exists.",
+  tooManyProducts: "A partner can list at most 500 products.",
+  tooManyPeople: "A partner can list at most 50 people.",
 } as const;
+
+/** Rows a partner form can hold: products are also bounded by the catalogue (each listed once). */
+export const PARTNER_PRODUCTS_MAX = 500;
+export const PARTNER_PEOPLE_MAX = 50;
 
 /**
  * The number after the prefix: required, digits only, exactly 10 digits. One rule for every
  * wrong length ('Contact should have 10 digits!'); spaces a person types are tolerated and dropped.
  */
-const contactNumberField = z
-  .string({ error: "Please input your Contact number!" })
+const contactNumberField = boundedText(TEXT_MAX.line, { missing: "Please input your Contact number!" })
   .transform((value) => value.replace(/\s+/g, ""))
   .pipe(
     z
@@ -55,21 +62,22 @@ const contactNumberField = z
   );
 
 /** A calling code such as "+91"; the server also checks it against the countries table. */
-const contactPrefixField = z
-  .string({ error: "Please select a country code!" })
+const contactPrefixField = boundedText(TEXT_MAX.line, { missing: "Please select a country code!" })
   .trim()
   .regex(/^\+\d{1,4}$/, { error: "Please select a country code!" });
 
-const requiredText = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+const requiredText = (message: string) => boundedText(TEXT_MAX.name, { missing: message }).trim().min(1, { error: message });
+const recordId = (message?: string) =>
+  z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message });
 
 export const PartnerProductRowSchema = z.object({
-  productId: z.number({ error: "Please select product." }).int({ error: "Please select product." }).positive({ error: "Please select product." }),
+  productId: recordId("Please select product."),
   status: z.enum(PROJECT_STATUSES, { error: "Please enter status." }),
 });
 
 export const PartnerPersonRowSchema = z.object({
   /** The id of an existing person; new rows have none (the spec's employee_id 0). */
-  employeeId: z.number().int().positive().optional(),
+  employeeId: recordId().optional(),
   firstName: requiredText("Please enter first name."),
   lastName: requiredText("Please enter last name."),
   contactPrefix: contactPrefixField,
@@ -81,18 +89,21 @@ export const PartnerSchema = z.object({
   email: emailField,
   contactPrefix: contactPrefixField,
   contactNumber: contactNumberField,
-  address: z.string().trim().optional(),
+  address: boundedText(TEXT_MAX.note).trim().optional(),
   region: z.enum(REGIONS, { error: "Please select a Region!" }),
-  products: z.array(PartnerProductRowSchema).superRefine((rows, ctx) => {
-    const seen = new Set<number>();
-    rows.forEach((row, index) => {
-      if (seen.has(row.productId)) {
-        ctx.addIssue({ code: "custom", message: "This product is already listed.", path: [index, "productId"] });
-      }
-      seen.add(row.productId);
-    });
-  }),
-  people: z.array(PartnerPersonRowSchema),
+  products: z
+    .array(PartnerProductRowSchema)
+    .max(PARTNER_PRODUCTS_MAX, { error: PARTNER_MESSAGES.tooManyProducts })
+    .superRefine((rows, ctx) => {
+      const seen = new Set<number>();
+      rows.forEach((row, index) => {
+        if (seen.has(row.productId)) {
+          ctx.addIssue({ code: "custom", message: "This product is already listed.", path: [index, "productId"] });
+        }
+        seen.add(row.productId);
+      });
+    }),
+  people: z.array(PartnerPersonRowSchema).max(PARTNER_PEOPLE_MAX, { error: PARTNER_MESSAGES.tooManyPeople }),
 });
 
 /** The saved values (numbers parsed, text trimmed). */

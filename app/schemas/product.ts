@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedText, TEXT_MAX } from "./fields";
 
 /** Client-safe constants of the product screens (spec section 9: categories FDF and API). */
 export const PRODUCT_CATEGORIES = ["FDF", "API"] as const;
@@ -16,14 +17,14 @@ export const DUPLICATE_PRODUCT_NAME = "A product with this name already exists."
  * the i18n keys. The therapy area must also exist in the `therapy_areas` table: the server checks that.
  */
 export const ProductSchema = z.object({
-  name: z
-    .string({ error: "Please enter product name!" })
+  name: boundedText(PRODUCT_NAME_MAX, {
+    missing: "Please enter product name!",
+    tooLong: "Product name must contain at most 200 characters",
+  })
     .trim()
-    .min(1, { error: "Please enter product name!" })
-    .max(PRODUCT_NAME_MAX, { error: "Product name must contain at most 200 characters" }),
+    .min(1, { error: "Please enter product name!" }),
   category: z.enum(PRODUCT_CATEGORIES, { error: "Please select category!" }),
-  therapyArea: z
-    .string({ error: "Please select therapy area!" })
+  therapyArea: boundedText(TEXT_MAX.name, { missing: "Please select therapy area!" })
     .trim()
     .min(1, { error: "Please select therapy area!" }),
 });

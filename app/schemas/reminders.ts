@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { MAX_ID } from "~/utils/ids";
 import type { ReportTypeKey } from "~/utils/reports";
+
+/** Partners one bulk reminder may name (the whole partner list fits many times over). */
+export const REMINDER_PARTNERS_MAX = 2000;
 
 /** POST /admin/reminders: one or several `partnerId` values, a report type and where to go back to. */
 export const ReminderRequestSchema = z.object({
@@ -9,9 +13,10 @@ export const ReminderRequestSchema = z.object({
         .number({ error: "Please select a partner." })
         .int({ error: "Please select a partner." })
         .positive({ error: "Please select a partner." })
-        .max(2_147_483_647, { error: "Please select a partner." }),
+        .max(MAX_ID, { error: "Please select a partner." }),
     )
-    .min(1, { error: "Please select a partner." }),
+    .min(1, { error: "Please select a partner." })
+    .max(REMINDER_PARTNERS_MAX, { error: "Too many partners in one reminder." }),
   reportType: z.enum(["pdt", "filing", "sales"] satisfies ReportTypeKey[], { error: "Please select a report." }),
   redirectTo: z.string().optional(),
 });

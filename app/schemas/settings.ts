@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedText } from "./fields";
 
 /** Error texts are English i18n keys; the UI translates them. */
 
@@ -21,8 +22,7 @@ export function normaliseDate(value: string): string | null {
 }
 
 export const CutOffDateSchema = z.object({
-  cutOffDate: z
-    .string({ error: "Please select date!" })
+  cutOffDate: boundedText(40, { missing: "Please select date!" })
     .trim()
     .min(1, { error: "Please select date!" })
     .transform((value, ctx) => {
@@ -70,8 +70,7 @@ export function formatDayList(days: readonly number[]): string {
   return days.join(", ");
 }
 
-const dayList = z
-  .string()
+const dayList = boundedText(400)
   .optional()
   .transform((value, ctx) => {
     const days = parseDayList(value);

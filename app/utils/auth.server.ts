@@ -9,6 +9,7 @@ import {
 } from "~/models/session.server";
 import { getAuthUser, verifyLogin, type AuthUser, type Role } from "~/models/user.server";
 import { redirectWithToast } from "./toast.server";
+import { ACCESS_DENIED, NOT_AUTHORIZED } from "./messages";
 
 /** One wording for an unknown email and a wrong password: sign-in never reveals who has an account. */
 export const INVALID_CREDENTIALS = "Unable to log in with provided credentials.";
@@ -21,7 +22,7 @@ export class LoginError extends Error {
   }
 }
 
-export const authenticator = new Authenticator<AuthUser>();
+const authenticator = new Authenticator<AuthUser>();
 authenticator.use(
   new FormStrategy(async ({ form }) => {
     const result = await verifyLogin(String(form.get("email") ?? ""), String(form.get("password") ?? "").trim());
@@ -30,6 +31,12 @@ authenticator.use(
   }),
   "form",
 );
+
+/** Signs in through the form strategy with credentials already read and checked from the request's body. */
+export function authenticateWithPassword(request: Request, credentials: { email: string; password: string }) {
+  const checked = new Request(request.url, { method: "POST", body: new URLSearchParams(credentials) });
+  return authenticator.authenticate("form", checked);
+}
 
 export function homePathFor(role: Role) {
   return role === "PARTNER" ? "/partner/dashboard" : "/admin/dashboard";
@@ -75,7 +82,7 @@ export async function requireUser(request: Request, { allowLocked = false } = {}
 }
 
 export function forbidden() {
-  return data({ message: "YOU ARE NOT AUTHORIZED TO USE THE PAGE" }, { status: 403 });
+  return data({ message: NOT_AUTHORIZED }, { status: 403 });
 }
 
 export async function requireRole(request: Request, ...roles: Role[]): Promise<AuthUser> {
@@ -114,11 +121,12 @@ export async function endSessionHeaders(request: Request): Promise<Headers> {
   return new Headers({ "Set-Cookie": await sessionStorage.destroySession(session) });
 }
 
-/** The password-link pages are for signed-out users: others are told 'Access Denied!' and signed out. */
+/**
+ * The password-link pages are for signed-out users: others get the 'Access Denied!' page, which
+ * offers to sign out (a link or an image must never end a session by itself).
+ */
 export async function refuseSignedInUser(request: Request) {
-  if (await getOptionalUser(request)) {
-    throw await redirectWithToast("/login", { type: "error", message: "Access Denied!" }, { headers: await endSessionHeaders(request) });
-  }
+  if (await getOptionalUser(request)) throw data({ message: ACCESS_DENIED }, { status: 403 });
 }
 
 export async function setSessionLocked(request: Request, locked: boolean): Promise<string> {

@@ -3,12 +3,7 @@
  * their Excel downloads share: the loader's data, the action's intents, the upload. The routes
  * call their guard first and pass the signed-in user here; the models enforce the workflow.
  */
-import {
-  data,
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from "@remix-run/node";
+import { data } from "@remix-run/node";
 import {
   FORM_FIELD_PATTERN,
   SAVE_MAX_ROWS,
@@ -33,13 +28,16 @@ import {
 } from "~/models/sales-report.server";
 import type { AuthUser } from "~/models/user.server";
 import { forbidden } from "~/utils/auth.server";
+import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { isRefusal, readForm, readMultipartForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
+import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 
 type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 
-const NOT_FOUND = "Oops, an error has occurred. Page not found!";
 
 export const SALES_ROUTE_MESSAGES = {
   submitted: "Report has been submitted to the admin!",
@@ -47,14 +45,14 @@ export const SALES_ROUTE_MESSAGES = {
   uploadTooLarge: "The file is larger than 10 MB.",
   uploadRow: "Sheet {{sheet}}, row {{row}}: {{columns}}",
   tooManyRows: "Too many rows in one save.",
-  badRequest: "The request could not be understood. Reload the page and try again.",
+  badRequest: BAD_REQUEST,
 } as const;
 
 /** A refused read: the 403 or 404 page. */
 function rethrowForPage(error: unknown): never {
   if (error instanceof WorkflowError) {
     if (error.status === 403) throw forbidden();
-    if (error.status === 404) throw data({ message: NOT_FOUND }, { status: 404 });
+    if (error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
   }
   throw error;
 }
@@ -119,15 +117,10 @@ export async function salesWorkbookDownload({ request, viewer, partnerId }: { re
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
-function positiveId(value: unknown): number | undefined {
-  const id = typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : value;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
 /** A row of cells from untrusted input: only the kind's columns, each a string. */
 function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput {
   const row: Record<string, string> & { id?: number } = {};
-  const id = positiveId(raw.id);
+  const id = parseId(raw.id);
   if (id) row.id = id;
   for (const column of columnsFor(kind)) {
     const value = raw[column.key];
@@ -145,6 +138,13 @@ interface PostedRows {
 }
 
 class BadRequest extends Error {}
+
+/** The report version the editor loaded (none: a caller that writes no rows); anything but a whole number is refused. */
+function parseVersion(value: FormDataEntryValue | null): number | null {
+  if (value === null) return null;
+  if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) throw new BadRequest();
+  return Number(value);
+}
 
 /** The grid's JSON body (`payload`): both tables in grid order, and the saved rows deleted in the grid. */
 function rowsFromPayload(payload: string): PostedRows {
@@ -168,7 +168,7 @@ function rowsFromPayload(payload: string): PostedRows {
     });
   }
   const deleted = Array.isArray(body.deletedIds) ? body.deletedIds : [];
-  const deletedIds = deleted.map(positiveId).filter((id): id is number => id !== undefined);
+  const deletedIds = deleted.map((value) => parseId(value)).filter((id): id is number => id !== null);
   return { rows, positions, deletedIds };
 }
 
@@ -189,7 +189,7 @@ function rowsFromForm(form: FormData): PostedRows {
     byKind[kind].set(index, cells);
     if (byKind[kind].size > 1000) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
   }
-  const deletedIds = form.getAll("deleteIds").map((value) => positiveId(value)).filter((id): id is number => id !== undefined);
+  const deletedIds = form.getAll("deleteIds").map((value) => parseId(value)).filter((id): id is number => id !== null);
   const deleted = new Set(deletedIds);
   const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
   const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
@@ -274,6 +274,13 @@ function refusal(intent: SalesIntent, error: unknown, submitted?: SubmittedForm)
   throw error;
 }
 
+/** The upload form's fields; any other part is skipped unread. */
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "version"] as const;
+/** What the upload form adds around its file. */
+const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
+/** A full save of the largest report the grid holds, as JSON in a form. */
+const REPORT_FORM_MAX_BYTES = 32 * 1024 * 1024;
+
 const INTENTS: readonly SalesIntent[] = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "verify-product", "upload"];
 
 export interface SalesActionArgs {
@@ -286,10 +293,10 @@ export interface SalesActionArgs {
 export async function handleSalesReportAction(args: SalesActionArgs) {
   const { request } = args;
   if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(args);
-  const form = await request.formData();
+  const form = await readForm(request, { maxBytes: REPORT_FORM_MAX_BYTES });
   const intent = text(form.get("intent")) as SalesIntent;
   if (!INTENTS.includes(intent) || intent === "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  const quarterId = positiveId(text(form.get("quarterId"))) ?? 0;
+  const quarterId = parseId(text(form.get("quarterId"))) ?? 0;
   const { actor, partnerId, requestId } = args;
   // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
   const returnTo = pageUrl(request, form.has("tab") ? { tab: parseTab(text(form.get("tab"))) === "FDF" ? "FDF" : null } : {});
@@ -306,18 +313,21 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   if (intent === "verify-product") return handleVerification(args, form);
 
   const comment = text(form.get("comment")).trim();
-  const expectedVersion = Number.isSafeInteger(Number(form.get("version"))) ? Number(form.get("version")) : null;
   const payload = form.get("payload");
   let posted: PostedRows | undefined;
+  let expectedVersion: number | null = null;
   try {
     if (typeof payload === "string" && payload !== "") posted = rowsFromPayload(payload);
     else if (intent === "save" || intent === "submit") posted = rowsFromForm(form);
+    expectedVersion = parseVersion(form.get("version"));
   } catch (error) {
     return refusal(intent, error);
   }
   const submitted = posted?.submitted;
 
   // Comments first: an empty one is asked for before anything is saved.
+  const commentProblem = textProblem(comment, TEXT_MAX.note);
+  if (commentProblem) return reply({ kind: "error", intent, message: commentProblem, field: "comment", submitted }, 400);
   if ((intent === "submit" || intent === "submit-empty") && !comment) {
     return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
   }
@@ -369,10 +379,10 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
 async function handleVerification({ actor, partnerId, requestId, request }: SalesActionArgs, form: FormData) {
   const intent = "verify-product" as const;
   if (actor.role !== "ADMIN") throw forbidden();
-  const verificationId = positiveId(text(form.get("verificationId"))) ?? 0;
-  if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: NOT_FOUND }, { status: 404 });
+  const verificationId = parseId(text(form.get("verificationId"))) ?? 0;
+  if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
   const decision = text(form.get("decision"));
-  const mapTo = positiveId(text(form.get("mapToProductId")));
+  const mapTo = parseId(text(form.get("mapToProductId")));
   try {
     const result = await decideProductVerification({
       actor,
@@ -403,9 +413,13 @@ function uploadReply(problems: UploadProblem[], status = 400) {
 async function handleUpload({ request, actor, partnerId, requestId }: SalesActionArgs) {
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: UPLOAD_MAX_BYTES }));
+    form = await readMultipartForm(request, {
+      fields: UPLOAD_FIELDS,
+      maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES,
+      maxPartBytes: UPLOAD_MAX_BYTES,
+    });
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadTooLarge }], 413);
+    if (isRefusal(error, 413)) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadTooLarge }], 413);
     throw error;
   }
   if (text(form.get("intent")) !== "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
@@ -414,7 +428,12 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
 
   const quarterName = text(form.get("quarter")) || null;
   const mode = text(form.get("mode")) === "append" ? "append" : "replace";
-  const expectedVersion = Number.isSafeInteger(Number(form.get("version"))) ? Number(form.get("version")) : null;
+  let expectedVersion: number | null;
+  try {
+    expectedVersion = parseVersion(form.get("version"));
+  } catch {
+    return uploadReply([{ message: SALES_ROUTE_MESSAGES.badRequest }]);
+  }
 
   try {
     const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
@@ -449,7 +468,7 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
     return redirectAfterSave(pageUrl(request), result, "workbook", (warning) => warning.rowNumber + 1);
   } catch (error) {
     if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
-      throw data({ message: NOT_FOUND }, { status: 404 });
+      throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
     }
     if (error instanceof StaleReportError) {
       return uploadReply([{ message: error.message, values: error.values }], 409);

@@ -10,6 +10,7 @@
  */
 import Decimal from "decimal.js";
 import { MONTHS } from "~/db/reference-data";
+import { TEXT_MAX, textProblem } from "~/schemas/fields";
 
 // ---------------------------------------------------------------- columns
 
@@ -236,7 +237,7 @@ function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: 
     case "text":
     case "product":
       // Product names are free text: a name outside the partner's list creates a product verification.
-      return true;
+      return textProblem(value, TEXT_MAX.line) === null;
   }
 }
 

@@ -46,12 +46,13 @@ describe("forgot password", () => {
     expect(await db.select().from(outbox)).toHaveLength(3);
   });
 
-  it("signs a signed-in user out with 'Access Denied!'", async () => {
+  it("shows a signed-in user 'Access Denied!' without signing them out (only a POST to /logout does)", async () => {
     const cookie = await sessionCookieFor("partner1@example.org");
     const result = await runRoute(resetLoader, buildRequest("/reset-password", { cookie }));
-    expect(result.location).toBe("/login");
-    expect(await toastOf(result)).toMatchObject({ message: "Access Denied!" });
-    expect(await db.select().from(sessions)).toHaveLength(0);
+    expect(result.status).toBe(403);
+    expect(result.data).toEqual({ message: "Access Denied!" });
+    expect(result.headers.get("Set-Cookie")).toBeNull();
+    expect(await db.select().from(sessions)).toHaveLength(1);
   });
 });
 
