@@ -5,10 +5,10 @@
  * indexes no higher than the schema's own maximum. Unknown fields are dropped before parsing,
  * so a refusal never echoes them back.
  */
-import { getPaths, INTENT, STATE } from "@conform-to/dom";
+import { formatPaths, getPaths, INTENT, STATE } from "@conform-to/dom";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import type { z } from "zod";
+import { z } from "zod";
 import { BAD_REQUEST } from "./messages";
 
 export const REQUEST_REFUSALS = {
@@ -121,35 +121,34 @@ function listMax(node: SchemaNode): number {
   return max ?? DEFAULT_LIST_MAX;
 }
 
-/**
- * Whether the schema has a field at `segments`. A list index may go one past the list's maximum,
- * so that the schema's own "at most N" message is what a too-long list gets.
- */
-function schemaHasField(schema: SchemaNode, segments: Segment[]): boolean {
+/** The list's own "at most N" message, as its schema words it. */
+function tooManyRowsMessage(list: SchemaNode): string {
+  const overfull = Array.from({ length: listMax(list) + 1 }, () => ({}));
+  const issue = z.safeParse(list, overfull).error?.issues.find((candidate) => candidate.code === "too_big" && candidate.path.length === 0);
+  return issue?.message ?? BAD_REQUEST;
+}
+
+type FieldLookup =
+  | { kind: "field"; node: SchemaNode }
+  | { kind: "unknown" }
+  /** A row index past the list's maximum: `list` is the list's field name. */
+  | { kind: "overflow"; list: string; node: SchemaNode };
+
+/** What the schema says of the field at `segments`. */
+function lookUpField(schema: SchemaNode, segments: Segment[]): FieldLookup {
   let node = unwrap(schema);
-  for (const segment of segments) {
+  for (const [position, segment] of segments.entries()) {
     const def = node._zod.def as { type: string; shape?: Record<string, SchemaNode>; element?: SchemaNode };
     if (def.type === "object" && typeof segment === "string" && def.shape && Object.hasOwn(def.shape, segment)) {
       node = unwrap(def.shape[segment]);
-    } else if (def.type === "array" && typeof segment === "number" && def.element && segment <= listMax(node)) {
+    } else if (def.type === "array" && typeof segment === "number" && def.element) {
+      if (segment >= listMax(node)) return { kind: "overflow", list: formatPaths(segments.slice(0, position)), node };
       node = unwrap(def.element);
     } else {
-      return false;
+      return { kind: "unknown" };
     }
   }
-  return true;
-}
-
-/** The most values a field may repeat (`partnerId=1&partnerId=2`): its list maximum, else one. */
-function repeatLimit(schema: SchemaNode, segments: Segment[]): number {
-  let node = unwrap(schema);
-  for (const segment of segments) {
-    const def = node._zod.def as { shape?: Record<string, SchemaNode>; element?: SchemaNode };
-    const next = typeof segment === "string" ? def.shape?.[segment] : def.element;
-    if (!next) return 1;
-    node = unwrap(next);
-  }
-  return node._zod.def.type === "array" ? listMax(node) + 1 : 1;
+  return { kind: "field", node };
 }
 
 function pathOf(name: string): Segment[] | null {
@@ -162,14 +161,12 @@ function pathOf(name: string): Segment[] | null {
   }
 }
 
-const LIST_INTENTS = new Set(["insert", "remove"]);
-
 /**
  * conform's Add and Remove row buttons (the form without JavaScript) post an intent: only these
  * two, on a list of the schema, at an index within the list. Anything else is refused.
  */
 function checkIntent(schema: SchemaNode, serialized: FormDataEntryValue): void {
-  let intent: { type?: unknown; payload?: { name?: unknown; index?: unknown; defaultValue?: unknown } };
+  let intent: { type?: unknown; payload?: { name?: unknown; index?: unknown; defaultValue?: unknown } } | null;
   try {
     intent = typeof serialized === "string" && serialized.length <= 2048 ? JSON.parse(serialized) : null;
   } catch {
@@ -177,22 +174,25 @@ function checkIntent(schema: SchemaNode, serialized: FormDataEntryValue): void {
   }
   const payload = intent?.payload;
   const path = typeof payload?.name === "string" ? pathOf(payload.name) : null;
-  const listNode = path && schemaHasField(schema, path) ? repeatLimit(schema, path) : 0;
+  const field = path ? lookUpField(schema, path) : null;
+  const list = field?.kind === "field" && field.node._zod.def.type === "array" ? field.node : null;
   const index = payload?.index;
-  const indexOk = index === undefined || (typeof index === "number" && Number.isInteger(index) && index >= 0 && index < listNode);
+  const indexOk = index === undefined || (typeof index === "number" && Number.isInteger(index) && index >= 0 && list !== null && index < listMax(list));
   const defaultOk = payload?.defaultValue === undefined || (typeof payload.defaultValue === "object" && payload.defaultValue !== null);
-  if (!LIST_INTENTS.has(String(intent?.type)) || listNode <= 1 || !indexOk || !defaultOk) {
+  if ((intent?.type !== "insert" && intent?.type !== "remove") || !list || !indexOk || !defaultOk) {
     refuse(400, REQUEST_REFUSALS.badRequest);
   }
 }
 
 /**
- * conform's parseWithZod over the fields the schema knows. Unknown fields, and list rows past
- * the schema's maximum, are dropped before parsing: the reply can only echo what the form holds.
+ * conform's parseWithZod over the fields the schema knows: unknown fields are dropped before
+ * parsing, so the reply can only echo what the form holds. A row past a list's maximum is not
+ * read: the submission fails with the list's own "at most N" message.
  */
 export function parseForm<Schema extends z.ZodType>(formData: FormData, schema: Schema) {
   const known = new FormData();
   const repeats = new Map<string, number>();
+  const overflows = new Map<string, string>();
   for (const [name, value] of formData) {
     if (name === STATE) continue;
     if (name === INTENT) {
@@ -201,13 +201,31 @@ export function parseForm<Schema extends z.ZodType>(formData: FormData, schema: 
       continue;
     }
     const path = pathOf(name);
-    if (!path || !schemaHasField(schema, path)) continue;
+    const field = path ? lookUpField(schema, path) : { kind: "unknown" as const };
+    if (field.kind === "overflow") {
+      if (!overflows.has(field.list)) overflows.set(field.list, tooManyRowsMessage(field.node));
+      continue;
+    }
+    if (field.kind === "unknown") continue;
+    // A repeated name (`partnerId=1&partnerId=2`) is a list: no more values than its maximum allows.
     const seen = (repeats.get(name) ?? 0) + 1;
-    if (seen > repeatLimit(schema, path)) continue;
+    const limit = field.node._zod.def.type === "array" ? listMax(field.node) : 1;
+    if (seen > limit) {
+      if (!overflows.has(name) && limit > 1) overflows.set(name, tooManyRowsMessage(field.node));
+      continue;
+    }
     repeats.set(name, seen);
     known.append(name, value);
   }
-  return parseWithZod(known, { schema });
+  const submission = parseWithZod(known, { schema });
+  if (overflows.size === 0 || submission.status === undefined) return submission;
+  const overflowErrors = Object.fromEntries([...overflows].map(([list, message]) => [list, [message]]));
+  return {
+    ...submission,
+    status: "error" as const,
+    reply: (options: Parameters<typeof submission.reply>[0] = {}) =>
+      submission.reply({ ...options, fieldErrors: { ...("fieldErrors" in options ? options.fieldErrors : {}), ...overflowErrors } }),
+  };
 }
 
 /** A whole form read and parsed: the body limit, then the schema's fields only. */

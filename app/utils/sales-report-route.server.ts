@@ -117,11 +117,16 @@ export async function salesWorkbookDownload({ request, viewer, partnerId }: { re
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
+class BadRequest extends Error {}
+
 /** A row of cells from untrusted input: only the kind's columns, each a string. */
 function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput {
   const row: Record<string, string> & { id?: number } = {};
-  const id = parseId(raw.id);
-  if (id) row.id = id;
+  if (raw.id != null && raw.id !== "") {
+    const id = parseId(raw.id);
+    if (!id) throw new BadRequest();
+    row.id = id;
+  }
   for (const column of columnsFor(kind)) {
     const value = raw[column.key];
     row[column.key] = typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
@@ -136,8 +141,6 @@ interface PostedRows {
   deletedIds: number[];
   submitted?: SubmittedForm;
 }
-
-class BadRequest extends Error {}
 
 /** The report version the editor loaded (none: a caller that writes no rows); anything but a whole number is refused. */
 function parseVersion(value: FormDataEntryValue | null): number | null {
