@@ -11,7 +11,15 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { REGIONS } from "~/db/reference-data";
-import { DEFAULT_CALLING_CODE, PartnerSchema, type PartnerFormInput, PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/schemas/partner";
+import {
+  DEFAULT_CALLING_CODE,
+  PARTNER_PEOPLE_MAX,
+  PARTNER_PRODUCTS_MAX,
+  PartnerSchema,
+  type PartnerFormInput,
+  PROJECT_STATUS_LABELS,
+  PROJECT_STATUSES,
+} from "~/schemas/partner";
 import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
 
 export interface CallingCodeOption {
@@ -56,6 +64,9 @@ export function PartnerForm({
   });
   const productRows = fields.products.getFieldList();
   const personRows = fields.people.getFieldList();
+  // Each catalogue product can be listed once: no more rows than there are products to choose.
+  const productsFull = productRows.length >= Math.min(products.length, PARTNER_PRODUCTS_MAX);
+  const peopleFull = personRows.length >= PARTNER_PEOPLE_MAX;
   const saving = navigation.state === "submitting" && navigation.formData?.get("__intent__") == null;
 
   return (
@@ -163,7 +174,7 @@ export function PartnerForm({
             );
           })}
           <div>
-            <button className="button button--secondary" {...form.insert.getButtonProps({ name: fields.products.name })}>
+            <button className="button button--secondary" {...form.insert.getButtonProps({ name: fields.products.name })} disabled={productsFull}>
               {t("Add a product")}
             </button>
           </div>
@@ -201,6 +212,7 @@ export function PartnerForm({
             <button
               className="button button--secondary"
               {...form.insert.getButtonProps({ name: fields.people.name, defaultValue: { contactPrefix: DEFAULT_CALLING_CODE } })}
+              disabled={peopleFull}
             >
               {t("Add a person")}
             </button>

@@ -44,7 +44,7 @@ const loginKeys = (email: string, ip: string) => ({ email: `login:email:${email}
 
 /**
  * Counts a password check (sign-in, unlock, change of password) before the password is looked
- * at; false when the e-mail or the address has had too many. A success clears the e-mail's count.
+ * at; false when the e-mail or the address has had too many.
  */
 export async function takePasswordAttempt(email: string, ip: string): Promise<boolean> {
   const keys = loginKeys(email, ip);
@@ -53,8 +53,14 @@ export async function takePasswordAttempt(email: string, ip: string): Promise<bo
   return emailAllowed && ipAllowed;
 }
 
-export async function clearPasswordAttempts(email: string) {
-  await clearHits(loginKeys(email, "").email);
+/** A correct password: the e-mail starts afresh and the address's count gives back this attempt (only failures add up). */
+export async function clearPasswordAttempts(email: string, ip: string) {
+  const keys = loginKeys(email, ip);
+  await clearHits(keys.email);
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(eq(rateLimits.key, keys.ip));
 }
 
 export const TOO_MANY_RESET_REQUESTS = "Too many requests for this e-mail. Please wait an hour and try again.";

@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await checkUserPassword(user.id, submission.value.currentPassword))) {
     return data(submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] }, hideFields }), { status: 400 });
   }
-  await clearPasswordAttempts(user.email);
+  await clearPasswordAttempts(user.email, context.clientIp);
   await setUserPassword(user.id, submission.value.password);
   await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
   return redirectWithToast("/login", { type: "success", message: "Password changed successfully" }, {

@@ -44,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await checkUserPassword(user.id, submission.value.password))) {
     return data(submission.reply({ formErrors: [INCORRECT_PASSWORD], hideFields: ["password"] }), { status: 401 });
   }
-  await clearPasswordAttempts(user.email);
+  await clearPasswordAttempts(user.email, context.clientIp);
   return redirect(homePathFor(user.role), { headers: { "Set-Cookie": await setSessionLocked(request, false) } });
 }
 

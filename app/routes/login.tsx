@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const user = await authenticateWithPassword(request, { email, password });
-    await clearPasswordAttempts(email);
+    await clearPasswordAttempts(email, context.clientIp);
     return createUserSession(user, { remember: Boolean(remember), redirectTo: homePathFor(user.role) });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;

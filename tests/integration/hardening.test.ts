@@ -2,7 +2,7 @@ import argon2 from "argon2";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
-import { outbox, partners, products, reports, salesRows, sessions } from "~/db/schema";
+import { outbox, partners, products, rateLimits, reports, salesRows, sessions } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as addPartnerAction } from "~/routes/_shell.admin.add-partner";
 import { action as addProductAction } from "~/routes/_shell.admin.add-product";
@@ -230,6 +230,15 @@ describe("rate limits are counted before the work, in one statement", () => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(25);
     expect(verify).toHaveBeenCalledTimes(5);
+  });
+
+  it("successful sign-ins give their attempt back: an office behind one address is not locked out", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await runRoute(loginAction, buildRequest("/login", { form: { email: ADMIN, password: "admin-pass-1" } }))).status).toBe(302);
+    }
+    expect((await runRoute(loginAction, buildRequest("/login", { form: { email: ACME, password: "wrong-pass-1" } }))).status).toBe(401);
+    const counts = Object.fromEntries((await db.select().from(rateLimits)).map((row) => [row.key, row.count]));
+    expect(counts).toEqual({ [`login:email:${ACME}`]: 1, "login:ip:203.0.113.7": 1 });
   });
 
   it("20 parallel password-link requests queue 3 mails", async () => {
