@@ -46,7 +46,6 @@ export async function listProducts(query: ProductListQuery): Promise<ProductRow[
 }
 
 export async function getProduct(id: number): Promise<ProductRow | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const [row] = await db.select(productColumns).from(products).where(eq(products.id, id));
   return row;
 }

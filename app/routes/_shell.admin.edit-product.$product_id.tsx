@@ -8,6 +8,7 @@ import { EditProductSchema, productSaveFieldErrors } from "~/schemas/product";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { idParam } from "~/utils/params.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Product | MPP Data Portal" }];
 
@@ -15,7 +16,7 @@ const notFound = () => new Response("Not Found", { status: 404 });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  const product = await getProduct(Number(params.product_id));
+  const product = await getProduct(idParam(params.product_id));
   if (!product) throw notFound();
   const [therapyAreas, stagesByCategory] = await Promise.all([listTherapyAreas(), listStagesByCategory()]);
   return {
@@ -29,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Saves name and therapy area. The category is locked: a submitted `category` is dropped by the schema. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  const id = Number(params.product_id);
+  const id = idParam(params.product_id);
   if (!(await getProduct(id))) throw notFound();
   const submission = await readFormSubmission(request, EditProductSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { getPartnerSummary } from "~/models/partner-list.server";
 import { requireRole } from "~/utils/auth.server";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
+import { parseId } from "~/utils/ids";
 
 export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Portal" }];
 
@@ -16,8 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Porta
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, "ADMIN");
   const query = parsePartnerListQuery(new URL(request.url).searchParams);
-  const id = Number(params.id);
-  const partner = Number.isSafeInteger(id) && id > 0 ? await getPartnerSummary(id) : undefined;
+  const id = parseId(params.id);
+  const partner = id ? await getPartnerSummary(id) : undefined;
   if (!partner) throw redirect("/error-404");
   if (!partner.isActive) throw redirect(partnerListHref(query));
   return { partner: { id: partner.id, companyName: partner.companyName }, back: partnerListHref(query) };

@@ -7,6 +7,7 @@ import { PRODUCT_LIST_PATH } from "~/components/product-list-table";
 import { getProduct } from "~/models/product.server";
 import { parseProductListQuery, productListSearch } from "~/schemas/product";
 import { requireAdminOrStaff } from "~/utils/auth.server";
+import { idParam } from "~/utils/params.server";
 
 export const meta: MetaFunction = () => [{ title: "Deactivate Product | MPP Data Portal" }];
 
@@ -16,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Deactivate Product | MPP Data
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  const product = await getProduct(Number(params.product_id));
+  const product = await getProduct(idParam(params.product_id));
   if (!product) throw new Response("Not Found", { status: 404 });
   const search = productListSearch(parseProductListQuery(new URL(request.url).searchParams));
   return {
