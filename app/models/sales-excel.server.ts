@@ -11,7 +11,8 @@ import ExcelJS from "exceljs";
 import { MONTHS } from "~/db/reference-data";
 import type { UploadProblem } from "~/components/grids/sales-report-types";
 import { logger } from "~/utils/logger.server";
-import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnType, type SalesKind, type SalesRowInput } from "~/utils/sales-rows";
+import { columnsFor, emptySalesRow, SALES_KINDS, type SalesColumn, type SalesColumnType, type SalesKind, type SalesRowInput } from "~/utils/sales-rows";
+import { openXlsx, XlsxReadError, type XlsxCellValue, type XlsxRefusal, type XlsxWorkbook } from "~/utils/xlsx-reader.server";
 
 export const SALES_WORKBOOK_FILENAME = "sales-report.xlsx";
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -90,8 +91,8 @@ function textValue(text: string): string {
 }
 
 /** One cell as the grid's string cell. */
-export function cellText(value: ExcelJS.CellValue | undefined, type: SalesColumnType): string {
-  if (value == null) return "";
+export function cellText(value: XlsxCellValue | undefined, type: SalesColumnType): string {
+  if (value === undefined) return "";
   if (typeof value === "number") return numberText(value);
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "string") return textValue(value);
@@ -100,13 +101,7 @@ export function cellText(value: ExcelJS.CellValue | undefined, type: SalesColumn
     if (type === "month") return MONTHS[value.getUTCMonth()];
     return value.toISOString().slice(0, 10);
   }
-  if (typeof value === "object") {
-    if ("richText" in value && Array.isArray(value.richText)) return textValue(value.richText.map((part) => part.text).join(""));
-    if ("formula" in value || "sharedFormula" in value) return cellText((value as { result?: ExcelJS.CellValue }).result, type);
-    if ("text" in value) return cellText((value as { text: ExcelJS.CellValue }).text, type);
-    if ("error" in value) return String((value as { error: unknown }).error);
-  }
-  return String(value);
+  return value.error;
 }
 
 export type ReadSalesWorkbookResult =
@@ -119,68 +114,94 @@ export type ReadSalesWorkbookResult =
 
 export const UPLOAD_MESSAGES = {
   unreadable: "The file could not be read as an Excel workbook (.xlsx).",
+  tooLarge: "The workbook is too large once unpacked.",
   missingSheet: "The workbook has no sheet {{sheet}}.",
   missingColumns: "Sheet {{sheet}}: these columns are missing from the first row: {{columns}}",
   tooManyRows: "Sheet {{sheet}} has more than {{max}} rows.",
 } as const;
 
 const MAX_UPLOAD_ROWS = 100_000;
+/**
+ * Characters of cell text kept from one upload: more than twice a full 100,000-row FDF sheet,
+ * and a bound on the rows a small but well-compressed file can make the server hold.
+ */
+const MAX_UPLOAD_CHARS = 32 * 1024 * 1024;
 
-/** Reads an uploaded workbook of the download's layout (non-streaming: uploads are at most 10 MB). */
-export async function readSalesWorkbook(buffer: ArrayBuffer | Uint8Array | Buffer): Promise<ReadSalesWorkbookResult> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    const bytes = Buffer.isBuffer(buffer) ? buffer : Buffer.from(buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer));
-    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
-  } catch {
-    return { ok: false, problems: [{ message: UPLOAD_MESSAGES.unreadable }] };
+type SheetResult = { rows: SalesRowInput[] } | { problem: UploadProblem };
+
+/** The header's column number of each of the kind's columns it names (by label or key, first one wins). */
+async function headerPositions(workbook: XlsxWorkbook, sheetName: string, columns: readonly SalesColumn[]): Promise<Map<string, number>> {
+  const byLabel = new Map<string, SalesColumn>();
+  for (const column of columns) {
+    byLabel.set(comparableLabel(column.label), column);
+    byLabel.set(comparableLabel(column.key), column);
   }
-
-  const problems: UploadProblem[] = [];
-  const rows: Record<SalesKind, SalesRowInput[]> = { API: [], FDF: [] };
-  for (const kind of SALES_KINDS) {
-    const sheet = workbook.worksheets.find((candidate) => comparableLabel(candidate.name) === kind.toLowerCase());
-    if (!sheet) {
-      problems.push({ message: UPLOAD_MESSAGES.missingSheet, values: { sheet: kind }, sheet: kind });
-      continue;
+  const positions = new Map<string, number>();
+  for await (const row of workbook.rows(sheetName)) {
+    if (row.number === 1) {
+      for (const [columnNumber, value] of row.cells) {
+        const column = byLabel.get(comparableLabel(cellText(value, "text")));
+        if (column && !positions.has(column.key)) positions.set(column.key, columnNumber);
+      }
     }
-    const columns = columnsFor(kind);
-    const byLabel = new Map<string, SalesColumn>();
+    break; // the header is the first row or none
+  }
+  return positions;
+}
+
+/** The rows under the header, read only as far as the row limit and while `budget` lasts. */
+async function readSalesSheet(workbook: XlsxWorkbook, sheetName: string, kind: SalesKind, budget: { chars: number }): Promise<SheetResult> {
+  const columns = columnsFor(kind);
+  const positions = await headerPositions(workbook, sheetName, columns);
+  const missing = columns.filter((column) => !positions.has(column.key));
+  if (missing.length) {
+    const labels = missing.map((column) => column.label);
+    return { problem: { message: UPLOAD_MESSAGES.missingColumns, values: { sheet: kind, columns: labels.join(", ") }, sheet: kind, row: 1, columns: labels } };
+  }
+  const rows: SalesRowInput[] = [];
+  for await (const row of workbook.rows(sheetName, { columns: new Set(positions.values()) })) {
+    if (row.number === 1) continue;
+    if (row.number - 1 > MAX_UPLOAD_ROWS) return { problem: { message: UPLOAD_MESSAGES.tooManyRows, values: { sheet: kind, max: MAX_UPLOAD_ROWS }, sheet: kind } };
+    while (rows.length < row.number - 2) rows.push(emptySalesRow(kind));
+    const cells: Record<string, string> = {};
     for (const column of columns) {
-      byLabel.set(comparableLabel(column.label), column);
-      byLabel.set(comparableLabel(column.key), column);
+      cells[column.key] = cellText(row.cells.get(positions.get(column.key)!), column.type);
+      budget.chars -= cells[column.key].length;
     }
-    const positions = new Map<string, number>();
-    sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, columnNumber) => {
-      const column = byLabel.get(comparableLabel(cellText(cell.value, "text")));
-      if (column && !positions.has(column.key)) positions.set(column.key, columnNumber);
-    });
-    const missing = columns.filter((column) => !positions.has(column.key));
-    if (missing.length) {
-      problems.push({
-        message: UPLOAD_MESSAGES.missingColumns,
-        values: { sheet: kind, columns: missing.map((column) => column.label).join(", ") },
-        sheet: kind,
-        row: 1,
-        columns: missing.map((column) => column.label),
-      });
-      continue;
-    }
-    const lastRow = sheet.actualRowCount === 0 ? 0 : sheet.rowCount;
-    if (lastRow - 1 > MAX_UPLOAD_ROWS) {
-      problems.push({ message: UPLOAD_MESSAGES.tooManyRows, values: { sheet: kind, max: MAX_UPLOAD_ROWS }, sheet: kind });
-      continue;
-    }
-    const kindRows: SalesRowInput[] = [];
-    for (let rowNumber = 2; rowNumber <= lastRow; rowNumber++) {
-      const row = sheet.getRow(rowNumber);
-      const cells: Record<string, string> = {};
-      for (const column of columns) cells[column.key] = cellText(row.getCell(positions.get(column.key)!).value, column.type);
-      kindRows.push(cells);
-    }
-    // Trailing empty rows (formatted but blank) say nothing.
-    while (kindRows.length && columns.every((column) => !(kindRows[kindRows.length - 1][column.key] ?? "").trim())) kindRows.pop();
-    rows[kind] = kindRows;
+    if (budget.chars < 0) return { problem: { message: UPLOAD_MESSAGES.tooLarge, sheet: kind } };
+    rows.push(cells);
   }
-  return problems.length ? { ok: false, problems } : { ok: true, rows };
+  // Trailing empty rows (formatted but blank) say nothing.
+  while (rows.length && columns.every((column) => !(rows[rows.length - 1][column.key] ?? "").trim())) rows.pop();
+  return { rows };
+}
+
+const refused = (reason: XlsxRefusal): ReadSalesWorkbookResult => ({ ok: false, problems: [{ message: UPLOAD_MESSAGES[reason] }] });
+
+/** Reads an uploaded workbook of the download's layout, as a stream (app/utils/xlsx-reader.server.ts). */
+export async function readSalesWorkbook(buffer: ArrayBuffer | Uint8Array | Buffer): Promise<ReadSalesWorkbookResult> {
+  const opened = await openXlsx(buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer));
+  if (!opened.ok) return refused(opened.reason);
+  const { workbook } = opened;
+  try {
+    const problems: UploadProblem[] = [];
+    const rows: Record<SalesKind, SalesRowInput[]> = { API: [], FDF: [] };
+    const budget = { chars: MAX_UPLOAD_CHARS };
+    for (const kind of SALES_KINDS) {
+      const sheetName = workbook.sheetNames.find((name) => comparableLabel(name) === kind.toLowerCase());
+      if (!sheetName) {
+        problems.push({ message: UPLOAD_MESSAGES.missingSheet, values: { sheet: kind }, sheet: kind });
+        continue;
+      }
+      const result = await readSalesSheet(workbook, sheetName, kind, budget);
+      if ("problem" in result) problems.push(result.problem);
+      else rows[kind] = result.rows;
+    }
+    return problems.length ? { ok: false, problems } : { ok: true, rows };
+  } catch (error) {
+    if (error instanceof XlsxReadError) return refused(error.reason);
+    throw error;
+  } finally {
+    workbook.close();
+  }
 }
