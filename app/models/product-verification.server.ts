@@ -14,7 +14,7 @@ import { insertProduct, listTherapyAreas, productSaveError } from "./product.ser
 import { WorkflowError } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
-import { textProblem } from "~/schemas/fields";
+import { TEXT_MAX, textProblem } from "~/schemas/fields";
 import { PRODUCT_NAME_MAX } from "~/schemas/product";
 
 type Reader = Pick<typeof db, "select">;
@@ -331,6 +331,8 @@ export async function decideProductVerification(input: DecideProductVerification
     if (mapTo == null && !newName) errors.productName = [VERIFICATION_MESSAGES.productName];
     const nameProblem = mapTo == null ? textProblem(newName, PRODUCT_NAME_MAX) : null;
     if (nameProblem) errors.productName = [nameProblem];
+    const therapyAreaProblem = mapTo == null ? textProblem(therapyArea, TEXT_MAX.name) : null;
+    if (therapyAreaProblem) errors.therapyArea = [therapyAreaProblem];
     if (mapTo != null && (!Number.isSafeInteger(mapTo) || mapTo <= 0)) errors.productName = [VERIFICATION_MESSAGES.wrongProduct];
   }
   if (Object.keys(errors).length) return { ok: false, errors };

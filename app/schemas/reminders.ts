@@ -27,7 +27,8 @@ export const DEFAULT_REMINDER_REDIRECT = "/admin/partner-list";
 export function safeAdminRedirect(value: unknown): string {
   if (typeof value !== "string") return DEFAULT_REMINDER_REDIRECT;
   const path = value.trim();
-  if (!path.startsWith("/admin/") || path.includes("\\") || /[\u0000-\u001f]/.test(path)) return DEFAULT_REMINDER_REDIRECT;
+  // Printable ASCII only: the path goes into a Location header as it is.
+  if (!path.startsWith("/admin/") || path.includes("\\") || !/^[\x21-\x7e]+$/.test(path)) return DEFAULT_REMINDER_REDIRECT;
   if (path.startsWith("/admin/reminders")) return DEFAULT_REMINDER_REDIRECT;
   return path;
 }

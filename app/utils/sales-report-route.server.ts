@@ -119,6 +119,26 @@ const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? 
 
 class BadRequest extends Error {}
 
+/** A field the form posts once: a second value, or a file, is refused. */
+function single(form: FormData, name: string): string | null {
+  const values = form.getAll(name);
+  if (values.length > 1 || (values.length === 1 && typeof values[0] !== "string")) throw new BadRequest();
+  return (values[0] as string | undefined) ?? null;
+}
+
+/** Ids posted by the client: every one a record id, or the request is refused. */
+function idList(values: readonly unknown[], max: number): number[] {
+  if (values.length > max) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
+  return values.map((value) => parseId(value) ?? badRequest());
+}
+
+function badRequest(): never {
+  throw new BadRequest();
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** A row of cells from untrusted input: only the kind's columns, each a string. */
 function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput {
   const row: Record<string, string> & { id?: number } = {};
@@ -129,7 +149,8 @@ function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput 
   }
   for (const column of columnsFor(kind)) {
     const value = raw[column.key];
-    row[column.key] = typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+    if (value != null && typeof value !== "string" && typeof value !== "number") throw new BadRequest();
+    row[column.key] = value == null ? "" : String(value);
   }
   return row;
 }
@@ -142,12 +163,17 @@ interface PostedRows {
   submitted?: SubmittedForm;
 }
 
-/** The report version the editor loaded (none: a caller that writes no rows); anything but a whole number is refused. */
-function parseVersion(value: FormDataEntryValue | null): number | null {
-  if (value === null) return null;
-  if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) throw new BadRequest();
+/**
+ * The report version the editor loaded: required wherever rows are written (a decision without
+ * rows has none); anything but a whole number is refused.
+ */
+function parseVersion(value: string | null, { required }: { required: boolean }): number | null {
+  if (value === null && !required) return null;
+  if (value === null || !/^\d{1,9}$/.test(value)) throw new BadRequest();
   return Number(value);
 }
+
+const PAYLOAD_KEYS = new Set(["API", "FDF", "deletedIds"]);
 
 /** The grid's JSON body (`payload`): both tables in grid order, and the saved rows deleted in the grid. */
 function rowsFromPayload(payload: string): PostedRows {
@@ -157,8 +183,8 @@ function rowsFromPayload(payload: string): PostedRows {
   } catch {
     throw new BadRequest();
   }
-  if (!parsed || typeof parsed !== "object") throw new BadRequest();
-  const body = parsed as Record<string, unknown>;
+  if (!isPlainObject(parsed) || Object.keys(parsed).some((key) => !PAYLOAD_KEYS.has(key))) throw new BadRequest();
+  const body = parsed;
   const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
   const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
   for (const kind of SALES_KINDS) {
@@ -166,13 +192,14 @@ function rowsFromPayload(payload: string): PostedRows {
     if (!Array.isArray(list)) throw new BadRequest();
     if (list.length > SAVE_MAX_ROWS) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
     list.forEach((raw, index) => {
-      rows[kind].push(cleanRow(kind, raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {}));
+      if (!isPlainObject(raw)) throw new BadRequest();
+      rows[kind].push(cleanRow(kind, raw));
       positions[kind].push(index);
     });
   }
-  const deleted = Array.isArray(body.deletedIds) ? body.deletedIds : [];
-  const deletedIds = deleted.map((value) => parseId(value)).filter((id): id is number => id !== null);
-  return { rows, positions, deletedIds };
+  const deleted = body.deletedIds ?? [];
+  if (!Array.isArray(deleted)) throw new BadRequest();
+  return { rows, positions, deletedIds: idList(deleted, SAVE_MAX_ROWS) };
 }
 
 /**
@@ -180,6 +207,9 @@ function rowsFromPayload(payload: string): PostedRows {
  * `deleteIds` checkbox per saved row. Only the posted page's rows are sent; the model leaves
  * the others as they are. Rows ticked for deletion are not checked.
  */
+/** Rows one page of the form without JavaScript may post. */
+const FORM_MAX_ROWS = 1000;
+
 function rowsFromForm(form: FormData): PostedRows {
   const byKind: Record<SalesKind, Map<number, Record<string, string>>> = { API: new Map(), FDF: new Map() };
   for (const [name, value] of form.entries()) {
@@ -190,14 +220,14 @@ function rowsFromForm(form: FormData): PostedRows {
     const cells = byKind[kind].get(index) ?? {};
     cells[match[3]] = value;
     byKind[kind].set(index, cells);
-    if (byKind[kind].size > 1000) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
+    if (byKind[kind].size > FORM_MAX_ROWS) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
   }
-  const deletedIds = form.getAll("deleteIds").map((value) => parseId(value)).filter((id): id is number => id !== null);
+  const deletedIds = idList(form.getAll("deleteIds"), FORM_MAX_ROWS);
   const deleted = new Set(deletedIds);
   const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
   const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
   const submittedRows: Record<number, Record<string, string>> = {};
-  const tab = text(form.get("tab")).toUpperCase() === "FDF" ? "FDF" : "API";
+  const tab = text(single(form, "tab")).toUpperCase() === "FDF" ? "FDF" : "API";
   for (const kind of SALES_KINDS) {
     for (const index of [...byKind[kind].keys()].sort((a, b) => a - b)) {
       const raw = byKind[kind].get(index)!;
@@ -212,7 +242,7 @@ function rowsFromForm(form: FormData): PostedRows {
     rows,
     positions,
     deletedIds,
-    submitted: { tab, rows: submittedRows, deleteIds: deletedIds, comment: text(form.get("comment")) },
+    submitted: { tab, rows: submittedRows, deleteIds: deletedIds, comment: text(single(form, "comment")) },
   };
 }
 
@@ -297,12 +327,21 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
   const { request } = args;
   if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(args);
   const form = await readForm(request, { maxBytes: REPORT_FORM_MAX_BYTES });
-  const intent = text(form.get("intent")) as SalesIntent;
-  if (!INTENTS.includes(intent) || intent === "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  const quarterId = parseId(text(form.get("quarterId"))) ?? 0;
+  let intent: SalesIntent;
+  let quarterId: number;
+  let tab: string | null;
+  try {
+    intent = single(form, "intent") as SalesIntent;
+    if (!INTENTS.includes(intent) || intent === "upload") throw new BadRequest();
+    // Every intent but a product verification (which belongs to no quarter) names its quarter.
+    quarterId = intent === "verify-product" ? 0 : (parseId(single(form, "quarterId")) ?? badRequest());
+    tab = single(form, "tab");
+  } catch {
+    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
   const { actor, partnerId, requestId } = args;
   // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
-  const returnTo = pageUrl(request, form.has("tab") ? { tab: parseTab(text(form.get("tab"))) === "FDF" ? "FDF" : null } : {});
+  const returnTo = pageUrl(request, tab !== null ? { tab: parseTab(tab) === "FDF" ? "FDF" : null } : {});
 
   if (intent === "read-messages") {
     try {
@@ -315,14 +354,15 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
 
   if (intent === "verify-product") return handleVerification(args, form);
 
-  const comment = text(form.get("comment")).trim();
-  const payload = form.get("payload");
+  let comment = "";
   let posted: PostedRows | undefined;
   let expectedVersion: number | null = null;
   try {
-    if (typeof payload === "string" && payload !== "") posted = rowsFromPayload(payload);
+    comment = text(single(form, "comment")).trim();
+    const payload = single(form, "payload");
+    if (payload) posted = rowsFromPayload(payload);
     else if (intent === "save" || intent === "submit") posted = rowsFromForm(form);
-    expectedVersion = parseVersion(form.get("version"));
+    expectedVersion = parseVersion(single(form, "version"), { required: Boolean(posted) || intent === "submit-empty" });
   } catch (error) {
     return refusal(intent, error);
   }
@@ -382,18 +422,27 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
 async function handleVerification({ actor, partnerId, requestId, request }: SalesActionArgs, form: FormData) {
   const intent = "verify-product" as const;
   if (actor.role !== "ADMIN") throw forbidden();
-  const verificationId = parseId(text(form.get("verificationId"))) ?? 0;
+  let fields: Record<"verificationId" | "decision" | "mapToProductId" | "productName" | "therapyArea" | "projectStatus", string | null>;
+  let mapTo: number | null;
+  try {
+    fields = Object.fromEntries(
+      (["verificationId", "decision", "mapToProductId", "productName", "therapyArea", "projectStatus"] as const).map((name) => [name, single(form, name)]),
+    ) as typeof fields;
+    // An existing product to map to, or none (a new product): anything else is refused.
+    mapTo = fields.mapToProductId ? (parseId(fields.mapToProductId) ?? badRequest()) : null;
+  } catch {
+    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const verificationId = parseId(fields.verificationId) ?? 0;
   if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-  const decision = text(form.get("decision"));
-  const mapTo = parseId(text(form.get("mapToProductId")));
   try {
     const result = await decideProductVerification({
       actor,
       verificationId,
-      decision: decision as "approve" | "reject",
-      mapToProductId: mapTo ?? null,
-      newProduct: mapTo ? null : { name: text(form.get("productName")), therapyArea: text(form.get("therapyArea")) },
-      projectStatus: text(form.get("projectStatus")) || null,
+      decision: text(fields.decision) as "approve" | "reject",
+      mapToProductId: mapTo,
+      newProduct: mapTo ? null : { name: text(fields.productName), therapyArea: text(fields.therapyArea) },
+      projectStatus: fields.projectStatus || null,
       requestId,
     });
     if (!result.ok) return reply({ kind: "verification-errors", intent, verificationId, errors: result.errors }, 400);
@@ -425,24 +474,26 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
     if (isRefusal(error, 413)) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadTooLarge }], 413);
     throw error;
   }
-  if (text(form.get("intent")) !== "upload") throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  const file = form.get("file");
-  if (!file || typeof file === "string" || file.size === 0) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadFile }]);
-
-  const quarterName = text(form.get("quarter")) || null;
-  const mode = text(form.get("mode")) === "append" ? "append" : "replace";
+  let quarterName: string | null;
+  let mode: string | null;
   let expectedVersion: number | null;
   try {
-    expectedVersion = parseVersion(form.get("version"));
+    if (single(form, "intent") !== "upload") throw new BadRequest();
+    quarterName = single(form, "quarter") || null;
+    mode = single(form, "mode");
+    expectedVersion = parseVersion(single(form, "version"), { required: true });
   } catch {
-    return uploadReply([{ message: SALES_ROUTE_MESSAGES.badRequest }]);
+    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
   }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadFile }]);
 
   try {
     const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
     const workbook = await readSalesWorkbook(await file.arrayBuffer());
     if (!workbook.ok) return uploadReply(workbook.problems);
-    const deletedIds = mode === "replace" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
+    const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
     const result = await saveSalesReport({
       actor,
       partnerId,

@@ -251,9 +251,9 @@ describe("saving from the grid (JSON)", () => {
     expect(acme.data).toMatchObject({ kind: "error", message: REPORT_HAS_ROWS });
     expect((await partnerPage(ACME)).data.view.statusLine.status).toBe("Saved");
 
-    const staff = await postAdmin(STAFF, cedarId, { intent: "submit-empty", quarterId: String(quarterId), comment: "x" });
+    const staff = await postAdmin(STAFF, cedarId, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "x" });
     expect(staff.status).toBe(403);
-    const admin = await postAdmin(ADMIN, cedarId, { intent: "submit-empty", quarterId: String(quarterId), comment: "x" });
+    const admin = await postAdmin(ADMIN, cedarId, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "x" });
     expect(admin.data).toMatchObject({ kind: "error", message: "Only the partner can submit its report." });
 
     const done = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "No sales this quarter." });
