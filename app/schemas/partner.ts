@@ -67,8 +67,12 @@ const contactPrefixField = boundedText(TEXT_MAX.line, { missing: "Please select 
   .regex(/^\+\d{1,4}$/, { error: "Please select a country code!" });
 
 const requiredText = (message: string) => boundedText(TEXT_MAX.name, { missing: message }).trim().min(1, { error: message });
+/** A record id as a form posts it: decimal digits only ("0x10" and "1e3" are not ids), a positive int4. */
 const recordId = (message?: string) =>
-  z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message });
+  z.preprocess(
+    (value) => (typeof value !== "string" ? value : value === "" ? undefined : /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN),
+    z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message }),
+  );
 
 export const PartnerProductRowSchema = z.object({
   productId: recordId("Please select product."),

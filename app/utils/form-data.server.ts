@@ -184,6 +184,15 @@ function checkIntent(schema: SchemaNode, serialized: FormDataEntryValue): void {
   }
 }
 
+function checkState(serialized: FormDataEntryValue): void {
+  try {
+    if (typeof serialized === "string" && serialized.length <= 8192 && typeof JSON.parse(serialized) === "object") return;
+  } catch {
+    // refused below
+  }
+  refuse(400, REQUEST_REFUSALS.badRequest);
+}
+
 /**
  * conform's parseWithZod over the fields the schema knows: unknown fields are dropped before
  * parsing, so the reply can only echo what the form holds. A row past a list's maximum is not
@@ -194,7 +203,11 @@ export function parseForm<Schema extends z.ZodType>(formData: FormData, schema: 
   const repeats = new Map<string, number>();
   const overflows = new Map<string, string>();
   for (const [name, value] of formData) {
-    if (name === STATE) continue;
+    // conform's own state field: not used by the portal's forms, but a malformed one is refused like a malformed intent.
+    if (name === STATE) {
+      checkState(value);
+      continue;
+    }
     if (name === INTENT) {
       checkIntent(schema, value);
       known.set(INTENT, value);

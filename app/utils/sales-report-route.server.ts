@@ -139,6 +139,8 @@ function badRequest(): never {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+const CELL_MAX_CHARS = 4 * TEXT_MAX.line;
+
 /** A row of cells from untrusted input: only the kind's columns, each a string. */
 function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput {
   const row: Record<string, string> & { id?: number } = {};
@@ -151,6 +153,8 @@ function cleanRow(kind: SalesKind, raw: Record<string, unknown>): SalesRowInput 
     const value = raw[column.key];
     if (value != null && typeof value !== "string" && typeof value !== "number") throw new BadRequest();
     row[column.key] = value == null ? "" : String(value);
+    // Far beyond any valid cell: refused whole rather than checked (and echoed back to the form).
+    if (row[column.key].length > CELL_MAX_CHARS) throw new BadRequest();
   }
   return row;
 }
