@@ -1,0 +1,491 @@
+/**
+ * Helpers of the hostile-input suite (tests/integration/hostile-input.test.ts): request bodies
+ * built byte by byte (so that invalid percent-encodings, lying content types and bodies without
+ * one can be sent), the generated mutations of a form, a runner that reports what an action
+ * answered without ever throwing, and a fingerprint of the application tables with a fast
+ * restore for the cases that were (legitimately) accepted.
+ */
+import { sql } from "drizzle-orm";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import type { AppLoadContext } from "@remix-run/node";
+import { db } from "~/db/client.server";
+import * as schema from "~/db/schema";
+import { readToast, type Toast } from "~/utils/toast.server";
+import { resetDatabase } from "./database";
+
+// ---------------------------------------------------------------- bodies
+
+/** A file part of a multipart body. */
+export interface FilePart {
+  filename: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * One field of a posted form. `raw` values are sent as they are: already percent-encoded in a
+ * urlencoded body (`a%ED%A0%80`), raw bytes in a multipart body.
+ */
+export interface Entry {
+  name: string;
+  value: string | FilePart;
+  raw?: { urlencoded: string; bytes: Uint8Array };
+}
+
+export type Form = Entry[];
+
+export const entry = (name: string, value: string | FilePart): Entry => ({ name, value });
+
+/** The entries of a plain record, in order. */
+export const formOf = (record: Record<string, string | FilePart>): Form => Object.entries(record).map(([name, value]) => entry(name, value));
+
+const encoder = new TextEncoder();
+const formEncode = (text: string) => new URLSearchParams([["", text]]).toString().slice(1);
+
+/** `application/x-www-form-urlencoded`, as a browser sends it (raw entries keep their own encoding). */
+export function urlencoded(form: Form): string {
+  return form
+    .map((item) => {
+      const value = item.raw ? item.raw.urlencoded : typeof item.value === "string" ? formEncode(item.value) : formEncode(item.value.filename);
+      return `${formEncode(item.name)}=${value}`;
+    })
+    .join("&");
+}
+
+export const MULTIPART_BOUNDARY = "----hostile-input-7MA4YWxkTrZu0gW";
+
+/** `multipart/form-data` with MULTIPART_BOUNDARY, built by hand so that parts may hold any bytes. */
+export function multipart(form: Form): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  for (const item of form) {
+    const name = item.name.replace(/"/g, "%22").replace(/\r?\n/g, " ");
+    let head = `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"`;
+    let bytes: Uint8Array;
+    if (item.raw) bytes = item.raw.bytes;
+    else if (typeof item.value === "string") bytes = encoder.encode(item.value);
+    else {
+      head += `; filename="${item.value.filename}"\r\nContent-Type: ${item.value.type}`;
+      bytes = item.value.bytes;
+    }
+    chunks.push(encoder.encode(`${head}\r\n\r\n`), bytes, encoder.encode("\r\n"));
+  }
+  chunks.push(encoder.encode(`--${MULTIPART_BOUNDARY}--\r\n`));
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/** A request whose body and Content-Type are exactly the given ones (null: no Content-Type header at all). */
+export function rawRequest(path: string, { body, contentType, cookie }: { body: Uint8Array | string; contentType: string | null; cookie?: string }) {
+  const headers = new Headers();
+  if (cookie) headers.set("Cookie", cookie);
+  if (contentType !== null) headers.set("Content-Type", contentType);
+  // A Uint8Array body gets no Content-Type of its own (a string body would be labelled text/plain).
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  return new Request(`http://localhost${path}`, { method: "POST", headers, body: bytes as unknown as BodyInit });
+}
+
+export function formRequest(path: string, form: Form, { multipartBody = false, cookie }: { multipartBody?: boolean; cookie?: string } = {}) {
+  return multipartBody
+    ? rawRequest(path, { body: multipart(form), contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, cookie })
+    : rawRequest(path, { body: urlencoded(form), contentType: "application/x-www-form-urlencoded", cookie });
+}
+
+// ---------------------------------------------------------------- fields and mutations
+
+/**
+ * What a field accepts, which decides whether a mutation of it must be refused:
+ * - text: free text (a name, an address, a comment): any printable text may be accepted;
+ * - lenient: a value the route may ignore or default (a tab, a page number, a return path);
+ * - amount: a non-negative decimal with up to 14 integer digits (2147483648 is a valid quantity);
+ * - phone: ten digits (2147483648 is a valid number);
+ * - idList: ids of rows to delete: a value that is no id may be ignored, a well-formed id that is
+ *   not a row of the report must be refused;
+ * - json: the grid's JSON body (`{}` is an empty save);
+ * - everything else is structured (an id, an e-mail, an enum, a date, a password...) and every
+ *   changed value must be refused.
+ * A trailing `?` marks a field that may also be left out or empty (lenient, dayList, checkbox,
+ * json and idList always may).
+ */
+export type BaseFieldKind =
+  | "text"
+  | "lenient"
+  | "email"
+  | "password"
+  | "id"
+  | "idList"
+  | "version"
+  | "enum"
+  | "code"
+  | "number"
+  | "amount"
+  | "phone"
+  | "date"
+  | "dayList"
+  | "checkbox"
+  | "json"
+  | "file";
+export type FieldKind = BaseFieldKind | `${BaseFieldKind}?`;
+
+export type Expectation = "refuse" | "either";
+
+export interface HostileCase {
+  /** What the failure list shows: `field: mutation`. */
+  label: string;
+  expect: Expectation;
+  /** The posted form; null when the case builds its own request. */
+  form?: Form;
+  /** Builds the whole request (non-form bodies). */
+  request?: (path: string, cookie?: string) => Request;
+  /** Replaces the route params. */
+  params?: Record<string, string>;
+  /** Posts without the session cookie. */
+  anonymous?: boolean;
+  /** A row of another partner that the case names: it must come out unchanged, whatever the answer. */
+  protectedRow?: { table: string; id: number };
+}
+
+export const MEGABYTE_STRING = "a".repeat(1024 * 1024);
+const ZALGO = `Z${"\u0300\u0301\u0302\u0303\u0308\u0336\u0337".repeat(15)}`;
+
+interface ValueMutation {
+  name: string;
+  /** The new value from the base value. */
+  value: (base: string) => string;
+  /** Percent-encoded tail appended to the encoded base value (and the same bytes in multipart). */
+  rawTail?: { urlencoded: string; bytes: number[] };
+  group: "number" | "text" | "huge" | "nul" | "encoding" | "literal";
+}
+
+const NUMBER_WORDS = ["NaN", "Infinity", "1e309", "-0", "0x10", "2147483648", "99999999999999999999", "-1"];
+
+const VALUE_MUTATIONS: ValueMutation[] = [
+  { name: "[] as text", value: () => "[]", group: "literal" },
+  { name: "{} as text", value: () => "{}", group: "literal" },
+  { name: "true as text", value: () => "true", group: "literal" },
+  ...NUMBER_WORDS.map((word): ValueMutation => ({ name: word, value: () => word, group: "number" })),
+  { name: "a 1 MB string", value: () => MEGABYTE_STRING, group: "huge" },
+  { name: "a NUL byte (a\\u0000b)", value: () => "a\u0000b", group: "nul" },
+  { name: "value + %ED%A0%80 (encoded lone surrogate)", value: (base) => base, rawTail: { urlencoded: "%ED%A0%80", bytes: [0xed, 0xa0, 0x80] }, group: "encoding" },
+  { name: "value + %C0%AF (overlong UTF-8)", value: (base) => base, rawTail: { urlencoded: "%C0%AF", bytes: [0xc0, 0xaf] }, group: "encoding" },
+  { name: "value + RTL override", value: (base) => `${base}\u202Efdp.exe`, group: "text" },
+  { name: "value + emoji", value: (base) => `${base} 💊🧬👩🏽‍⚕️`, group: "text" },
+  { name: "value + combining characters", value: (base) => `${base} ${ZALGO}`, group: "text" },
+  { name: "value + <script>", value: (base) => `${base}<script>alert(1)</script>`, group: "text" },
+];
+
+const ALWAYS_OPTIONAL: BaseFieldKind[] = ["lenient", "dayList", "checkbox", "json", "idList"];
+
+function valueExpectation(kind: BaseFieldKind, mutation: ValueMutation): Expectation {
+  if (kind === "lenient") return "either";
+  if (mutation.group === "huge" || mutation.group === "nul") return "refuse";
+  if (kind === "idList") return mutation.name === "2147483648" || mutation.name === "99999999999999999999" ? "refuse" : "either";
+  if ((kind === "amount" || kind === "phone") && mutation.name === "2147483648") return "either";
+  if (kind === "json") return mutation.name === "{} as text" ? "either" : "refuse";
+  if (kind === "text") return "either";
+  return "refuse";
+}
+
+function replaceField(form: Form, name: string, replacement: Entry[]): Form {
+  const index = form.findIndex((item) => item.name === name);
+  if (index < 0) return [...form, ...replacement];
+  return [...form.slice(0, index), ...replacement, ...form.slice(index + 1).filter((item) => item.name !== name)];
+}
+
+/** The mutations of one field of `base`: missing, empty, wrong types, numbers, huge, NUL, bad encodings, tricky text. */
+export function fieldMutations(base: Form, field: string, spec: FieldKind): HostileCase[] {
+  const kind = spec.replace(/\?$/, "") as BaseFieldKind;
+  const original = base.find((item) => item.name === field)?.value;
+  const baseValue = typeof original === "string" ? original : "";
+  const optional = spec.endsWith("?") || ALWAYS_OPTIONAL.includes(kind);
+  const structural: Expectation = optional ? "either" : "refuse";
+  const cases: HostileCase[] = [
+    { label: `${field}: missing`, expect: optional ? "either" : "refuse", form: base.filter((item) => item.name !== field) },
+    { label: `${field}: empty`, expect: optional ? "either" : "refuse", form: replaceField(base, field, [entry(field, "")]) },
+    { label: `${field}: nested ${field}[a][b]`, expect: structural, form: replaceField(base, field, [entry(`${field}[a][b]`, baseValue)]) },
+    { label: `${field}: array ${field}[]`, expect: structural, form: replaceField(base, field, [entry(`${field}[]`, baseValue)]) },
+    { label: `${field}: posted twice (second "x")`, expect: "either", form: replaceField(base, field, [entry(field, baseValue), entry(field, "x")]) },
+  ];
+  if (kind === "file") return cases;
+  for (const mutation of VALUE_MUTATIONS) {
+    const value = mutation.value(baseValue);
+    const item: Entry = mutation.rawTail
+      ? {
+          name: field,
+          value,
+          raw: {
+            urlencoded: formEncode(value) + mutation.rawTail.urlencoded,
+            bytes: new Uint8Array([...encoder.encode(value), ...mutation.rawTail.bytes]),
+          },
+        }
+      : entry(field, value);
+    cases.push({ label: `${field}: ${mutation.name}`, expect: valueExpectation(kind, mutation), form: replaceField(base, field, [item]) });
+  }
+  return cases;
+}
+
+/** A name nested `depth` levels deep: a[b][b][b]... */
+export const deepName = (depth: number) => `a${"[b]".repeat(depth)}`;
+
+/** 20,000 values of one field. */
+export function repeated(base: Form, field: string, count = 20_000): Form {
+  const value = base.find((item) => item.name === field)?.value ?? "1";
+  const rest = base.filter((item) => item.name !== field);
+  return [...rest, ...Array.from({ length: count }, () => entry(field, value))];
+}
+
+export function withEntries(base: Form, ...extra: [string, string][]): Form {
+  return [...base, ...extra.map(([name, value]) => entry(name, value))];
+}
+
+export function without(base: Form, field: string): Form {
+  return base.filter((item) => item.name !== field);
+}
+
+export function setField(base: Form, field: string, value: string | FilePart): Form {
+  return replaceField(base, field, [entry(field, value)]);
+}
+
+export const JSON_CONTENT = "application/json";
+
+/** The same base form as JSON, text/plain, without Content-Type, as multipart without a boundary, empty, or lying. */
+export function bodyCases(base: Form, { multipartRoute = false } = {}): HostileCase[] {
+  const record: Record<string, string> = {};
+  for (const item of base) if (typeof item.value === "string") record[item.name] = item.value;
+  const encoded = urlencoded(base);
+  const cases: HostileCase[] = [
+    { label: "body: the form as JSON (application/json)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: JSON.stringify(record), contentType: JSON_CONTENT, cookie }) },
+    { label: "body: JSON array (application/json)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "[1,2,3]", contentType: JSON_CONTENT, cookie }) },
+    { label: "body: the form labelled text/plain", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "text/plain", cookie }) },
+    { label: "body: the form without Content-Type", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: null, cookie }) },
+    { label: "body: multipart/form-data without boundary", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "multipart/form-data", cookie }) },
+    { label: "body: urlencoded form labelled multipart with a boundary", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, cookie }) },
+    { label: "body: empty (urlencoded)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "", contentType: "application/x-www-form-urlencoded", cookie }) },
+    { label: "body: empty (no Content-Type)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "", contentType: null, cookie }) },
+    { label: "body: Content-Type with a bogus charset", expect: "either", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "application/x-www-form-urlencoded; charset=x-hostile", cookie }) },
+  ];
+  if (!multipartRoute) {
+    cases.push({
+      label: "body: the form as multipart (a form body in the other encoding)",
+      expect: "either",
+      request: (path, cookie) => rawRequest(path, { body: multipart(base), contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, cookie }),
+    });
+  }
+  return cases;
+}
+
+/** 20 MB of `a=` (one field `a` whose value is `a=a=a=…`): slow, so only a few routes get it. */
+export function twentyMegabyteCase(): HostileCase {
+  const body = "a=".repeat(10 * 1024 * 1024);
+  return {
+    label: "body: 20 MB of a=a=a=…",
+    expect: "refuse",
+    request: (path, cookie) => rawRequest(path, { body, contentType: "application/x-www-form-urlencoded", cookie }),
+  };
+}
+
+// ---------------------------------------------------------------- running an action
+
+type DataWithInit = { type: "DataWithResponseInit"; data: unknown; init: ResponseInit | null };
+const isDataWithInit = (value: unknown): value is DataWithInit =>
+  typeof value === "object" && value !== null && (value as { type?: string }).type === "DataWithResponseInit";
+
+export const MAX_REPLY_BYTES = 64 * 1024;
+
+/**
+ * The length of JSON.stringify(value), counted without building it and stopping past `limit`:
+ * a reply holding a sparse array of 100,000,000 holes is measured at once.
+ */
+export function jsonSize(value: unknown, limit = MAX_REPLY_BYTES): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length) {
+    if (size > limit) return size;
+    const item = stack.pop();
+    if (item === null || item === undefined) size += 4;
+    else if (typeof item === "string") size += item.length + 2;
+    else if (typeof item === "number" || typeof item === "boolean" || typeof item === "bigint") size += String(item).length;
+    else if (typeof item === "function" || typeof item === "symbol") size += 0;
+    else if (item instanceof Date) size += 26;
+    else if (typeof item === "object") {
+      if (seen.has(item)) continue;
+      seen.add(item);
+      if (Array.isArray(item)) {
+        // Every element, hole or not, takes at least "null," or one character and a comma.
+        size += 2 + item.length * 2;
+        if (size > limit) return size;
+        for (let index = item.length - 1; index >= 0; index--) stack.push(item[index]);
+      } else {
+        size += 2;
+        for (const [key, child] of Object.entries(item)) {
+          size += key.length + 4;
+          stack.push(child);
+        }
+      }
+    }
+  }
+  return size;
+}
+
+export interface Outcome {
+  status: number;
+  location: string | null;
+  toast: Toast | null;
+  bodySize: number;
+  /** A thrown error that is not a Response (Remix would answer 500). */
+  thrown?: string;
+  /** A short description for failure messages. */
+  summary: string;
+}
+
+type Action = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => unknown;
+
+async function toastOf(headers: Headers): Promise<Toast | null> {
+  const cookie = headers
+    .getSetCookie()
+    .map((setCookie) => setCookie.split(";")[0])
+    .filter((pair) => pair.startsWith("__toast="))
+    .join("; ");
+  if (!cookie) return null;
+  return (await readToast(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toast;
+}
+
+const oneLine = (text: string, max = 200) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+};
+
+const preview = (value: unknown) => {
+  if (jsonSize(value, 4096) > 4096) return "(large)";
+  try {
+    return oneLine(JSON.stringify(value) ?? String(value), 160);
+  } catch (error) {
+    return `(unserialisable: ${String(error)})`;
+  }
+};
+
+/** An error on one line: a failed query by its SQL's start and the database's own message. */
+function describeError(thrown: unknown): string {
+  if (!(thrown instanceof Error)) return oneLine(String(thrown));
+  const cause = thrown.cause instanceof Error ? ` (cause: ${oneLine(thrown.cause.message, 160)})` : "";
+  return `${thrown.name}: ${oneLine(thrown.message.split("\nparams:")[0], cause ? 90 : 200)}${cause}`;
+}
+
+/** Runs an action and describes its answer, whatever it did: it never throws. */
+export async function runAction(action: Action, request: Request, params: Record<string, string>, context: AppLoadContext): Promise<Outcome> {
+  let outcome: unknown;
+  try {
+    outcome = await action({ request, params, context });
+  } catch (thrown) {
+    if (!(thrown instanceof Response) && !isDataWithInit(thrown)) {
+      const error = describeError(thrown);
+      return { status: 500, location: null, toast: null, bodySize: 0, thrown: error, summary: `threw ${error}` };
+    }
+    outcome = thrown;
+  }
+  if (outcome instanceof Response) {
+    const text = await outcome.text();
+    const location = outcome.headers.get("Location");
+    const toast = await toastOf(outcome.headers);
+    const toastText = toast ? ` toast ${toast.type} "${toast.message}"` : "";
+    const summary = `${outcome.status}${location ? ` → ${location}` : ""}${toastText}${text ? ` body ${oneLine(text, 160)}` : ""}`;
+    return { status: outcome.status, location, toast, bodySize: encoder.encode(text).length, summary };
+  }
+  if (isDataWithInit(outcome)) {
+    const status = outcome.init?.status ?? 200;
+    const headers = new Headers(outcome.init?.headers);
+    const location = headers.get("Location");
+    const toast = await toastOf(headers);
+    const bodySize = jsonSize(outcome.data);
+    return { status, location, toast, bodySize, summary: `${status} ${preview(outcome.data)}` };
+  }
+  const bodySize = jsonSize(outcome);
+  return { status: 200, location: null, toast: null, bodySize, summary: `200 ${preview(outcome)}` };
+}
+
+// ---------------------------------------------------------------- database fingerprint and restore
+
+/**
+ * Tables a refused request may legitimately touch: its own session (a fresh one per case, an
+ * ended one after a lock or a password change) and the sign-in throttle counters. Everything
+ * else, audit_log and outbox included, must stay the same when a request is refused.
+ */
+export const TECHNICAL_TABLES = new Set(["sessions", "rate_limits"]);
+
+export const APPLICATION_TABLES = Object.values(schema as Record<string, unknown>)
+  .filter((value): value is PgTable => value instanceof PgTable)
+  .map((table) => getTableConfig(table).name)
+  .filter((name) => !TECHNICAL_TABLES.has(name))
+  .sort();
+
+const fingerprintQuery = APPLICATION_TABLES.map(
+  (name) => `select '${name}' as t, count(*)::int as n, coalesce(md5(string_agg(md5(x::text), '' order by md5(x::text))), '') as h from "${name}" x`,
+).join(" union all ");
+
+export type Fingerprint = Map<string, string>;
+
+/** Row count and md5 of the rows of every application table. */
+export async function fingerprint(): Promise<Fingerprint> {
+  const result = (await db.execute(sql.raw(fingerprintQuery))) as unknown as { rows?: { t: string; n: number; h: string }[] } & { t: string; n: number; h: string }[];
+  const rows = result.rows ?? result;
+  return new Map(rows.map((row) => [row.t, `${row.n}:${row.h}`]));
+}
+
+export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
+  return APPLICATION_TABLES.filter((name) => before.get(name) !== after.get(name));
+}
+
+const SNAPSHOT_SCHEMA = "hostile_input_snapshot";
+let fastRestore = true;
+
+/** Copies every application table, so that an accepted case can be undone in milliseconds. */
+export async function takeSnapshot() {
+  const statements = [`create schema if not exists ${SNAPSHOT_SCHEMA}`];
+  for (const name of APPLICATION_TABLES) {
+    statements.push(`drop table if exists ${SNAPSHOT_SCHEMA}."${name}"`, `create table ${SNAPSHOT_SCHEMA}."${name}" as table public."${name}"`);
+  }
+  await db.execute(sql.raw(`do $$ begin ${statements.map((statement) => `execute '${statement.replace(/'/g, "''")}';`).join(" ")} end $$`));
+}
+
+/**
+ * Puts the changed tables back as they were at the snapshot (foreign keys are not checked while
+ * doing so, which needs a superuser: otherwise the whole demo database is reset, slowly).
+ */
+export async function restoreTables(tables: string[]) {
+  if (!tables.length) return;
+  if (fastRestore) {
+    const statements = tables.flatMap((name) => [`delete from public."${name}"`, `insert into public."${name}" select * from ${SNAPSHOT_SCHEMA}."${name}"`]);
+    try {
+      await db.execute(
+        sql.raw(
+          `do $$ begin perform set_config('session_replication_role', 'replica', true); ${statements.map((statement) => `execute '${statement}';`).join(" ")} end $$`,
+        ),
+      );
+      return;
+    } catch {
+      fastRestore = false;
+    }
+  }
+  await resetDatabase();
+  await takeSnapshot();
+}
+
+/** Whether the last restore had to reset the database (ids and sessions changed: the caller rebuilds its context). */
+export const restoreResetsDatabase = () => !fastRestore;
+
+export async function dropSnapshot() {
+  await db.execute(sql.raw(`drop schema if exists ${SNAPSHOT_SCHEMA} cascade`));
+}
+
+/** The md5 of one row ("" when there is none). */
+export async function rowHash({ table, id }: { table: string; id: number }): Promise<string> {
+  const result = (await db.execute(sql.raw(`select md5(x::text) as h from "${table}" x where id = ${Number(id)}`))) as unknown as { rows?: { h: string }[] } & { h: string }[];
+  const rows = result.rows ?? result;
+  return rows[0]?.h ?? "";
+}
