@@ -72,11 +72,16 @@ app.use(
 );
 app.use(compression());
 
+/** Answers before the body is read: the connection closes, so a client cannot send its next request into the unread body. */
+function refuseUnread(res: Response, status: number, message: string) {
+  res.set("Connection", "close").status(status).type("text/plain").send(message);
+}
+
 /** No body may be larger than the largest form of the portal; each action also limits its own. */
 const MAX_REQUEST_BYTES = 40 * 1024 * 1024;
 app.use((req: Request, res: Response, next: NextFunction) => {
   if (Number(req.get("content-length") ?? 0) > MAX_REQUEST_BYTES) {
-    res.status(413).type("text/plain").send("The request is too large.");
+    refuseUnread(res, 413, "The request is too large.");
     return;
   }
   next();
@@ -105,7 +110,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   const ownOrigin = originOf(`${req.protocol}://${req.get("host") ?? ""}`);
   const crossOrigin = origin !== undefined && (ownOrigin === null || originOf(origin) !== ownOrigin);
   if (req.get("sec-fetch-site") === "cross-site" || crossOrigin) {
-    res.status(403).type("text/plain").send("Cross-site request refused.");
+    refuseUnread(res, 403, "Cross-site request refused.");
     return;
   }
   next();
