@@ -62,7 +62,10 @@ export interface ReportActionInput {
   comment?: string | null;
   /** The version the editor loaded; omitted only by callers that do not edit rows. */
   expectedVersion?: number | null;
-  /** Writes the report's rows inside the same transaction (save, and submit which saves first). */
+  /**
+   * Writes the report's rows inside the same transaction: a save, a submission (which saves
+   * first), or an administrator's decision taken with unsaved edits. A refused action writes nothing.
+   */
   writeRows?: (tx: Transaction, reportId: number) => Promise<void>;
   requestId?: string | null;
 }
@@ -178,14 +181,20 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     }
     const before = { status: report.status, version: report.version };
 
-    if (input.writeRows && (action === "save" || action === "submit")) await input.writeRows(tx, report.id);
+    if (input.writeRows) {
+      await input.writeRows(tx, report.id);
+      // The rows just written may name a product that now waits for verification: no decision then.
+      if ((action === "approve" || action === "reject") && (await pendingVerificationCount(tx, report.id)) > 0) {
+        throw new WorkflowError(WORKFLOW_REFUSALS.pendingVerification, 409);
+      }
+    }
 
     const changes: Partial<typeof reports.$inferInsert> = {
       status: decision.to,
       version: report.version + 1,
       updatedAt: now,
     };
-    if (action === "save" || action === "submit") Object.assign(changes, { savedAt: now, savedBy: actor.id });
+    if (input.writeRows || action === "save" || action === "submit") Object.assign(changes, { savedAt: now, savedBy: actor.id });
     if (action === "submit") {
       changes.submittedAt = now;
       if (!report.firstSubmittedAt) {

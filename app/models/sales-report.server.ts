@@ -328,7 +328,8 @@ export interface SaveSalesReportInput {
   fdf: readonly SalesRowInput[];
   /** Saved rows deleted in the grid. */
   deletedIds?: readonly number[];
-  action: "save" | "submit";
+  /** A save, a submission (which saves first), or an administrator's decision taken with unsaved edits. */
+  action: "save" | "submit" | "approve" | "reject" | "reopen";
   /** "Nothing to report this quarter": a submission refused when the report has rows. */
   nothingToReport?: boolean;
   comment?: string | null;
@@ -543,6 +544,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   });
 
   if (action === "submit") await mailSalesSubmission(result, { comment: input.comment?.trim() ?? "", total: counts.total });
+  if (action !== "save" && action !== "submit") await mailReportDecision(result, { decision: action, comment: input.comment?.trim() ?? "" });
 
   return {
     ok: true,
@@ -603,8 +605,11 @@ export async function decideSalesReport({
   const key: ReportKey = { partnerId, quarterId, type: "sales" };
   const result = await performReportAction({ actor, key, action, comment, requestId });
   await mailReportDecision(result, { decision: action, comment: comment?.trim() ?? "" });
-  const message = action === "approve" ? "Report Approved!" : action === "reject" ? "Report Rejected!" : "Report reopened!";
-  return { ...result, message };
+  return { ...result, message: decisionMessage(action) };
+}
+
+export function decisionMessage(action: "approve" | "reject" | "reopen") {
+  return action === "approve" ? "Report Approved!" : action === "reject" ? "Report Rejected!" : "Report reopened!";
 }
 
 /**

@@ -20,6 +20,7 @@ import { listReportHistory, StaleReportError, WorkflowError } from "~/models/rep
 import {
   changesSinceLastSubmission,
   decideSalesReport,
+  decisionMessage,
   loadSalesReport,
   markSalesMessagesRead,
   saveMessage,
@@ -389,7 +390,8 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
     }
     let saved: SaveSalesReportResult | undefined;
     if (posted) {
-      // Submit saves the unsaved rows first in one transaction; approve and reject save them before deciding.
+      // Unsaved rows are written in the transaction of the action itself: a submission saves them
+      // first, and a refused approval or rejection leaves them unsaved (the page can still save them).
       saved = await saveSalesReport({
         actor,
         partnerId,
@@ -398,8 +400,8 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
         api: posted.rows.API,
         fdf: posted.rows.FDF,
         deletedIds: posted.deletedIds,
-        action: intent === "submit" ? "submit" : "save",
-        comment: intent === "submit" ? comment : null,
+        action: intent,
+        comment: intent === "save" ? null : comment,
         requestId,
       });
       if (!saved.ok) {
@@ -414,8 +416,8 @@ export async function handleSalesReportAction(args: SalesActionArgs) {
     if (intent === "submit") {
       return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
     }
-    const decision = await decideSalesReport({ actor, partnerId, quarterId, action: intent, comment, requestId });
-    return redirectWithToast(returnTo, { type: "success", message: decision.message });
+    if (!saved) await decideSalesReport({ actor, partnerId, quarterId, action: intent, comment, requestId });
+    return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
   } catch (error) {
     return refusal(intent, error, submitted);
   }

@@ -325,6 +325,45 @@ describe("saving from the grid (JSON)", () => {
     expect(refused.data).toMatchObject({ kind: "error", message: "This report is approved and can no longer be changed." });
   });
 
+  it("an administrator's decision with unsaved edits is one transaction: refused, nothing is saved and the next Save works", async () => {
+    // Cedar's report is a draft (Saved): it cannot be approved yet.
+    expect((await saveJson(CEDAR, { API: [apiRow()] })).status).toBe(302);
+    const view = (await adminPage(ADMIN, cedarId)).data.view;
+    const [saved] = view.rows.API;
+    const edited = { API: [{ ...saved, purchaser: "Edited by admin" }], FDF: [], deletedIds: [] };
+    const form = { quarterId: String(quarterId), version: String(view.report.version), payload: JSON.stringify(edited), comment: "Looks fine." };
+
+    const refused = await postAdmin(ADMIN, cedarId, { intent: "approve", ...form });
+    expect(refused.status).toBe(409);
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
+    const after = (await adminPage(ADMIN, cedarId)).data.view;
+    expect(after.report.version).toBe(view.report.version);
+    expect(after.statusLine.status).toBe("Saved");
+
+    // The page still holds the loaded version: its Save goes through.
+    const save = await postAdmin(ADMIN, cedarId, { intent: "save", ...form });
+    expect(save.status).toBe(302);
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Edited by admin"]);
+  });
+
+  it("an administrator's approval with unsaved edits saves them and approves in one step", async () => {
+    expect((await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Q sales attached." })).status).toBe(302);
+    const view = (await adminPage(ADMIN, cedarId)).data.view;
+    const edited = { API: [{ ...view.rows.API[0], purchaser: "Corrected" }], FDF: [], deletedIds: [] };
+    const approved = await postAdmin(ADMIN, cedarId, {
+      intent: "approve",
+      quarterId: String(quarterId),
+      version: String(view.report.version),
+      payload: JSON.stringify(edited),
+      comment: "Corrected the purchaser.",
+    });
+    expect(await toastOf(approved)).toMatchObject({ message: "Report Approved!" });
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Corrected"]);
+    const after = (await adminPage(ADMIN, cedarId)).data.view;
+    expect(after.statusLine.status).toBe("Approved");
+    expect(after.report.version).toBe(view.report.version + 1);
+  });
+
   it("opening the messages marks them read: the unread count becomes 0", async () => {
     await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Please review." });
     await postAdmin(ADMIN, cedarId, { intent: "reject", quarterId: String(quarterId), comment: "Missing FDF rows." });
