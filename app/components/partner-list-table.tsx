@@ -4,15 +4,8 @@ import { useTranslation } from "react-i18next";
 import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report-status-icon";
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
-import { REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/utils/reports";
 
-
-/** Where an admin reads and reviews each report of a partner. */
-export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
-  pdt: "/admin/development-timeline",
-  filing: "/admin/filing-plans",
-  sales: "/admin/sales-report",
-};
 
 interface Target {
   id: number;

@@ -2,10 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Icon } from "./icons";
 import { useTranslation } from "react-i18next";
-import type { REPORT_STATES, ReportTypeKey } from "~/utils/reports";
-
-/** A report's state in a quarter: "not started" when the partner has no report row yet (decisions.md section 4). */
-export type ReportState = (typeof REPORT_STATES)[number] | "not started";
+import type { ReportState, ReportTypeKey } from "~/utils/reports";
 
 /** Column and tooltip names of the three reports. */
 export const REPORT_STATUS_TYPE_LABELS: Record<ReportTypeKey, string> = {

@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { apiTokens, partnerProducts, partners, products, reports, sessions, users } from "~/db/schema";
-import type { ReportState } from "~/components/report-status-icon";
 import type { PartnerListQuery } from "~/utils/partner-list";
-import type { ReportTypeKey } from "~/utils/reports";
+import type { ReportState, ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
 import { getOpenQuarter } from "./quarter.server";
 

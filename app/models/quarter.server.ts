@@ -1,7 +1,7 @@
 import { asc, eq, and } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { quarters } from "~/db/schema";
-import { quarterBounds, quarterName, quarterOf, type QuarterRef } from "~/utils/quarters";
+import { quarterBounds, quarterIndex, quarterName, quarterOf, type QuarterRef } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";
 
 export type Quarter = typeof quarters.$inferSelect;
@@ -29,11 +29,10 @@ export function getOpenQuarter(): Promise<Quarter> {
 }
 
 export function isHistoric(quarter: Pick<Quarter, "year" | "quarter">): boolean {
-  const open = openQuarterRef();
-  return quarter.year * 4 + quarter.quarter < open.year * 4 + open.quarter;
+  return quarterIndex(quarter) < quarterIndex(openQuarterRef());
 }
 
 export async function listQuartersUpTo(ref: QuarterRef): Promise<Quarter[]> {
   const rows = await db.select().from(quarters).orderBy(asc(quarters.year), asc(quarters.quarter));
-  return rows.filter((q) => q.year * 4 + q.quarter <= ref.year * 4 + ref.quarter);
+  return rows.filter((q) => quarterIndex(q) <= quarterIndex(ref));
 }

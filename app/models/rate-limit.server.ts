@@ -19,7 +19,7 @@ export const RESET_REQUESTS_PER_IP: RateLimitRule = { limit: 20, windowMs: 60 * 
  * requests are counted one after another and only `limit` of them get through. A fixed window
  * restarts once it has run out. (Counters live in the database, shared by every server instance.)
  */
-export async function takeHit(key: string, rule: RateLimitRule): Promise<boolean> {
+async function takeHit(key: string, rule: RateLimitRule): Promise<boolean> {
   const now = new Date();
   const windowExpired = sql`${rateLimits.windowStart} < ${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
   const [row] = await db
@@ -36,7 +36,7 @@ export async function takeHit(key: string, rule: RateLimitRule): Promise<boolean
   return row.count <= rule.limit;
 }
 
-export async function clearHits(key: string): Promise<void> {
+async function clearHits(key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
 

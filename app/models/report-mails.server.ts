@@ -3,15 +3,14 @@
  * the administrators' notice of a submission, and the partner's notice of a decision (approve,
  * reject, reopen). A mail that cannot be written is logged: the transition is already committed.
  */
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, quarters, reports, salesRows, users } from "~/db/schema";
+import { partners, quarters, reports, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { formatDateTime } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
-import type { SalesKind } from "~/utils/sales-rows";
+import { ADMIN_REPORT_PATHS, PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
 import { sendMail } from "./mail.server";
 import type { ReportActionResult } from "./report-workflow.server";
 
@@ -53,16 +52,19 @@ function mailText(lines: string[]): string {
   return lines.filter((line, index, all) => line !== "" || (index > 0 && all[index - 1] !== "")).join("\n");
 }
 
-/** After a Sales Report submission: the receipt to the partner, a notice to every active administrator. */
-export async function mailSalesSubmission(result: ReportActionResult, { comment, total }: { comment: string; total: number }) {
+/** What a submission mail says of the rows: a translation key with its values. */
+export interface SubmittedRowsLine {
+  message: string;
+  values: Record<string, string | number>;
+}
+
+/** After a submission: the receipt to the partner, a notice to every active administrator. */
+export async function mailReportSubmission(
+  result: ReportActionResult,
+  { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
+) {
   try {
     const context = await reportContext(result.reportId);
-    const kinds = await db
-      .select({ kind: salesRows.kind, value: count() })
-      .from(salesRows)
-      .where(eq(salesRows.reportId, result.reportId))
-      .groupBy(salesRows.kind);
-    const rowsOf = (kind: SalesKind) => Number(kinds.find((row) => row.kind === kind)?.value ?? 0);
     const admins = await db
       .select({ email: users.email, language: users.language })
       .from(users)
@@ -73,15 +75,12 @@ export async function mailSalesSubmission(result: ReportActionResult, { comment,
       company: context.companyName,
       quarter: context.quarterName,
       time: formatDateTime(context.submittedAt),
-      total,
-      api: rowsOf("API"),
-      fdf: rowsOf("FDF"),
       sha256: result.snapshotSha256 ?? "",
       comment,
     };
     const describe = async (language: string, link: string, audience: "partner" | "admin") => {
       const t = await translatorFor(language);
-      const report = t(REPORT_TYPE_LABELS.sales);
+      const report = t(REPORT_TYPE_LABELS[context.type]);
       const text = mailText([
         audience === "partner"
           ? t("Dear {{company}},", { company: facts.company })
@@ -90,8 +89,8 @@ export async function mailSalesSubmission(result: ReportActionResult, { comment,
         audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
         t("Status: {{status}}", { status: t(context.status) }),
         t("Submitted on: {{time}} (UTC)", facts),
-        t("Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", facts),
-        total === 0 ? t("Nothing to report this quarter") : "",
+        t(rows.message, rows.values),
+        nothingToReport ? t("Nothing to report this quarter") : "",
         audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
         t("Comment: {{comment}}", facts),
         t("Snapshot SHA-256: {{sha256}}", facts),
@@ -108,11 +107,11 @@ export async function mailSalesSubmission(result: ReportActionResult, { comment,
     };
 
     const language = await partnerLanguage(context.partnerId, context.partnerEmail);
-    const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS.sales}`, "partner");
-    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: "sales" });
+    const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
+    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
     for (const admin of admins) {
-      const notice = await describe(admin.language, `${appUrl()}/admin/sales-report/${context.partnerId}`, "admin");
-      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: "sales" });
+      const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
+      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
     }
   } catch (error) {
     logger.error({ err: error, reportId: result.reportId }, "submission mails failed");

@@ -14,7 +14,7 @@ import {
   users,
 } from "~/db/schema";
 import { formatDateTime } from "~/utils/dates";
-import { checkTransition, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
+import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "./audit.server";
@@ -66,7 +66,7 @@ export interface ReportActionInput {
    * Writes the report's rows inside the same transaction: a save, a submission (which saves
    * first), or an administrator's decision taken with unsaved edits. A refused action writes nothing.
    */
-  writeRows?: (tx: Transaction, reportId: number) => Promise<void>;
+  writeRows?: (tx: Transaction, reportId: number) => Promise<{ changed: boolean }>;
   requestId?: string | null;
 }
 
@@ -171,6 +171,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       pendingVerifications: report ? await pendingVerificationCount(tx, report.id) : 0,
       submittedBefore: Boolean(report?.firstSubmittedAt),
       comment,
+      savesRows: Boolean(input.writeRows),
     });
     if (!decision.ok) throw new WorkflowError(decision.reason, ROLE_REFUSALS.has(decision.reason) ? 403 : 409);
 
@@ -182,7 +183,8 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     const before = { status: report.status, version: report.version };
 
     if (input.writeRows) {
-      await input.writeRows(tx, report.id);
+      const { changed } = await input.writeRows(tx, report.id);
+      if (action === "submit" && isSubmitted(report.status) && !changed) throw new WorkflowError(WORKFLOW_REFUSALS.alreadySubmitted, 409);
       // The rows just written may name a product that now waits for verification: no decision then.
       if ((action === "approve" || action === "reject") && (await pendingVerificationCount(tx, report.id)) > 0) {
         throw new WorkflowError(WORKFLOW_REFUSALS.pendingVerification, 409);

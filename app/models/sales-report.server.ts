@@ -8,9 +8,8 @@ import Decimal from "decimal.js";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, currencies, formulationTypes, partners, products, quarters, reports, salesRows } from "~/db/schema";
-import { parseQuarterName } from "~/utils/quarters";
-import { allowedActions, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
+import { countries, currencies, formulationTypes, products, reports, salesRows } from "~/db/schema";
+import { WORKFLOW_REFUSALS, type ReportStatus } from "~/utils/report-workflow";
 import {
   columnsFor,
   formatDecimal,
@@ -27,87 +26,24 @@ import {
   type SalesRowProblem,
   type SalesRowWarning,
 } from "~/utils/sales-rows";
-import { portalNow } from "~/utils/today.server";
-import { mailReportDecision, mailSalesSubmission } from "./report-mails.server";
-import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
-import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "./quarter.server";
-import {
-  latestSubmittedRows,
-  listReportMessages,
-  markMessagesRead,
-  pendingVerificationCount,
-  performReportAction,
-  unreadMessageCount,
-  WorkflowError,
-  type MessageSide,
-  type ReportActionResult,
-  type ReportKey,
-} from "./report-workflow.server";
 import { parseId } from "~/utils/ids";
-import { NOT_AUTHORIZED } from "~/utils/messages";
-import type { AuthUser } from "./user.server";
+import { portalNow } from "~/utils/today.server";
+import { mailReportDecision, mailReportSubmission } from "./report-mails.server";
+import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
+import {
+  assertMayAccess,
+  getPartner,
+  getQuarterById,
+  loadReportFrame,
+  REPORT_HAS_ROWS,
+  ROWS_NOT_IN_REPORT,
+  type Actor,
+  type ReportFrameView,
+} from "./report-screen.server";
+import { latestSubmittedRows, pendingVerificationCount, performReportAction, WorkflowError } from "./report-workflow.server";
 
-type Actor = Pick<AuthUser, "id" | "role" | "partnerId">;
-
-export const PARTNER_NOT_FOUND = "Partner not found";
-export const QUARTER_NOT_FOUND = "Quarter not found";
-/** A save named rows that are not rows of this report (another partner's, another report's, or already deleted). */
-export const ROWS_NOT_IN_REPORT = "Some rows are not part of this report. Reload the report and try again.";
-export const REPORT_HAS_ROWS = "This report has rows. Delete them, or submit them, before reporting nothing for this quarter.";
 
 const DECIMALS = 12;
-
-function sideOf(role: AuthUser["role"]): MessageSide {
-  return role === "PARTNER" ? "partner" : "admin";
-}
-
-/** A partner sees and changes only its own reports; ADMIN and STAFF see every partner's. */
-function assertMayAccess(viewer: Actor, partnerId: number) {
-  if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORIZED, 403);
-}
-
-async function getPartner(partnerId: number) {
-  if (!Number.isSafeInteger(partnerId) || partnerId <= 0) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
-  const [partner] = await db
-    .select({ id: partners.id, companyName: partners.companyName })
-    .from(partners)
-    .where(eq(partners.id, partnerId));
-  if (!partner) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
-  return partner;
-}
-
-const isOpenOrEarlier = (quarter: Pick<Quarter, "year" | "quarter">) => {
-  const open = openQuarterRef();
-  return quarter.year * 4 + quarter.quarter <= open.year * 4 + open.quarter;
-};
-
-/** The open quarter, or the named one up to the open quarter (a later or unknown one is not found). */
-async function resolveQuarter(quarterName: string | null | undefined): Promise<Quarter> {
-  if (!quarterName) return getOpenQuarter();
-  const ref = parseQuarterName(quarterName);
-  if (!ref || !isOpenOrEarlier(ref)) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
-  const [quarter] = await db
-    .select()
-    .from(quarters)
-    .where(and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)));
-  if (!quarter) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
-  return quarter;
-}
-
-async function getQuarterById(quarterId: number): Promise<Quarter> {
-  if (!Number.isSafeInteger(quarterId) || quarterId <= 0) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
-  const [quarter] = await db.select().from(quarters).where(eq(quarters.id, quarterId));
-  if (!quarter || !isOpenOrEarlier(quarter)) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
-  return quarter;
-}
-
-async function findSalesReport(partnerId: number, quarterId: number) {
-  const [report] = await db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
-  return report;
-}
 
 // ---------------------------------------------------------------- reference lists
 
@@ -202,48 +138,9 @@ async function loadRows(reportId: number | undefined): Promise<{ API: ApiGridRow
 
 // ---------------------------------------------------------------- load
 
-export interface QuarterOption {
-  id: number;
-  name: string;
-  historic: boolean;
-}
-
-export interface SalesReportView {
-  partner: { id: number; companyName: string };
-  quarter: QuarterOption;
-  /** The open quarter first, then earlier quarters, newest first. */
-  quarterDropdown: QuarterOption[];
-  report: {
-    id: number | null;
-    /** null: not started. */
-    status: ReportStatus | null;
-    /** 0 when there is no report yet; a save carries it back. */
-    version: number;
-    submittedAt: Date | null;
-    decidedAt: Date | null;
-    isLate: boolean;
-    isEmpty: boolean;
-  };
-  /** 'Report Status: {status} on {at}' ('Do MMM YYYY, hh:mm A'); null status: not started. */
-  statusLine: { status: ReportStatus | null; at: Date | null };
+export interface SalesReportView extends ReportFrameView {
   rows: { API: ApiGridRow[]; FDF: FdfGridRow[] };
   lists: SalesScreenLists;
-  permissions: Record<WorkflowAction, boolean>;
-  canEditRows: boolean;
-  unreadMessageCount: number;
-  messages: Awaited<ReturnType<typeof listReportMessages>>;
-  pendingProductCount: number;
-}
-
-/**
- * The report time the status line shows: the submission time when Submitted or Resubmitted,
- * the decision time when Approved or Rejected, the last save when Saved (a draft has no
- * decision; a reopened report's decision no longer stands).
- */
-export function statusTime(report: Pick<typeof reports.$inferSelect, "status" | "submittedAt" | "decidedAt" | "savedAt">): Date | null {
-  if (report.status === "Submitted" || report.status === "Resubmitted") return report.submittedAt;
-  if (report.status === "Saved") return report.savedAt;
-  return report.decidedAt;
 }
 
 /** Everything the Sales Report screen shows, for the viewer (a partner only for its own reports). */
@@ -256,51 +153,15 @@ export async function loadSalesReport({
   partnerId: number;
   quarterName?: string | null;
 }): Promise<SalesReportView> {
-  assertMayAccess(viewer, partnerId);
-  const partner = await getPartner(partnerId);
-  const quarter = await resolveQuarter(quarterName);
-  const historic = isHistoric(quarter);
-  const report = await findSalesReport(partnerId, quarter.id);
-
-  const [dropdown, reference, rows, unread, messages, pending] = await Promise.all([
-    listQuartersUpTo(openQuarterRef()),
-    loadReferenceData(partnerId),
-    loadRows(report?.id),
-    report ? unreadMessageCount(report.id, sideOf(viewer.role)) : 0,
-    report ? listReportMessages(report.id) : [],
-    report ? pendingVerificationCount(db, report.id) : 0,
-  ]);
-
-  const permissions = allowedActions({
-    role: viewer.role,
-    status: report?.status ?? null,
-    historic,
-    pendingVerifications: pending,
-    submittedBefore: Boolean(report?.firstSubmittedAt),
+  const frame = await loadReportFrame({
+    viewer,
+    partnerId,
+    quarterName,
+    type: "sales",
+    pendingVerifications: (reportId) => pendingVerificationCount(db, reportId),
   });
-
-  return {
-    partner,
-    quarter: { id: quarter.id, name: quarter.name, historic },
-    quarterDropdown: dropdown.reverse().map((q) => ({ id: q.id, name: q.name, historic: isHistoric(q) })),
-    report: {
-      id: report?.id ?? null,
-      status: report?.status ?? null,
-      version: report?.version ?? 0,
-      submittedAt: report?.submittedAt ?? null,
-      decidedAt: report?.decidedAt ?? null,
-      isLate: report?.isLate ?? false,
-      isEmpty: report?.isEmpty ?? false,
-    },
-    statusLine: { status: report?.status ?? null, at: report ? statusTime(report) : null },
-    rows,
-    lists: reference.lists,
-    permissions,
-    canEditRows: permissions.save,
-    unreadMessageCount: unread,
-    messages,
-    pendingProductCount: pending,
-  };
+  const [reference, rows] = await Promise.all([loadReferenceData(partnerId), loadRows(frame.report.id ?? undefined)]);
+  return { ...frame, rows, lists: reference.lists };
 }
 
 // ---------------------------------------------------------------- save
@@ -425,6 +286,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   for (const { emptiedIds } of prepared) for (const id of emptiedIds) deletedIds.add(id);
 
   const counts: SaveCounts = { total: 0, previousTotal: 0, deleted: 0, added: 0, updated: 0 };
+  const rowsByKind: Record<SalesKind, number> = { API: 0, FDF: 0 };
   let isEmpty = false;
 
   const writeRows = async (tx: Transaction, reportId: number) => {
@@ -523,14 +385,20 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
 
     await dropUnusedVerifications(tx, reportId);
 
-    const [{ value: after }] = await tx.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId));
-    counts.total = Number(after);
+    const byKind = await tx
+      .select({ kind: salesRows.kind, value: count() })
+      .from(salesRows)
+      .where(eq(salesRows.reportId, reportId))
+      .groupBy(salesRows.kind);
+    for (const { kind, value } of byKind) rowsByKind[kind] = Number(value);
+    counts.total = rowsByKind.API + rowsByKind.FDF;
 
     // "Nothing to report this quarter": a submission without rows. A partner's save makes it a draft again;
     // an admin's correction keeps the flag while the report stays without rows.
     const [current] = await tx.select({ isEmpty: reports.isEmpty }).from(reports).where(eq(reports.id, reportId));
     isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? current.isEmpty && counts.total === 0 : false;
     if (isEmpty !== current.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
+    return { changed: counts.added + counts.updated + counts.deleted > 0 };
   };
 
   const result = await performReportAction({
@@ -543,7 +411,13 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     requestId: input.requestId,
   });
 
-  if (action === "submit") await mailSalesSubmission(result, { comment: input.comment?.trim() ?? "", total: counts.total });
+  if (action === "submit") {
+    await mailReportSubmission(result, {
+      comment: input.comment?.trim() ?? "",
+      nothingToReport: counts.total === 0,
+      rows: { message: "Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", values: { total: counts.total, api: rowsByKind.API, fdf: rowsByKind.FDF } },
+    });
+  }
   if (action !== "save" && action !== "submit") await mailReportDecision(result, { decision: action, comment: input.comment?.trim() ?? "" });
 
   return {
@@ -579,56 +453,6 @@ export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">)
       : "Data successfully recorded. Total Rows: {{total}}";
   const text = message.replace("{{total}}", String(values.total)).replace("{{count}}", String(values.count));
   return { message, values, text };
-}
-
-// ---------------------------------------------------------------- decisions and messages
-
-/** The admin approves, rejects or reopens a partner's Sales Report (comment required). */
-export async function decideSalesReport({
-  actor,
-  partnerId,
-  quarterId,
-  action,
-  comment,
-  requestId,
-}: {
-  actor: Actor;
-  partnerId: number;
-  quarterId: number;
-  action: "approve" | "reject" | "reopen";
-  comment?: string | null;
-  requestId?: string | null;
-}): Promise<ReportActionResult & { message: string }> {
-  assertMayAccess(actor, partnerId);
-  await getPartner(partnerId);
-  await getQuarterById(quarterId);
-  const key: ReportKey = { partnerId, quarterId, type: "sales" };
-  const result = await performReportAction({ actor, key, action, comment, requestId });
-  await mailReportDecision(result, { decision: action, comment: comment?.trim() ?? "" });
-  return { ...result, message: decisionMessage(action) };
-}
-
-export function decisionMessage(action: "approve" | "reject" | "reopen") {
-  return action === "approve" ? "Report Approved!" : action === "reject" ? "Report Rejected!" : "Report reopened!";
-}
-
-/**
- * Opening the messages: marks them read for the viewer's side (partner or admin) and returns
- * the new unread count, 0. STAFF read without marking (they change nothing), so the count stays
- * what the administrators have not read.
- */
-export async function markSalesMessagesRead(viewer: Actor, partnerId: number, quarterId: number): Promise<{ unreadMessageCount: number }> {
-  assertMayAccess(viewer, partnerId);
-  const report = await findSalesReport(partnerId, quarterId);
-  if (!report) return { unreadMessageCount: 0 };
-  if (viewer.role === "STAFF") return { unreadMessageCount: await unreadMessageCount(report.id, "admin") };
-  await markMessagesRead(report.id, sideOf(viewer.role));
-  return { unreadMessageCount: 0 };
-}
-
-/** The report's id for a partner and quarter (undefined: not started). */
-export async function salesReportId(partnerId: number, quarterId: number): Promise<number | undefined> {
-  return (await findSalesReport(partnerId, quarterId))?.id;
 }
 
 export type { SalesGridRow };

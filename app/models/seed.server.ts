@@ -1,4 +1,4 @@
-import { count, sql } from "drizzle-orm";
+import { asc, count, sql } from "drizzle-orm";
 import { db, type Database, type Transaction } from "~/db/client.server";
 import {
   API_STAGES,
@@ -13,9 +13,11 @@ import {
   currencies,
   employees,
   filingStatuses,
+  filingValues,
   formulationTypes,
   partnerProducts,
   partners,
+  pdtValues,
   products,
   productVerifications,
   reportMessages,
@@ -26,7 +28,8 @@ import {
   therapyAreas,
   users,
 } from "~/db/schema";
-import { addQuarters, quarterBounds, quarterName, type QuarterRef } from "~/utils/quarters";
+import { plannedFilingQuarters } from "~/reports/filing/statuses";
+import { addQuarters, quarterBounds, type QuarterRef } from "~/utils/quarters";
 import { deriveFdfValues } from "~/utils/sales-rows";
 import { hashPassword } from "./password.server";
 import { ensureQuarter, openQuarterRef } from "./quarter.server";
@@ -54,17 +57,17 @@ export async function seedReferenceData(tx: Executor = db) {
     ])
     .onConflictDoNothing();
 
-  const open = openQuarterRef();
-  const futureQuarters = [1, 2, 3, 4].map((n) => quarterName(addQuarters(open, n)));
-  const statusNames = [...FILING_BASE_STATUSES, ...futureQuarters];
+  // Only the base statuses: the four planned filing quarters roll with the open quarter and are
+  // computed (app/reports/filing/statuses.ts), never stored.
   await tx
     .insert(filingStatuses)
     .values(
       (["API", "FDF"] as const).flatMap((category) =>
-        statusNames.map((name, index) => ({ category, name, sortOrder: index + 1 })),
+        FILING_BASE_STATUSES.map((name, index) => ({ category, name, sortOrder: index + 1 })),
       ),
     )
     .onConflictDoNothing();
+  const open = openQuarterRef();
   // Eight quarters back and four ahead, so the quarter dropdowns and planned filing quarters have names.
   for (let offset = -8; offset <= 4; offset++) await ensureQuarter(addQuarters(open, offset), tx);
 }
@@ -206,6 +209,89 @@ function demoSalesRows(
   return rows;
 }
 
+// ---------------------------------------------------------------- demo PDT and Filing Plans values
+
+const DAY_MS = 86_400_000;
+
+function addDays(isoDate: string, days: number): string {
+  return new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Why a stage slipped, as a partner writes it on the row. */
+const DEMO_PDT_NOTES: Record<"API" | "FDF", readonly string[]> = {
+  FDF: [
+    "Awaiting bioequivalence site slot",
+    "Exhibit batch moved after equipment qualification",
+    "Stability chamber shared with another product this quarter",
+    "Reference product sourcing took longer than planned",
+    "Answering the regulator's questions on the dossier",
+  ],
+  API: [
+    "Key starting material supplier being requalified",
+    "Validation batch yield below target, one batch repeated",
+    "Awaiting the DMF acknowledgement letter",
+    "Impurity method revalidated before stability loading",
+  ],
+};
+
+interface DemoPlannedStage {
+  startDate: string;
+  endDate: string;
+  notes: string | null;
+}
+
+/**
+ * The plan of one product (`seed` tells the demo products apart) as reported in the quarter
+ * `offset` quarters before the open one; 3 is the earliest demo report. The stages follow each
+ * other over two to three years from a start 16 to 20 months before the open quarter, so the
+ * earliest stages lie in the past. Each later quarter slips one stage still ahead of it, and every
+ * stage after that one, by 10 to 60 days, and says why on the slipped stage.
+ */
+function demoPdtPlan(open: QuarterRef, category: "API" | "FDF", stageCount: number, seed: number, offset: number): DemoPlannedStage[] {
+  const plan: DemoPlannedStage[] = [];
+  let cursor = addDays(quarterBounds(open).startDate, -(480 + (seed % 4) * 45));
+  for (let stage = 0; stage < stageCount; stage++) {
+    const length = 50 + ((seed * 13 + stage * 29) % 40);
+    const startDate = cursor;
+    const endDate = addDays(startDate, length - 1);
+    plan.push({ startDate, endDate, notes: null });
+    cursor = addDays(endDate, 1 + ((seed + stage) % 3) * 7);
+  }
+  const notes = DEMO_PDT_NOTES[category];
+  for (let step = 1; step <= 3 - offset; step++) {
+    const reportStart = quarterBounds(addQuarters(open, step - 3)).startDate;
+    const firstAhead = plan.findIndex((stage) => stage.startDate >= reportStart);
+    if (firstAhead < 0) continue;
+    const slipped = Math.min(stageCount - 1, firstAhead + ((seed + step) % 3));
+    const days = 10 + ((seed * 17 + step * 23) % 51);
+    for (let stage = slipped; stage < stageCount; stage++) {
+      plan[stage] = { ...plan[stage], startDate: addDays(plan[stage].startDate, days), endDate: addDays(plan[stage].endDate, days) };
+    }
+    plan[slipped].notes = notes[(seed + step) % notes.length];
+  }
+  return plan;
+}
+
+/** The countries of the demo Filing Plans (names as in the country table). */
+const DEMO_FILING_COUNTRIES = ["India", "Kenya", "South Africa", "Nigeria", "Uganda", "Brazil", "Thailand", "Vietnam"] as const;
+
+/**
+ * One cell of a demo Filing Plan, or null for an empty cell. A cell moves along Not Planned,
+ * Filing-Planned, a planned quarter (one of the four after the report's quarter), Filed and
+ * Registered as the quarters pass.
+ */
+function demoFilingStatus(quarter: QuarterRef, countryIndex: number, seed: number, offset: number): string | null {
+  if ((countryIndex * 3 + seed) % 7 === 4) return null;
+  const level = Math.min(4, ((countryIndex * 2 + seed) % 5) + Math.floor((3 - offset) / 2));
+  if (level === 2) return plannedFilingQuarters(quarter)[(countryIndex + seed) % 4];
+  return (["Not Planned", "Filing-Planned", null, "Filed", "Registered"] as const)[level]!;
+}
+
+/** Multi-row inserts, in slices that stay well below the statement's parameter limit. */
+async function insertInSlices<T>(rows: T[], insert: (slice: T[]) => Promise<unknown>, size = 1000) {
+  for (let start = 0; start < rows.length; start += size) await insert(rows.slice(start, start + size));
+}
+
 export interface SeedOptions {
   /** Tests pass a memoised hasher: argon2 is slow on purpose. */
   hash?: (password: string) => Promise<string>;
@@ -224,6 +310,13 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
     formulation: (name: string) => formulationRows.find((row) => row.name === name)!.id,
   };
   const demoSales: (typeof salesRows.$inferInsert)[] = [];
+  const demoPdt: (typeof pdtValues.$inferInsert)[] = [];
+  const demoFiling: (typeof filingValues.$inferInsert)[] = [];
+  const stageRows = await tx
+    .select({ id: stages.id, category: stages.category })
+    .from(stages)
+    .orderBy(asc(stages.sortOrder), asc(stages.id));
+  const stageIds = (category: "API" | "FDF") => stageRows.filter((row) => row.category === category).map((row) => row.id);
 
   const demoPartners = [
     {
@@ -281,7 +374,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
     .insert(users)
     .values({ email: "staff@example.org", name: "Programme Staff", role: "STAFF", passwordHash: await hash(DEMO_PASSWORDS["staff@example.org"]) });
 
-  for (const demo of demoPartners) {
+  for (const [partnerIndex, demo] of demoPartners.entries()) {
     const [partner] = await tx
       .insert(partners)
       .values({
@@ -359,6 +452,22 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
           });
         }
         if (messages.length) await tx.insert(reportMessages).values(messages);
+        if (type === "pdt") {
+          for (const [productIndex, [name]] of demo.products.entries()) {
+            const product = insertedProducts.find((p) => p.name === name)!;
+            const ids = stageIds(product.category);
+            const plan = demoPdtPlan(open, product.category, ids.length, partnerIndex * 4 + productIndex, offset);
+            plan.forEach((stage, index) => demoPdt.push({ reportId: report.id, productId: product.id, stageId: ids[index], ...stage }));
+          }
+        }
+        if (type === "filing") {
+          for (const [countryIndex, country] of DEMO_FILING_COUNTRIES.entries()) {
+            for (const [productIndex, [name]] of demo.products.entries()) {
+              const status = demoFilingStatus(quarterRef, countryIndex, partnerIndex * 4 + productIndex, offset);
+              if (status) demoFiling.push({ reportId: report.id, countryId: referenceIds.country(country), productId: productId(name), status });
+            }
+          }
+        }
         if (type === "sales") {
           const own = (category: "API" | "FDF") =>
             insertedProducts
@@ -384,7 +493,9 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
       }
     }
   }
-  if (demoSales.length) await tx.insert(salesRows).values(demoSales);
+  await insertInSlices(demoSales, (rows) => tx.insert(salesRows).values(rows));
+  await insertInSlices(demoPdt, (rows) => tx.insert(pdtValues).values(rows));
+  await insertInSlices(demoFiling, (rows) => tx.insert(filingValues).values(rows));
 
   // The open quarter's deadline: 15 days before it closes, so that the reminders after it
   // (1 and 7 days by default) still fall inside the quarter they are about.

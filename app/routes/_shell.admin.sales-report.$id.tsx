@@ -1,17 +1,17 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
-import salesStyles from "~/components/grids/sales-report.css";
-import { SalesReportPage, shouldRevalidateSalesReport } from "~/components/grids/sales-report-page";
+import reportStyles from "~/components/report/report-frame.css";
+import { SalesReportPage, shouldRevalidateReport } from "~/components/grids/sales-report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
-import { handleSalesReportAction, loadSalesReportPage } from "~/utils/sales-report-route.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/route.server";
 
 export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },
-  { rel: "stylesheet", href: salesStyles },
+  { rel: "stylesheet", href: reportStyles },
 ];
 
 /** A partner's Sales Report for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
@@ -26,7 +26,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
 }
 
-export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateSalesReport;
+export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateReport;
 
 export default function AdminSalesReport() {
   const loaderData = useLoaderData<typeof loader>();

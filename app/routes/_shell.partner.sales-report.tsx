@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
-import salesStyles from "~/components/grids/sales-report.css";
-import { SalesReportPage, shouldRevalidateSalesReport } from "~/components/grids/sales-report-page";
+import reportStyles from "~/components/report/report-frame.css";
+import { SalesReportPage, shouldRevalidateReport } from "~/components/grids/sales-report-page";
 import { requirePartner } from "~/utils/auth.server";
-import { handleSalesReportAction, loadSalesReportPage } from "~/utils/sales-report-route.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/route.server";
 
 export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },
-  { rel: "stylesheet", href: salesStyles },
+  { rel: "stylesheet", href: reportStyles },
 ];
 
 /** The signed-in partner's own Sales Report (`?quarter=Q2 2026` for an earlier quarter). */
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
 }
 
-export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateSalesReport;
+export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateReport;
 
 export default function PartnerSalesReport() {
   const loaderData = useLoaderData<typeof loader>();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REGIONS } from "~/db/reference-data";
-import { MAX_ID } from "~/utils/ids";
+import { MAX_ID, parseId } from "~/utils/ids";
 import { emailField } from "./auth";
 import { boundedText, TEXT_MAX } from "./fields";
 
@@ -70,7 +70,7 @@ const requiredText = (message: string) => boundedText(TEXT_MAX.name, { missing: 
 /** A record id as a form posts it: decimal digits only ("0x10" and "1e3" are not ids), a positive int4. */
 const recordId = (message?: string) =>
   z.preprocess(
-    (value) => (typeof value !== "string" ? value : value === "" ? undefined : /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN),
+    (value) => (typeof value !== "string" ? value : value === "" ? undefined : (parseId(value) ?? Number.NaN)),
     z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message }),
   );
 

@@ -7,7 +7,7 @@
  */
 import { formatPaths, getPaths, INTENT, STATE } from "@conform-to/dom";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { data, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import { z } from "zod";
 import { BAD_REQUEST } from "./messages";
 
@@ -18,7 +18,7 @@ export const REQUEST_REFUSALS = {
 } as const;
 
 /** Bytes a plain form may post (the partner form with every product and person fits many times over). */
-export const FORM_MAX_BYTES = 128 * 1024;
+const FORM_MAX_BYTES = 128 * 1024;
 
 /** A list field whose schema states no maximum holds at most this many rows. */
 const DEFAULT_LIST_MAX = 100;
@@ -94,7 +94,7 @@ export async function readMultipartForm(
       return undefined;
     });
   } catch (error) {
-    if (error instanceof BodyTooLarge || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
+    if (error instanceof BodyTooLarge || error instanceof MaxPartSizeExceededError) {
       refuse(413, REQUEST_REFUSALS.tooLarge);
     }
     // A malformed multipart body (no closing boundary, broken headers).

@@ -4,6 +4,11 @@ export interface QuarterRef {
   quarter: number;
 }
 
+/** Quarters in calendar order as one number: compares and counts quarters. */
+export function quarterIndex({ year, quarter }: QuarterRef): number {
+  return year * 4 + (quarter - 1);
+}
+
 export function quarterOf(date: Date): QuarterRef {
   return { year: date.getUTCFullYear(), quarter: Math.floor(date.getUTCMonth() / 3) + 1 };
 }
@@ -18,7 +23,7 @@ export function parseQuarterName(name: string): QuarterRef | null {
 }
 
 export function addQuarters({ year, quarter }: QuarterRef, count: number): QuarterRef {
-  const index = year * 4 + (quarter - 1) + count;
+  const index = quarterIndex({ year, quarter }) + count;
   return { year: Math.floor(index / 4), quarter: (index % 4) + 1 };
 }
 

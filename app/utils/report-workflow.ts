@@ -20,6 +20,12 @@ export interface TransitionInput {
   /** Has the report been submitted before (then a new submission is a resubmission)? */
   submittedBefore?: boolean;
   comment?: string | null;
+  /**
+   * The submission carries unsaved rows. A report already submitted is submitted again only with
+   * changes (the save first withdraws the submission); whether the rows really changed the report
+   * is checked once they are written.
+   */
+  savesRows?: boolean;
 }
 
 export type TransitionResult = { ok: true; to: ReportStatus } | { ok: false; reason: string };
@@ -34,11 +40,15 @@ export const WORKFLOW_REFUSALS = {
   notSubmitted: "Only a submitted report can be approved or rejected.",
   notApproved: "Only an approved report can be reopened.",
   pendingVerification: "Product verification pending!",
+  alreadySubmitted: "This report is already submitted. Change it to submit it again.",
   partnerComment: "Enter comments for admin",
   adminComment: "Enter comments for partner",
 } as const;
 
 const refuse = (reason: string): TransitionResult => ({ ok: false, reason });
+
+/** Waiting for the administrator's decision. */
+export const isSubmitted = (status: ReportState) => status === "Submitted" || status === "Resubmitted";
 
 export function checkTransition(input: TransitionInput): TransitionResult {
   const { action, role, status, historic } = input;
@@ -59,6 +69,7 @@ export function checkTransition(input: TransitionInput): TransitionResult {
     if (role !== "PARTNER") return refuse(WORKFLOW_REFUSALS.partnerOnly);
     if (historic) return refuse(WORKFLOW_REFUSALS.historic);
     if (status === "Approved") return refuse(WORKFLOW_REFUSALS.approved);
+    if (isSubmitted(status) && !input.savesRows) return refuse(WORKFLOW_REFUSALS.alreadySubmitted);
     if (!hasComment) return refuse(WORKFLOW_REFUSALS.partnerComment);
     return { ok: true, to: input.submittedBefore ? "Resubmitted" : "Submitted" };
   }
@@ -66,6 +77,8 @@ export function checkTransition(input: TransitionInput): TransitionResult {
   if (role !== "ADMIN") return refuse(WORKFLOW_REFUSALS.adminOnly);
 
   if (action === "reopen") {
+    // A closed quarter's report could never be approved again.
+    if (historic) return refuse(WORKFLOW_REFUSALS.historic);
     if (status !== "Approved") return refuse(WORKFLOW_REFUSALS.notApproved);
     if (!hasComment) return refuse(WORKFLOW_REFUSALS.adminComment);
     return { ok: true, to: "Saved" };
@@ -73,17 +86,28 @@ export function checkTransition(input: TransitionInput): TransitionResult {
 
   // approve or reject
   if (historic) return refuse(WORKFLOW_REFUSALS.historic);
-  if (status !== "Submitted" && status !== "Resubmitted") return refuse(WORKFLOW_REFUSALS.notSubmitted);
+  if (!isSubmitted(status)) return refuse(WORKFLOW_REFUSALS.notSubmitted);
   if ((input.pendingVerifications ?? 0) > 0) return refuse(WORKFLOW_REFUSALS.pendingVerification);
   if (!hasComment) return refuse(WORKFLOW_REFUSALS.adminComment);
   return { ok: true, to: action === "approve" ? "Approved" : "Rejected" };
 }
 
-/** Which actions a screen may offer (the same table, without the comment, which the dialog asks for). */
-export function allowedActions(input: Omit<TransitionInput, "action" | "comment">): Record<WorkflowAction, boolean> {
-  const can = (action: WorkflowAction) => {
+export type WorkflowPermissions = Record<WorkflowAction, boolean> & {
+  /** Why an action is not offered (a translation key), for the disabled button's title. */
+  reasons: Partial<Record<WorkflowAction, string>>;
+};
+
+/**
+ * Which actions a screen may offer, and why not: the same table, without the comment (the dialog
+ * asks for it). Submit is counted without unsaved changes; the editor offers it again on a
+ * submitted report once something was changed.
+ */
+export function workflowPermissions(input: Omit<TransitionInput, "action" | "comment" | "savesRows">): WorkflowPermissions {
+  const permissions: WorkflowPermissions = { save: false, submit: false, approve: false, reject: false, reopen: false, reasons: {} };
+  for (const action of ["save", "submit", "approve", "reject", "reopen"] as const) {
     const result = checkTransition({ ...input, action, comment: "x" });
-    return result.ok;
-  };
-  return { save: can("save"), submit: can("submit"), approve: can("approve"), reject: can("reject"), reopen: can("reopen") };
+    permissions[action] = result.ok;
+    if (!result.ok) permissions.reasons[action] = result.reason;
+  }
+  return permissions;
 }

@@ -13,5 +13,15 @@ export const PARTNER_REPORT_PATHS: Record<ReportTypeKey, string> = {
   sales: "/partner/sales-report",
 };
 
+/** A partner's report for ADMIN and STAFF: the path followed by `/{partnerId}`. */
+export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
+  pdt: "/admin/development-timeline",
+  filing: "/admin/filing-plans",
+  sales: "/admin/sales-report",
+};
+
 /** Report states of decisions.md section 4, with "not started" for a report that has no row yet. */
 export const REPORT_STATES = ["Saved", "Submitted", "Resubmitted", "Approved", "Rejected"] as const;
+
+/** A report's state in a quarter: "not started" when the partner has no report row yet (decisions.md section 4). */
+export type ReportState = (typeof REPORT_STATES)[number] | "not started";

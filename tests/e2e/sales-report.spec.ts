@@ -11,7 +11,7 @@ import { startMailbox } from "./support/mailbox";
  */
 const year = String(new Date().getUTCFullYear());
 const toast = (page: Page) => page.locator(".toast");
-const grid = (page: Page, kind: "API" | "FDF" = "API") => page.getByTestId(`sales-grid-${kind}`);
+const grid = (page: Page, kind: "API" | "FDF" = "API") => page.getByTestId(`report-grid-${kind}`);
 /** A grid cell by 1-based row number and column position (the Sr.No column is 1). */
 const cell = (page: Page, row: number, column: number, kind: "API" | "FDF" = "API") =>
   grid(page, kind).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
@@ -82,7 +82,7 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     const total = before[0].rows.length - 1 + before[1].rows.length - 1;
     expect(total).toBeGreaterThan(0);
 
-    const upload = page.getByTestId("sales-upload");
+    const upload = page.getByTestId("report-upload");
     await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles({
       name: "sales-report.xlsx",
       mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -109,17 +109,17 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await partnerPage.goto("/partner/sales-report");
     await partnerPage.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await cell(partnerPage, 1, API_COLUMN.purchaser).dblclick();
-    await partnerPage.locator(".sales-grid__editor").fill("Purchaser saved by the partner");
-    await partnerPage.locator(".sales-grid__editor").press("Enter");
+    await partnerPage.locator(".report-grid__editor").fill("Purchaser saved by the partner");
+    await partnerPage.locator(".report-grid__editor").press("Enter");
     await partnerPage.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(partnerPage)).toContainText("Data successfully recorded.");
     await partnerContext.close();
 
     await cell(page, 1, API_COLUMN.purchaser).dblclick();
-    await page.locator(".sales-grid__editor").fill("Purchaser typed by the admin");
-    await page.locator(".sales-grid__editor").press("Enter");
+    await page.locator(".report-grid__editor").fill("Purchaser typed by the admin");
+    await page.locator(".report-grid__editor").press("Enter");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(page.getByTestId("sales-error")).toContainText(/This report was saved by .+ on \d{1,2}\w\w \w{3} \d{4}, \d\d:\d\d [AP]M after you opened it/);
+    await expect(page.getByTestId("report-error")).toContainText(/This report was saved by .+ on \d{1,2}\w\w \w{3} \d{4}, \d\d:\d\d [AP]M after you opened it/);
     await expect(cell(page, 1, API_COLUMN.purchaser)).toHaveText("Purchaser typed by the admin");
 
     await page.getByRole("link", { name: "Reload the report" }).click();
@@ -133,24 +133,24 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     const royaltyDue = await scrollToCell(page, 1, FDF_ROYALTY_DUE_COLUMN, "FDF");
     const calculated = (await royaltyDue.textContent())!.trim();
     await royaltyDue.dblclick();
-    await page.locator(".sales-grid__editor").fill("1");
-    await page.locator(".sales-grid__editor").press("Enter");
+    await page.locator(".report-grid__editor").fill("1");
+    await page.locator(".report-grid__editor").press("Enter");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data successfully recorded.");
-    await expect(page.getByTestId("sales-warnings")).toContainText(`FDF row 1: Royalty Due differs from the calculated ${calculated} by more than 1 %.`);
+    await expect(page.getByTestId("report-warnings")).toContainText(`FDF row 1: Royalty Due differs from the calculated ${calculated} by more than 1 %.`);
     await expect(await scrollToCell(page, 1, FDF_ROYALTY_DUE_COLUMN, "FDF")).toHaveText("1");
 
     // Shown once: a reload no longer lists it; putting the value back saves without a warning.
     await open("/partner/sales-report");
-    await expect(page.getByTestId("sales-report")).toBeVisible();
-    await expect(page.getByTestId("sales-warnings")).toHaveCount(0);
+    await expect(page.getByTestId("report-page")).toBeVisible();
+    await expect(page.getByTestId("report-warnings")).toHaveCount(0);
     await page.getByRole("tab", { name: "FDF" }).click();
     await (await scrollToCell(page, 1, FDF_ROYALTY_DUE_COLUMN, "FDF")).dblclick();
-    await page.locator(".sales-grid__editor").fill(calculated);
-    await page.locator(".sales-grid__editor").press("Enter");
+    await page.locator(".report-grid__editor").fill(calculated);
+    await page.locator(".report-grid__editor").press("Enter");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data successfully recorded.");
-    await expect(page.getByTestId("sales-warnings")).toHaveCount(0);
+    await expect(page.getByTestId("report-warnings")).toHaveCount(0);
 
     // The very same message again, right after: it shows again.
     await toast(page).getByRole("button", { name: "Close" }).click();
@@ -186,10 +186,10 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
 
     // Fix it with the keyboard: double-click opens the editor, Enter commits.
     await cell(page, start + 1, API_COLUMN.month).dblclick();
-    await page.locator(".sales-grid__editor").fill("May");
-    await page.locator(".sales-grid__editor").press("Enter");
+    await page.locator(".report-grid__editor").fill("May");
+    await page.locator(".report-grid__editor").press("Enter");
     await expect(cell(page, start + 1, API_COLUMN.month)).toHaveText("May");
-    await expect(grid(page).locator(".sales-grid__cell--invalid")).toHaveCount(0);
+    await expect(grid(page).locator(".report-grid__cell--invalid")).toHaveCount(0);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText(/Data successfully recorded\. Total Rows: \d+, Newly Added Rows: 2/);
@@ -244,7 +244,7 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     // The partner reads the comment (the unread badge goes to 0) and resubmits.
     await switchUser(page, signIn, "partner1");
     await open("/partner/sales-report");
-    const messages = page.getByTestId("sales-messages");
+    const messages = page.getByTestId("report-messages");
     await expect(messages.getByTestId("unread-count")).toHaveText("1");
     await messages.locator("summary").click();
     await expect(messages).toContainText("Please add the FDF sales of Kenya.");
@@ -252,7 +252,7 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     // Read on the server too: the count stays 0 after a reload.
     await expect.poll(async () => (await page.request.get("/partner/sales-report")).ok()).toBe(true);
     await open("/partner/sales-report");
-    await expect(page.getByTestId("sales-messages").getByTestId("unread-count")).toHaveText("0");
+    await expect(page.getByTestId("report-messages").getByTestId("unread-count")).toHaveText("0");
     await page.getByRole("button", { name: "Submit Report" }).click();
     await page.getByTestId("comment-dialog").getByLabel("Comment").fill("Kenya added.");
     await page.getByTestId("comment-dialog").getByRole("button", { name: "Submit Report" }).click();
@@ -274,8 +274,8 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await expect(page.getByRole("button", { name: "Submit Report" })).toBeDisabled();
     await expect(page.getByRole("button", { name: "Delete Selected Rows" })).toBeDisabled();
     await cell(page, 1, API_COLUMN.purchaser).dblclick();
-    await expect(page.locator(".sales-grid__editor")).toHaveCount(0);
-    await expect(page.getByTestId("sales-upload")).toHaveCount(0);
+    await expect(page.locator(".report-grid__editor")).toHaveCount(0);
+    await expect(page.getByTestId("report-upload")).toHaveCount(0);
 
     // The admin reopens it (comment required): a draft again, as the other specs expect partner1's sales.
     await switchUser(page, signIn, "admin");
@@ -296,8 +296,8 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
       // Typing a row makes the report one with rows: the control waits for an empty grid.
       const nothing = page.getByRole("button", { name: "Nothing to report this quarter" });
       await cell(page, 1, API_COLUMN.purchaser).dblclick();
-      await page.locator(".sales-grid__editor").fill("Somebody");
-      await page.locator(".sales-grid__editor").press("Enter");
+      await page.locator(".report-grid__editor").fill("Somebody");
+      await page.locator(".report-grid__editor").press("Enter");
       await expect(nothing).toBeDisabled();
       await open("/partner/sales-report");
       await expect(nothing).toBeEnabled();

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, partners, productVerifications, reportMessages, reports, reportSnapshots, salesRows, settings, users } from "~/db/schema";
@@ -91,10 +91,27 @@ describe("partner transitions", () => {
     expect((await performReportAction({ actor: partner, key, action: "submit", comment: "Dates added." })).status).toBe("Resubmitted");
   });
 
-  it("submitting a submitted report saves it first and makes it Resubmitted", async () => {
+  it("a submitted report is submitted again only with changes, which are saved first: then it is Resubmitted", async () => {
     const partner = await actorFor("partner1@example.org");
-    const key: ReportKey = { partnerId: acme, quarterId: openQuarterId, type: "pdt" };
-    expect((await performReportAction({ actor: partner, key, action: "submit", comment: "Updated the stability dates." })).status).toBe("Resubmitted");
+    const key: ReportKey = { partnerId: acme, quarterId: openQuarterId, type: "pdt" }; // Submitted
+    const unchanged = await refusal(performReportAction({ actor: partner, key, action: "submit", comment: "Once more." }));
+    expect(unchanged.message).toBe(WORKFLOW_REFUSALS.alreadySubmitted);
+    const sameRows = await refusal(
+      performReportAction({ actor: partner, key, action: "submit", comment: "Once more.", writeRows: async () => ({ changed: false }) }),
+    );
+    expect(sameRows.message).toBe(WORKFLOW_REFUSALS.alreadySubmitted);
+    expect((await reportOf(key)).status).toBe("Submitted");
+    const changed = await performReportAction({ actor: partner, key, action: "submit", comment: "Updated the stability dates.", writeRows: async () => ({ changed: true }) });
+    expect(changed.status).toBe("Resubmitted");
+  });
+
+  it("an approved report of a closed quarter cannot be reopened (it could never be approved again)", async () => {
+    const admin = await actorFor("admin@example.org");
+    const [closed] = await db.select().from(reports).where(and(eq(reports.status, "Approved"), ne(reports.quarterId, openQuarterId))).limit(1);
+    const key: ReportKey = { partnerId: closed.partnerId, quarterId: closed.quarterId, type: closed.type };
+    const error = await refusal(performReportAction({ actor: admin, key, action: "reopen", comment: "A correction." }));
+    expect(error.message).toBe(WORKFLOW_REFUSALS.historic);
+    expect((await reportOf(key)).status).toBe("Approved");
   });
 
   it("a partner cannot approve, reject or reopen, and cannot touch another partner's report", async () => {
@@ -179,6 +196,7 @@ describe("what every transition records", () => {
       comment: "Q sales attached.",
       writeRows: async (tx, reportId) => {
         await tx.insert(salesRows).values({ reportId, kind: "API", year: 2026, month: 3, purchaser: "Global Fund", quantity: "12.5", totalValue: "1000.00" });
+        return { changed: true };
       },
     });
     expect(result.snapshotSha256).toMatch(/^[0-9a-f]{64}$/);
@@ -201,6 +219,7 @@ describe("what every transition records", () => {
         action: "save",
         writeRows: async (tx, reportId) => {
           await tx.insert(salesRows).values({ reportId, kind: "API", purchaser: "should not stay" });
+          return { changed: true };
         },
       }),
     );

@@ -1,10 +1,11 @@
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import ExcelJS from "exceljs";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, reports, salesRows } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { REPORT_HAS_ROWS } from "~/models/sales-report.server";
+import { REPORT_HAS_ROWS } from "~/models/report-screen.server";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.sales-report.$id";
 import { loader as adminXlsx } from "~/routes/admin.sales-report.$id.xlsx";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
@@ -141,7 +142,9 @@ describe("who may open and change a Sales Report", () => {
     expect(admin.data.view.permissions.save).toBe(true);
     const staff = await adminPage(STAFF, acmeId);
     expect(staff.status).toBe(200);
-    expect(staff.data.view.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false });
+    expect(staff.data.view.permissions).toMatchObject({ save: false, submit: false, approve: false, reject: false, reopen: false });
+    // Each disabled button says why.
+    expect(staff.data.view.permissions.reasons.save).toBe(WORKFLOW_REFUSALS.staff);
     for (const intent of ["save", "approve", "reject", "read-messages", "verify-product"]) {
       const result = await postAdmin(STAFF, acmeId, { intent, quarterId: String(quarterId), comment: "x", payload: "{}" });
       expect(result.status, intent).toBe(403);

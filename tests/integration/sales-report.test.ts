@@ -17,15 +17,12 @@ import { decideProductVerification, listProductVerifications } from "~/models/pr
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import {
-  decideSalesReport,
   loadSalesReport,
-  markSalesMessagesRead,
-  REPORT_HAS_ROWS,
-  ROWS_NOT_IN_REPORT,
   saveMessage,
   saveSalesReport,
   type SaveSalesReportInput,
 } from "~/models/sales-report.server";
+import { decideReport, markReportMessagesRead, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
@@ -166,7 +163,14 @@ describe("loading the Sales Report", () => {
     expect(view.lists.formulationTypes).toEqual(["Tablet", "Granules", "Liquid", "Powder for suspension", "Oral pellets"]);
     expect(view.lists.currentYear).toBe(openQuarterRef().year);
 
-    expect(view.permissions).toEqual({ save: true, submit: true, approve: false, reject: false, reopen: false });
+    expect(view.permissions).toEqual({
+      save: true,
+      submit: true,
+      approve: false,
+      reject: false,
+      reopen: false,
+      reasons: { approve: WORKFLOW_REFUSALS.adminOnly, reject: WORKFLOW_REFUSALS.adminOnly, reopen: WORKFLOW_REFUSALS.adminOnly },
+    });
     expect(view.canEditRows).toBe(true);
     // The demo draft sold one FDF product that is not in Acme's list: it waits for verification.
     expect(view.rows.FDF[3].productName).toBe("Efavirenz/Lamivudine/TDF 600/300/300 mg");
@@ -183,17 +187,25 @@ describe("loading the Sales Report", () => {
     const error = await refusal(loadSalesReport({ viewer: partner1, partnerId: borealis }));
     expect(error.status).toBe(403);
     expect((await refusal(saveSalesReport({ ...cedarSave({}), actor: partner1 }))).status).toBe(403);
-    expect((await refusal(markSalesMessagesRead(partner1, borealis, open))).status).toBe(403);
+    expect((await refusal(markReportMessagesRead(partner1, borealis, open, "sales"))).status).toBe(403);
   });
 
   it("staff read every partner's report with no action allowed; the admin may save but approves only a submitted report", async () => {
     const staffView = await loadSalesReport({ viewer: staff, partnerId: acme });
     expect(staffView.rows.API).toHaveLength(3);
-    expect(staffView.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false });
+    const staffRefusals = { save: WORKFLOW_REFUSALS.staff, submit: WORKFLOW_REFUSALS.staff, approve: WORKFLOW_REFUSALS.staff, reject: WORKFLOW_REFUSALS.staff, reopen: WORKFLOW_REFUSALS.staff };
+    expect(staffView.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false, reasons: staffRefusals });
     expect(staffView.canEditRows).toBe(false);
 
     const adminView = await loadSalesReport({ viewer: admin, partnerId: acme });
-    expect(adminView.permissions).toEqual({ save: true, submit: false, approve: false, reject: false, reopen: false });
+    expect(adminView.permissions).toEqual({
+      save: true,
+      submit: false,
+      approve: false,
+      reject: false,
+      reopen: false,
+      reasons: { submit: WORKFLOW_REFUSALS.partnerOnly, approve: WORKFLOW_REFUSALS.notSubmitted, reject: WORKFLOW_REFUSALS.notSubmitted, reopen: WORKFLOW_REFUSALS.notApproved },
+    });
     const approved = await loadSalesReport({ viewer: admin, partnerId: borealis });
     expect(approved.permissions).toMatchObject({ approve: false, reopen: true });
     expect(approved.statusLine).toEqual({ status: "Approved", at: approved.report.decidedAt });
@@ -216,7 +228,14 @@ describe("loading the Sales Report", () => {
     expect(view.statusLine).toEqual({ status: "Resubmitted", at: view.report.submittedAt });
     expect(view.rows.API).toHaveLength(2);
     expect(view.rows.FDF).toHaveLength(3);
-    expect(view.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false });
+    expect(view.permissions).toEqual({
+      save: false,
+      submit: false,
+      approve: false,
+      reject: false,
+      reopen: false,
+      reasons: { save: WORKFLOW_REFUSALS.historic, submit: WORKFLOW_REFUSALS.historic, approve: WORKFLOW_REFUSALS.adminOnly, reject: WORKFLOW_REFUSALS.adminOnly, reopen: WORKFLOW_REFUSALS.adminOnly },
+    });
     expect(view.canEditRows).toBe(false);
 
     const refused = await refusal(
@@ -620,7 +639,7 @@ describe("submitting", () => {
     // The seed's unverified product holds up the decision until the administrator rejects it.
     const [seeded] = (await listProductVerifications(acme, submitted.reportId)).pendingProducts;
     await decideProductVerification({ actor: admin, verificationId: seeded.product_verification_id, decision: "reject" });
-    const rejected = await decideSalesReport({
+    const rejected = await decideReport({ type: "sales", 
       actor: admin,
       partnerId: acme,
       quarterId: open,
@@ -717,7 +736,7 @@ describe("approval and product verification", () => {
 
   it("approval waits for the pending verification; mapping it to an existing product unblocks it", async () => {
     const { reportId, verificationId } = await cedarSubmitsUnknownProduct();
-    const blocked = await refusal(decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
+    const blocked = await refusal(decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
     expect(blocked.message).toBe("Product verification pending!");
     const view = await loadSalesReport({ viewer: admin, partnerId: cedar });
     expect(view).toMatchObject({ pendingProductCount: 1, permissions: { approve: false, reject: false } });
@@ -766,7 +785,7 @@ describe("approval and product verification", () => {
       }),
     ]);
 
-    const approved = await decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Thank you." });
+    const approved = await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Thank you." });
     expect(approved).toMatchObject({ status: "Approved", message: "Report Approved!" });
     // Once approved the partner can no longer save.
     const refused = await refusal(saveSalesReport(cedarSave({ expectedVersion: approved.version, api: [{ year, purchaser: "late" }] })));
@@ -855,7 +874,7 @@ describe("approval and product verification", () => {
     const [verification] = await db.select().from(productVerifications).where(eq(productVerifications.id, verificationId));
     expect(verification).toMatchObject({ status: "rejected", decidedBy: admin.id });
 
-    const rejected = await decideSalesReport({
+    const rejected = await decideReport({ type: "sales", 
       actor: admin,
       partnerId: cedar,
       quarterId: open,
@@ -873,7 +892,7 @@ describe("approval and product verification", () => {
     expect(resubmitted).toMatchObject({ ok: true, status: "Resubmitted" });
     expect(await pendingVerificationsOf(cedar)).toHaveLength(0);
     expect(
-      (await decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Accepted." })).status
+      (await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Accepted." })).status
     ).toBe("Approved");
   });
 
@@ -887,14 +906,14 @@ describe("approval and product verification", () => {
     );
     if (!result.ok) throw new Error("submit failed");
     expect(await db.select().from(productVerifications).where(eq(productVerifications.partnerId, cedar))).toHaveLength(1);
-    const blocked = await refusal(decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
+    const blocked = await refusal(decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
     expect(blocked.message).toBe("Product verification pending!");
     const [pending] = (await listProductVerifications(cedar, result.reportId)).pendingProducts;
     expect(pending).toMatchObject({ product_name: "Nevirapine 200 mg", row_count: 1 });
 
     // Rejected: re-submitting the same rows does not raise the name again.
     await decideProductVerification({ actor: admin, verificationId: pending.product_verification_id, decision: "reject" });
-    const rejected = await decideSalesReport({
+    const rejected = await decideReport({ type: "sales", 
       actor: admin,
       partnerId: cedar,
       quarterId: open,
@@ -923,11 +942,11 @@ describe("messages and decisions", () => {
     expect(before.messages.map((m) => m.message)).toContain("Thank you, approved.");
     expect((await loadSalesReport({ viewer: staff, partnerId: borealis })).unreadMessageCount).toBe(0);
 
-    expect(await markSalesMessagesRead(partner2, borealis, open)).toEqual({ unreadMessageCount: 0 });
+    expect(await markReportMessagesRead(partner2, borealis, open, "sales")).toEqual({ unreadMessageCount: 0 });
     expect((await loadSalesReport({ viewer: partner2, partnerId: borealis })).unreadMessageCount).toBe(0);
 
     // The partner's next submission is unread for the admins; staff reading it does not mark it read.
-    await decideSalesReport({ actor: admin, partnerId: borealis, quarterId: open, action: "reopen", comment: "Please correct May." });
+    await decideReport({ type: "sales",  actor: admin, partnerId: borealis, quarterId: open, action: "reopen", comment: "Please correct May." });
     const reopened = await loadSalesReport({ viewer: partner2, partnerId: borealis });
     await saveSalesReport({
       actor: partner2,
@@ -939,20 +958,20 @@ describe("messages and decisions", () => {
       action: "submit",
       comment: "Corrected.",
     });
-    expect(await markSalesMessagesRead(staff, borealis, open)).toEqual({ unreadMessageCount: 1 });
+    expect(await markReportMessagesRead(staff, borealis, open, "sales")).toEqual({ unreadMessageCount: 1 });
     expect((await loadSalesReport({ viewer: admin, partnerId: borealis })).unreadMessageCount).toBe(1);
-    expect(await markSalesMessagesRead(admin, borealis, open)).toEqual({ unreadMessageCount: 0 });
+    expect(await markReportMessagesRead(admin, borealis, open, "sales")).toEqual({ unreadMessageCount: 0 });
     expect((await loadSalesReport({ viewer: admin, partnerId: borealis })).unreadMessageCount).toBe(0);
   });
 
   it("only the admin decides: reopen an approved report; partners and staff are refused", async () => {
     expect(
-      (await refusal(decideSalesReport({ actor: partner2, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
+      (await refusal(decideReport({ type: "sales",  actor: partner2, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
     ).toBe(403);
     expect(
-      (await refusal(decideSalesReport({ actor: staff, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
+      (await refusal(decideReport({ type: "sales",  actor: staff, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
     ).toBe(403);
-    const reopened = await decideSalesReport({
+    const reopened = await decideReport({ type: "sales", 
       actor: admin,
       partnerId: borealis,
       quarterId: open,
@@ -973,7 +992,7 @@ describe("messages and decisions", () => {
     await db.update(users).set({ language: "fr" }).where(eq(users.email, "partner3@example.org"));
     const submitted = await saveSalesReport(cedarSave({ fdf: [fdfRow()], action: "submit", comment: "Rapport complet." }));
     if (!submitted.ok) throw new Error("submit failed");
-    const approved = await decideSalesReport({ actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Merci." });
+    const approved = await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Merci." });
     const [mail] = (await mails()).filter((sent) => sent.kind === "report-approve");
     expect(mail).toMatchObject({ toAddress: "partner3@example.org", subject: `Votre Rapport de ventes pour ${quarterName(openQuarterRef())} a été approuvé` });
     expect(mail.textBody).toContain("Statut : Approuvé");

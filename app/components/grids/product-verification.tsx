@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ProductVerificationList } from "~/models/product-verification.server";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 import { ErrorList } from "../forms";
-import { ModalDialog } from "./sales-dialogs";
+import { ModalDialog } from "../report/dialogs";
 
 type VerificationErrors = { verificationId: number; errors: Record<string, string[]> } | null;
 

@@ -1,11 +1,12 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
-import { columnsFor, type SalesColumn, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
+import { columnsFor, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import { CommentField } from "./comment-field";
+import { CommentField } from "../report/comment-field";
 import { datalistIdFor } from "./sales-grid";
-import { FORM_BLANK_ROWS, FORM_PAGE_SIZE, formFieldName, type SubmittedForm } from "./sales-report-types";
+import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
+import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
 type LoadedRow = { id?: number } & Record<string, unknown>;
 
@@ -33,7 +34,7 @@ function CellInput({
   disabled: boolean;
 }) {
   const name = formFieldName(kind, index, column.key);
-  const className = `input sales-form-table__input${invalid ? " sales-form-table__input--invalid" : ""}`;
+  const className = `input report-form-table__input${invalid ? " report-form-table__input--invalid" : ""}`;
   const common = { name, "aria-label": label, "aria-invalid": invalid || undefined, className, disabled };
   const options = column.type === "month" ? lists.months : column.type === "formulation" ? lists.formulationTypes : null;
   if (options) {
@@ -81,7 +82,7 @@ export function SalesFormTable({
   lists: SalesScreenLists;
   canEdit: boolean;
   productEditable: boolean;
-  problems: readonly SalesRowProblem[];
+  problems: readonly RowProblem[];
   submitted: SubmittedForm | null;
   hiddenFields: Record<string, string | number>;
   pageHref: (page: number) => string;
@@ -104,12 +105,12 @@ export function SalesFormTable({
   const deleted = new Set(submitted?.deleteIds ?? []);
 
   if (!canEdit && rows.length === 0) {
-    return <p className="empty sales-form__empty">{t("No Data Available. Please contact Admin for more information!")}</p>;
+    return <p className="empty report-form__empty">{t("No Data Available. Please contact Admin for more information!")}</p>;
   }
 
   const table = (
-    <div className="table-wrap sales-form__table-wrap">
-      <table className="table sales-form-table" data-testid={`sales-table-${kind}`}>
+    <div className="table-wrap report-form__table-wrap">
+      <table className="table report-form-table" data-testid={`sales-table-${kind}`}>
         <caption className="visually-hidden">{t("{{kind}} sales", { kind })}</caption>
         <thead>
           <tr>
@@ -129,7 +130,7 @@ export function SalesFormTable({
             const id = typeof row.id === "number" ? row.id : undefined;
             const n = index + 1;
             return (
-              <tr key={index} data-row={n} className={invalid ? "sales-form-table__row--invalid" : undefined}>
+              <tr key={index} data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
                 <th scope="row">
                   {n}
                   {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}
@@ -152,14 +153,14 @@ export function SalesFormTable({
                   const isInvalid = invalid?.has(column.key) ?? false;
                   if (!canEdit) {
                     return (
-                      <td key={column.key} className={isInvalid ? "sales-form-table__cell--invalid" : undefined}>
+                      <td key={column.key} className={isInvalid ? "report-form-table__cell--invalid" : undefined}>
                         {value}
                       </td>
                     );
                   }
                   const editable = column.type !== "product" || productEditable;
                   return (
-                    <td key={column.key} className={isInvalid ? "sales-form-table__cell--invalid" : undefined}>
+                    <td key={column.key} className={isInvalid ? "report-form-table__cell--invalid" : undefined}>
                       <CellInput
                         kind={kind}
                         column={column}
@@ -209,7 +210,7 @@ export function SalesFormTable({
   }
 
   return (
-    <Form method="post" className="sales-form" key={JSON.stringify(submitted ?? null)}>
+    <Form method="post" className="report-form" key={JSON.stringify(submitted ?? null)}>
       {Object.entries(hiddenFields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -217,13 +218,13 @@ export function SalesFormTable({
       <input type="hidden" name="page" value={currentPage} />
       {table}
       {pager}
-      <div className="sales-form__actions">
+      <div className="report-form__actions">
         <button type="submit" name="intent" value="save" className="button button--primary" disabled={!canSave}>
           {t("Save")}
         </button>
       </div>
       {showSubmit ? (
-        <fieldset className="sales-form__submit" disabled={!canSubmit}>
+        <fieldset className="report-form__submit" disabled={!canSubmit}>
           <legend>{t("Submit Report")}</legend>
           <CommentField
             id={`submit-comment-${kind}`}

@@ -1,70 +1,75 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/models/sales-report.server";
+import { type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
+import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, NOTHING_TO_REPORT_DESCRIPTION, type SalesIntent, type SalesPayload } from "~/reports/sales/contract";
 import { useRootData } from "~/root";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import { isEmptyRow, SALES_KINDS, validateTable, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
-import { CommentDialog, InvalidDataDialog, type CommentRequest } from "./sales-dialogs";
-import { emptyEditableRow, nextRowKey, rowInput, SalesGrid, type EditableRow } from "./sales-grid";
-import {
-  ADD_ROWS_MAX,
-  GRID_HEIGHT_OFFSET,
-  GRID_PADDING_ROWS,
-  NOTHING_TO_REPORT_DESCRIPTION,
-  NOTHING_TO_REPORT_NEEDS_EMPTY,
-  type SalesActionData,
-  type SalesIntent,
-  type SalesPayload,
-} from "./sales-report-types";
+import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
+import { InvalidDataDialog } from "../report/dialogs";
+import { WorkflowToolbar } from "../report/workflow-toolbar";
+import { nextRowKey, useGridHeight, type EditableRow } from "./editable-grid";
+import { emptyEditableRow, rowInput, SalesGrid } from "./sales-grid";
 
-type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
-
-const COMMENT_REQUESTS: Record<DecisionIntent, CommentRequest> = {
-  submit: { title: "Submit Report", confirmLabel: "Submit Report", requiredMessage: WORKFLOW_REFUSALS.partnerComment },
-  "submit-empty": {
-    title: "Nothing to report this quarter",
-    confirmLabel: "Submit Report",
-    requiredMessage: WORKFLOW_REFUSALS.partnerComment,
-    description: NOTHING_TO_REPORT_DESCRIPTION,
-  },
-  approve: { title: "Approve Report", confirmLabel: "Approve", requiredMessage: WORKFLOW_REFUSALS.adminComment },
-  reject: { title: "Reject Report", confirmLabel: "Reject", requiredMessage: WORKFLOW_REFUSALS.adminComment, danger: true },
-  reopen: { title: "Reopen Report", confirmLabel: "Reopen", requiredMessage: WORKFLOW_REFUSALS.adminComment },
-};
-
-/** The grid's height: the window's height minus 230 px (at least 300 px). */
-function useGridHeight() {
-  const [height, setHeight] = useState(() => (typeof window === "undefined" ? 600 : window.innerHeight));
-  useEffect(() => {
-    const update = () => setHeight(window.innerHeight);
-    update();
-    window.addEventListener("resize", update);
-    return () => window.removeEventListener("resize", update);
-  }, []);
-  return Math.max(height - GRID_HEIGHT_OFFSET, 300);
+/**
+ * What was typed into the form without JavaScript before the grid took over (a slow link): the
+ * changed inputs of the form still on the page, by row position, and the rows ticked for deletion.
+ */
+function typedBeforeHydration(kind: SalesKind): { cells: Map<number, Record<string, string>>; deleteIds: number[] } {
+  const cells = new Map<number, Record<string, string>>();
+  const deleteIds: number[] = [];
+  if (typeof document === "undefined") return { cells, deleteIds };
+  for (const column of columnsFor(kind)) {
+    const fields = document.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`[name^="${kind.toLowerCase()}["][name$="[${column.key}]"]`);
+    fields.forEach((field) => {
+      const initial = field instanceof HTMLSelectElement ? ([...field.options].find((option) => option.defaultSelected)?.value ?? "") : field.defaultValue;
+      if (field.value === initial) return;
+      const index = Number(/\[(\d+)\]/.exec(field.name)?.[1]);
+      if (!Number.isSafeInteger(index) || field.name !== formFieldName(kind, index, column.key)) return;
+      cells.set(index, { ...cells.get(index), [column.key]: field.value });
+    });
+  }
+  if (kind === "API") {
+    document.querySelectorAll<HTMLInputElement>('input[name="deleteIds"]:checked').forEach((box) => {
+      const id = Number(box.value);
+      if (Number.isSafeInteger(id)) deleteIds.push(id);
+    });
+  }
+  return { cells, deleteIds };
 }
 
-function initialRows(kind: SalesKind, loaded: readonly Record<string, unknown>[], pad: boolean): EditableRow[] {
+function initialRows(kind: SalesKind, loaded: readonly Record<string, unknown>[], pad: boolean, typed: Map<number, Record<string, string>>): EditableRow[] {
   const rows: EditableRow[] = loaded.map((row) => ({ ...(row as Record<string, string | number>), _key: nextRowKey() }));
   if (pad) for (let i = 0; i < GRID_PADDING_ROWS; i++) rows.push(emptyEditableRow(kind));
+  for (const [index, cells] of typed) if (rows[index]) rows[index] = { ...rows[index], ...cells };
   return rows;
 }
 
-/** The rows a save carries: up to the last row that has a value or is a saved row (an emptied saved row is deleted). */
-function rowsToSave(kind: SalesKind, rows: readonly EditableRow[]) {
-  const inputs = rows.map((row) => rowInput(kind, row));
-  let last = -1;
-  inputs.forEach((input, index) => {
-    if (input.id != null || !isEmptyRow(kind, input)) last = index;
+const sameCells = (kind: SalesKind, a: Record<string, unknown>, b: Record<string, unknown>) =>
+  columnsFor(kind).every((column) => String(a[column.key] ?? "") === String(b[column.key] ?? ""));
+
+/**
+ * What a save carries of one table: only the new rows and the saved rows changed since they were
+ * loaded (an emptied saved row is deleted), each with its grid position.
+ */
+function changedRows(kind: SalesKind, rows: readonly EditableRow[], loaded: ReadonlyMap<number, Record<string, unknown>>) {
+  const inputs: ReturnType<typeof rowInput>[] = [];
+  const positions: number[] = [];
+  rows.forEach((row, index) => {
+    const input = rowInput(kind, row);
+    const original = input.id != null ? loaded.get(input.id) : undefined;
+    const changed = original ? !sameCells(kind, original, input) : !isEmptyRow(kind, input);
+    if (!changed) return;
+    inputs.push(input);
+    positions.push(index);
   });
-  return inputs.slice(0, last + 1);
+  return { inputs, positions };
 }
 
 export interface SalesGridEditorProps {
   view: SalesReportView;
   viewerRole: "ADMIN" | "STAFF" | "PARTNER";
   initialTab: SalesKind;
-  result: SalesActionData | undefined;
+  result: ReportActionData | undefined;
   busy: boolean;
   post: (form: FormData) => void;
   hiddenFields: Record<string, string | number>;
@@ -81,20 +86,26 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   const height = useGridHeight();
   const readOnly = !view.canEditRows;
   const productEditable = view.canEditRows && !view.quarter.historic;
-  const { permissions } = view;
 
   const [tab, setTab] = useState<SalesKind>(initialTab);
+  // Whatever was typed into the plain form before the grid replaced it is kept, as unsaved changes.
+  const [typed] = useState(() => ({ API: typedBeforeHydration("API"), FDF: typedBeforeHydration("FDF") }));
   const [rows, setRows] = useState<Record<SalesKind, EditableRow[]>>(() => ({
-    API: initialRows("API", view.rows.API, !readOnly),
-    FDF: initialRows("FDF", view.rows.FDF, !readOnly),
+    API: initialRows("API", view.rows.API, !readOnly, typed.API.cells),
+    FDF: initialRows("FDF", view.rows.FDF, !readOnly, typed.FDF.cells),
   }));
-  const [deletedIds, setDeletedIds] = useState<number[]>([]);
+  const [deletedIds, setDeletedIds] = useState<number[]>(() => (readOnly ? [] : typed.API.deleteIds));
   const [selected, setSelected] = useState<Record<SalesKind, ReadonlySet<number>>>({ API: new Set(), FDF: new Set() });
-  const [dirty, setDirty] = useState(false);
+  const [dirty, setDirty] = useState(() => !readOnly && (typed.API.cells.size + typed.FDF.cells.size + typed.API.deleteIds.length > 0));
   const [addCount, setAddCount] = useState("0");
-  const [problems, setProblems] = useState<Record<SalesKind, SalesRowProblem[]> | null>(null);
-  const [decision, setDecision] = useState<DecisionIntent | null>(null);
-  const [commentError, setCommentError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<TableProblems | null>(null);
+  const loaded = useMemo(
+    () => ({
+      API: new Map(view.rows.API.map((row) => [row.id!, row as Record<string, unknown>])),
+      FDF: new Map(view.rows.FDF.map((row) => [row.id!, row as Record<string, unknown>])),
+    }),
+    [view.rows],
+  );
 
   const setters = useMemo(() => {
     const setterFor =
@@ -110,44 +121,41 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
 
   // What the server answered (a successful post redirects and remounts this editor with the saved rows).
   useEffect(() => {
-    if (!result) return;
-    if (result.kind === "problems") {
-      setDecision(null);
-      setProblems(result.problems);
-      clearSelection();
-    } else if (result.kind === "error" && result.field === "comment") {
-      setCommentError(result.message);
-    } else if (result.kind === "error") {
-      setDecision(null);
-    }
+    if (result?.kind !== "problems") return;
+    setProblems(result.problems);
+    clearSelection();
   }, [result]);
 
-  const payload = (): SalesPayload => ({ API: rowsToSave("API", rows.API), FDF: rowsToSave("FDF", rows.FDF), deletedIds });
-
-  /** The same rules as the server: invalid rows open 'Invalid data!' and nothing is posted. */
-  const checkRows = (body: SalesPayload) => {
-    const found = { API: validateTable("API", body.API, view.lists), FDF: validateTable("FDF", body.FDF, view.lists) };
+  /** The new and changed rows, checked by the same rules as the server: invalid rows open 'Invalid data!' and nothing is posted. */
+  const changes = (): SalesPayload | null => {
+    const api = changedRows("API", rows.API, loaded.API);
+    const fdf = changedRows("FDF", rows.FDF, loaded.FDF);
+    const at = (positions: number[]) => (problem: RowProblem): RowProblem => ({ ...problem, rowNumber: positions[problem.rowNumber - 1] + 1 });
+    const found = {
+      API: validateTable("API", api.inputs, view.lists).map(at(api.positions)),
+      FDF: validateTable("FDF", fdf.inputs, view.lists).map(at(fdf.positions)),
+    };
     if (found.API.length || found.FDF.length) {
-      setDecision(null);
       setProblems(found);
       clearSelection();
-      return false;
+      return null;
     }
-    return true;
+    return { API: api.inputs, FDF: fdf.inputs, positions: { API: api.positions, FDF: fdf.positions }, deletedIds };
   };
 
-  const send = (intent: SalesIntent, { withRows, comment }: { withRows: boolean; comment?: string }) => {
+  const send = (intent: SalesIntent, { withRows, comment }: { withRows: boolean; comment?: string }): boolean => {
     const form = new FormData();
     form.set("intent", intent);
     form.set("tab", tab);
     for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
     if (withRows) {
-      const body = payload();
-      if (!checkRows(body)) return;
+      const body = changes();
+      if (!body) return false;
       form.set("payload", JSON.stringify(body));
     }
     if (comment !== undefined) form.set("comment", comment);
     post(form);
+    return true;
   };
 
   const addRows = () => {
@@ -165,19 +173,8 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
     setSelected((previous) => ({ ...previous, [tab]: new Set() }));
   };
 
-  const openDecision = (intent: DecisionIntent) => {
-    setCommentError(null);
-    setDecision(intent);
-  };
-
-  const confirmDecision = (comment: string) => {
-    if (!decision) return;
-    // Submitting always saves the grid first; approve, reject and reopen save it only when it was changed.
-    send(decision, { withRows: decision === "submit" || (decision !== "submit-empty" && dirty), comment });
-  };
-
-  const isPartner = viewerRole === "PARTNER";
   const selectedCount = selected[tab].size;
+  const unsaved = dirty || deletedIds.length > 0;
   // "Nothing to report" is for a report without rows: none saved, none typed.
   const gridHasRows = useMemo(
     () =>
@@ -187,56 +184,22 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   );
 
   return (
-    <div className="sales-editor" data-dirty={dirty || deletedIds.length ? "true" : undefined}>
-      <div className="sales-toolbar" role="toolbar" aria-label={t("Sales Report")}>
-        <div className="sales-toolbar__group">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={!permissions.save || busy}
-            onClick={() => send("save", { withRows: true })}
-          >
-            {t("Save")}
-          </button>
-          {isPartner ? (
-            <>
-              <button type="button" className="button button--primary" disabled={!permissions.submit || busy} onClick={() => openDecision("submit")}>
-                {t("Submit Report")}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={!permissions.submit || busy || gridHasRows}
-                title={gridHasRows ? t(NOTHING_TO_REPORT_NEEDS_EMPTY) : undefined}
-                onClick={() => openDecision("submit-empty")}
-              >
-                {t("Nothing to report this quarter")}
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" className="button button--primary" disabled={!permissions.approve || busy} onClick={() => openDecision("approve")}>
-                {t("Approve")}
-              </button>
-              <button type="button" className="button button--danger" disabled={!permissions.reject || busy} onClick={() => openDecision("reject")}>
-                {t("Reject")}
-              </button>
-              {viewerRole === "ADMIN" && view.report.status === "Approved" ? (
-                <button type="button" className="button button--secondary" disabled={!permissions.reopen || busy} onClick={() => openDecision("reopen")}>
-                  {t("Reopen")}
-                </button>
-              ) : null}
-            </>
-          )}
-        </div>
-        {dirty || deletedIds.length ? (
-          <span className="sales-toolbar__unsaved" role="status">
-            {t("Unsaved changes")}
-          </span>
-        ) : null}
-      </div>
+    <div className="report-editor" data-dirty={unsaved ? "true" : undefined}>
+      <WorkflowToolbar
+        view={view}
+        viewerRole={viewerRole}
+        label="Sales Report"
+        dirty={unsaved}
+        busy={busy}
+        hasRows={gridHasRows}
+        result={result}
+        nothingToReportDescription={NOTHING_TO_REPORT_DESCRIPTION}
+        onSave={() => send("save", { withRows: true })}
+        // Submitting saves the grid's changes first; approve, reject and reopen carry them when there are any.
+        onDecision={(intent: DecisionIntent, comment) => send(intent, { withRows: intent !== "submit-empty" && (intent === "submit" || unsaved), comment })}
+      />
 
-      <div className="sales-tabs" role="tablist" aria-label={t("Sales Report")}>
+      <div className="report-tabs" role="tablist" aria-label={t("Sales Report")}>
         {SALES_KINDS.map((kind) => (
           <button
             key={kind}
@@ -245,7 +208,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
             id={`sales-tab-${kind}`}
             aria-selected={tab === kind}
             aria-controls={`sales-panel-${kind}`}
-            className={`sales-tabs__tab${tab === kind ? " sales-tabs__tab--active" : ""}`}
+            className={`report-tabs__tab${tab === kind ? " report-tabs__tab--active" : ""}`}
             onClick={() => setTab(kind)}
           >
             {kind}
@@ -253,9 +216,9 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
         ))}
       </div>
 
-      <div role="tabpanel" id={`sales-panel-${tab}`} aria-labelledby={`sales-tab-${tab}`} className="sales-tabs__panel">
-        <div className="sales-grid-toolbar">
-          <label className="sales-grid-toolbar__add">
+      <div role="tabpanel" id={`sales-panel-${tab}`} aria-labelledby={`sales-tab-${tab}`} className="report-tabs__panel">
+        <div className="report-grid-toolbar">
+          <label className="report-grid-toolbar__add">
             <span>{t("Add Row")}</span>
             <input
               type="number"
@@ -297,14 +260,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
         />
       </div>
 
-      <InvalidDataDialog problems={problems} onClose={() => setProblems(null)} />
-      <CommentDialog
-        request={decision ? COMMENT_REQUESTS[decision] : null}
-        serverError={commentError}
-        busy={busy}
-        onCancel={() => setDecision(null)}
-        onConfirm={confirmDecision}
-      />
+      <InvalidDataDialog problems={problems} headings={VALIDATION_HEADINGS} onClose={() => setProblems(null)} />
     </div>
   );
 }

@@ -8,7 +8,6 @@ import DataGrid, {
   type Column,
   type DataGridHandle,
   type RenderCellProps,
-  type RenderEditCellProps,
   type RenderHeaderCellProps,
 } from "react-data-grid";
 import { useTranslation } from "react-i18next";
@@ -23,27 +22,13 @@ import {
   type SalesReferenceLists,
 } from "~/utils/sales-rows";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-
-/** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
-export interface EditableRow {
-  _key: number;
-  id?: number;
-  [column: string]: string | number | undefined;
-}
-
-let lastKey = 0;
-export const nextRowKey = () => ++lastKey;
+import { CellEditor, cellOf, nextRowKey, type EditableRow } from "./editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
   for (const column of columnsFor(kind)) row[column.key] = "";
   return row;
 }
-
-export const cellOf = (row: EditableRow, key: string) => {
-  const value = row[key];
-  return value == null ? "" : String(value);
-};
 
 /** The row as the rules and the server read it (no grid key). */
 export function rowInput(kind: SalesKind, row: EditableRow): Record<string, string> & { id?: number } {
@@ -87,31 +72,11 @@ export function useInvalidCells(kind: SalesKind, lists: SalesReferenceLists) {
   }, [kind, lists]);
 }
 
-const autoFocusAndSelect = (input: HTMLInputElement | null) => {
-  input?.focus();
-  input?.select();
-};
-
-/** The cell editor: a text input; list columns suggest their values from a datalist (typing stays free, validation flags the rest). */
-function CellEditor({ row, column, onRowChange, onClose, listId, label }: RenderEditCellProps<EditableRow> & { listId?: string; label: string }) {
-  return (
-    <input
-      className="sales-grid__editor"
-      ref={autoFocusAndSelect}
-      aria-label={label}
-      list={listId}
-      value={cellOf(row, column.key)}
-      onChange={(event) => onRowChange({ ...row, [column.key]: event.target.value })}
-      onBlur={() => onClose(true, false)}
-    />
-  );
-}
-
 function SrNoHeader({ label, disabled }: RenderHeaderCellProps<EditableRow> & { label: string; disabled: boolean }) {
   const { isIndeterminate, isRowSelected, onRowSelectionChange } = useHeaderRowSelection();
   const { t } = useTranslation();
   return (
-    <span className="sales-grid__srno">
+    <span className="report-grid__srno">
       <SelectCellFormatter
         aria-label={t("Select all rows")}
         tabIndex={-1}
@@ -129,7 +94,7 @@ function SrNoCell({ row, rowIdx, tabIndex }: RenderCellProps<EditableRow>) {
   const { isRowSelectionDisabled, isRowSelected, onRowSelectionChange } = useRowSelection();
   const { t } = useTranslation();
   return (
-    <span className="sales-grid__srno">
+    <span className="report-grid__srno">
       <SelectCellFormatter
         aria-label={t("Select row {{n}}", { n: rowIdx + 1 })}
         tabIndex={tabIndex}
@@ -225,10 +190,10 @@ export function SalesGrid({
           width: widthOf(column),
           resizable: true,
           editable: isEditable(column.key),
-          headerCellClass: "sales-grid__header",
+          headerCellClass: "report-grid__header",
           renderHeaderCell: () => <span title={label}>{label}</span>,
           cellClass: (row) =>
-            invalidCells(row).has(column.key) ? "sales-grid__cell sales-grid__cell--invalid" : "sales-grid__cell",
+            invalidCells(row).has(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
           renderCell: ({ row }) => {
             const value = cellOf(row, column.key);
             return invalidCells(row).has(column.key) ? (
@@ -303,10 +268,10 @@ export function SalesGrid({
   };
 
   return (
-    <div className="sales-grid" data-testid={`sales-grid-${kind}`} onPaste={onPaste} onCopy={onCopy}>
+    <div className="report-grid" data-testid={`report-grid-${kind}`} onPaste={onPaste} onCopy={onCopy}>
       <DataGrid
         ref={gridRef}
-        className={`sales-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
+        className={`report-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
         aria-label={t("{{kind}} sales", { kind })}
         columns={columns}
         rows={rows}
@@ -322,7 +287,7 @@ export function SalesGrid({
         direction={direction}
         style={{ blockSize: height }}
         renderers={{
-          noRowsFallback: <div className="sales-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
+          noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
         }}
       />
     </div>

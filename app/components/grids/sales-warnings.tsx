@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { SavedWarnings } from "./sales-report-types";
+import type { SavedWarnings } from "~/reports/sales/contract";
 
 const ITEM_MESSAGES: Record<SavedWarnings["source"], string> = {
   grid: "FDF row {{row}}: {{column}} differs from the calculated {{expected}} by more than 1 %.",
@@ -10,9 +10,9 @@ const ITEM_MESSAGES: Record<SavedWarnings["source"], string> = {
 export function SavedWarningsPanel({ warnings }: { warnings: SavedWarnings }) {
   const { t } = useTranslation();
   return (
-    <div className="alert alert--info sales-warnings" role="status" data-testid="sales-warnings">
+    <div className="alert alert--info report-warnings" role="status" data-testid="report-warnings">
       <p>{t("The rows were saved. Please check these FDF values:")}</p>
-      <ul className="sales-warnings__list">
+      <ul className="report-warnings__list">
         {warnings.items.map((item) => (
           <li key={`${item.row}:${item.column}`}>
             {t(ITEM_MESSAGES[warnings.source], { row: item.row, column: t(item.column), expected: item.expected })}

@@ -17,7 +17,7 @@ export interface ReportMessage {
  * for the viewer's side (a background post) and shows 0; without JavaScript the messages are
  * simply shown and a "Mark as read" button posts the same intent. STAFF read without marking.
  */
-export function SalesMessages({
+export function ReportMessages({
   messages,
   unreadCount,
   quarterId,
@@ -31,7 +31,7 @@ export function SalesMessages({
   hydrated: boolean;
 }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher({ key: "sales-messages-read" });
+  const fetcher = useFetcher({ key: "report-messages-read" });
   const [count, setCount] = useState(unreadCount);
   useEffect(() => setCount(unreadCount), [unreadCount]);
 
@@ -44,7 +44,7 @@ export function SalesMessages({
   return (
     <details
       className="messages-popover"
-      data-testid="sales-messages"
+      data-testid="report-messages"
       onToggle={(event) => {
         if (event.currentTarget.open) markRead();
       }}

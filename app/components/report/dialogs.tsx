@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { TableProblems } from "~/reports/frame/contract";
+import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
 import { CommentField } from "./comment-field";
-import { VALIDATION_DIALOG_TITLE, formatValidationReport, SALES_KINDS, type SalesKind, type SalesRowProblem } from "~/utils/sales-rows";
 
 /** A native modal `<dialog>` shown while `open` is true; Escape or the close button call `onClose`. */
 export function ModalDialog({
@@ -41,26 +42,25 @@ export function ModalDialog({
   );
 }
 
-/** The rows and columns of the 'Invalid data!' message, per table, translated. */
-export function InvalidDataList({ problems }: { problems: Record<SalesKind, readonly SalesRowProblem[]> }) {
+/** The rows and columns of the 'Invalid data!' message, per table under its heading, translated. */
+export function InvalidDataList({ problems, headings }: { problems: TableProblems; headings: Record<string, string> }) {
   const { t } = useTranslation();
   return (
     <>
-      {SALES_KINDS.filter((kind) => problems[kind].length).map((kind) => {
-        const report = formatValidationReport(kind, problems[kind]);
-        return (
-          <section key={kind} className="invalid-data__table" data-kind={kind}>
-            <h3 className="invalid-data__heading">{t(report.heading)}</h3>
+      {Object.entries(problems)
+        .filter(([, rows]) => rows.length)
+        .map(([table, rows]) => (
+          <section key={table} className="invalid-data__table" data-kind={table}>
+            <h3 className="invalid-data__heading">{t(headings[table] ?? table)}</h3>
             <ul className="invalid-data__rows">
-              {report.rows.map((row) => (
+              {rows.map((row) => (
                 <li key={row.rowNumber}>
                   <strong>{t("Row No. {{n}}", { n: row.rowNumber })}</strong>: {row.columns.map((column) => t(column)).join(", ")}
                 </li>
               ))}
             </ul>
           </section>
-        );
-      })}
+        ))}
     </>
   );
 }
@@ -68,9 +68,11 @@ export function InvalidDataList({ problems }: { problems: Record<SalesKind, read
 /** 'Invalid data!': nothing was saved; the rows and columns to check. */
 export function InvalidDataDialog({
   problems,
+  headings,
   onClose,
 }: {
-  problems: Record<SalesKind, readonly SalesRowProblem[]> | null;
+  problems: TableProblems | null;
+  headings: Record<string, string>;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -82,7 +84,7 @@ export function InvalidDataDialog({
           <h2 id={titleId} className="dialog__title">
             {t(VALIDATION_DIALOG_TITLE)}
           </h2>
-          <InvalidDataList problems={problems} />
+          <InvalidDataList problems={problems} headings={headings} />
           <div className="dialog__actions">
             <button type="button" className="button button--primary" onClick={onClose} autoFocus>
               {t("Ok")}

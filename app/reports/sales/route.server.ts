@@ -1,82 +1,53 @@
 /**
- * What the two Sales Report routes (/partner/sales-report and /admin/sales-report/$id) and
- * their Excel downloads share: the loader's data, the action's intents, the upload. The routes
- * call their guard first and pass the signed-in user here; the models enforce the workflow.
+ * The Sales Report's plug-in to the report frame (app/reports/frame/route.server.ts): its rows as
+ * the grid and the plain form post them, its save with the FDF warnings carried across the
+ * redirect, the product verification and the workbook upload. The routes call their guard first.
  */
 import { data } from "@remix-run/node";
-import {
-  FORM_FIELD_PATTERN,
-  SAVE_MAX_ROWS,
-  UPLOAD_MAX_BYTES,
-  type SalesActionData,
-  type SalesIntent,
-  type SavedWarnings,
-  type SubmittedForm,
-  type UploadProblem,
-} from "~/components/grids/sales-report-types";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
-import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
 import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
-import {
-  changesSinceLastSubmission,
-  decideSalesReport,
-  decisionMessage,
-  loadSalesReport,
-  markSalesMessagesRead,
-  saveMessage,
-  saveSalesReport,
-  type SaveSalesReportResult,
-} from "~/models/sales-report.server";
-import type { AuthUser } from "~/models/user.server";
+import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
+import { changesSinceLastSubmission, loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
+import { TEXT_MAX } from "~/schemas/fields";
 import { forbidden } from "~/utils/auth.server";
-import { TEXT_MAX, textProblem } from "~/schemas/fields";
-import { isRefusal, readForm, readMultipartForm } from "~/utils/form-data.server";
+import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { PAGE_NOT_FOUND } from "~/utils/messages";
 import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
-import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
-
-type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
-
+import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import {
+  BadRequest,
+  badRequest,
+  handleReportAction,
+  idList,
+  isPlainObject,
+  pageUrl,
+  parsePage,
+  parsePayload,
+  parseVersion,
+  refusal,
+  REPORT_ROUTE_MESSAGES,
+  reply,
+  rethrowForPage,
+  single,
+  singles,
+  type Envelope,
+  type ReportActionArgs,
+  type ReportRoutePlugin,
+  type SaveOutcome,
+  type Viewer,
+} from "../frame/route.server";
+import { FORM_FIELD_PATTERN, SAVE_MAX_ROWS, type SavedWarnings } from "./contract";
 
 export const SALES_ROUTE_MESSAGES = {
-  submitted: "Report has been submitted to the admin!",
   uploadFile: "Please choose an Excel file (.xlsx).",
   uploadTooLarge: "The file is larger than 10 MB.",
   uploadRow: "Sheet {{sheet}}, row {{row}}: {{columns}}",
-  tooManyRows: "Too many rows in one save.",
-  badRequest: BAD_REQUEST,
 } as const;
-
-/** A refused read: the 403 or 404 page. */
-function rethrowForPage(error: unknown): never {
-  if (error instanceof WorkflowError) {
-    if (error.status === 403) throw forbidden();
-    if (error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-  }
-  throw error;
-}
 
 function parseTab(value: string | null): SalesKind {
   return value?.toUpperCase() === "FDF" ? "FDF" : "API";
-}
-
-function parsePage(value: string | null): number {
-  const page = Number(value);
-  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
-
-/** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
-function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
-  const url = new URL(request.url);
-  const search = new URLSearchParams();
-  for (const name of ["quarter", "tab", "page"]) {
-    const value = name in extra ? extra[name] : url.searchParams.get(name);
-    if (value) search.set(name, value);
-  }
-  const query = search.toString();
-  return `${url.pathname}${query ? `?${query}` : ""}`;
 }
 
 // ---------------------------------------------------------------- loader
@@ -118,28 +89,6 @@ export async function salesWorkbookDownload({ request, viewer, partnerId }: { re
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
-class BadRequest extends Error {}
-
-/** A field the form posts once: a second value, or a file, is refused. */
-function single(form: FormData, name: string): string | null {
-  const values = form.getAll(name);
-  if (values.length > 1 || (values.length === 1 && typeof values[0] !== "string")) throw new BadRequest();
-  return (values[0] as string | undefined) ?? null;
-}
-
-/** Ids posted by the client: every one a record id, or the request is refused. */
-function idList(values: readonly unknown[], max: number): number[] {
-  if (values.length > max) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
-  return values.map((value) => parseId(value) ?? badRequest());
-}
-
-function badRequest(): never {
-  throw new BadRequest();
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 const CELL_MAX_CHARS = 4 * TEXT_MAX.line;
 
 /** A row of cells from untrusted input: only the kind's columns, each a string. */
@@ -168,39 +117,39 @@ interface PostedRows {
   submitted?: SubmittedForm;
 }
 
-/**
- * The report version the editor loaded: required wherever rows are written (a decision without
- * rows has none); anything but a whole number is refused.
- */
-function parseVersion(value: string | null, { required }: { required: boolean }): number | null {
-  if (value === null && !required) return null;
-  if (value === null || !/^\d{1,9}$/.test(value)) throw new BadRequest();
-  return Number(value);
+const PAYLOAD_KEYS = new Set(["API", "FDF", "positions", "deletedIds"]);
+
+/** Grid positions of a table's posted rows: whole numbers, one per row, ascending; none means 0, 1, 2… */
+function payloadPositions(value: unknown, count: number): number[] {
+  if (value === undefined) return Array.from({ length: count }, (_, index) => index);
+  if (!Array.isArray(value) || value.length !== count) throw new BadRequest();
+  let previous = -1;
+  return value.map((position) => {
+    if (!Number.isSafeInteger(position) || (position as number) <= previous || (position as number) > SAVE_MAX_ROWS) throw new BadRequest();
+    previous = position as number;
+    return position as number;
+  });
 }
 
-const PAYLOAD_KEYS = new Set(["API", "FDF", "deletedIds"]);
-
-/** The grid's JSON body (`payload`): both tables in grid order, and the saved rows deleted in the grid. */
+/**
+ * The grid's JSON body (`payload`): the new and changed rows of both tables with their grid
+ * positions, and the saved rows deleted in the grid. The rows not sent stay as they are.
+ */
 function rowsFromPayload(payload: string): PostedRows {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload);
-  } catch {
-    throw new BadRequest();
-  }
-  if (!isPlainObject(parsed) || Object.keys(parsed).some((key) => !PAYLOAD_KEYS.has(key))) throw new BadRequest();
-  const body = parsed;
+  const body = parsePayload(payload, PAYLOAD_KEYS);
+  const positionsBody = body.positions ?? {};
+  if (!isPlainObject(positionsBody) || Object.keys(positionsBody).some((key) => key !== "API" && key !== "FDF")) throw new BadRequest();
   const rows = { API: [], FDF: [] } as Record<SalesKind, SalesRowInput[]>;
   const positions = { API: [], FDF: [] } as Record<SalesKind, number[]>;
   for (const kind of SALES_KINDS) {
     const list = body[kind] ?? [];
     if (!Array.isArray(list)) throw new BadRequest();
-    if (list.length > SAVE_MAX_ROWS) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
-    list.forEach((raw, index) => {
+    if (list.length > SAVE_MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+    for (const raw of list) {
       if (!isPlainObject(raw)) throw new BadRequest();
       rows[kind].push(cleanRow(kind, raw));
-      positions[kind].push(index);
-    });
+    }
+    positions[kind] = payloadPositions(positionsBody[kind], list.length);
   }
   const deleted = body.deletedIds ?? [];
   if (!Array.isArray(deleted)) throw new BadRequest();
@@ -225,7 +174,7 @@ function rowsFromForm(form: FormData): PostedRows {
     const cells = byKind[kind].get(index) ?? {};
     cells[match[3]] = value;
     byKind[kind].set(index, cells);
-    if (byKind[kind].size > FORM_MAX_ROWS) throw new BadRequest(SALES_ROUTE_MESSAGES.tooManyRows);
+    if (byKind[kind].size > FORM_MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
   }
   const deletedIds = idList(form.getAll("deleteIds"), FORM_MAX_ROWS);
   const deleted = new Set(deletedIds);
@@ -269,16 +218,12 @@ const savedWarningsFlash = flashCookie<SavedWarnings>("__sales_warnings");
 /** Warnings listed after a save (a cookie is small); the rest are counted. */
 const WARNINGS_LISTED = 20;
 
-/**
- * The success message of a save, and its FDF warnings for the page it returns to: the same
- * post-redirect-get with or without JavaScript, and after an upload.
- */
-async function redirectAfterSave(
-  returnTo: string,
+/** The save's toast and the FDF warnings for the page it returns to (after a grid save or an upload). */
+async function savedOutcome(
   saved: Extract<SaveSalesReportResult, { ok: true }>,
   source: SavedWarnings["source"],
   rowOf: (warning: SalesRowWarning) => number,
-) {
+): Promise<Extract<SaveOutcome, { ok: true }>> {
   const message = saveMessage(saved.counts);
   const headers = new Headers();
   const warnings = saved.warnings.FDF;
@@ -291,25 +236,7 @@ async function redirectAfterSave(
     };
     headers.append("Set-Cookie", await savedWarningsFlash.header(flashed));
   }
-  return redirectWithToast(returnTo, { type: "success", message: message.message, values: message.values }, { headers });
-}
-
-function reply(body: SalesActionData, status = 200) {
-  return data(body, { status });
-}
-
-function refusal(intent: SalesIntent, error: unknown, submitted?: SubmittedForm) {
-  if (error instanceof StaleReportError) {
-    return reply({ kind: "error", intent, message: error.message, values: error.values, stale: true, submitted }, 409);
-  }
-  if (error instanceof WorkflowError) {
-    const field = error.message === WORKFLOW_REFUSALS.partnerComment || error.message === WORKFLOW_REFUSALS.adminComment ? "comment" : undefined;
-    return reply({ kind: "error", intent, message: error.message, field, submitted }, error.status);
-  }
-  if (error instanceof BadRequest) {
-    return reply({ kind: "error", intent, message: error.message || SALES_ROUTE_MESSAGES.badRequest, submitted }, 400);
-  }
-  throw error;
+  return { ok: true, message: { message: message.message, values: message.values }, headers };
 }
 
 /** The upload form's fields; any other part is skipped unread. */
@@ -319,125 +246,40 @@ const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 /** A full save of the largest report the grid holds, as JSON in a form. */
 const REPORT_FORM_MAX_BYTES = 32 * 1024 * 1024;
 
-const INTENTS: readonly SalesIntent[] = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "verify-product", "upload"];
+const salesPlugin: ReportRoutePlugin<PostedRows> = {
+  type: "sales",
+  maxBytes: REPORT_FORM_MAX_BYTES,
+  readPosted: (form: FormData, envelope: Envelope) => (envelope.payload !== null ? rowsFromPayload(envelope.payload) : rowsFromForm(form)),
+  emptyPosted: () => ({ rows: { API: [], FDF: [] }, positions: { API: [], FDF: [] }, deletedIds: [] }),
+  async save({ posted, ...request }) {
+    const saved = await saveSalesReport({ ...request, api: posted.rows.API, fdf: posted.rows.FDF, deletedIds: posted.deletedIds });
+    if (!saved.ok) return { ok: false, problems: problemsAtPositions(saved.problems, posted.positions) };
+    const positions = posted.positions.FDF;
+    return savedOutcome(saved, "grid", (warning) => gridRowNumber(positions, warning.rowNumber));
+  },
+  extraIntents: { "verify-product": handleVerification },
+  upload: handleUpload,
+};
 
-export interface SalesActionArgs {
-  request: Request;
-  requestId?: string | null;
-  actor: Viewer;
-  partnerId: number;
-}
-
-export async function handleSalesReportAction(args: SalesActionArgs) {
-  const { request } = args;
-  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(args);
-  const form = await readForm(request, { maxBytes: REPORT_FORM_MAX_BYTES });
-  let intent: SalesIntent;
-  let quarterId: number;
-  let tab: string | null;
-  try {
-    intent = single(form, "intent") as SalesIntent;
-    if (!INTENTS.includes(intent) || intent === "upload") throw new BadRequest();
-    // Every intent but a product verification (which belongs to no quarter) names its quarter.
-    quarterId = intent === "verify-product" ? 0 : (parseId(single(form, "quarterId")) ?? badRequest());
-    tab = single(form, "tab");
-  } catch {
-    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  }
-  const { actor, partnerId, requestId } = args;
-  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
-  const returnTo = pageUrl(request, tab !== null ? { tab: parseTab(tab) === "FDF" ? "FDF" : null } : {});
-
-  if (intent === "read-messages") {
-    try {
-      const result = await markSalesMessagesRead(actor, partnerId, quarterId);
-      return reply({ kind: "messages-read", intent, unreadMessageCount: result.unreadMessageCount });
-    } catch (error) {
-      return refusal(intent, error);
-    }
-  }
-
-  if (intent === "verify-product") return handleVerification(args, form);
-
-  let comment = "";
-  let posted: PostedRows | undefined;
-  let expectedVersion: number | null = null;
-  try {
-    comment = text(single(form, "comment")).trim();
-    const payload = single(form, "payload");
-    if (payload) posted = rowsFromPayload(payload);
-    else if (intent === "save" || intent === "submit") posted = rowsFromForm(form);
-    expectedVersion = parseVersion(single(form, "version"), { required: Boolean(posted) || intent === "submit-empty" });
-  } catch (error) {
-    return refusal(intent, error);
-  }
-  const submitted = posted?.submitted;
-
-  // Comments first: an empty one is asked for before anything is saved.
-  const commentProblem = textProblem(comment, TEXT_MAX.note);
-  if (commentProblem) return reply({ kind: "error", intent, message: commentProblem, field: "comment", submitted }, 400);
-  if ((intent === "submit" || intent === "submit-empty") && !comment) {
-    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
-  }
-  if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
-    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.adminComment, field: "comment", submitted }, 400);
-  }
-
-  try {
-    if (intent === "submit-empty") {
-      await saveSalesReport({ actor, partnerId, quarterId, expectedVersion, api: [], fdf: [], action: "submit", nothingToReport: true, comment, requestId });
-      return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
-    }
-    let saved: SaveSalesReportResult | undefined;
-    if (posted) {
-      // Unsaved rows are written in the transaction of the action itself: a submission saves them
-      // first, and a refused approval or rejection leaves them unsaved (the page can still save them).
-      saved = await saveSalesReport({
-        actor,
-        partnerId,
-        quarterId,
-        expectedVersion,
-        api: posted.rows.API,
-        fdf: posted.rows.FDF,
-        deletedIds: posted.deletedIds,
-        action: intent,
-        comment: intent === "save" ? null : comment,
-        requestId,
-      });
-      if (!saved.ok) {
-        return reply({ kind: "problems", intent, problems: problemsAtPositions(saved.problems, posted.positions), submitted }, 400);
-      }
-    }
-    if (intent === "save") {
-      if (!saved?.ok || !posted) throw new BadRequest();
-      const positions = posted.positions.FDF;
-      return redirectAfterSave(returnTo, saved, "grid", (warning) => gridRowNumber(positions, warning.rowNumber));
-    }
-    if (intent === "submit") {
-      return redirectWithToast(returnTo, { type: "success", message: SALES_ROUTE_MESSAGES.submitted });
-    }
-    if (!saved) await decideSalesReport({ actor, partnerId, quarterId, action: intent, comment, requestId });
-    return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
-  } catch (error) {
-    return refusal(intent, error, submitted);
-  }
+export function handleSalesReportAction(args: ReportActionArgs) {
+  return handleReportAction(salesPlugin, args);
 }
 
 // ---------------------------------------------------------------- product verification
 
-async function handleVerification({ actor, partnerId, requestId, request }: SalesActionArgs, form: FormData) {
+const VERIFICATION_FIELDS = ["verificationId", "decision", "mapToProductId", "productName", "therapyArea", "projectStatus"] as const;
+
+async function handleVerification({ actor, partnerId, requestId, request }: ReportActionArgs, form: FormData) {
   const intent = "verify-product" as const;
   if (actor.role !== "ADMIN") throw forbidden();
-  let fields: Record<"verificationId" | "decision" | "mapToProductId" | "productName" | "therapyArea" | "projectStatus", string | null>;
+  let fields: Record<(typeof VERIFICATION_FIELDS)[number], string | null>;
   let mapTo: number | null;
   try {
-    fields = Object.fromEntries(
-      (["verificationId", "decision", "mapToProductId", "productName", "therapyArea", "projectStatus"] as const).map((name) => [name, single(form, name)]),
-    ) as typeof fields;
+    fields = singles(form, VERIFICATION_FIELDS);
     // An existing product to map to, or none (a new product): anything else is refused.
     mapTo = fields.mapToProductId ? (parseId(fields.mapToProductId) ?? badRequest()) : null;
   } catch {
-    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
   }
   const verificationId = parseId(fields.verificationId) ?? 0;
   if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
@@ -468,7 +310,7 @@ function uploadReply(problems: UploadProblem[], status = 400) {
  * A filled workbook replaces the quarter's rows (every saved row is deleted) or is appended to
  * them; it is checked by the same rules as the grid and nothing is saved when any row is invalid.
  */
-async function handleUpload({ request, actor, partnerId, requestId }: SalesActionArgs) {
+async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
   let form: FormData;
   try {
     form = await readMultipartForm(request, {
@@ -487,9 +329,9 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
     if (single(form, "intent") !== "upload") throw new BadRequest();
     quarterName = single(form, "quarter") || null;
     mode = single(form, "mode");
-    expectedVersion = parseVersion(single(form, "version"), { required: true });
+    expectedVersion = parseVersion(single(form, "version"));
   } catch {
-    throw data({ message: SALES_ROUTE_MESSAGES.badRequest }, { status: 400 });
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
   }
   const files = form.getAll("file");
   const file = files[0];
@@ -525,7 +367,8 @@ async function handleUpload({ request, actor, partnerId, requestId }: SalesActio
       return uploadReply(problems);
     }
     // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
-    return redirectAfterSave(pageUrl(request), result, "workbook", (warning) => warning.rowNumber + 1);
+    const outcome = await savedOutcome(result, "workbook", (warning) => warning.rowNumber + 1);
+    return redirectWithToast(pageUrl(request), { type: "success", ...outcome.message }, { headers: outcome.headers });
   } catch (error) {
     if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
       throw data({ message: PAGE_NOT_FOUND }, { status: 404 });

@@ -1,6 +1,5 @@
 import { useTranslation } from "react-i18next";
 import type { HistoryAction, ReportHistoryEntry } from "~/models/report-workflow.server";
-import type { SalesChangesSinceSubmission } from "~/models/sales-report.server";
 import { formatDateTime } from "~/utils/dates";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
@@ -11,16 +10,23 @@ const ACTION_LABELS: Record<HistoryAction, string> = {
   reopen: "Reopened",
 };
 
+/** Rows added, changed and removed since the report's last submission. */
+export interface ChangesSinceSubmission {
+  added: number;
+  changed: number;
+  removed: number;
+}
+
 /** Every save, submission and decision of the report, newest first; a native <details>, no JavaScript needed. */
-export function SalesHistory({ history, changes }: { history: ReportHistoryEntry[]; changes: SalesChangesSinceSubmission | null }) {
+export function ReportHistory({ history, changes }: { history: ReportHistoryEntry[]; changes: ChangesSinceSubmission | null }) {
   const { t } = useTranslation();
   if (history.length === 0 && !changes) return null;
   const noChanges = changes && changes.added + changes.changed + changes.removed === 0;
   return (
-    <details className="sales-history card" data-testid="sales-history">
-      <summary className="sales-history__summary">{t("History")}</summary>
+    <details className="report-history card" data-testid="report-history">
+      <summary className="report-history__summary">{t("History")}</summary>
       {changes ? (
-        <p className="sales-history__changes" data-testid="sales-history-changes">
+        <p className="report-history__changes" data-testid="report-history-changes">
           {noChanges
             ? t("No changes since the last submission.")
             : t("Since the last submission: {{added}} added, {{changed}} changed, {{removed}} removed", {
@@ -31,7 +37,7 @@ export function SalesHistory({ history, changes }: { history: ReportHistoryEntry
         </p>
       ) : null}
       <div className="table-wrap">
-        <table className="table sales-history__table">
+        <table className="table report-history__table">
           <thead>
             <tr>
               <th scope="col">{t("When")}</th>
@@ -48,11 +54,11 @@ export function SalesHistory({ history, changes }: { history: ReportHistoryEntry
                 <td>{formatDateTime(entry.at)}</td>
                 <td>{entry.who ?? ""}</td>
                 <td>{t(ACTION_LABELS[entry.action])}</td>
-                <td className="sales-history__comment">{entry.comment ?? ""}</td>
+                <td className="report-history__comment">{entry.comment ?? ""}</td>
                 <td>{entry.rowCount ?? ""}</td>
                 <td>
                   {entry.snapshotSha256 ? (
-                    <code className="sales-history__hash" title={entry.snapshotSha256}>
+                    <code className="report-history__hash" title={entry.snapshotSha256}>
                       {entry.snapshotSha256.slice(0, 12)}
                     </code>
                   ) : null}

@@ -1,0 +1,318 @@
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ReportHistoryEntry } from "~/models/report-workflow.server";
+import type { ReportFrameView } from "~/models/report-screen.server";
+import type { ReportActionData, TableProblems, UploadProblem } from "~/reports/frame/contract";
+import { formatDateTime } from "~/utils/dates";
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
+import { PageHeader } from "../page-header";
+import { CommentField } from "./comment-field";
+import { InvalidDataList } from "./dialogs";
+import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
+import { ReportMessages } from "./report-messages";
+
+type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
+
+function BackArrow({ to }: { to: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link to={to} className="back-link" aria-label={t("Back to the partner list")} title={t("Partner List")}>
+      <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="back-link__icon">
+        <path d="M19 12H5M11 6l-6 6 6 6" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    </Link>
+  );
+}
+
+/** The quarter dropdown: a GET form; its first entry is the open quarter (no query). Changes load at once with JavaScript. */
+function QuarterPicker({ frame, hydrated }: { frame: ReportFrameView; hydrated: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const current = frame.quarter.historic ? frame.quarter.name : "";
+  return (
+    <Form method="get" className="quarter-picker">
+      <div className="quarter-picker__label">
+        <label htmlFor="report-quarter">{t("Quarter")}</label>
+        <select
+          id="report-quarter"
+          name="quarter"
+          className="input"
+          defaultValue={current}
+          key={current}
+          onChange={(event) => {
+            if (!hydrated) return;
+            const value = event.target.value;
+            navigate(value ? `${location.pathname}?quarter=${encodeURIComponent(value)}` : location.pathname);
+          }}
+        >
+          {frame.quarterDropdown.map((quarter, index) => (
+            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
+              {quarter.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {hydrated ? null : (
+        <button type="submit" className="button button--secondary">
+          {t("Go")}
+        </button>
+      )}
+    </Form>
+  );
+}
+
+/** A filled workbook of the report: checked like the grid, nothing saved when a row is invalid. */
+function UploadForm({
+  frame,
+  problems,
+  busy,
+  modes,
+}: {
+  frame: ReportFrameView;
+  problems: UploadProblem[] | null;
+  busy: boolean;
+  /** Sales: replace the quarter's rows or append to them. */
+  modes: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" encType="multipart/form-data" className="card report-upload" data-testid="report-upload">
+      <h2 className="card__title">{t("Upload Excel")}</h2>
+      <input type="hidden" name="intent" value="upload" />
+      <input type="hidden" name="quarter" value={frame.quarter.name} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <div className="field">
+        <label className="field__label" htmlFor="report-upload-file">
+          {t("Excel file (.xlsx, at most 10 MB)")}
+        </label>
+        <div className="field__control">
+          <input
+            id="report-upload-file"
+            type="file"
+            name="file"
+            className="input"
+            required
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          />
+        </div>
+      </div>
+      {modes ? (
+        <fieldset className="report-upload__mode">
+          <legend>{t("The workbook's rows")}</legend>
+          <label className="checkbox">
+            <input type="radio" name="mode" value="replace" defaultChecked />
+            <span>{t("Replace the quarter's rows")}</span>
+          </label>
+          <label className="checkbox">
+            <input type="radio" name="mode" value="append" />
+            <span>{t("Append to them")}</span>
+          </label>
+        </fieldset>
+      ) : null}
+      <button type="submit" className="button button--secondary" disabled={busy}>
+        {t("Upload")}
+      </button>
+      {problems?.length ? (
+        <div className="alert alert--error report-upload__problems" role="alert" data-testid="upload-problems">
+          <p>
+            <strong>{t(VALIDATION_DIALOG_TITLE)}</strong> {t("Nothing was saved.")}
+          </p>
+          <ul>
+            {problems.map((problem, index) => (
+              <li key={index}>{t(problem.message, problem.values)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </Form>
+  );
+}
+
+/** Approve / Reject (and Reopen) with the comment, as a plain form (the page without JavaScript). */
+export function DecisionForm({
+  frame,
+  viewerRole,
+  commentError,
+  busy,
+}: {
+  frame: ReportFrameView;
+  viewerRole: ViewerRole;
+  commentError: string | null;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  const { permissions } = frame;
+  const anyAllowed = permissions.approve || permissions.reject || (viewerRole === "ADMIN" && permissions.reopen);
+  const why = (action: "approve" | "reject" | "reopen") => (permissions.reasons[action] ? t(permissions.reasons[action]) : undefined);
+  return (
+    <Form method="post" className="card report-decision" data-testid="decision-form">
+      <input type="hidden" name="quarterId" value={frame.quarter.id} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <fieldset disabled={!anyAllowed || busy}>
+        <legend>{t("Approve or reject the report")}</legend>
+        <CommentField id="decision-comment" placeholder={WORKFLOW_REFUSALS.adminComment} error={commentError} />
+        <div className="report-decision__actions">
+          <button type="submit" name="intent" value="approve" className="button button--primary" disabled={!permissions.approve} title={why("approve")}>
+            {t("Approve")}
+          </button>
+          <button type="submit" name="intent" value="reject" className="button button--danger" disabled={!permissions.reject} title={why("reject")}>
+            {t("Reject")}
+          </button>
+          {viewerRole === "ADMIN" && frame.report.status === "Approved" ? (
+            <button type="submit" name="intent" value="reopen" className="button button--secondary" disabled={!permissions.reopen} title={why("reopen")}>
+              {t("Reopen")}
+            </button>
+          ) : null}
+        </div>
+      </fieldset>
+    </Form>
+  );
+}
+
+/** "Nothing to report this quarter" as a plain form (the page without JavaScript), for a report without rows. */
+export function NothingToReportForm({
+  frame,
+  description,
+  commentError,
+  busy,
+}: {
+  frame: ReportFrameView;
+  description: string;
+  commentError: string | null;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" data-testid="nothing-to-report-form">
+      <input type="hidden" name="quarterId" value={frame.quarter.id} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <fieldset className="report-form__submit" disabled={busy}>
+        <legend>{t("Nothing to report this quarter")}</legend>
+        <p>{t(description)}</p>
+        <CommentField id="nothing-to-report-comment" placeholder={WORKFLOW_REFUSALS.partnerComment} error={commentError} />
+        <button type="submit" name="intent" value="submit-empty" className="button button--primary">
+          {t("Submit Report")}
+        </button>
+      </fieldset>
+    </Form>
+  );
+}
+
+/** 'Invalid data!' above the form without JavaScript. */
+export function InvalidDataAlert({ problems, headings }: { problems: TableProblems; headings: Record<string, string> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error invalid-data" role="alert" data-testid="invalid-data">
+      <h2 className="invalid-data__title">{t(VALIDATION_DIALOG_TITLE)}</h2>
+      <InvalidDataList problems={problems} headings={headings} />
+    </div>
+  );
+}
+
+/** What every report page's loader returns around the report's own rows. */
+export interface ReportPageData {
+  view: ReportFrameView;
+  viewerRole: ViewerRole;
+  history: ReportHistoryEntry[];
+  changes: ChangesSinceSubmission | null;
+}
+
+/**
+ * The frame of a report screen: title with the back arrow, quarter dropdown, messages, Excel
+ * download, status line and notices, the refusal of the last post, then the report's own content
+ * (its grid with JavaScript, its plain form without), the upload and the history.
+ */
+export function ReportPage({
+  data,
+  result,
+  hydrated,
+  title,
+  downloadHref,
+  downloadName,
+  backTo,
+  notices,
+  children,
+  upload,
+}: {
+  data: ReportPageData;
+  result: ReportActionData | undefined;
+  hydrated: boolean;
+  title: string;
+  downloadHref: string;
+  downloadName: string;
+  backTo?: string;
+  /** Shown under the status line (Sales: product verification, FDF warnings). */
+  notices?: ReactNode;
+  children: ReactNode;
+  upload: { modes: boolean; busy: boolean } | null;
+}) {
+  const { t } = useTranslation();
+  const { view, viewerRole } = data;
+  const status = t(view.statusLine.status ?? "Not started");
+  const time = view.statusLine.at ? formatDateTime(view.statusLine.at) : "";
+  const isPartner = viewerRole === "PARTNER";
+  const location = useLocation();
+
+  const error = result?.kind === "error" ? result : null;
+  // With JavaScript the comment dialogs show their own error.
+  const pageError = error && !(hydrated && error.field === "comment") ? error : null;
+  const reloadHref = `${location.pathname}${view.quarter.historic ? `?quarter=${encodeURIComponent(view.quarter.name)}` : ""}`;
+
+  return (
+    <div className="report-page" data-testid="report-page" data-report={view.type}>
+      <PageHeader
+        title={
+          <>
+            {backTo ? <BackArrow to={backTo} /> : null}
+            {title}
+          </>
+        }
+      >
+        <QuarterPicker frame={view} hydrated={hydrated} />
+        <ReportMessages
+          messages={view.messages}
+          unreadCount={view.unreadMessageCount}
+          quarterId={view.quarter.id}
+          canMarkRead={viewerRole !== "STAFF" && view.report.id !== null}
+          hydrated={hydrated}
+        />
+        <a href={downloadHref} className="button button--secondary" download={downloadName}>
+          {t("Download Excel")}
+        </a>
+      </PageHeader>
+
+      <p className="report-page__status" data-testid="report-status">
+        {time ? t("Report Status: {{status}} on {{time}}", { status, time }) : t("Report Status: {{status}}", { status })}
+        {!isPartner && view.report.isLate ? <span className="badge report-page__late">{t("Late")}</span> : null}
+        {view.report.isEmpty ? <span className="badge">{t("Nothing to report this quarter")}</span> : null}
+      </p>
+      {viewerRole === "STAFF" ? <p className="notice">{t("You have read-only access to this report.")}</p> : null}
+      {isPartner && view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.historic)}</p> : null}
+      {isPartner && view.report.status === "Approved" && !view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.approved)}</p> : null}
+
+      {notices}
+
+      {pageError ? (
+        <div className="alert alert--error" role="alert" data-testid="report-error">
+          <p>{t(pageError.message, pageError.values)}</p>
+          {pageError.stale ? (
+            <p>
+              <a href={reloadHref}>{t("Reload the report")}</a>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+
+      {children}
+
+      {upload && view.canEditRows ? (
+        <UploadForm frame={view} problems={result?.kind === "upload-problems" ? result.problems : null} busy={upload.busy} modes={upload.modes} />
+      ) : null}
+
+      <ReportHistory history={data.history} changes={data.changes} />
+    </div>
+  );
+}

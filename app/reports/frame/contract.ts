@@ -1,0 +1,84 @@
+/**
+ * Client-safe shapes every report screen (PDT, Filing Plans, Sales) shares between its routes
+ * (server) and its page (browser): the intents of the frame, what an action answers, and the
+ * constants of the forms that work without JavaScript.
+ */
+
+/** What every report's page posts; a report may add intents of its own (Sales: verify-product). */
+export const FRAME_INTENTS = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "upload"] as const;
+export type FrameIntent = (typeof FRAME_INTENTS)[number];
+export type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
+
+/** Rows per page of the form without JavaScript. */
+export const FORM_PAGE_SIZE = 50;
+/** The grid's height: the window's height minus this (spec section 2). */
+export const GRID_HEIGHT_OFFSET = 230;
+/** Uploaded workbooks: at most 10 MB. */
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+export const NOTHING_TO_REPORT_NEEDS_EMPTY = "Only a report without rows can be submitted as nothing to report.";
+/** Said beside Save on a submitted report: a partner's save withdraws the submission (decisions.md section 4). */
+export const SAVE_WITHDRAWS_SUBMISSION = "Saving withdraws your submission until you submit the report again.";
+/** Said beside Submit on a submitted report without changes. */
+export const NOTHING_NEW_TO_SUBMIT = "This report is already submitted. Change it to submit it again.";
+export const UNSAVED_CHANGES = "Unsaved changes";
+export const LEAVE_WITH_UNSAVED_CHANGES = "You have unsaved changes. Leave this page and lose them?";
+
+/** One row of the 'Invalid data!' message: the row the user sees and its invalid columns. */
+export interface RowProblem {
+  /** 1-based position in the grid (or the form page) as the user sees the rows. */
+  rowNumber: number;
+  /** Labels of the invalid columns (translation keys). */
+  columns: string[];
+  /** Keys of the invalid columns, for highlighting cells. */
+  keys: string[];
+}
+
+/** Problems by table (Sales: API and FDF; PDT and Filing Plans: one table each). */
+export type TableProblems = Record<string, RowProblem[]>;
+
+/** The values a form without JavaScript posted, by row position (0-based), to show them again. */
+export interface SubmittedForm {
+  tab: string;
+  rows: Record<number, Record<string, string>>;
+  deleteIds: number[];
+  comment: string;
+}
+
+/** One problem of an uploaded workbook: by sheet, row and column where it has them. */
+export interface UploadProblem {
+  /** An English message (a translation key) with its values. */
+  message: string;
+  values?: Record<string, string | number>;
+  sheet?: string;
+  row?: number;
+  columns?: string[];
+}
+
+export type ReportActionData =
+  | {
+      kind: "problems";
+      intent: string;
+      problems: TableProblems;
+      submitted?: SubmittedForm;
+    }
+  | {
+      kind: "error";
+      intent: string;
+      /** An English message (a translation key) with its values. */
+      message: string;
+      values?: Record<string, string | number>;
+      /** The comment field the message belongs to. */
+      field?: "comment";
+      /** True when someone else saved first: the editor keeps its unsaved input. */
+      stale?: boolean;
+      submitted?: SubmittedForm;
+    }
+  | { kind: "upload-problems"; intent: "upload"; problems: UploadProblem[] }
+  | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
+  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number };
+
+/** A refused post keeps the page as loaded (the editor keeps the user's input); anything else reloads. */
+export function keepsPageAfter(result: ReportActionData | undefined): boolean {
+  return Boolean(result && result.kind !== "messages-read");
+}

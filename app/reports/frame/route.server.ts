@@ -1,0 +1,277 @@
+/**
+ * The route glue every report screen shares: reading a post's envelope (one zod schema), one
+ * handler per intent, the replies and redirects, and the refusals as the page shows them. A
+ * report brings a plug-in: how its rows are posted and saved, and any intents of its own. The
+ * route modules call their guard first and pass the signed-in user here.
+ */
+import { data } from "@remix-run/node";
+import { z } from "zod";
+import { decideReport, decisionMessage, markReportMessagesRead } from "~/models/report-screen.server";
+import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import type { AuthUser } from "~/models/user.server";
+import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { forbidden } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
+import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
+import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import type { ReportTypeKey } from "~/utils/reports";
+import { redirectWithToast } from "~/utils/toast.server";
+import { FRAME_INTENTS, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems } from "./contract";
+
+export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
+
+export const REPORT_ROUTE_MESSAGES = {
+  submitted: "Report has been submitted to the admin!",
+  tooManyRows: "Too many rows in one save.",
+  badRequest: BAD_REQUEST,
+} as const;
+
+/** A malformed post: answered 400 with the message (a translation key) or the generic one. */
+export class BadRequest extends Error {}
+
+export function badRequest(): never {
+  throw new BadRequest();
+}
+
+/** A refused read: the 403 or 404 page. */
+export function rethrowForPage(error: unknown): never {
+  if (error instanceof WorkflowError) {
+    if (error.status === 403) throw forbidden();
+    if (error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+  }
+  throw error;
+}
+
+export function parsePage(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+/** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
+export function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
+  const url = new URL(request.url);
+  const search = new URLSearchParams();
+  for (const name of ["quarter", "tab", "page"]) {
+    const value = name in extra ? extra[name] : url.searchParams.get(name);
+    if (value) search.set(name, value);
+  }
+  const query = search.toString();
+  return `${url.pathname}${query ? `?${query}` : ""}`;
+}
+
+/** A field the form posts once: a second value, or a file, is refused. */
+export function single(form: FormData, name: string): string | null {
+  const values = form.getAll(name);
+  if (values.length > 1 || (values.length === 1 && typeof values[0] !== "string")) throw new BadRequest();
+  return (values[0] as string | undefined) ?? null;
+}
+
+/** Several fields the form posts once each, by name. */
+export function singles<Name extends string>(form: FormData, names: readonly Name[]): Record<Name, string | null> {
+  return Object.fromEntries(names.map((name) => [name, single(form, name)])) as Record<Name, string | null>;
+}
+
+/** Ids posted by the client: every one a record id, or the request is refused. */
+export function idList(values: readonly unknown[], max: number): number[] {
+  if (values.length > max) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+  return values.map((value) => parseId(value) ?? badRequest());
+}
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The grid's JSON body: an object with only the keys named, or the request is refused. */
+export function parsePayload(payload: string, keys: ReadonlySet<string>): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    throw new BadRequest();
+  }
+  if (!isPlainObject(parsed) || Object.keys(parsed).some((key) => !keys.has(key))) throw new BadRequest();
+  return parsed;
+}
+
+const ENVELOPE_FIELDS = ["intent", "quarterId", "version", "comment", "tab", "payload"] as const;
+
+/** The version the editor loaded: a whole number (anything else skips no check: it is refused). */
+const versionField = z.string().regex(/^\d{1,9}$/).transform(Number);
+
+/** What every post of a report page carries around its rows. */
+/** The version an upload carries (required). */
+export function parseVersion(value: string | null): number {
+  const parsed = versionField.safeParse(value);
+  if (!parsed.success) throw new BadRequest();
+  return parsed.data;
+}
+
+const envelopeSchema = z.object({
+  intent: z.string(),
+  quarterId: z.string().nullable(),
+  version: versionField.nullable(),
+  comment: z.string().nullable().transform((value) => (value ?? "").trim()),
+  tab: z.string().max(16).nullable(),
+  payload: z.string().nullable(),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+function readEnvelope(form: FormData, extraIntents: readonly string[]): Envelope {
+  const parsed = envelopeSchema.safeParse(singles(form, ENVELOPE_FIELDS));
+  if (!parsed.success) throw new BadRequest();
+  const { intent } = parsed.data;
+  if (!(FRAME_INTENTS as readonly string[]).includes(intent) && !extraIntents.includes(intent)) throw new BadRequest();
+  return parsed.data;
+}
+
+export function reply(body: ReportActionData, status = 200) {
+  return data(body, { status });
+}
+
+export function refusal(intent: string, error: unknown, submitted?: SubmittedForm) {
+  if (error instanceof StaleReportError) {
+    return reply({ kind: "error", intent, message: error.message, values: error.values, stale: true, submitted }, 409);
+  }
+  if (error instanceof WorkflowError) {
+    const field = error.message === WORKFLOW_REFUSALS.partnerComment || error.message === WORKFLOW_REFUSALS.adminComment ? "comment" : undefined;
+    return reply({ kind: "error", intent, message: error.message, field, submitted }, error.status);
+  }
+  if (error instanceof BadRequest) {
+    return reply({ kind: "error", intent, message: error.message || REPORT_ROUTE_MESSAGES.badRequest, submitted }, 400);
+  }
+  throw error;
+}
+
+export interface ReportActionArgs {
+  request: Request;
+  requestId?: string | null;
+  actor: Viewer;
+  partnerId: number;
+}
+
+/** What a report's rows posted: the plug-in's own shape, with what the plain form showed. */
+export interface PostedRowsBase {
+  submitted?: SubmittedForm;
+}
+
+export type RowsAction = "save" | "submit" | "approve" | "reject" | "reopen";
+
+export interface SaveRequest<Posted> {
+  actor: Viewer;
+  partnerId: number;
+  quarterId: number;
+  expectedVersion: number | null;
+  posted: Posted;
+  action: RowsAction;
+  comment: string | null;
+  /** "Nothing to report this quarter": a submission refused when the report has rows. */
+  nothingToReport?: boolean;
+  requestId?: string | null;
+}
+
+export type SaveOutcome =
+  | { ok: false; problems: TableProblems }
+  | {
+      ok: true;
+      /** The save's toast: 'Data successfully recorded. Total Rows: n' and its variants. */
+      message: { message: string; values?: Record<string, string | number> };
+      /** Extra headers for the redirect (Sales: its FDF warnings). */
+      headers?: Headers;
+    };
+
+export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
+  type: ReportTypeKey;
+  /** The largest save body, in bytes. */
+  maxBytes: number;
+  /** The rows a post carries (the grid's JSON `payload` or the plain form), or null when it carries none. */
+  readPosted(form: FormData, envelope: Envelope): Posted | null;
+  /** The rows of "Nothing to report this quarter". */
+  emptyPosted(): Posted;
+  /** Writes the rows, and the action with them, in one transaction. */
+  save(request: SaveRequest<Posted>): Promise<SaveOutcome>;
+  /** Intents of the report's own (Sales: verify-product), each with its handler. */
+  extraIntents?: Record<string, (args: ReportActionArgs, form: FormData) => Promise<Response | ReturnType<typeof reply>>>;
+  /** A workbook upload (multipart). */
+  upload?: (args: ReportActionArgs) => Promise<Response | ReturnType<typeof reply>>;
+}
+
+/** The post of a report page: one handler per intent. */
+export async function handleReportAction<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
+  const { request, actor, partnerId, requestId } = args;
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    if (!plugin.upload) throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+    return plugin.upload(args);
+  }
+  const form = await readForm(request, { maxBytes: plugin.maxBytes });
+  const extraIntents = Object.keys(plugin.extraIntents ?? {});
+  let envelope: Envelope;
+  let quarterId: number;
+  try {
+    envelope = readEnvelope(form, extraIntents);
+    if (envelope.intent === "upload") throw new BadRequest();
+    // A report's own intents may belong to no quarter (a product verification).
+    quarterId = extraIntents.includes(envelope.intent) ? 0 : (parseId(envelope.quarterId) ?? badRequest());
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const own = plugin.extraIntents?.[envelope.intent];
+  if (own) return own(args, form);
+
+  const intent = envelope.intent as Exclude<FrameIntent, "upload">;
+  const comment = envelope.comment;
+  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
+  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {});
+
+  if (intent === "read-messages") {
+    try {
+      const result = await markReportMessagesRead(actor, partnerId, quarterId, plugin.type);
+      return reply({ kind: "messages-read", intent, unreadMessageCount: result.unreadMessageCount });
+    } catch (error) {
+      return refusal(intent, error);
+    }
+  }
+
+  let posted: Posted | null = null;
+  try {
+    if (intent === "save" || intent === "submit" || envelope.payload !== null) posted = plugin.readPosted(form, envelope);
+    // The version is required wherever rows are written; a decision without rows has none.
+    if ((posted || intent === "submit-empty") && envelope.version === null) throw new BadRequest();
+  } catch (error) {
+    return refusal(intent, error);
+  }
+  const submitted = posted?.submitted;
+
+  // Comments first: an empty one is asked for before anything is saved.
+  const commentProblem = textProblem(comment, TEXT_MAX.note);
+  if (commentProblem) return reply({ kind: "error", intent, message: commentProblem, field: "comment", submitted }, 400);
+  if ((intent === "submit" || intent === "submit-empty") && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
+  }
+  if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.adminComment, field: "comment", submitted }, 400);
+  }
+
+  const saveRequest = { actor, partnerId, quarterId, expectedVersion: envelope.version, requestId };
+  try {
+    if (intent === "submit-empty") {
+      await plugin.save({ ...saveRequest, posted: plugin.emptyPosted(), action: "submit", nothingToReport: true, comment });
+      return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
+    }
+    if (posted) {
+      // Unsaved rows are written in the transaction of the action itself: a submission saves them
+      // first, and a refused approval or rejection leaves them unsaved (the page can still save them).
+      const saved = await plugin.save({ ...saveRequest, posted, action: intent, comment: intent === "save" ? null : comment });
+      if (!saved.ok) return reply({ kind: "problems", intent, problems: saved.problems, submitted }, 400);
+      if (intent === "save") {
+        return redirectWithToast(returnTo, { type: "success", ...saved.message }, { headers: saved.headers });
+      }
+    } else if (intent === "approve" || intent === "reject" || intent === "reopen") {
+      await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: intent, comment, requestId });
+    }
+    if (intent === "submit") return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
+    if (intent === "save") throw new BadRequest();
+    return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
+  } catch (error) {
+    return refusal(intent, error, submitted);
+  }
+}

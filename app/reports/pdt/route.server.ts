@@ -1,0 +1,250 @@
+/**
+ * The Product Development Timeline's plug-in to the report frame: its rows as the grid (JSON) and
+ * the plain form post them, its save, its workbook (download and upload), and the page's data.
+ * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
+ */
+import { data } from "@remix-run/node";
+import { loadPdtReport, savePdtReport, type PdtGridRow, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
+import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
+import { TEXT_MAX } from "~/schemas/fields";
+import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
+import { PAGE_NOT_FOUND } from "~/utils/messages";
+import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import {
+  BadRequest,
+  badRequest,
+  handleReportAction,
+  isPlainObject,
+  pageUrl,
+  parsePage,
+  parsePayload,
+  parseVersion,
+  REPORT_ROUTE_MESSAGES,
+  reply,
+  rethrowForPage,
+  single,
+  type Envelope,
+  type ReportActionArgs,
+  type ReportRoutePlugin,
+  type Viewer,
+} from "../frame/route.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "./contract";
+
+type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
+
+// ---------------------------------------------------------------- loader and download
+
+export async function loadPdtReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const history = view.report.id ? await listReportHistory(view.report.id) : [];
+  return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
+}
+
+export type PdtReportPageData = Awaited<ReturnType<typeof loadPdtReportPage>>;
+
+/** An ISO date as an Excel date (UTC midnight), or an empty cell. */
+const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
+
+function* workbookRows(view: PdtReportView) {
+  const earlier = view.quarterOrder.slice(0, -1);
+  for (const row of view.rows) {
+    yield [
+      row.productName,
+      row.stageName,
+      row.status,
+      row.notes,
+      excelDate(row.startDate),
+      excelDate(row.endDate),
+      row.slip.start,
+      row.slip.end,
+      ...earlier.flatMap((quarter) => [excelDate(row.history[quarter.name]?.startDate ?? null), excelDate(row.history[quarter.name]?.endDate ?? null)]),
+    ];
+  }
+}
+
+/** The timeline as pdt.xlsx: one sheet, the grid's columns, dates as Excel dates, the slip in days, earlier quarters' plans. */
+export async function pdtWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const earlier = view.quarterOrder.slice(0, -1);
+  const columns = [
+    ...PDT_WORKBOOK_COLUMNS,
+    { key: "startSlip", label: "Start slip (days)" },
+    { key: "endSlip", label: "End slip (days)" },
+    ...earlier.flatMap((quarter) => [
+      { key: `start-${quarter.name}`, label: `Start Date (${quarter.name})` },
+      { key: `end-${quarter.name}`, label: `End Date (${quarter.name})` },
+    ]),
+  ];
+  return workbookResponse(PDT_WORKBOOK_FILENAME, [{ name: PDT_SHEET, columns, rows: workbookRows(view), dateFormat: "mm/dd/yyyy" }]);
+}
+
+// ---------------------------------------------------------------- posted rows
+
+const CELL_MAX_CHARS = 2 * TEXT_MAX.note;
+
+function cell(value: unknown): string {
+  if (value == null) return "";
+  if (typeof value !== "string" || value.length > CELL_MAX_CHARS) throw new BadRequest();
+  return value;
+}
+
+/** One posted row: a product and stage by id, its cells as strings; a status when it carries one. */
+function postedRow(raw: Record<string, unknown>, statuses: Record<number, string>): PdtPostedRow {
+  const productId = parseId(raw.productId) ?? badRequest();
+  const stageId = parseId(raw.stageId) ?? badRequest();
+  if (raw.status != null && raw.status !== "") {
+    const status = cell(raw.status);
+    // One status per product: rows of a product that disagree are not one save.
+    if (statuses[productId] !== undefined && statuses[productId] !== status) throw new BadRequest();
+    statuses[productId] = status;
+  }
+  return { productId, stageId, notes: cell(raw.notes), startDate: cell(raw.startDate), endDate: cell(raw.endDate) };
+}
+
+const PAYLOAD_KEYS = new Set(["rows"]);
+const ROW_KEYS = new Set(["productId", "stageId", "status", "notes", "startDate", "endDate"]);
+/** Rows of the largest timeline: every product of the catalogue times its stages. */
+const MAX_ROWS = 20_000;
+
+/** The grid's JSON body: the changed rows, each with the product's status when that changed. */
+function rowsFromPayload(payload: string): Posted {
+  const body = parsePayload(payload, PAYLOAD_KEYS);
+  if (!Array.isArray(body.rows) || body.rows.length > MAX_ROWS) throw new BadRequest();
+  const statuses: Record<number, string> = {};
+  const rows = body.rows.map((raw: unknown) => {
+    if (!isPlainObject(raw) || Object.keys(raw).some((key) => !ROW_KEYS.has(key))) throw new BadRequest();
+    return postedRow(raw, statuses);
+  });
+  return { rows, statuses };
+}
+
+/** The plain form: `pdt[3][startDate]`, hidden `pdt[3][productId]` and `pdt[3][stageId]`; a status on a product's first row. */
+function rowsFromForm(form: FormData, envelope: Envelope): Posted {
+  const byIndex = new Map<number, Record<string, string>>();
+  for (const [name, value] of form.entries()) {
+    const match = PDT_FORM_FIELD.exec(name);
+    if (!match || typeof value !== "string") continue;
+    const index = Number(match[1]);
+    const cells = byIndex.get(index) ?? {};
+    if (cells[match[2]] !== undefined) throw new BadRequest();
+    cells[match[2]] = value;
+    byIndex.set(index, cells);
+    if (byIndex.size > MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+  }
+  const statuses: Record<number, string> = {};
+  const rows: PdtPostedRow[] = [];
+  const submittedRows: Record<number, Record<string, string>> = {};
+  for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
+    const cells = byIndex.get(index)!;
+    submittedRows[index] = cells;
+    rows.push(postedRow(cells, statuses));
+  }
+  return { rows, statuses, submitted: { tab: "PDT", rows: submittedRows, deleteIds: [], comment: envelope.comment } };
+}
+
+// ---------------------------------------------------------------- upload
+
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "version"] as const;
+const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
+const UPLOAD_MESSAGES = {
+  file: "Please choose an Excel file (.xlsx).",
+  tooLarge: "The file is larger than 10 MB.",
+  unknownRow: "Sheet {{sheet}}, row {{row}}: this product and stage are not part of the timeline.",
+  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+} as const;
+
+const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
+
+function uploadReply(problems: UploadProblem[], status = 400) {
+  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
+}
+
+/**
+ * A filled pdt.xlsx: its rows are matched to the timeline by product and stage name, checked by
+ * the same rules as the grid, and saved together; nothing is saved when any row is wrong.
+ */
+async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
+  let form: FormData;
+  try {
+    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
+  } catch (error) {
+    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
+    throw error;
+  }
+  let quarterName: string | null;
+  let expectedVersion: number;
+  try {
+    if (single(form, "intent") !== "upload") throw new BadRequest();
+    quarterName = single(form, "quarter") || null;
+    expectedVersion = parseVersion(single(form, "version"));
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
+  try {
+    const view = await loadPdtReport({ viewer: actor, partnerId, quarterName });
+    const workbook = await readWorkbook(await file.arrayBuffer(), [{ sheet: PDT_SHEET, columns: PDT_WORKBOOK_COLUMNS }]);
+    if (!workbook.ok) return uploadReply(workbook.problems);
+    const byName = new Map<string, PdtGridRow>(view.rows.map((row) => [`${comparable(row.productName)}|${comparable(row.stageName)}`, row]));
+    const problems: UploadProblem[] = [];
+    const statuses: Record<number, string> = {};
+    const rows: PdtPostedRow[] = [];
+    const sheetRowOf = new Map<string, number>();
+    workbook.rows[PDT_SHEET].forEach((cells, index) => {
+      const sheetRow = index + 2;
+      if (Object.values(cells).every((value) => !value.trim())) return;
+      const target = byName.get(`${comparable(cells.product)}|${comparable(cells.stage)}`);
+      if (!target) {
+        problems.push({ message: UPLOAD_MESSAGES.unknownRow, values: { sheet: PDT_SHEET, row: sheetRow }, sheet: PDT_SHEET, row: sheetRow });
+        return;
+      }
+      sheetRowOf.set(`${target.productId}:${target.stageId}`, sheetRow);
+      if (cells.status.trim() && statuses[target.productId] === undefined) statuses[target.productId] = cells.status;
+      rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
+    });
+    if (problems.length) return uploadReply(problems);
+    const result = await savePdtReport({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, rows, statuses, action: "save", requestId });
+    if (!result.ok) {
+      const byPosition = (rowNumber: number) => view.rows[rowNumber - 1];
+      return uploadReply(
+        result.problems.map((problem) => {
+          const row = byPosition(problem.rowNumber);
+          const sheetRow = row ? (sheetRowOf.get(`${row.productId}:${row.stageId}`) ?? problem.rowNumber + 1) : problem.rowNumber + 1;
+          return { message: UPLOAD_MESSAGES.row, values: { sheet: PDT_SHEET, row: sheetRow, columns: problem.columns.join(", ") }, sheet: PDT_SHEET, row: sheetRow, columns: problem.columns };
+        }),
+      );
+    }
+    return redirectWithToast(pageUrl(request), { type: "success", message: "Data recorded successfully!" });
+  } catch (error) {
+    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
+    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- the plug-in
+
+const pdtPlugin: ReportRoutePlugin<Posted> = {
+  type: "pdt",
+  maxBytes: 8 * 1024 * 1024,
+  readPosted: (form, envelope) => (envelope.payload !== null ? rowsFromPayload(envelope.payload) : rowsFromForm(form, envelope)),
+  emptyPosted: () => ({ rows: [], statuses: {} }),
+  async save({ posted, ...request }) {
+    const saved = await savePdtReport({ ...request, rows: posted.rows, statuses: posted.statuses });
+    if (!saved.ok) return { ok: false, problems: { PDT: saved.problems } };
+    return { ok: true, message: { message: "Data recorded successfully!" } };
+  },
+  upload: handleUpload,
+};
+
+export function handlePdtReportAction(args: ReportActionArgs) {
+  return handleReportAction(pdtPlugin, args);
+}

@@ -1,0 +1,54 @@
+/**
+ * Client-safe shapes of the Sales Report beyond the frame's (app/reports/frame/contract.ts):
+ * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
+ */
+import type { SalesKind } from "~/utils/sales-rows";
+import type { FrameIntent, ReportActionData } from "../frame/contract";
+
+/** Blank rows the form without JavaScript offers to add. */
+export const FORM_BLANK_ROWS = 10;
+/** The grid shows the saved rows followed by this many empty rows (spec section 9). */
+export const GRID_PADDING_ROWS = 500;
+/** Add Row: 0 to 10000, default 0 (spec section 9). */
+export const ADD_ROWS_MAX = 10_000;
+/** Rows one save may carry per table (the grid allows adding 10000 at a time). */
+export const SAVE_MAX_ROWS = 100_000;
+
+export type SalesIntent = FrameIntent | "verify-product";
+export type SalesActionData = ReportActionData;
+
+/** "Nothing to report this quarter": what it does. */
+export const NOTHING_TO_REPORT_DESCRIPTION = "Submits this quarter's Sales Report without rows: you had no API or FDF sales to report.";
+
+/**
+ * After a save: the entered FDF values more than 1 % away from the derived ones (non-blocking),
+ * carried across the save's redirect and shown once by the report's page.
+ */
+export interface SavedWarnings {
+  reportId: number;
+  /** Row numbers are grid positions ("grid") or rows of the uploaded workbook's FDF sheet ("workbook"). */
+  source: "grid" | "workbook";
+  /** `column` is the column's English label (a translation key). */
+  items: { row: number; column: string; expected: string }[];
+  /** Warnings beyond those listed. */
+  more: number;
+}
+
+/**
+ * The save body the grid posts as JSON in the field `payload`: only the new and changed rows of
+ * each table with their grid positions (0-based, for the row numbers of problems), and the saved
+ * rows deleted in the grid. Rows not sent stay as they are.
+ */
+export interface SalesPayload {
+  API: Record<string, unknown>[];
+  FDF: Record<string, unknown>[];
+  positions?: { API: number[]; FDF: number[] };
+  deletedIds: number[];
+}
+
+/** The name of a cell input in the form without JavaScript: `api[3][country]`. */
+export function formFieldName(kind: SalesKind, index: number, key: string): string {
+  return `${kind.toLowerCase()}[${index}][${key}]`;
+}
+
+export const FORM_FIELD_PATTERN = /^(api|fdf)\[(\d{1,7})\]\[([A-Za-z]+)\]$/;
