@@ -2,7 +2,8 @@ import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, t
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
-import { SalesReportPage, shouldRevalidateReport } from "~/components/grids/sales-report-page";
+import { SalesReportPage } from "~/components/grids/sales-report-page";
+import { shouldRevalidateReport } from "~/components/report/report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/route.server";

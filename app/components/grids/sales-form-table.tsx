@@ -1,18 +1,12 @@
-import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import { CommentField } from "../report/comment-field";
+import { formPage, Pager, PlainReportForm } from "../report/plain-form";
 import { datalistIdFor } from "./sales-grid";
 import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
 type LoadedRow = { id?: number } & Record<string, unknown>;
-
-export function formPageCount(rowCount: number): number {
-  return Math.max(1, Math.ceil(rowCount / FORM_PAGE_SIZE));
-}
 
 function CellInput({
   kind,
@@ -75,6 +69,7 @@ export function SalesFormTable({
   showSubmit,
   canSubmit,
   commentError,
+  saveNote,
 }: {
   kind: SalesKind;
   rows: readonly LoadedRow[];
@@ -90,12 +85,12 @@ export function SalesFormTable({
   showSubmit: boolean;
   canSubmit: boolean;
   commentError: string | null;
+  /** Said beside Save: a partner's save of a submitted report withdraws the submission. */
+  saveNote: string | null;
 }) {
   const { t } = useTranslation();
   const columns = columnsFor(kind);
-  const pages = formPageCount(rows.length);
-  const currentPage = Math.min(page, pages);
-  const start = (currentPage - 1) * FORM_PAGE_SIZE;
+  const { pages, current: currentPage, start } = formPage(page, rows.length);
   const shown = rows.slice(start, start + FORM_PAGE_SIZE).map((row, offset) => ({ index: start + offset, row }));
   if (canEdit) {
     for (let blank = 0; blank < FORM_BLANK_ROWS; blank++) shown.push({ index: rows.length + blank, row: {} });
@@ -183,22 +178,7 @@ export function SalesFormTable({
     </div>
   );
 
-  const pager =
-    pages > 1 ? (
-      <nav className="pager" aria-label={t("Pages")}>
-        {currentPage > 1 ? (
-          <Link to={pageHref(currentPage - 1)} className="button button--secondary">
-            {t("Previous")}
-          </Link>
-        ) : null}
-        <span className="pager__status">{t("Page {{page}} of {{pages}}", { page: currentPage, pages })}</span>
-        {currentPage < pages ? (
-          <Link to={pageHref(currentPage + 1)} className="button button--secondary">
-            {t("Next")}
-          </Link>
-        ) : null}
-      </nav>
-    ) : null;
+  const pager = <Pager page={currentPage} pages={pages} pageHref={pageHref} />;
 
   if (!canEdit) {
     return (
@@ -210,33 +190,21 @@ export function SalesFormTable({
   }
 
   return (
-    <Form method="post" className="report-form" key={JSON.stringify(submitted ?? null)}>
-      {Object.entries(hiddenFields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <input type="hidden" name="tab" value={kind} />
-      <input type="hidden" name="page" value={currentPage} />
+    <PlainReportForm
+      hiddenFields={hiddenFields}
+      tab={kind}
+      page={currentPage}
+      resetKey={JSON.stringify(submitted ?? null)}
+      canSave={canSave}
+      showSubmit={showSubmit}
+      canSubmit={canSubmit}
+      commentError={commentError}
+      submittedComment={submitted?.comment ?? ""}
+      saveNote={saveNote}
+      commentId={`submit-comment-${kind}`}
+    >
       {table}
       {pager}
-      <div className="report-form__actions">
-        <button type="submit" name="intent" value="save" className="button button--primary" disabled={!canSave}>
-          {t("Save")}
-        </button>
-      </div>
-      {showSubmit ? (
-        <fieldset className="report-form__submit" disabled={!canSubmit}>
-          <legend>{t("Submit Report")}</legend>
-          <CommentField
-            id={`submit-comment-${kind}`}
-            placeholder={WORKFLOW_REFUSALS.partnerComment}
-            error={commentError}
-            defaultValue={submitted?.comment ?? ""}
-          />
-          <button type="submit" name="intent" value="submit" className="button button--primary">
-            {t("Submit Report")}
-          </button>
-        </fieldset>
-      ) : null}
-    </Form>
+    </PlainReportForm>
   );
 }

@@ -1,9 +1,9 @@
-import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { SalesScreenLists } from "~/models/sales-report.server";
-import { keepsPageAfter, type ReportActionData } from "~/reports/frame/contract";
+import { SAVE_WITHDRAWS_SUBMISSION, type ReportActionData } from "~/reports/frame/contract";
+import { isSubmitted } from "~/utils/report-workflow";
 import { NOTHING_TO_REPORT_DESCRIPTION } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/route.server";
 import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
@@ -12,13 +12,6 @@ import { ProductVerificationWarning } from "./product-verification";
 import { SalesFormTable } from "./sales-form-table";
 import { SalesGridEditor } from "./sales-grid-editor";
 import { SavedWarningsPanel } from "./sales-warnings";
-
-/**
- * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what
- * it loaded, so the grid keeps the user's unsaved input; anything else reloads as usual.
- */
-export const shouldRevalidateReport: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  keepsPageAfter(actionResult as ReportActionData | undefined) ? false : defaultShouldRevalidate;
 
 /** The datalists that the list cells suggest from (grid editors and the form without JavaScript). */
 function SalesDatalists({ lists }: { lists: SalesScreenLists }) {
@@ -145,6 +138,7 @@ export function SalesReportPage({
             showSubmit={isPartner}
             canSubmit={view.permissions.submit && !busy}
             commentError={error?.intent === "submit" ? commentError : null}
+            saveNote={isPartner && isSubmitted(view.report.status) && view.permissions.save ? SAVE_WITHDRAWS_SUBMISSION : null}
           />
           {isPartner && view.permissions.submit && view.rows.API.length + view.rows.FDF.length === 0 ? (
             <NothingToReportForm

@@ -1,9 +1,9 @@
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportHistoryEntry } from "~/models/report-workflow.server";
 import type { ReportFrameView } from "~/models/report-screen.server";
-import type { ReportActionData, TableProblems, UploadProblem } from "~/reports/frame/contract";
+import { keepsPageAfter, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 import { formatDateTime } from "~/utils/dates";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
@@ -14,6 +14,13 @@ import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
 
 type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
+
+/**
+ * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what
+ * it loaded, so the editor keeps the user's unsaved input; anything else reloads as usual.
+ */
+export const shouldRevalidateReport: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  keepsPageAfter(actionResult as ReportActionData | undefined) ? false : defaultShouldRevalidate;
 
 function BackArrow({ to }: { to: string }) {
   const { t } = useTranslation();

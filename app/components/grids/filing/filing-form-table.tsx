@@ -1,0 +1,126 @@
+import { useTranslation } from "react-i18next";
+import type { FilingPlanView } from "~/models/filing-plan.server";
+import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
+import { FILING_NO_DATA, filingFieldName } from "~/reports/filing/contract";
+import { FILING_EMPTY } from "~/reports/filing/statuses";
+import { formPage, Pager, PlainReportForm } from "../../report/plain-form";
+
+/**
+ * Filing Plans without JavaScript: 50 countries a page, a select per product (its type's statuses,
+ * '0' for none). Only the page's cells are posted; invalid cells come back highlighted, values kept.
+ */
+export function FilingFormTable({
+  view,
+  page,
+  problems,
+  submitted,
+  hiddenFields,
+  pageHref,
+  canSave,
+  showSubmit,
+  canSubmit,
+  commentError,
+  saveNote,
+}: {
+  view: FilingPlanView;
+  page: number;
+  problems: readonly RowProblem[];
+  submitted: SubmittedForm | null;
+  hiddenFields: Record<string, string | number>;
+  pageHref: (page: number) => string;
+  canSave: boolean;
+  showSubmit: boolean;
+  canSubmit: boolean;
+  commentError: string | null;
+  saveNote: string | null;
+}) {
+  const { t } = useTranslation();
+  if (view.products.length === 0) return <p className="empty report-form__empty">{t(FILING_NO_DATA)}</p>;
+  const canEdit = view.canEditRows;
+  const { pages, current, start } = formPage(page, view.rows.length);
+  const shown = view.rows.slice(start, start + FORM_PAGE_SIZE).map((row, offset) => ({ index: start + offset, row }));
+  const invalidAt = new Map(problems.map((problem) => [problem.rowNumber - 1, new Set<string>(problem.keys)]));
+  const posted = submitted?.tab === "Filing" ? submitted.rows : null;
+
+  const table = (
+    <div className="table-wrap report-form__table-wrap">
+      <table className="table report-form-table" data-testid="filing-table">
+        <caption className="visually-hidden">{t("Filing Plans")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("Country")}</th>
+            {view.products.map((product) => (
+              <th key={product.id} scope="col">
+                {product.name} <small>{product.category}</small>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map(({ index, row }) => {
+            const invalid = invalidAt.get(index);
+            return (
+              <tr key={row.countryId} data-row={index + 1} className={invalid ? "report-form-table__row--invalid" : undefined}>
+                <th scope="row">{row.country}</th>
+                {view.products.map((product) => {
+                  const value = posted?.[index]?.[String(product.id)] ?? row.cells[String(product.id)] ?? FILING_EMPTY;
+                  const isInvalid = invalid?.has(String(product.id)) ?? false;
+                  const options = view.statusLists[product.category];
+                  return (
+                    <td key={product.id} className={isInvalid ? "report-form-table__cell--invalid" : undefined}>
+                      {canEdit ? (
+                        <select
+                          name={filingFieldName(row.countryId, product.id)}
+                          className="input report-form-table__input"
+                          aria-label={t("{{product}} in {{country}}", { product: product.name, country: row.country })}
+                          aria-invalid={isInvalid || undefined}
+                          defaultValue={value}
+                        >
+                          <option value={FILING_EMPTY}>{t("0 (none)")}</option>
+                          {!options.includes(value) && value !== FILING_EMPTY ? <option value={value}>{value}</option> : null}
+                          {options.map((option) => (
+                            <option key={option} value={option}>
+                              {option}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        value
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+  const pager = <Pager page={current} pages={pages} pageHref={pageHref} />;
+  if (!canEdit) {
+    return (
+      <>
+        {table}
+        {pager}
+      </>
+    );
+  }
+  return (
+    <PlainReportForm
+      hiddenFields={hiddenFields}
+      page={current}
+      resetKey={JSON.stringify(submitted ?? null)}
+      canSave={canSave}
+      showSubmit={showSubmit}
+      canSubmit={canSubmit}
+      commentError={commentError}
+      submittedComment={submitted?.comment ?? ""}
+      commentId="filing-submit-comment"
+      saveNote={saveNote}
+    >
+      {table}
+      {pager}
+    </PlainReportForm>
+  );
+}

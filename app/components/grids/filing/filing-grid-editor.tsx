@@ -1,0 +1,224 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
+import { useTranslation } from "react-i18next";
+import type { FilingPlanView } from "~/models/filing-plan.server";
+import type { DecisionIntent, ReportActionData, RowProblem, TableProblems } from "~/reports/frame/contract";
+import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
+import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
+import { useRootData } from "~/root";
+import { InvalidDataDialog } from "../../report/dialogs";
+import { WorkflowToolbar } from "../../report/workflow-toolbar";
+import { cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
+
+const productKey = (productId: number) => `p${productId}`;
+
+/** What was chosen in the plain form before the grid took over (a slow link), by country and product. */
+function typedBeforeHydration(): Map<string, string> {
+  const typed = new Map<string, string>();
+  if (typeof document === "undefined") return typed;
+  document.querySelectorAll<HTMLSelectElement>('select[name^="filing["]').forEach((field) => {
+    const initial = [...field.options].find((option) => option.defaultSelected)?.value ?? "";
+    if (field.value !== initial) typed.set(field.name, field.value);
+  });
+  return typed;
+}
+
+function StatusEditor({ row, column, onRowChange, onClose, options, label }: RenderEditCellProps<EditableRow> & { options: readonly string[]; label: string }) {
+  const { t } = useTranslation();
+  const value = cellOf(row, column.key);
+  return (
+    <select
+      className="report-grid__editor"
+      autoFocus
+      aria-label={label}
+      value={value}
+      onChange={(event) => onRowChange({ ...row, [column.key]: event.target.value }, true)}
+      onBlur={() => onClose(false)}
+    >
+      <option value={FILING_EMPTY}>{t("0 (none)")}</option>
+      {!options.includes(value) && value !== FILING_EMPTY ? <option value={value}>{value}</option> : null}
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {option}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * Filing Plans with JavaScript: a row per country (fixed on the left), a column per active product;
+ * a cell is one status of its product type's list, chosen from a dropdown; Delete empties it to '0'.
+ * Only the changed cells are posted, as the map country → product → status.
+ */
+export function FilingGridEditor({
+  view,
+  viewerRole,
+  result,
+  busy,
+  hiddenFields,
+  post,
+}: {
+  view: FilingPlanView;
+  viewerRole: "ADMIN" | "STAFF" | "PARTNER";
+  result: ReportActionData | undefined;
+  busy: boolean;
+  hiddenFields: Record<string, string | number>;
+  post: (form: FormData) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const rootData = useRootData();
+  const height = useGridHeight();
+  const readOnly = !view.canEditRows;
+  const loaded = useMemo(
+    () =>
+      view.rows.map((row): EditableRow => {
+        const cells: EditableRow = { _key: nextRowKey(), countryId: row.countryId, country: row.country };
+        for (const product of view.products) cells[productKey(product.id)] = row.cells[String(product.id)] ?? FILING_EMPTY;
+        return cells;
+      }),
+    [view.rows, view.products],
+  );
+  const [rows, setRows] = useState<EditableRow[]>(() => {
+    const typed = readOnly ? new Map<string, string>() : typedBeforeHydration();
+    if (!typed.size) return loaded;
+    return loaded.map((row) => {
+      const next = { ...row };
+      for (const product of view.products) {
+        const value = typed.get(filingFieldName(Number(row.countryId), product.id));
+        if (value !== undefined) next[productKey(product.id)] = value;
+      }
+      return next;
+    });
+  });
+  const [problems, setProblems] = useState<TableProblems | null>(null);
+
+  useEffect(() => {
+    if (result?.kind === "problems") setProblems(result.problems);
+  }, [result]);
+
+  const optionsOf = useMemo(() => new Map(view.products.map((product) => [product.id, view.statusLists[product.category]])), [view.products, view.statusLists]);
+  const isInvalid = useCallback((productId: number, value: string) => !normaliseFilingCell(value, optionsOf.get(productId) ?? []).ok, [optionsOf]);
+
+  const changes = useMemo(() => {
+    const cells: FilingPayload["cells"] = {};
+    let count = 0;
+    rows.forEach((row, index) => {
+      for (const product of view.products) {
+        const key = productKey(product.id);
+        if (cellOf(row, key) === cellOf(loaded[index], key)) continue;
+        (cells[String(row.countryId)] ??= {})[String(product.id)] = cellOf(row, key);
+        count += 1;
+      }
+    });
+    return { cells, count };
+  }, [rows, loaded, view.products]);
+  const dirty = changes.count > 0;
+
+  const send = (intent: string, comment?: string): boolean => {
+    const form = new FormData();
+    form.set("intent", intent);
+    for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
+    if (intent !== "submit-empty" && (intent === "save" || intent === "submit" || dirty)) {
+      const found: RowProblem[] = [];
+      rows.forEach((row, index) => {
+        const bad = view.products.filter((product) => isInvalid(product.id, cellOf(row, productKey(product.id))));
+        if (bad.length) found.push({ rowNumber: index + 1, keys: bad.map((product) => String(product.id)), columns: bad.map((product) => product.name) });
+      });
+      if (found.length) {
+        setProblems({ [FILING_TABLE]: found });
+        return false;
+      }
+      form.set("payload", JSON.stringify({ cells: changes.cells } satisfies FilingPayload));
+    }
+    if (comment !== undefined) form.set("comment", comment);
+    post(form);
+    return true;
+  };
+
+  const columns = useMemo(
+    (): Column<EditableRow>[] => [
+      { key: "country", name: t("Country"), width: 200, frozen: true, resizable: true },
+      ...view.products.map((product): Column<EditableRow> => {
+        const key = productKey(product.id);
+        const options = view.statusLists[product.category];
+        return {
+          key,
+          name: product.name,
+          width: 170,
+          resizable: true,
+          editable: !readOnly,
+          renderHeaderCell: () => (
+            <span title={`${product.name} (${product.category})`}>
+              {product.name} <small className="filing-grid__category">{product.category}</small>
+            </span>
+          ),
+          cellClass: (row) => {
+            const value = cellOf(row, key);
+            if (isInvalid(product.id, value)) return "report-grid__cell report-grid__cell--invalid";
+            return value === FILING_EMPTY ? "report-grid__cell filing-grid__empty" : "report-grid__cell";
+          },
+          renderCell: ({ row }) => {
+            const value = cellOf(row, key);
+            return isInvalid(product.id, value) ? (
+              <span data-invalid="true" aria-invalid="true" title={t("Choose a status from the list")}>
+                {value}
+              </span>
+            ) : (
+              value
+            );
+          },
+          renderEditCell: (props) => <StatusEditor {...props} options={options} label={`${product.name}, ${cellOf(props.row, "country")}`} />,
+        };
+      }),
+    ],
+    [t, view.products, view.statusLists, readOnly, isInvalid],
+  );
+
+  const onCellKeyDown = (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
+    if (args.mode !== "SELECT" || readOnly || args.column.key === "country") return;
+    if (event.key === "Delete" || event.key === "Backspace") {
+      event.preventGridDefault();
+      event.preventDefault();
+      const key = args.column.key;
+      setRows((previous) => previous.map((row, index) => (index === args.rowIdx ? { ...row, [key]: FILING_EMPTY } : row)));
+    }
+  };
+
+  const hasRows = view.rows.some((row) => Object.values(row.cells).some((value) => value !== FILING_EMPTY)) || dirty;
+
+  return (
+    <div className="report-editor" data-dirty={dirty ? "true" : undefined}>
+      <WorkflowToolbar
+        view={view}
+        viewerRole={viewerRole}
+        label="Filing Plans"
+        dirty={dirty}
+        busy={busy}
+        hasRows={hasRows}
+        result={result}
+        nothingToReportDescription={FILING_NOTHING_TO_REPORT}
+        onSave={() => send("save")}
+        onDecision={(intent: DecisionIntent, comment) => send(intent, comment)}
+      />
+      {view.products.length === 0 ? (
+        <p className="empty">{t(FILING_NO_DATA)}</p>
+      ) : (
+        <div className="report-grid" data-testid="report-grid-Filing">
+          <DataGrid
+            className={`report-grid__grid ${rootData?.display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
+            aria-label={t("Filing Plans")}
+            columns={columns}
+            rows={rows}
+            onRowsChange={setRows}
+            onCellKeyDown={onCellKeyDown}
+            rowKeyGetter={(row) => row._key}
+            direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+            style={{ blockSize: height }}
+          />
+        </div>
+      )}
+      <InvalidDataDialog problems={problems} headings={FILING_PROBLEM_HEADINGS} onClose={() => setProblems(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,302 @@
+/**
+ * The Filing Plans' plug-in to the report frame: its cells as the grid (JSON) and the plain form
+ * post them, its save, its workbook (download and upload), and the page's data.
+ * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
+ */
+import { data } from "@remix-run/node";
+import { listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
+import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { cellText, readWorkbook, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, workbookResponse, type WorkbookColumn } from "~/models/workbook.server";
+import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
+import { PAGE_NOT_FOUND } from "~/utils/messages";
+import { redirectWithToast } from "~/utils/toast.server";
+import { openXlsx, XlsxReadError } from "~/utils/xlsx-reader.server";
+import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import {
+  BadRequest,
+  badRequest,
+  handleReportAction,
+  isPlainObject,
+  pageUrl,
+  parsePage,
+  parsePayload,
+  parseVersion,
+  REPORT_ROUTE_MESSAGES,
+  reply,
+  rethrowForPage,
+  single,
+  type Envelope,
+  type ReportActionArgs,
+  type ReportRoutePlugin,
+  type Viewer,
+} from "../frame/route.server";
+import {
+  FILING_COUNTRY_COLUMN,
+  FILING_FORM_FIELD,
+  FILING_MAX_COUNTRIES,
+  FILING_MAX_PRODUCTS,
+  FILING_SHEET,
+  FILING_STATUS_MAX_CHARS,
+  FILING_TABLE,
+  FILING_WORKBOOK_FILENAME,
+} from "./contract";
+import { FILING_EMPTY } from "./statuses";
+
+type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
+
+const SAVED = "Data recorded successfully!";
+
+// ---------------------------------------------------------------- loader and download
+
+export async function loadFilingPlanPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const history = view.report.id ? await listReportHistory(view.report.id) : [];
+  return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
+}
+
+export type FilingPlanPageData = Awaited<ReturnType<typeof loadFilingPlanPage>>;
+
+const COUNTRY_COLUMN: WorkbookColumn = { key: "country", label: FILING_COUNTRY_COLUMN };
+const productKey = (productId: number) => `product-${productId}`;
+
+function* workbookRows(view: FilingPlanView) {
+  for (const row of view.rows) {
+    yield [row.country, ...view.products.map((product) => {
+      const status = row.cells[String(product.id)] ?? FILING_EMPTY;
+      return status === FILING_EMPTY ? null : status;
+    })];
+  }
+}
+
+/** The plan as filing-plans.xlsx: one sheet, a row per country, a column per product, empty cells for "0". */
+export async function filingWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+  const url = new URL(request.url);
+  const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const columns = [COUNTRY_COLUMN, ...view.products.map((product) => ({ key: productKey(product.id), label: product.name }))];
+  return workbookResponse(FILING_WORKBOOK_FILENAME, [{ name: FILING_SHEET, columns, rows: workbookRows(view) }]);
+}
+
+// ---------------------------------------------------------------- posted cells
+
+function status(value: unknown): string {
+  if (value == null) return "";
+  if (typeof value !== "string" || value.length > FILING_STATUS_MAX_CHARS) throw new BadRequest();
+  return value;
+}
+
+/** An id written as the client names it in a key: canonical digits only ("012" is refused). */
+function keyId(key: string): number {
+  const id = parseId(key);
+  if (id === null || String(id) !== key) throw new BadRequest();
+  return id;
+}
+
+const PAYLOAD_KEYS = new Set(["cells"]);
+
+/** The grid's JSON body: `{ "cells": { "<countryId>": { "<productId>": "<status>" } } }`, the changed cells only. */
+function cellsFromPayload(payload: string): Posted {
+  const body = parsePayload(payload, PAYLOAD_KEYS);
+  if (!isPlainObject(body.cells)) throw new BadRequest();
+  const byCountry = Object.entries(body.cells);
+  if (byCountry.length > FILING_MAX_COUNTRIES) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+  const cells: FilingPostedCell[] = [];
+  for (const [countryKey, byProduct] of byCountry) {
+    const countryId = keyId(countryKey);
+    if (!isPlainObject(byProduct)) throw new BadRequest();
+    const entries = Object.entries(byProduct);
+    if (entries.length > FILING_MAX_PRODUCTS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+    for (const [productKey, value] of entries) cells.push({ countryId, productId: keyId(productKey), status: status(value) });
+  }
+  return { cells };
+}
+
+/**
+ * The plain form: a `filing[12][34]` select per cell of the page's countries. What it posted is
+ * kept by the row's position in the grid, cells by product id, to show it again on a refusal.
+ */
+function cellsFromForm(form: FormData, envelope: Envelope, positions: ReadonlyMap<number, number>): Posted {
+  const byCountry = new Map<number, Record<string, string>>();
+  for (const [name, value] of form.entries()) {
+    const match = FILING_FORM_FIELD.exec(name);
+    if (!match) continue;
+    const countryId = parseId(match[1]) ?? badRequest();
+    const productId = parseId(match[2]) ?? badRequest();
+    const row = byCountry.get(countryId) ?? {};
+    if (row[String(productId)] !== undefined) throw new BadRequest();
+    row[String(productId)] = status(value);
+    byCountry.set(countryId, row);
+    if (byCountry.size > FILING_MAX_COUNTRIES || Object.keys(row).length > FILING_MAX_PRODUCTS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+  }
+  const cells: FilingPostedCell[] = [];
+  const submittedRows: Record<number, Record<string, string>> = {};
+  for (const [countryId, row] of byCountry) {
+    const index = positions.get(countryId);
+    if (index !== undefined) submittedRows[index] = row;
+    for (const [productId, value] of Object.entries(row)) cells.push({ countryId, productId: Number(productId), status: value });
+  }
+  return { cells, submitted: { tab: FILING_TABLE, rows: submittedRows, deleteIds: [], comment: envelope.comment } };
+}
+
+// ---------------------------------------------------------------- upload
+
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "version"] as const;
+const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
+const UPLOAD_MESSAGES = {
+  file: "Please choose an Excel file (.xlsx).",
+  tooLarge: "The file is larger than 10 MB.",
+  unknownProduct: "Sheet {{sheet}}: the column {{column}} is not one of the partner's products.",
+  repeatedProduct: "Sheet {{sheet}}: the column {{column}} appears more than once.",
+  unknownCountry: "Sheet {{sheet}}, row {{row}}: {{country}} is not a country of the list.",
+  repeatedCountry: "Sheet {{sheet}}, row {{row}}: {{country}} appears more than once.",
+  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+} as const;
+
+const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
+
+function uploadReply(problems: UploadProblem[], status = 400) {
+  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
+}
+
+/** The header cells of the sheet (null: no such sheet, as the reader then says), or why the file cannot be read. */
+async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: string[] | null } | { ok: false; problems: UploadProblem[] }> {
+  const opened = await openXlsx(bytes);
+  if (!opened.ok) return { ok: false, problems: [{ message: WORKBOOK_MESSAGES[opened.reason] }] };
+  const { workbook } = opened;
+  try {
+    const sheetName = workbook.sheetNames.find((name) => comparable(name) === comparable(FILING_SHEET));
+    if (!sheetName) return { ok: true, labels: null };
+    for await (const row of workbook.rows(sheetName)) {
+      if (row.number !== 1) break;
+      return { ok: true, labels: [...row.cells.entries()].sort(([a], [b]) => a - b).map(([, value]) => cellText(value)) };
+    }
+    return { ok: true, labels: [] };
+  } catch (error) {
+    if (error instanceof XlsxReadError) return { ok: false, problems: [{ message: WORKBOOK_MESSAGES[error.reason] }] };
+    throw error;
+  } finally {
+    workbook.close();
+  }
+}
+
+/**
+ * A filled filing-plans.xlsx: the Country column names the row's country, every other header a
+ * product of the partner (without regard to case); an empty cell empties the filing. Checked by
+ * the same rules as the grid and saved together; nothing is saved when anything is wrong.
+ */
+async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
+  let form: FormData;
+  try {
+    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
+  } catch (error) {
+    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
+    throw error;
+  }
+  let quarterName: string | null;
+  let expectedVersion: number;
+  try {
+    if (single(form, "intent") !== "upload") throw new BadRequest();
+    quarterName = single(form, "quarter") || null;
+    expectedVersion = parseVersion(single(form, "version"));
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
+  try {
+    const view = await loadFilingPlan({ viewer: actor, partnerId, quarterName });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const header = await sheetHeader(bytes);
+    if (!header.ok) return uploadReply(header.problems);
+
+    const problems: UploadProblem[] = [];
+    const productByName = new Map(view.products.map((product) => [comparable(product.name), product]));
+    const columns: WorkbookColumn[] = [COUNTRY_COLUMN];
+    const productOf = new Map<string, number>();
+    for (const label of header.labels ?? []) {
+      const name = comparable(label);
+      if (!name || name === comparable(FILING_COUNTRY_COLUMN)) continue;
+      const product = productByName.get(name);
+      const values = { sheet: FILING_SHEET, column: label.trim() };
+      if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
+      else if (productOf.has(productKey(product.id))) problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
+      else {
+        columns.push({ key: productKey(product.id), label: product.name });
+        productOf.set(productKey(product.id), product.id);
+      }
+    }
+    if (problems.length) return uploadReply(problems);
+
+    const workbook = await readWorkbook(bytes, [{ sheet: FILING_SHEET, columns }]);
+    if (!workbook.ok) return uploadReply(workbook.problems);
+    const countryByName = new Map(view.rows.map((row) => [comparable(row.country), row.countryId]));
+    const sheetRowOf = new Map<number, number>();
+    const cells: FilingPostedCell[] = [];
+    workbook.rows[FILING_SHEET].forEach((row, index) => {
+      const sheetRow = index + 2;
+      if (Object.values(row).every((value) => !value.trim())) return;
+      const countryId = countryByName.get(comparable(row.country));
+      const values = { sheet: FILING_SHEET, row: sheetRow, country: row.country.trim() };
+      if (countryId === undefined) {
+        problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
+        return;
+      }
+      if (sheetRowOf.has(countryId)) {
+        problems.push({ message: UPLOAD_MESSAGES.repeatedCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
+        return;
+      }
+      sheetRowOf.set(countryId, sheetRow);
+      for (const [key, productId] of productOf) cells.push({ countryId, productId, status: row[key].trim() || FILING_EMPTY });
+    });
+    if (problems.length) return uploadReply(problems);
+
+    const result = await saveFilingPlan({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, cells, action: "save", requestId });
+    if (!result.ok) {
+      return uploadReply(
+        result.problems.map((problem) => {
+          const country = view.rows[problem.rowNumber - 1];
+          const sheetRow = (country && sheetRowOf.get(country.countryId)) ?? problem.rowNumber + 1;
+          return {
+            message: UPLOAD_MESSAGES.row,
+            values: { sheet: FILING_SHEET, row: sheetRow, columns: problem.columns.join(", ") },
+            sheet: FILING_SHEET,
+            row: sheetRow,
+            columns: problem.columns,
+          };
+        }),
+      );
+    }
+    return redirectWithToast(pageUrl(request), { type: "success", message: SAVED });
+  } catch (error) {
+    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
+    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- the plug-in
+
+/** The plug-in, with the grid's country order (row positions of the plain form's echo). */
+function filingPlugin(positions: ReadonlyMap<number, number>): ReportRoutePlugin<Posted> {
+  return {
+    type: "filing",
+    maxBytes: 16 * 1024 * 1024,
+    readPosted: (form, envelope) => (envelope.payload !== null ? cellsFromPayload(envelope.payload) : cellsFromForm(form, envelope, positions)),
+    emptyPosted: () => ({ cells: [] }),
+    async save({ posted, ...request }) {
+      const saved = await saveFilingPlan({ ...request, cells: posted.cells });
+      if (!saved.ok) return { ok: false, problems: { [FILING_TABLE]: saved.problems } };
+      return { ok: true, message: { message: SAVED } };
+    },
+    upload: handleUpload,
+  };
+}
+
+export async function handleFilingPlanAction(args: ReportActionArgs) {
+  const multipart = args.request.headers.get("Content-Type")?.startsWith("multipart/form-data");
+  const countries = multipart ? [] : await listFilingCountries();
+  return handleReportAction(filingPlugin(new Map(countries.map((country, index) => [country.id, index]))), args);
+}

@@ -1,0 +1,44 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import gridStyles from "react-data-grid/lib/styles.css";
+import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
+import timelineStyles from "~/components/report/pdt-timeline.css";
+import reportStyles from "~/components/report/report-frame.css";
+import { shouldRevalidateReport } from "~/components/report/report-page";
+import { handlePdtReportAction, loadPdtReportPage } from "~/reports/pdt/route.server";
+import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
+import { idParam } from "~/utils/params.server";
+
+export const meta: MetaFunction = () => [{ title: "Development Timeline | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: gridStyles },
+  { rel: "stylesheet", href: reportStyles },
+  { rel: "stylesheet", href: timelineStyles },
+];
+
+/** A partner's Product Development Timeline for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  return loadPdtReportPage({ request, viewer: user, partnerId: idParam(params.id) });
+}
+
+/** Every change is the administrator's: STAFF and partners get 403. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireRole(request, "ADMIN");
+  return handlePdtReportAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
+}
+
+export const shouldRevalidate = shouldRevalidateReport;
+
+export default function AdminDevelopmentTimeline() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <PdtReportPage
+      data={data}
+      actionData={useActionData<typeof action>()}
+      downloadPath={`/admin/development-timeline/${data.view.partner.id}/xlsx`}
+      backTo="/admin/partner-list"
+    />
+  );
+}

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import gridStyles from "react-data-grid/lib/styles.css";
+import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
+import reportStyles from "~/components/report/report-frame.css";
+import { shouldRevalidateReport } from "~/components/report/report-page";
+import { handleFilingPlanAction, loadFilingPlanPage } from "~/reports/filing/route.server";
+import { requirePartner } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: gridStyles },
+  { rel: "stylesheet", href: reportStyles },
+];
+
+/** The signed-in partner's own Filing Plans (`?quarter=Q2 2026` for an earlier quarter). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePartner(request);
+  return loadFilingPlanPage({ request, viewer: user, partnerId: user.partnerId });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requirePartner(request);
+  return handleFilingPlanAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
+}
+
+export const shouldRevalidate = shouldRevalidateReport;
+
+export default function PartnerFilingPlans() {
+  return <FilingPlanPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/filing-plans/xlsx" />;
+}

@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { pdtWorkbookDownload } from "~/reports/pdt/route.server";
+import { requirePartner } from "~/utils/auth.server";
+
+/** GET /partner/development-timeline/xlsx?quarter=…: the partner's own timeline as development-timeline.xlsx. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePartner(request);
+  return pdtWorkbookDownload({ request, viewer: user, partnerId: user.partnerId });
+}

@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { filingWorkbookDownload } from "~/reports/filing/route.server";
+import { requirePartner } from "~/utils/auth.server";
+
+/** GET /partner/filing-plans/xlsx?quarter=…: the partner's own Filing Plans as filing-plans.xlsx. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePartner(request);
+  return filingWorkbookDownload({ request, viewer: user, partnerId: user.partnerId });
+}
