@@ -10,11 +10,11 @@ import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, pdtValues, products, quarters, reports, stages } from "~/db/schema";
 import { PDT_COLUMN_LABELS, normalisePdtRow, slipDays, type PdtCells, type PdtColumnKey, type PdtStatus } from "~/reports/pdt/rows";
 import type { RowProblem } from "~/reports/frame/contract";
-import { quarterIndex } from "~/utils/quarters";
+import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
 import { mailReportDecision, mailReportSubmission } from "./report-mails.server";
-import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
 import { performReportAction, WorkflowError } from "./report-workflow.server";
 
 /** Earlier quarters whose plans the grid shows beside the quarter's own. */
@@ -37,7 +37,7 @@ export interface PdtGridRow {
   /** The quarter's plan: stored, or carried over from the latest earlier plan. */
   startDate: string | null;
   endDate: string | null;
-  /** The plan of the quarter before (null: none reported), and how many days each date moved since. */
+  /** The plan of the quarter just before (null: none reported), and how many days each date moved since. */
   previous: Plan | null;
   slip: { start: number | null; end: number | null };
   /** Earlier quarters' plans, by quarter name (the quarters of `quarterOrder` before this one). */
@@ -116,17 +116,19 @@ async function loadPdtRows(
   const [structure, plans] = await Promise.all([pdtStructure(partnerId, executor), plansUpTo(executor, partnerId, quarter, 40)]);
   const own = plans.find((plan) => plan.reportId === reportId);
   const earlier = plans.filter((plan) => plan.reportId !== reportId && plan.quarterName !== quarter.name);
-  const shownEarlier = earlier.slice(0, HISTORY_QUARTERS);
+  // The quarters just before this one, reported or not, newest first.
+  const earlierQuarters = [1, 2, 3].slice(0, HISTORY_QUARTERS).map((back) => quarterName(addQuarters(quarter, -back)));
+  const planOf = new Map(earlier.map((plan) => [plan.quarterName, plan.plans]));
   const rows = structure.map((row): PdtGridRow => {
     const key = rowKey(row.productId, row.stageId);
     const carried = own?.plans.get(key) ?? earlier.find((plan) => plan.plans.has(key))?.plans.get(key);
-    const previousQuarter = shownEarlier[0]?.plans.get(key) ?? null;
+    const previousQuarter = planOf.get(earlierQuarters[0])?.get(key) ?? null;
     const startDate = carried?.startDate ?? null;
     const endDate = carried?.endDate ?? null;
     const history: Record<string, Plan> = {};
-    for (const plan of shownEarlier) {
-      const value = plan.plans.get(key);
-      if (value) history[plan.quarterName] = { startDate: value.startDate, endDate: value.endDate };
+    for (const name of earlierQuarters) {
+      const value = planOf.get(name)?.get(key);
+      if (value) history[name] = { startDate: value.startDate, endDate: value.endDate };
     }
     return {
       ...row,
@@ -141,7 +143,7 @@ async function loadPdtRows(
       history,
     };
   });
-  return { rows, earlierQuarters: shownEarlier.map((plan) => plan.quarterName).reverse() };
+  return { rows, earlierQuarters: [...earlierQuarters].reverse() };
 }
 
 /** Everything the PDT screen shows, for the viewer (a partner only for its own reports). */
@@ -149,14 +151,8 @@ export async function loadPdtReport({ viewer, partnerId, quarterName }: { viewer
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "pdt" });
   const [quarter] = await db.select().from(quarters).where(eq(quarters.id, frame.quarter.id));
   const { rows, earlierQuarters } = await loadPdtRows(db, partnerId, quarter, frame.report.id);
-  const earlier = earlierQuarters.length
-    ? await db
-        .select({ name: quarters.name, startDate: quarters.startDate, endDate: quarters.endDate })
-        .from(quarters)
-        .where(inArray(quarters.name, earlierQuarters))
-        .orderBy(asc(quarters.year), asc(quarters.quarter))
-    : [];
-  return { ...frame, rows, quarterOrder: [...earlier, { name: quarter.name, startDate: quarter.startDate, endDate: quarter.endDate }] };
+  const quarterOrder = [...earlierQuarters, quarter.name].map((name) => ({ name, ...quarterBounds(parseQuarterName(name)!) }));
+  return { ...frame, rows, quarterOrder };
 }
 
 // ---------------------------------------------------------------- save
@@ -180,6 +176,7 @@ export interface SavePdtInput {
   /** Changed project statuses by product id. */
   statuses: Readonly<Record<number, string>>;
   action: "save" | "submit" | "approve" | "reject" | "reopen";
+  /** "Nothing to report this quarter": the plan is submitted as it stands (carried over when never saved). */
   nothingToReport?: boolean;
   comment?: string | null;
   requestId?: string | null;
@@ -235,9 +232,6 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
   const counts = { total: structure.length, updated: 0 };
   const writeRows = async (tx: Transaction, reportId: number) => {
     const stored = await tx.select().from(pdtValues).where(eq(pdtValues.reportId, reportId));
-    if (input.nothingToReport && stored.some((row) => row.startDate || row.endDate || row.notes)) {
-      throw new WorkflowError(REPORT_HAS_ROWS, 409);
-    }
     const { rows: shown } = await loadPdtRows(tx, partnerId, quarter, reportId);
     const storedKeys = new Set(stored.map((row) => rowKey(row.productId, row.stageId)));
     const writes = shown.flatMap((row) => {

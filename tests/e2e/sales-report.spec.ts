@@ -173,8 +173,8 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     );
     await expect(cell(page, start, API_COLUMN.purchaser)).toHaveText("E2E Purchaser");
     await expect(cell(page, start + 1, API_COLUMN.product)).toHaveText(newProduct);
-    await expect(cell(page, start + 1, API_COLUMN.month)).toHaveClass(/sales-grid__cell--invalid/);
-    await expect(cell(page, start, API_COLUMN.month)).not.toHaveClass(/sales-grid__cell--invalid/);
+    await expect(cell(page, start + 1, API_COLUMN.month)).toHaveClass(/report-grid__cell--invalid/);
+    await expect(cell(page, start, API_COLUMN.month)).not.toHaveClass(/report-grid__cell--invalid/);
 
     // Saving with the invalid cell: 'Invalid data!' with the row and column, nothing posted.
     await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -20,12 +20,17 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
-import { employees, partners, products, quarters, rateLimits, reports, salesRows } from "~/db/schema";
+import { employees, partnerProducts, partners, products, quarters, rateLimits, reports, salesRows, stages } from "~/db/schema";
+import { loadFilingPlan, saveFilingPlan } from "~/models/filing-plan.server";
 import { getPartnerFormValues } from "~/models/partner.server";
 import { createPasswordToken } from "~/models/password-token.server";
+import { loadPdtReport, savePdtReport } from "~/models/pdt-report.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { findUserByEmail } from "~/models/user.server";
+import { FILING_COUNTRY_COLUMN, FILING_SHEET } from "~/reports/filing/contract";
+import { plannedFilingQuarters } from "~/reports/filing/statuses";
+import { PDT_SHEET, PDT_WORKBOOK_COLUMNS } from "~/reports/pdt/contract";
 import { columnsFor } from "~/utils/sales-rows";
 import {
   bodyCases,
@@ -49,6 +54,7 @@ import {
   twentyMegabyteCase,
   withEntries,
   without,
+  type Expectation,
   type FieldKind,
   type FilePart,
   type Form,
@@ -72,6 +78,13 @@ type Role = keyof typeof ACCOUNTS | "ANONYMOUS";
 
 const PASSWORDS = { ADMIN: "admin-pass-1", PARTNER: "partner-pass-1" };
 
+/** An uploaded workbook of the right layout whose content is wrong, and what the route must do with it. */
+interface BadWorkbook {
+  label: string;
+  bytes: Uint8Array;
+  expect: Expectation;
+}
+
 interface Ctx {
   cookies: Record<keyof typeof ACCOUNTS, string>;
   acme: number;
@@ -93,6 +106,19 @@ interface Ctx {
   other: { employeeId: number; salesRowId: number };
   /** An API product: the pending verification is of an FDF product. */
   apiProductId: number;
+  /**
+   * Acme's Development Timeline in the open quarter: Dolutegravir 50 mg (FDF) and two of its
+   * stages; a workbook of one valid row, and workbooks a partner might upload instead.
+   */
+  pdt: { version: number; stageIds: [number, number]; workbook: Uint8Array; badWorkbooks: BadWorkbook[] };
+  /** A stage of the other category (API), which no row of Dolutegravir 50 mg has. */
+  apiStageId: number;
+  /** Acme's Filing Plans in the open quarter: a country of the grid, a status of the list that is no base status, workbooks as for the timeline. */
+  filing: { version: number; countryId: number; plannedQuarter: string; workbook: Uint8Array; badWorkbooks: BadWorkbook[] };
+  /** Borealis's Daclatasvir 60 mg: its product id and its partner_products row, which Acme's posts must not reach. */
+  otherProduct: { id: number; linkId: number };
+  /** Acme's Sofosbuvir/Daclatasvir, taken off Acme's list by deactivateAcmesProduct for the variants that name it. */
+  inactiveProductId: number;
 }
 
 async function partnerId(email: string) {
@@ -114,6 +140,32 @@ async function writeWorkbook(row: Record<string, string | number>): Promise<Uint
   api.addRow(columnsFor("API").map((column) => String(row[column.key] ?? "")));
   workbook.addWorksheet("FDF").addRow(columnsFor("FDF").map((column) => column.label));
   return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+/** A pdt.xlsx: Product, Stage, Status, Notes, Start Date, End Date; the cells as text. */
+async function pdtWorkbook(rows: string[][], sheet = PDT_SHEET): Promise<Uint8Array> {
+  const key = JSON.stringify(["pdt", sheet, rows]);
+  if (!workbooks.has(key)) {
+    const workbook = new ExcelJS.Workbook();
+    const worksheet = workbook.addWorksheet(sheet);
+    worksheet.addRow(PDT_WORKBOOK_COLUMNS.map((column) => column.label));
+    for (const row of rows) worksheet.addRow(row);
+    workbooks.set(key, new Uint8Array(await workbook.xlsx.writeBuffer()));
+  }
+  return workbooks.get(key)!;
+}
+
+/** A filing-plans.xlsx: Country, then a column per product name; one row per country. */
+async function filingWorkbook(productNames: string[], rows: string[][]): Promise<Uint8Array> {
+  const key = JSON.stringify(["filing", productNames, rows]);
+  if (!workbooks.has(key)) {
+    const workbook = new ExcelJS.Workbook();
+    const worksheet = workbook.addWorksheet(FILING_SHEET);
+    worksheet.addRow([FILING_COUNTRY_COLUMN, ...productNames]);
+    for (const row of rows) worksheet.addRow(row);
+    workbooks.set(key, new Uint8Array(await workbook.xlsx.writeBuffer()));
+  }
+  return workbooks.get(key)!;
 }
 
 async function buildContext(): Promise<Ctx> {
@@ -158,6 +210,22 @@ async function buildContext(): Promise<Ctx> {
     .innerJoin(reports, eq(reports.id, salesRows.reportId))
     .where(and(eq(reports.partnerId, borealis), eq(salesRows.kind, "API")));
   const [apiProduct] = await db.select({ id: products.id }).from(products).where(eq(products.category, "API"));
+
+  const acmeViewer = { id: user!.id, role: "PARTNER" as const, partnerId: acme };
+  const pdtView = await loadPdtReport({ viewer: acmeViewer, partnerId: acme });
+  const pdtRows = pdtView.rows.filter((row) => row.productId === product.id);
+  const [apiStage] = await db.select({ id: stages.id, name: stages.name }).from(stages).where(eq(stages.category, "API"));
+  /** A workbook row of Dolutegravir 50 mg's first stage, with some cells replaced (by column position). */
+  const pdtCells = (replace: Record<number, string> = {}) =>
+    Object.assign([product.name, pdtRows[0].stageName, "Filed", "Uploaded by the hostile-input suite.", "3/1/2027", "6/30/2027"], replace);
+  const filingView = await loadFilingPlan({ viewer: acmeViewer, partnerId: acme });
+  const country = filingView.rows.find((row) => row.country === "Kenya")!;
+  const [otherProduct] = await db
+    .select({ id: products.id, linkId: partnerProducts.id })
+    .from(partnerProducts)
+    .innerJoin(products, eq(products.id, partnerProducts.productId))
+    .where(and(eq(partnerProducts.partnerId, borealis), eq(products.name, "Daclatasvir 60 mg")));
+  const [inactiveProduct] = await db.select({ id: products.id }).from(products).where(eq(products.name, "Sofosbuvir/Daclatasvir"));
   return {
     cookies,
     acme,
@@ -175,6 +243,42 @@ async function buildContext(): Promise<Ctx> {
     partnerForm,
     token: await createPasswordToken(user!.id, "reset"),
     workbook: await buildWorkbook(acmeRows[0]),
+    pdt: {
+      version: pdtView.report.version,
+      stageIds: [pdtRows[0].stageId, pdtRows[1].stageId],
+      workbook: await pdtWorkbook([pdtCells()]),
+      badWorkbooks: [
+        { label: "a row of another partner's product", bytes: await pdtWorkbook([pdtCells({ 0: "Daclatasvir 60 mg" })]), expect: "refuse" },
+        { label: "a stage of the other category", bytes: await pdtWorkbook([pdtCells({ 1: apiStage.name })]), expect: "refuse" },
+        { label: "a status not in the list", bytes: await pdtWorkbook([pdtCells({ 2: "Shipped" })]), expect: "refuse" },
+        { label: "an end date before the start date", bytes: await pdtWorkbook([pdtCells({ 4: "6/30/2027", 5: "3/1/2027" })]), expect: "refuse" },
+        { label: "a start date of 2/30/2027", bytes: await pdtWorkbook([pdtCells({ 4: "2/30/2027" })]), expect: "refuse" },
+        { label: "a note of 2,001 characters", bytes: await pdtWorkbook([pdtCells({ 3: "n".repeat(2001) })]), expect: "refuse" },
+        { label: "no sheet PDT", bytes: await pdtWorkbook([pdtCells()], "Sheet1"), expect: "refuse" },
+        {
+          label: "two rows of one product with different statuses",
+          bytes: await pdtWorkbook([pdtCells(), pdtCells({ 1: pdtRows[1].stageName, 2: "Dropped" })]),
+          expect: "either",
+        },
+      ],
+    },
+    apiStageId: apiStage.id,
+    filing: {
+      version: filingView.report.version,
+      countryId: country.countryId,
+      plannedQuarter: plannedFilingQuarters(open)[0],
+      workbook: await filingWorkbook([product.name], [[country.country, "Filed"]]),
+      badWorkbooks: [
+        { label: "a column of another partner's product", bytes: await filingWorkbook(["Daclatasvir 60 mg"], [[country.country, "Filed"]]), expect: "refuse" },
+        { label: "a product's column twice", bytes: await filingWorkbook([product.name, product.name], [[country.country, "Filed", "Filed"]]), expect: "refuse" },
+        { label: "a country not in the list", bytes: await filingWorkbook([product.name], [["Atlantis", "Filed"]]), expect: "refuse" },
+        { label: "a country twice", bytes: await filingWorkbook([product.name], [[country.country, "Filed"], [country.country, "Registered"]]), expect: "refuse" },
+        { label: "a status not in the list", bytes: await filingWorkbook([product.name], [[country.country, "Launched"]]), expect: "refuse" },
+        { label: "a status of 1,000 characters", bytes: await filingWorkbook([product.name], [[country.country, "F".repeat(1000)]]), expect: "refuse" },
+      ],
+    },
+    otherProduct,
+    inactiveProductId: inactiveProduct.id,
   };
 }
 
@@ -192,8 +296,8 @@ interface Variant {
   hostileParams?: string[];
   /** A valid form: the base is checked to be accepted, so that refusals of its mutations mean something. */
   base: (ctx: Ctx) => Form;
-  /** The fields to mutate, and what each accepts. */
-  fields: Record<string, FieldKind>;
+  /** The fields to mutate, and what each accepts (a function when the names hold record ids). */
+  fields: Record<string, FieldKind> | ((ctx: Ctx) => Record<string, FieldKind>);
   /** The base made invalid (default: without its first required field): the reply of a refused form must stay small too. */
   refused?: (base: Form, ctx: Ctx) => Form;
   multipart?: boolean;
@@ -203,8 +307,8 @@ interface Variant {
   sparse?: string[];
   /** The field posted 20,000 times. */
   repeatField?: string;
-  /** The grid's JSON body in `payload`. */
-  json?: boolean;
+  /** The grid's JSON body in `payload`: its cases, for the report's own shape. */
+  json?: (ctx: Ctx, base: Form) => HostileCase[];
   /** A new session per case (the action may end or lock it). */
   freshSession?: boolean;
   /** Sign-in throttling is cleared before each case (so that each case reaches the code under test). */
@@ -265,6 +369,284 @@ const decisionFields: Record<string, FieldKind> = { intent: "enum", quarterId: "
 
 const partnerSales = "/app/routes/_shell.partner.sales-report.tsx";
 const adminSales = "/app/routes/_shell.admin.sales-report.$id.tsx";
+
+/** A file part of an upload. */
+const xlsx = (bytes: Uint8Array, filename: string): FilePart => ({ filename, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", bytes });
+
+/** What a partner might upload instead of a workbook, as the Sales, timeline and filing uploads all get it. */
+function uploadFileCases(base: Form, filename: string): HostileCase[] {
+  const file = (bytes: Uint8Array): FilePart => ({ filename, type: "application/octet-stream", bytes });
+  return [
+    { label: "file: 1 MB of garbage", expect: "refuse", form: setField(base, "file", file(new TextEncoder().encode(MEGABYTE_STRING))) },
+    { label: "file: zero bytes", expect: "refuse", form: setField(base, "file", file(new Uint8Array())) },
+    { label: "file: a text file named .xlsx", expect: "refuse", form: setField(base, "file", file(new TextEncoder().encode("Year,Month\n2026,May\n"))) },
+    { label: "file: 11 MB (over the 10 MB limit)", expect: "refuse", form: setField(base, "file", file(new Uint8Array(11 * 1024 * 1024))) },
+    { label: "file: sent as a text field", expect: "refuse", form: setField(base, "file", "not a file") },
+    { label: "file: two files", expect: "either", form: [...base, entry("file", file(new Uint8Array([1, 2, 3])))] },
+  ];
+}
+
+/** Workbooks of the right layout and wrong content. */
+const badWorkbookCases = (base: Form, filename: string, workbooks: BadWorkbook[]): HostileCase[] =>
+  workbooks.map((workbook) => ({ label: `file: a workbook with ${workbook.label}`, expect: workbook.expect, form: setField(base, "file", xlsx(workbook.bytes, filename)) }));
+
+async function actorOf(email: string) {
+  const user = await findUserByEmail(email);
+  if (!user) throw new Error(`No user ${email}`);
+  return { id: user.id, role: user.role, partnerId: user.partnerId };
+}
+
+/** Sofosbuvir/Daclatasvir leaves Acme's list (the link stays, inactive): rows and cells naming it must be refused. */
+async function deactivateAcmesProduct(ctx: Ctx) {
+  await db
+    .update(partnerProducts)
+    .set({ isActive: false })
+    .where(and(eq(partnerProducts.partnerId, ctx.acme), eq(partnerProducts.productId, ctx.inactiveProductId)));
+}
+
+const partnerPdt = "/app/routes/_shell.partner.development-timeline.tsx";
+const adminPdt = "/app/routes/_shell.admin.development-timeline.$id.tsx";
+const partnerFiling = "/app/routes/_shell.partner.filing-plans.tsx";
+const adminFiling = "/app/routes/_shell.admin.filing-plans.$id.tsx";
+
+/** One row of the timeline as the grid posts it: Dolutegravir 50 mg's first stage. */
+const pdtRow = (ctx: Ctx, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  productId: ctx.productId,
+  stageId: ctx.pdt.stageIds[0],
+  status: "FILED",
+  notes: "Planned by the hostile-input suite.",
+  startDate: "3/1/2027",
+  endDate: "6/30/2027",
+  ...overrides,
+});
+const pdtPayload = (ctx: Ctx) => JSON.stringify({ rows: [pdtRow(ctx)] });
+
+/** One cell of the Filing Plans as the grid posts it: Kenya, Dolutegravir 50 mg. */
+const filingPayload = (ctx: Ctx) => JSON.stringify({ cells: { [ctx.filing.countryId]: { [ctx.productId]: "Filed" } } });
+const filingCell = (ctx: Ctx) => `filing[${ctx.filing.countryId}][${ctx.productId}]`;
+
+// The timeline's and the Filing Plans' grids post no tab.
+const reportJsonFields: Record<string, FieldKind> = { intent: "enum", quarterId: "id", version: "version", payload: "json" };
+
+/** Cedar's report of the open quarter (it has none yet), submitted by Cedar: for the administrator to approve or reject. */
+async function submitCedars(ctx: Ctx, type: "pdt" | "filing") {
+  const request = { actor: await actorOf(ACCOUNTS.PARTNER3), partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 0, action: "submit" as const, comment: "Our plan is complete." };
+  const result = type === "pdt" ? await savePdtReport({ ...request, rows: [], statuses: {} }) : await saveFilingPlan({ ...request, cells: [] });
+  if (!result.ok || result.version !== 1) throw new Error(`Cedar's ${type} report could not be submitted: ${JSON.stringify(result)}`);
+}
+
+/** Cedar's report of the open quarter, submitted and approved: for the administrator to reopen. */
+async function approveCedars(ctx: Ctx, type: "pdt" | "filing") {
+  await submitCedars(ctx, type);
+  const request = { actor: await actorOf(ACCOUNTS.ADMIN), partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 1, action: "approve" as const, comment: "Thank you, approved." };
+  const result = type === "pdt" ? await savePdtReport({ ...request, rows: [], statuses: {} }) : await saveFilingPlan({ ...request, cells: [] });
+  if (!result.ok || result.version !== 2) throw new Error(`Cedar's ${type} report could not be approved: ${JSON.stringify(result)}`);
+}
+
+/**
+ * Cedar's Filing Plans of the open quarter, saved empty (it would carry the last quarter's plan
+ * over): only an empty plan may be submitted as "nothing to report".
+ */
+async function emptyCedarsFiling(ctx: Ctx) {
+  const actor = await actorOf(ACCOUNTS.PARTNER3);
+  const view = await loadFilingPlan({ viewer: actor, partnerId: ctx.cedar });
+  const cells = view.rows.flatMap((row) => Object.entries(row.cells).filter(([, status]) => status !== "0").map(([productId]) => ({ countryId: row.countryId, productId: Number(productId), status: "0" })));
+  const result = await saveFilingPlan({ actor, partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 0, cells, action: "save" });
+  if (!result.ok || result.version !== 1) throw new Error(`Cedar's Filing Plans could not be emptied: ${JSON.stringify(result)}`);
+}
+
+/** The variants of a report on the frame (timeline or Filing Plans): the partner's page and the administrator's. */
+function reportVariants(report: {
+  title: string;
+  type: "pdt" | "filing";
+  partnerModule: string;
+  adminModule: string;
+  partnerPath: string;
+  adminPath: string;
+  version: (ctx: Ctx) => number;
+  payload: (ctx: Ctx) => string;
+  json: (ctx: Ctx, base: Form) => HostileCase[];
+  /** The plain form's cells (without the envelope), what they accept, how to make them invalid, and extra cases. */
+  plainCells: (ctx: Ctx) => Record<string, string>;
+  plainFields: (ctx: Ctx) => Record<string, FieldKind>;
+  plainRefused: (base: Form, ctx: Ctx) => Form;
+  plainExtra: (ctx: Ctx, base: Form) => HostileCase[];
+  plainSparse: string[];
+  /** A cell of the plain form, posted 20,000 times. */
+  plainRepeat: (ctx: Ctx) => string;
+  submitEmptySetup?: (ctx: Ctx) => Promise<void>;
+  submitEmptyVersion: string;
+  upload: (ctx: Ctx) => { filename: string; bytes: Uint8Array; bad: BadWorkbook[] };
+}): Variant[] {
+  const adminPath = (_ctx: Ctx, params: Record<string, string>) => `${report.adminPath}/${encodeURIComponent(params.id)}`;
+  const envelope = (ctx: Ctx, intent: string) => ({ intent, quarterId: String(ctx.openQuarter.id), version: String(report.version(ctx)) });
+  const jsonForm = (ctx: Ctx, intent: string) => formOf({ ...envelope(ctx, intent), payload: report.payload(ctx) });
+  const plainForm = (ctx: Ctx) => formOf({ ...envelope(ctx, "save"), page: "1", ...report.plainCells(ctx) });
+  const plainExtra = (ctx: Ctx, base: Form): HostileCase[] => [
+    ...report.plainExtra(ctx, base),
+    { label: `${report.plainRepeat(ctx)} posted 20,000 times`, expect: "refuse", form: repeated(base, report.plainRepeat(ctx)) },
+  ];
+  const plainFields = (ctx: Ctx): Record<string, FieldKind> => ({ intent: "enum", quarterId: "id", version: "version", page: "lenient", ...report.plainFields(ctx) });
+  const uploadForm = (ctx: Ctx) => {
+    const upload = report.upload(ctx);
+    return formOf({ intent: "upload", quarter: ctx.openQuarter.name, version: String(report.version(ctx)), file: xlsx(upload.bytes, upload.filename) });
+  };
+  const uploadCases = (ctx: Ctx, base: Form) => {
+    const upload = report.upload(ctx);
+    return [
+      ...uploadFileCases(base, upload.filename),
+      ...badWorkbookCases(base, upload.filename, upload.bad),
+      { label: "quarter: the previous quarter (closed)", expect: "either" as const, form: setField(base, "quarter", ctx.previousQuarter.name) },
+    ];
+  };
+  const uploadFields: Record<string, FieldKind> = { intent: "enum", quarter: "enum?", version: "version", file: "file" };
+  const decision = (intent: "approve" | "reject" | "reopen", setup: (ctx: Ctx) => Promise<void>, version: string): Variant => ({
+    module: report.adminModule,
+    name: intent,
+    role: "ADMIN",
+    path: adminPath,
+    params: (ctx) => ({ id: String(ctx.cedar) }),
+    hostileParams: ["id"],
+    base: (ctx) => formOf({ intent, quarterId: String(ctx.openQuarter.id), version, comment: `${intent} by the hostile-input suite.` }),
+    fields: decisionFields,
+    refused: (base) => without(base, "comment"),
+    repeatField: "quarterId",
+    setup,
+  });
+  return [
+    {
+      module: report.partnerModule,
+      name: "save (grid JSON)",
+      role: "PARTNER",
+      path: () => report.partnerPath,
+      base: (ctx) => jsonForm(ctx, "save"),
+      fields: reportJsonFields,
+      refused: (base) => setField(base, "version", "0"),
+      json: report.json,
+      repeatField: "quarterId",
+      twentyMegabytes: true,
+      setup: deactivateAcmesProduct,
+    },
+    {
+      module: report.partnerModule,
+      name: "save (form without JavaScript)",
+      role: "PARTNER",
+      path: () => report.partnerPath,
+      base: plainForm,
+      fields: plainFields,
+      refused: report.plainRefused,
+      extraCases: plainExtra,
+      sparse: report.plainSparse,
+      repeatField: "quarterId",
+      setup: deactivateAcmesProduct,
+    },
+    {
+      module: report.partnerModule,
+      name: "submit",
+      role: "PARTNER",
+      path: () => report.partnerPath,
+      base: (ctx) => formOf({ ...envelope(ctx, "submit"), comment: "Submitted by the hostile-input suite.", payload: report.payload(ctx) }),
+      fields: { ...reportJsonFields, comment: "text" },
+      refused: (base) => without(base, "comment"),
+      json: report.json,
+      repeatField: "comment",
+    },
+    {
+      module: report.partnerModule,
+      name: "submit-empty (nothing to report)",
+      role: "PARTNER3",
+      path: () => report.partnerPath,
+      base: (ctx) => formOf({ intent: "submit-empty", quarterId: String(ctx.openQuarter.id), version: report.submitEmptyVersion, comment: "Nothing to report this quarter." }),
+      fields: { intent: "enum", quarterId: "id", version: "version", comment: "text" },
+      refused: (base) => without(base, "comment"),
+      repeatField: "quarterId",
+      setup: report.submitEmptySetup,
+    },
+    {
+      module: report.partnerModule,
+      name: "read-messages",
+      role: "PARTNER",
+      path: () => report.partnerPath,
+      base: (ctx) => formOf({ intent: "read-messages", quarterId: String(ctx.previousQuarter.id) }),
+      fields: { intent: "enum", quarterId: "id" },
+      refused: (base) => without(base, "intent"),
+      repeatField: "quarterId",
+    },
+    {
+      module: report.partnerModule,
+      name: "upload (multipart)",
+      role: "PARTNER",
+      path: () => report.partnerPath,
+      multipart: true,
+      base: uploadForm,
+      fields: uploadFields,
+      refused: (base) => setField(base, "version", "0"),
+      repeatField: "version",
+      extraCases: uploadCases,
+    },
+    {
+      module: report.adminModule,
+      name: "save (grid JSON) by the administrator",
+      role: "ADMIN",
+      path: adminPath,
+      params: (ctx) => ({ id: String(ctx.acme) }),
+      hostileParams: ["id"],
+      base: (ctx) => jsonForm(ctx, "save"),
+      fields: reportJsonFields,
+      refused: (base) => setField(base, "version", "0"),
+      json: report.json,
+      repeatField: "version",
+      extraCases: (_ctx, base) => [
+        { label: "intent: submit by the administrator", expect: "refuse", form: setField(setField(base, "intent", "submit"), "comment", "Submitted by the administrator.") },
+        { label: "intent: submit-empty by the administrator", expect: "refuse", form: setField(setField(base, "intent", "submit-empty"), "comment", "Nothing to report.") },
+      ],
+      setup: deactivateAcmesProduct,
+    },
+    {
+      module: report.adminModule,
+      name: "save (form without JavaScript) by the administrator",
+      role: "ADMIN",
+      path: adminPath,
+      params: (ctx) => ({ id: String(ctx.acme) }),
+      base: plainForm,
+      fields: plainFields,
+      refused: report.plainRefused,
+      extraCases: plainExtra,
+      sparse: report.plainSparse,
+      repeatField: "version",
+      setup: deactivateAcmesProduct,
+    },
+    decision("approve", (ctx) => submitCedars(ctx, report.type), "1"),
+    decision("reject", (ctx) => submitCedars(ctx, report.type), "1"),
+    decision("reopen", (ctx) => approveCedars(ctx, report.type), "2"),
+    {
+      module: report.adminModule,
+      name: "read-messages by the administrator",
+      role: "ADMIN",
+      path: adminPath,
+      params: (ctx) => ({ id: String(ctx.cedar) }),
+      base: (ctx) => formOf({ intent: "read-messages", quarterId: String(ctx.previousQuarter.id) }),
+      fields: { intent: "enum", quarterId: "id" },
+      refused: (base) => without(base, "intent"),
+      repeatField: "quarterId",
+    },
+    {
+      module: report.adminModule,
+      name: "upload (multipart) by the administrator",
+      role: "ADMIN",
+      path: adminPath,
+      params: (ctx) => ({ id: String(ctx.acme) }),
+      multipart: true,
+      base: uploadForm,
+      fields: uploadFields,
+      refused: (base) => setField(base, "version", "0"),
+      repeatField: "version",
+      extraCases: uploadCases,
+    },
+  ];
+}
+
+const pdtCell = (index: number, key: string) => `pdt[${index}][${key}]`;
 
 const VARIANTS: Variant[] = [
   {
@@ -410,7 +792,7 @@ const VARIANTS: Variant[] = [
     base: (ctx) => formOf({ intent: "save", quarterId: String(ctx.openQuarter.id), version: String(ctx.acmeVersion), tab: "API", payload: salesPayload(ctx) }),
     fields: salesJsonFields,
     refused: (base) => setField(base, "version", "0"),
-    json: true,
+    json: salesJsonCases,
     repeatField: "quarterId",
     twentyMegabytes: true,
   },
@@ -459,7 +841,7 @@ const VARIANTS: Variant[] = [
       formOf({ intent: "submit", quarterId: String(ctx.openQuarter.id), version: String(ctx.acmeVersion), comment: "Submitted by the hostile-input suite.", payload: salesPayload(ctx) }),
     fields: { ...salesJsonFields, comment: "text" },
     refused: (base) => without(base, "comment"),
-    json: true,
+    json: salesJsonCases,
     repeatField: "comment",
   },
   {
@@ -500,18 +882,7 @@ const VARIANTS: Variant[] = [
     fields: { intent: "enum", quarter: "enum?", version: "version", mode: "lenient", file: "file" },
     refused: (base) => setField(base, "version", "0"),
     repeatField: "version",
-    extraCases: (_ctx, base) => {
-      const file = (bytes: Uint8Array, filename = "sales-report.xlsx"): FilePart => ({ filename, type: "application/octet-stream", bytes });
-      const cases: HostileCase[] = [
-        { label: "file: 1 MB of garbage", expect: "refuse", form: setField(base, "file", file(new TextEncoder().encode(MEGABYTE_STRING))) },
-        { label: "file: zero bytes", expect: "refuse", form: setField(base, "file", file(new Uint8Array())) },
-        { label: "file: a text file named .xlsx", expect: "refuse", form: setField(base, "file", file(new TextEncoder().encode("Year,Month\n2026,May\n"))) },
-        { label: "file: 11 MB (over the 10 MB limit)", expect: "refuse", form: setField(base, "file", file(new Uint8Array(11 * 1024 * 1024))) },
-        { label: "file: sent as a text field", expect: "refuse", form: setField(base, "file", "not a file") },
-        { label: "file: two files", expect: "either", form: [...base, entry("file", file(new Uint8Array([1, 2, 3])))] },
-      ];
-      return cases;
-    },
+    extraCases: (_ctx, base) => uploadFileCases(base, "sales-report.xlsx"),
   },
   {
     module: adminSales,
@@ -523,7 +894,7 @@ const VARIANTS: Variant[] = [
     base: (ctx) => formOf({ intent: "save", quarterId: String(ctx.openQuarter.id), version: String(ctx.acmeVersion), tab: "API", payload: salesPayload(ctx) }),
     fields: salesJsonFields,
     refused: (base) => setField(base, "version", "0"),
-    json: true,
+    json: salesJsonCases,
     repeatField: "version",
   },
   ...(["approve", "reject"] as const).map(
@@ -599,6 +970,103 @@ const VARIANTS: Variant[] = [
     ],
     repeatField: "verificationId",
   },
+  ...reportVariants({
+    title: "Development Timeline",
+    type: "pdt",
+    partnerModule: partnerPdt,
+    adminModule: adminPdt,
+    partnerPath: "/partner/development-timeline",
+    adminPath: "/admin/development-timeline",
+    version: (ctx) => ctx.pdt.version,
+    payload: pdtPayload,
+    json: pdtJsonCases,
+    // Date inputs post ISO dates.
+    plainCells: (ctx) => ({
+      [pdtCell(0, "productId")]: String(ctx.productId),
+      [pdtCell(0, "stageId")]: String(ctx.pdt.stageIds[0]),
+      [pdtCell(0, "status")]: "FILED",
+      [pdtCell(0, "notes")]: "Planned by the hostile-input suite.",
+      [pdtCell(0, "startDate")]: "2027-03-01",
+      [pdtCell(0, "endDate")]: "2027-06-30",
+    }),
+    // A row names its product and stage; an empty status keeps the product's, an empty date clears it.
+    plainFields: () => ({
+      [pdtCell(0, "productId")]: "id",
+      [pdtCell(0, "stageId")]: "id",
+      [pdtCell(0, "status")]: "enum?",
+      [pdtCell(0, "notes")]: "text?",
+      [pdtCell(0, "startDate")]: "date?",
+      [pdtCell(0, "endDate")]: "date?",
+    }),
+    plainRefused: (base) => setField(base, pdtCell(0, "startDate"), "2027-02-30"),
+    plainExtra: (ctx, base) => {
+      const secondRow = (status: string) =>
+        withEntries(base, [pdtCell(1, "productId"), String(ctx.productId)], [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[1])], [pdtCell(1, "status"), status], [pdtCell(1, "startDate"), "2027-07-01"]);
+      return [
+        {
+          label: "pdt[0][productId]: a product of another partner",
+          expect: "refuse",
+          form: setField(base, pdtCell(0, "productId"), String(ctx.otherProduct.id)),
+          protectedRow: { table: "partner_products", id: ctx.otherProduct.linkId },
+        },
+        { label: "pdt[0][productId]: a product taken off the partner's list", expect: "refuse", form: setField(base, pdtCell(0, "productId"), String(ctx.inactiveProductId)) },
+        { label: "pdt[0][productId]: 2147483647 (no product)", expect: "refuse", form: setField(base, pdtCell(0, "productId"), "2147483647") },
+        { label: "pdt[0][stageId]: a stage of the other category (API)", expect: "refuse", form: setField(base, pdtCell(0, "stageId"), String(ctx.apiStageId)) },
+        { label: "pdt[0][status]: not in the list (SHIPPED)", expect: "refuse", form: setField(base, pdtCell(0, "status"), "SHIPPED") },
+        { label: "pdt[0][endDate]: before the start date", expect: "refuse", form: setField(base, pdtCell(0, "endDate"), "2027-01-01") },
+        { label: "pdt[0][startDate]: year 99999", expect: "refuse", form: setField(base, pdtCell(0, "startDate"), "99999-03-01") },
+        { label: "pdt[1]: a second row of the product with another status", expect: "refuse", form: secondRow("DROPPED") },
+        { label: "pdt[1]: a second row of the product with the same status", expect: "either", form: secondRow("FILED") },
+        { label: "pdt[1]: the same row again at another index", expect: "either", form: withEntries(base, [pdtCell(1, "productId"), String(ctx.productId)], [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[0])]) },
+      ];
+    },
+    plainSparse: ["pdt[99999][notes]=x", "pdt[999999][notes]=x", "pdt[0][productId][99999]=1", "pdt[-1][notes]=x"],
+    plainRepeat: () => pdtCell(0, "notes"),
+    submitEmptyVersion: "0",
+    upload: (ctx) => ({ filename: "development-timeline.xlsx", bytes: ctx.pdt.workbook, bad: ctx.pdt.badWorkbooks }),
+  }),
+  ...reportVariants({
+    title: "Filing Plans",
+    type: "filing",
+    partnerModule: partnerFiling,
+    adminModule: adminFiling,
+    partnerPath: "/partner/filing-plans",
+    adminPath: "/admin/filing-plans",
+    version: (ctx) => ctx.filing.version,
+    payload: filingPayload,
+    json: filingJsonCases,
+    plainCells: (ctx) => ({ [filingCell(ctx)]: "Filed" }),
+    // An empty cell (or "0") empties the filing.
+    plainFields: (ctx) => ({ [filingCell(ctx)]: "enum?" }),
+    plainRefused: (base, ctx) => setField(base, filingCell(ctx), "Launched"),
+    plainExtra: (ctx, base) => {
+      const cell = filingCell(ctx);
+      const renamed = (name: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `${cell} as ${name}: ${label}`, expect, form: [...without(base, cell), entry(name, "Filed")] });
+      const country = ctx.filing.countryId;
+      return [
+        renamed(`filing[${country}][${ctx.otherProduct.id}]`, "a product of another partner"),
+        renamed(`filing[${country}][${ctx.inactiveProductId}]`, "a product taken off the partner's list"),
+        renamed(`filing[${country}][2147483647]`, "product 2147483647 (no product)"),
+        renamed(`filing[${country}][2147483648]`, "product 2147483648 (above int4)"),
+        renamed(`filing[${country}][0]`, "product 0"),
+        renamed(`filing[2147483647][${ctx.productId}]`, "country 2147483647 (no country)"),
+        renamed(`filing[2147483648][${ctx.productId}]`, "country 2147483648 (above int4)"),
+        renamed(`filing[0][${ctx.productId}]`, "country 0"),
+        renamed(`filing[00${country}][${ctx.productId}]`, "the country with leading zeros", "either"),
+        renamed(`filing[${country}][${ctx.productId}][0]`, "a cell nested deeper", "either"),
+        { label: `${cell}: and the same cell with leading zeros`, expect: "refuse", form: withEntries(base, [`filing[0${country}][${ctx.productId}]`, "Registered"]) },
+        { label: `${cell}: the open quarter (no planned filing quarter)`, expect: "refuse", form: setField(base, cell, ctx.openQuarter.name) },
+        { label: `${cell}: a planned filing quarter`, expect: "either", form: setField(base, cell, ctx.filing.plannedQuarter) },
+        { label: `${cell}: 65 characters`, expect: "refuse", form: setField(base, cell, "F".repeat(65)) },
+        { label: `${cell}: 0 (empties the cell)`, expect: "either", form: setField(base, cell, "0") },
+      ];
+    },
+    plainSparse: ["filing[99999999999][1]=Filed", "filing[1][99999999999]=Filed", "filing[2147483648][1]=Filed", "filing[1][2][3]=Filed"],
+    plainRepeat: filingCell,
+    submitEmptySetup: emptyCedarsFiling,
+    submitEmptyVersion: "1",
+    upload: (ctx) => ({ filename: "filing-plans.xlsx", bytes: ctx.filing.workbook, bad: ctx.filing.badWorkbooks }),
+  }),
   {
     module: "/app/routes/admin.reminders.tsx",
     name: "send reminders",
@@ -687,8 +1155,10 @@ const VARIANTS: Variant[] = [
 
 // ---------------------------------------------------------------- the generated cases
 
-/** The grid's JSON body, attacked. */
-function jsonCases(base: Form, ctx: Ctx): HostileCase[] {
+const fieldsOf = (variant: Variant, ctx: Ctx) => (typeof variant.fields === "function" ? variant.fields(ctx) : variant.fields);
+
+/** The Sales grid's JSON body, attacked. */
+function salesJsonCases(ctx: Ctx, base: Form): HostileCase[] {
   const row: Record<string, string | number> = { ...ctx.acmeRows[0], purchaser: "Hostile Buyer Ltd" };
   const newRow = Object.fromEntries(Object.entries(row).filter(([key]) => key !== "id"));
   const payload = (value: string, label: string, expect: "refuse" | "either" = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
@@ -730,8 +1200,153 @@ function jsonCases(base: Form, ctx: Ctx): HostileCase[] {
   ];
 }
 
+const DEEP_ARRAY = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+const DEEP_OBJECT = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+
+/** The timeline grid's JSON body (`{"rows":[…]}`), attacked. */
+function pdtJsonCases(ctx: Ctx, base: Form): HostileCase[] {
+  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
+  const row = pdtRow(ctx);
+  const rows = (...list: unknown[]) => JSON.stringify({ rows: list });
+  const withRow = (overrides: Record<string, unknown>) => rows(pdtRow(ctx, overrides));
+  const secondStage = ctx.pdt.stageIds[1];
+  return [
+    payload('{"rows":[', "invalid JSON"),
+    payload("null", "null"),
+    payload("[]", "a JSON array"),
+    payload('"rows"', "a JSON string"),
+    payload(DEEP_ARRAY, "[[[…]]] nested 100,000 levels"),
+    payload(DEEP_OBJECT, '{"a":{"a":…}} nested 100,000 levels'),
+    payload(`{"rows":[${DEEP_ARRAY}]}`, "a row nested 100,000 levels"),
+    payload(`{"rows":[${JSON.stringify(row).slice(0, -1)},"notes":${DEEP_OBJECT}}]}`, "a note nested 100,000 levels"),
+    payload(JSON.stringify({ rows: [row], deletedIds: [] }), "a key of another report (deletedIds)"),
+    payload(JSON.stringify({ rows: "all" }), "rows a string"),
+    payload(JSON.stringify({ rows: { length: 100_000_000 } }), "rows an object with length 100,000,000"),
+    payload(rows(...Array.from({ length: 20_001 }, () => ({}))), "20,001 empty rows"),
+    payload(rows(...Array.from({ length: 100_001 }, () => row)), "100,001 valid rows"),
+    payload(rows(...Array.from({ length: 20_000 }, () => row)), "20,000 copies of one row", "either"),
+    payload(rows({ productId: [], stageId: {}, status: 1, notes: true, startDate: 1e300, endDate: [] }), "a row of wrong types"),
+    payload(withRow({ id: 1 }), "a row with an id"),
+    payload(rows([row]), "a row inside an array"),
+    { ...payload(withRow({ productId: ctx.otherProduct.id }), "productId of another partner's product"), protectedRow: { table: "partner_products", id: ctx.otherProduct.linkId } },
+    payload(withRow({ productId: ctx.inactiveProductId }), "productId of a product taken off the partner's list"),
+    payload(withRow({ productId: 2147483647 }), "productId 2147483647 (no product)"),
+    payload(withRow({ productId: 2147483648 }), "productId 2147483648 (above int4)"),
+    payload(withRow({ productId: 99999999999 }), "productId 99999999999"),
+    payload(withRow({ productId: "99999999999" }), 'productId "99999999999" (a string)'),
+    payload(withRow({ productId: 1e21 }), "productId 1e21"),
+    payload(withRow({ productId: 1.5 }), "productId 1.5"),
+    payload(withRow({ productId: -1 }), "productId -1"),
+    payload(withRow({ productId: 0 }), "productId 0"),
+    payload(withRow({ productId: null }), "productId null"),
+    payload(withRow({ productId: String(ctx.productId) }), "productId as a string", "either"),
+    payload(withRow({ stageId: ctx.apiStageId }), "stageId of the other category (API)"),
+    payload(withRow({ stageId: 2147483648 }), "stageId 2147483648 (above int4)"),
+    payload(withRow({ stageId: 2147483647 }), "stageId 2147483647 (no stage)"),
+    payload(withRow({ stageId: null }), "stageId null"),
+    payload(withRow({ status: "SHIPPED" }), "status not in the list"),
+    payload(withRow({ status: "filed" }), "status in lower case", "either"),
+    payload(withRow({ status: "Under Development" }), "status as its label", "either"),
+    payload(withRow({ status: ["FILED"] }), "status an array"),
+    payload(withRow({ status: 1 }), "status a number"),
+    payload(withRow({ status: "F".repeat(5000) }), "status of 5,000 characters"),
+    payload(rows(row, pdtRow(ctx, { stageId: secondStage, status: "DROPPED" })), "two rows of one product with different statuses"),
+    payload(rows(row, pdtRow(ctx, { stageId: secondStage })), "two rows of one product with the same status", "either"),
+    payload(rows(row, pdtRow(ctx, { stageId: secondStage, status: "" })), "two rows of one product, the second without a status", "either"),
+    payload(rows(row, row), "the same row twice", "either"),
+    payload(rows(row, pdtRow(ctx, { notes: "Other notes." })), "the same row twice with different notes", "either"),
+    payload(withRow({ startDate: "2/30/2027" }), "startDate 2/30/2027"),
+    payload(withRow({ startDate: "13/1/2027" }), "startDate 13/1/2027"),
+    payload(withRow({ startDate: "1/1/99999" }), "startDate in year 99999"),
+    payload(withRow({ startDate: "1/1/1000" }), "startDate in year 1000"),
+    payload(withRow({ startDate: "1e309" }), "startDate 1e309"),
+    payload(withRow({ startDate: 46000 }), "startDate a number (an Excel serial)"),
+    payload(withRow({ startDate: "2027-03-01T00:00:00Z" }), "startDate a timestamp"),
+    payload(withRow({ startDate: "6/30/2027", endDate: "3/1/2027" }), "endDate before startDate"),
+    payload(withRow({ endDate: " " }), "endDate a single space (clears it)", "either"),
+    payload(withRow({ notes: "n".repeat(2001) }), "notes of 2,001 characters"),
+    payload(withRow({ notes: MEGABYTE_STRING }), "a 1 MB note"),
+    payload(withRow({ notes: "a\u0000b" }), "a NUL byte in a note"),
+    payload(withRow({ notes: "a\u0007b" }), "a control character in a note"),
+    payload(`{"rows":[${JSON.stringify(pdtRow(ctx, { notes: "X" })).replace('"X"', '"\\ud800"')}]}`, "a lone surrogate (\\ud800) in a note", "either"),
+    payload(withRow({ notes: "Plan \u202Efdp.exe 💊 Z\u0336\u0336 <script>alert(1)</script>" }), "RTL, emoji, combining, <script> in a note", "either"),
+    payload('{"__proto__":{"polluted":"yes"},"rows":[]}', "__proto__ key", "either"),
+    payload(`{"rows":[{"__proto__":{"polluted":"yes"},${JSON.stringify(row).slice(1)}]}`, "__proto__ key in a row", "either"),
+    payload(`{"rows":[{"constructor":{"prototype":{"polluted":"yes"}},${JSON.stringify(row).slice(1)}]}`, "constructor.prototype in a row", "either"),
+  ];
+}
+
+/** The Filing Plans grid's JSON body (`{"cells":{"<countryId>":{"<productId>":"<status>"}}}`), attacked. */
+function filingJsonCases(ctx: Ctx, base: Form): HostileCase[] {
+  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
+  const country = String(ctx.filing.countryId);
+  const product = String(ctx.productId);
+  const cells = (value: unknown) => JSON.stringify({ cells: value });
+  const cell = (status: unknown, countryKey = country, productKey = product) => cells({ [countryKey]: { [productKey]: status } });
+  const range = (count: number) => Array.from({ length: count }, (_, index) => String(index + 1));
+  return [
+    payload('{"cells":{', "invalid JSON"),
+    payload("null", "null"),
+    payload("[]", "a JSON array"),
+    payload('"cells"', "a JSON string"),
+    payload(DEEP_ARRAY, "[[[…]]] nested 100,000 levels"),
+    payload(DEEP_OBJECT, '{"a":{"a":…}} nested 100,000 levels'),
+    payload(`{"cells":{"${country}":${DEEP_OBJECT}}}`, "a country nested 100,000 levels"),
+    payload(`{"cells":{"${country}":{"${product}":${DEEP_ARRAY}}}}`, "a cell nested 100,000 levels"),
+    payload(cell({ status: "Filed" }), "a cells map one level deeper than expected"),
+    payload(cell({ [product]: { x: "Filed" } }), "a cells map two levels deeper than expected"),
+    payload(cells({ [country]: "Filed" }), "a country mapped to a status (a level short)"),
+    payload(cells({ [country]: ["Filed"] }), "a country mapped to an array"),
+    payload(cells({ [country]: null }), "a country mapped to null"),
+    payload(cells([{ [product]: "Filed" }]), "cells an array"),
+    payload(cells("Filed"), "cells a string"),
+    payload(JSON.stringify({}), "no cells"),
+    payload(JSON.stringify({ cells: { [country]: { [product]: "Filed" } }, rows: [] }), "a key of another report (rows)"),
+    payload(cell("Filed", country, String(ctx.otherProduct.id)), "productId of another partner's product"),
+    payload(cell("Filed", country, String(ctx.inactiveProductId)), "productId of a product taken off the partner's list"),
+    payload(cell("Filed", country, "2147483647"), "productId 2147483647 (no product)"),
+    payload(cell("Filed", country, "2147483648"), "productId 2147483648 (above int4)"),
+    payload(cell("Filed", country, "99999999999"), "productId 99999999999"),
+    payload(cell("Filed", country, "0"), "productId 0"),
+    payload(cell("Filed", country, "-1"), "productId -1"),
+    payload(cell("Filed", country, `0${product}`), "productId with a leading zero"),
+    payload(cell("Filed", country, "1e3"), "productId 1e3"),
+    payload(cell("Filed", country, "Dolutegravir 50 mg"), "productId a product's name"),
+    payload(cell("Filed", "2147483647"), "countryId 2147483647 (no country)"),
+    payload(cell("Filed", "2147483648"), "countryId 2147483648 (above int4)"),
+    payload(cell("Filed", "99999999999"), "countryId 99999999999"),
+    payload(cell("Filed", "0"), "countryId 0"),
+    payload(cell("Filed", `0${country}`), "countryId with a leading zero"),
+    payload(cell("Filed", "Kenya"), "countryId a country's name"),
+    payload(cell("Filed", ""), "countryId empty"),
+    payload(cell("Launched"), "status not in the list"),
+    payload(cell(ctx.openQuarter.name), "status the open quarter (no planned filing quarter)"),
+    payload(cell(ctx.filing.plannedQuarter), "status a planned filing quarter", "either"),
+    payload(cell("filed"), "status in lower case", "either"),
+    payload(cell(" Filed "), "status with spaces around it", "either"),
+    payload(cell(null), "status null (empties the cell)", "either"),
+    payload(cell("0"), "status 0 (empties the cell)", "either"),
+    payload(cell(""), "status empty (empties the cell)", "either"),
+    payload(cell(0), "status the number 0"),
+    payload(cell(1), "status a number"),
+    payload(cell(true), "status true"),
+    payload(cell(["Filed"]), "status an array"),
+    payload(cell("F".repeat(65)), "status of 65 characters"),
+    payload(cell(MEGABYTE_STRING), "a 1 MB status"),
+    payload(cell("Filed\u0000"), "a NUL byte in a status"),
+    payload(cell("Filed \u202Efdp.exe 💊 <script>alert(1)</script>"), "RTL, emoji and <script> in a status"),
+    payload(cells(Object.fromEntries(range(301).map((id) => [id, {}]))), "301 countries"),
+    payload(cells({ [country]: Object.fromEntries(range(201).map((id) => [id, "Filed"])) }), "201 products in one country"),
+    payload(cells(Object.fromEntries(range(300).map((id) => [id, Object.fromEntries(range(200).map((productId) => [productId, "Filed"]))]))), "300 countries of 200 products (60,000 cells)"),
+    payload('{"cells":{"__proto__":{"polluted":"yes"}}}', "__proto__ as a country"),
+    payload(`{"cells":{"${country}":{"__proto__":"Filed"}}}`, "__proto__ as a product"),
+    payload(`{"cells":{"constructor":{"prototype":{"polluted":"yes"}}}}`, "constructor.prototype as a country"),
+    payload('{"__proto__":{"polluted":"yes"},"cells":{}}', "__proto__ key", "either"),
+  ];
+}
+
 function structureCases(variant: Variant, ctx: Ctx, base: Form): HostileCase[] {
-  const refused = variant.refused ? variant.refused(base, ctx) : without(base, Object.keys(variant.fields)[0]);
+  const refused = variant.refused ? variant.refused(base, ctx) : without(base, Object.keys(fieldsOf(variant, ctx))[0]);
   const cases: HostileCase[] = [
     { label: "x[100000000]=1 on the valid form", expect: "either", form: withEntries(base, ["x[100000000]", "1"]) },
     { label: "x[100000000]=1 on a refused form", expect: "refuse", form: withEntries(refused, ["x[100000000]", "1"]) },
@@ -769,7 +1384,7 @@ function structureCases(variant: Variant, ctx: Ctx, base: Form): HostileCase[] {
       },
     );
   }
-  if (variant.json) cases.push(...jsonCases(base, ctx));
+  if (variant.json) cases.push(...variant.json(ctx, base));
   return cases;
 }
 
@@ -788,7 +1403,7 @@ function requestCases(variant: Variant, ctx: Ctx, base: Form): HostileCase[] {
 
 function fieldCases(variant: Variant, ctx: Ctx, base: Form): HostileCase[] {
   // `intent` picks the variant: the route reads it the same way for all of them, so it is attacked once per route.
-  const fields = Object.entries(variant.fields).filter(([field]) => field !== "intent" || firstOfModule.has(variant));
+  const fields = Object.entries(fieldsOf(variant, ctx)).filter(([field]) => field !== "intent" || firstOfModule.has(variant));
   const cases = fields.flatMap(([field, kind]) => fieldMutations(base, field, kind));
   return [...cases, ...(variant.extraCases?.(ctx, base) ?? [])];
 }

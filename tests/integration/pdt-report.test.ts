@@ -255,11 +255,37 @@ describe("loading the Development Timeline", () => {
     expect(view.quarterOrder.map((quarter) => quarter.name)).toEqual([-3, -2, -1, 0].map((offset) => quarterName(addQuarters(openQuarterRef(), offset))));
   });
 
+  it("a quarter nobody reported still has its columns; the slip counts from the quarter just before, or is not shown", async () => {
+    // Cedar's report of last quarter removed: the quarter stays in the order, empty, and nothing is compared with older plans.
+    await db.delete(reports).where(and(eq(reports.partnerId, cedar), eq(reports.quarterId, lastQuarter), eq(reports.type, "pdt")));
+    const view = await viewOf(CEDAR);
+    expect(view.quarterOrder.map((quarter) => quarter.name)).toEqual([-3, -2, -1, 0].map((offset) => quarterName(addQuarters(openQuarterRef(), offset))));
+    expect(view.quarterOrder[3]).toMatchObject(quarterBounds(openQuarterRef()));
+    const lastName = quarterName(addQuarters(openQuarterRef(), -1));
+    for (const row of view.rows) {
+      expect(row.previous).toBeNull();
+      expect(row.slip).toEqual({ start: null, end: null });
+      expect(row.history[lastName]).toBeUndefined();
+    }
+    // The plan itself still starts from the latest one reported.
+    expect(view.rows.every((row) => row.startDate !== null)).toBe(true);
+  });
+
+  it("'Nothing to report this quarter' submits the plan as it stands (carried over when never saved)", async () => {
+    const before = await storedPlan(cedar, lastQuarter);
+    const result = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(open), version: "0", comment: "No change this quarter." });
+    expect(result.status).toBe(302);
+    expect(await toastOf(result)).toMatchObject({ message: "Report has been submitted to the admin!" });
+    expect((await reportOf(cedar, open))!.status).toBe("Submitted");
+    expect(await storedPlan(cedar, open)).toEqual(before);
+  });
+
   it("an earlier quarter is shown with its own plan and the quarters before it", async () => {
     const view = await viewOf(ACME, lastName);
     expect(view.quarter).toEqual({ id: lastQuarter, name: lastName, historic: true });
     expect(view.quarterOrder.at(-1)!.name).toBe(lastName);
-    expect(view.quarterOrder.map((quarter) => quarter.name)).toEqual([-3, -2, -1].map((offset) => quarterName(addQuarters(openQuarterRef(), offset))));
+    // The three quarters before it, whether reported or not (the demo reports start three quarters back).
+    expect(view.quarterOrder.map((quarter) => quarter.name)).toEqual([-4, -3, -2, -1].map((offset) => quarterName(addQuarters(openQuarterRef(), offset))));
     const stored = new Map((await storedPlan(acme, lastQuarter)).map((row) => [keyOf(row), row]));
     for (const row of view.rows) expect(row.endDate).toBe(stored.get(keyOf(row))!.endDate);
     expect(view.permissions.save).toBe(false);
@@ -994,6 +1020,28 @@ describe("the workbook", () => {
         { sheet: "PDT", row: 4 },
       ],
     });
+    expect(await everything()).toEqual(before);
+  });
+
+  it("a product's status may be changed on any of its rows; rows changing it differently, or to an unknown one, point at their sheet row", async () => {
+    const view = await viewOf(CEDAR);
+    const product = view.rows[0].productId;
+    const own = view.rows.filter((row) => row.productId === product);
+    const line = (row: PdtGridRow, status: string) => [row.productName, row.stageName, status, row.notes, row.startDate ? new Date(`${row.startDate}T00:00:00Z`) : null, row.endDate ? new Date(`${row.endDate}T00:00:00Z`) : null];
+    // The status edited on the third row only (the first two leave it empty).
+    const changed = await upload(CEDAR, await uploadWorkbook([line(own[0], ""), line(own[1], ""), line(own[2], "ON_HOLD")]));
+    expect(changed.status).toBe(302);
+    const [assignment] = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, product)));
+    expect(assignment.projectStatus).toBe("ON_HOLD");
+
+    const before = await everything();
+    const disagreeing = await upload(CEDAR, await uploadWorkbook([line(own[0], "ON_HOLD"), line(own[1], "DROPPED"), line(own[2], "FILED")]), String((await viewOf(CEDAR)).report.version));
+    expect(disagreeing.status).toBe(400);
+    // Row 2 repeats the current status (ON_HOLD), row 3 changes it to DROPPED, row 4 to FILED: row 4 disagrees.
+    expect(disagreeing.data.problems).toEqual([expect.objectContaining({ sheet: "PDT", row: 4, columns: ["Status"] })]);
+    const unknown = await upload(CEDAR, await uploadWorkbook([line(own[2], "Finished")]), String((await viewOf(CEDAR)).report.version));
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.problems).toEqual([expect.objectContaining({ sheet: "PDT", row: 2, columns: ["Status"] })]);
     expect(await everything()).toEqual(before);
   });
 

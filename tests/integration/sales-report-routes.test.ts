@@ -280,6 +280,70 @@ describe("saving from the grid (JSON)", () => {
     expect(await storedRows(cedarId)).toHaveLength(0);
   });
 
+  it("a save of the changed rows alone (with their grid positions) gives the same report as a save of every row", async () => {
+    // Two saves from the same starting rows: every row posted, and only the changed one with its position.
+    const start = [apiRow({ purchaser: "Buyer A" }), apiRow({ purchaser: "Buyer B" }), apiRow({ purchaser: "Buyer C" })];
+    expect((await saveJson(CEDAR, { API: start })).status).toBe(302);
+    const saved = await storedRows(cedarId);
+    const asGrid = saved.map((row, index) => ({ ...start[index], id: row.id }));
+    const full = [...asGrid.slice(0, 1), { ...asGrid[1], purchaser: "Buyer B2" }, ...asGrid.slice(2), apiRow({ purchaser: "Buyer D" })];
+    expect((await saveJson(CEDAR, { API: full })).status).toBe(302);
+    const afterFull = (await storedRows(cedarId)).map(({ id: _id, createdAt: _at, reportId: _report, ...values }) => values);
+
+    // Back to the start, then the changed rows alone.
+    const removed = (await storedRows(cedarId)).map((row) => row.id);
+    expect((await saveJson(CEDAR, { API: start, deletedIds: removed })).status).toBe(302);
+    const again = await storedRows(cedarId);
+    const changedOnly = await postPartner(CEDAR, {
+      intent: "save",
+      quarterId: String(quarterId),
+      version: await versionOf(CEDAR),
+      payload: JSON.stringify({
+        API: [{ ...start[1], purchaser: "Buyer B2", id: again[1].id }, apiRow({ purchaser: "Buyer D" })],
+        FDF: [],
+        positions: { API: [1, 3], FDF: [] },
+        deletedIds: [],
+      }),
+    });
+    expect(changedOnly.status).toBe(302);
+    expect(await toastOf(changedOnly)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}", values: { total: 4, count: 1 } });
+    const afterChanged = (await storedRows(cedarId)).map(({ id: _id, createdAt: _at, reportId: _report, ...values }) => values);
+    expect(afterChanged).toEqual(afterFull);
+  });
+
+  it("problems of a changed-rows save are numbered by the posted grid positions; malformed positions are refused", async () => {
+    const invalid = await postPartner(CEDAR, {
+      intent: "save",
+      quarterId: String(quarterId),
+      version: await versionOf(CEDAR),
+      payload: JSON.stringify({ API: [apiRow(), apiRow({ month: "Smarch" })], FDF: [], positions: { API: [4, 41], FDF: [] }, deletedIds: [] }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.data).toMatchObject({ kind: "problems", problems: { API: [{ rowNumber: 42, columns: ["Month"] }] } });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+    for (const positions of [{ API: [3, 1], FDF: [] }, { API: [0], FDF: [] }, { API: ["x", 1], FDF: [] }, { API: [0, 1], FDF: [], extra: [] }]) {
+      const refused = await postPartner(CEDAR, {
+        intent: "save",
+        quarterId: String(quarterId),
+        version: await versionOf(CEDAR),
+        payload: JSON.stringify({ API: [apiRow(), apiRow()], FDF: [], positions, deletedIds: [] }),
+      });
+      expect(refused.status, JSON.stringify(positions)).toBe(400);
+    }
+    expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("a submitted report is submitted again only with changes", async () => {
+    expect((await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Q sales." })).status).toBe(302);
+    const unchanged = await postPartner(CEDAR, { intent: "submit", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "Again.", payload: JSON.stringify({ API: [], FDF: [], deletedIds: [] }) });
+    expect(unchanged.status).toBe(409);
+    expect(unchanged.data).toMatchObject({ kind: "error", message: WORKFLOW_REFUSALS.alreadySubmitted });
+    expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Submitted");
+    const changed = await saveJson(CEDAR, { API: [apiRow({ purchaser: "Another buyer" })] }, { intent: "submit", comment: "One more row." });
+    expect(changed.status).toBe(302);
+    expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Resubmitted");
+  });
+
   it("a stale save is refused with who saved and when; nothing is overwritten", async () => {
     const stale = await versionOf(CEDAR);
     expect((await saveJson(CEDAR, { API: [apiRow()] })).status).toBe(302);

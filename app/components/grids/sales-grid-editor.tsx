@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/models/sales-report.server";
-import { type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
+import { NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, NOTHING_TO_REPORT_DESCRIPTION, type SalesIntent, type SalesPayload } from "~/reports/sales/contract";
 import { useRootData } from "~/root";
 import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
@@ -51,7 +51,7 @@ const sameCells = (kind: SalesKind, a: Record<string, unknown>, b: Record<string
  * What a save carries of one table: only the new rows and the saved rows changed since they were
  * loaded (an emptied saved row is deleted), each with its grid position.
  */
-function changedRows(kind: SalesKind, rows: readonly EditableRow[], loaded: ReadonlyMap<number, Record<string, unknown>>) {
+export function changedRows(kind: SalesKind, rows: readonly EditableRow[], loaded: ReadonlyMap<number, Record<string, unknown>>) {
   const inputs: ReturnType<typeof rowInput>[] = [];
   const positions: number[] = [];
   rows.forEach((row, index) => {
@@ -191,7 +191,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
         label="Sales Report"
         dirty={unsaved}
         busy={busy}
-        hasRows={gridHasRows}
+        nothingToReportBlocker={gridHasRows ? NOTHING_TO_REPORT_NEEDS_EMPTY : null}
         result={result}
         nothingToReportDescription={NOTHING_TO_REPORT_DESCRIPTION}
         onSave={() => send("save", { withRows: true })}

@@ -5,7 +5,6 @@ import type { ReportFrameView } from "~/models/report-screen.server";
 import {
   LEAVE_WITH_UNSAVED_CHANGES,
   NOTHING_NEW_TO_SUBMIT,
-  NOTHING_TO_REPORT_NEEDS_EMPTY,
   SAVE_WITHDRAWS_SUBMISSION,
   UNSAVED_CHANGES,
   type DecisionIntent,
@@ -71,7 +70,7 @@ export function WorkflowToolbar({
   label,
   dirty,
   busy,
-  hasRows,
+  nothingToReportBlocker,
   result,
   nothingToReportDescription,
   onSave,
@@ -82,8 +81,8 @@ export function WorkflowToolbar({
   label: string;
   dirty: boolean;
   busy: boolean;
-  /** Rows saved or typed: "Nothing to report" is for a report without rows. */
-  hasRows: boolean;
+  /** Why "Nothing to report this quarter" is not possible now (a translation key), or null. */
+  nothingToReportBlocker: string | null;
   result: ReportActionData | undefined;
   nothingToReportDescription: string;
   onSave: () => void;
@@ -128,8 +127,8 @@ export function WorkflowToolbar({
             <button
               type="button"
               className="button button--secondary"
-              disabled={!permissions.submit || busy || hasRows}
-              title={hasRows ? t(NOTHING_TO_REPORT_NEEDS_EMPTY) : why("submit")}
+              disabled={!permissions.submit || busy || Boolean(nothingToReportBlocker)}
+              title={nothingToReportBlocker ? t(nothingToReportBlocker) : why("submit")}
               onClick={() => open("submit-empty")}
             >
               {t("Nothing to report this quarter")}

@@ -17,6 +17,7 @@ export const GRID_HEIGHT_OFFSET = 230;
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 export const NOTHING_TO_REPORT_NEEDS_EMPTY = "Only a report without rows can be submitted as nothing to report.";
+export const SAVE_CHANGES_FIRST = "Save your changes first.";
 /** Said beside Save on a submitted report: a partner's save withdraws the submission (decisions.md section 4). */
 export const SAVE_WITHDRAWS_SUBMISSION = "Saving withdraws your submission until you submit the report again.";
 /** Said beside Submit on a submitted report without changes. */

@@ -18,7 +18,7 @@ export const PDT_WORKBOOK_COLUMNS = [
 /** 'Invalid data!' lists the PDT's rows under 'Please input valid entries!'. */
 export const PDT_PROBLEM_HEADINGS: Record<string, string> = { [PDT_TABLE]: INVALID_DATA_HINT };
 
-export const PDT_NOTHING_TO_REPORT = "Submits this quarter's Development Timeline without changes to report.";
+export const PDT_NOTHING_TO_REPORT = "Submits this quarter's Development Timeline as it stands: no change to report since last quarter.";
 export const PDT_EMPTY = "No Data Available. Please contact Admin for more information!";
 
 export type PdtFormKey = "productId" | "stageId" | "status" | "notes" | "startDate" | "endDate";

@@ -32,6 +32,7 @@ import {
 } from "../frame/route.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "./contract";
+import { normalisePdtStatus, PDT_COLUMN_LABELS } from "./rows";
 
 type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
 
@@ -155,6 +156,7 @@ const UPLOAD_MESSAGES = {
   file: "Please choose an Excel file (.xlsx).",
   tooLarge: "The file is larger than 10 MB.",
   unknownRow: "Sheet {{sheet}}, row {{row}}: this product and stage are not part of the timeline.",
+  statusDiffers: "Sheet {{sheet}}, row {{row}}: {{product}} is given another new status on an earlier row; a product has one status.",
   row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
 } as const;
 
@@ -197,6 +199,8 @@ async function handleUpload({ request, actor, partnerId, requestId }: ReportActi
     const statuses: Record<number, string> = {};
     const rows: PdtPostedRow[] = [];
     const sheetRowOf = new Map<string, number>();
+    /** The sheet row each product's status was read from: a status problem points there. */
+    const statusRowOf = new Map<number, number>();
     workbook.rows[PDT_SHEET].forEach((cells, index) => {
       const sheetRow = index + 2;
       if (Object.values(cells).every((value) => !value.trim())) return;
@@ -206,17 +210,29 @@ async function handleUpload({ request, actor, partnerId, requestId }: ReportActi
         return;
       }
       sheetRowOf.set(`${target.productId}:${target.stageId}`, sheetRow);
-      if (cells.status.trim() && statuses[target.productId] === undefined) statuses[target.productId] = cells.status;
+      // The download writes the status on every row: a row that repeats the current one says nothing;
+      // rows that change it must agree (a product has one status).
+      const status = cells.status.trim();
+      const wanted = normalisePdtStatus(status) ?? status;
+      if (status && wanted !== target.status) {
+        const earlier = statuses[target.productId];
+        if (earlier !== undefined && earlier !== wanted) {
+          problems.push({ message: UPLOAD_MESSAGES.statusDiffers, values: { sheet: PDT_SHEET, row: sheetRow, product: target.productName }, sheet: PDT_SHEET, row: sheetRow, columns: [PDT_COLUMN_LABELS.status] });
+        } else if (earlier === undefined) {
+          statuses[target.productId] = wanted;
+          statusRowOf.set(target.productId, sheetRow);
+        }
+      }
       rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
     });
     if (problems.length) return uploadReply(problems);
     const result = await savePdtReport({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, rows, statuses, action: "save", requestId });
     if (!result.ok) {
-      const byPosition = (rowNumber: number) => view.rows[rowNumber - 1];
       return uploadReply(
         result.problems.map((problem) => {
-          const row = byPosition(problem.rowNumber);
-          const sheetRow = row ? (sheetRowOf.get(`${row.productId}:${row.stageId}`) ?? problem.rowNumber + 1) : problem.rowNumber + 1;
+          const row = view.rows[problem.rowNumber - 1];
+          const statusRow = problem.keys.includes("status") && row ? statusRowOf.get(row.productId) : undefined;
+          const sheetRow = statusRow ?? (row ? sheetRowOf.get(`${row.productId}:${row.stageId}`) : undefined) ?? 0;
           return { message: UPLOAD_MESSAGES.row, values: { sheet: PDT_SHEET, row: sheetRow, columns: problem.columns.join(", ") }, sheet: PDT_SHEET, row: sheetRow, columns: problem.columns };
         }),
       );

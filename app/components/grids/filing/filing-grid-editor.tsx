@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { FilingPlanView } from "~/models/filing-plan.server";
-import type { DecisionIntent, ReportActionData, RowProblem, TableProblems } from "~/reports/frame/contract";
+import { NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { useRootData } from "~/root";
@@ -10,7 +10,8 @@ import { InvalidDataDialog } from "../../report/dialogs";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
 import { cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
 
-const productKey = (productId: number) => `p${productId}`;
+/** The grid row key of a product's cell. */
+export const productKey = (productId: number) => `p${productId}`;
 
 /** What was chosen in the plain form before the grid took over (a slow link), by country and product. */
 function typedBeforeHydration(): Map<string, string> {
@@ -21,6 +22,21 @@ function typedBeforeHydration(): Map<string, string> {
     if (field.value !== initial) typed.set(field.name, field.value);
   });
   return typed;
+}
+
+/** The save body of the grid: only the cells changed since loading, as country → product → status. */
+export function filingChanges(rows: readonly EditableRow[], loaded: readonly EditableRow[], products: readonly { id: number }[]) {
+  const cells: FilingPayload["cells"] = {};
+  let count = 0;
+  rows.forEach((row, index) => {
+    for (const product of products) {
+      const key = productKey(product.id);
+      if (cellOf(row, key) === cellOf(loaded[index], key)) continue;
+      (cells[String(row.countryId)] ??= {})[String(product.id)] = cellOf(row, key);
+      count += 1;
+    }
+  });
+  return { cells, count };
 }
 
 function StatusEditor({ row, column, onRowChange, onClose, options, label }: RenderEditCellProps<EditableRow> & { options: readonly string[]; label: string }) {
@@ -100,19 +116,7 @@ export function FilingGridEditor({
   const optionsOf = useMemo(() => new Map(view.products.map((product) => [product.id, view.statusLists[product.category]])), [view.products, view.statusLists]);
   const isInvalid = useCallback((productId: number, value: string) => !normaliseFilingCell(value, optionsOf.get(productId) ?? []).ok, [optionsOf]);
 
-  const changes = useMemo(() => {
-    const cells: FilingPayload["cells"] = {};
-    let count = 0;
-    rows.forEach((row, index) => {
-      for (const product of view.products) {
-        const key = productKey(product.id);
-        if (cellOf(row, key) === cellOf(loaded[index], key)) continue;
-        (cells[String(row.countryId)] ??= {})[String(product.id)] = cellOf(row, key);
-        count += 1;
-      }
-    });
-    return { cells, count };
-  }, [rows, loaded, view.products]);
+  const changes = useMemo(() => filingChanges(rows, loaded, view.products), [rows, loaded, view.products]);
   const dirty = changes.count > 0;
 
   const send = (intent: string, comment?: string): boolean => {
@@ -195,7 +199,7 @@ export function FilingGridEditor({
         label="Filing Plans"
         dirty={dirty}
         busy={busy}
-        hasRows={hasRows}
+        nothingToReportBlocker={hasRows ? NOTHING_TO_REPORT_NEEDS_EMPTY : null}
         result={result}
         nothingToReportDescription={FILING_NOTHING_TO_REPORT}
         onSave={() => send("save")}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import DataGrid, { type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/models/pdt-report.server";
-import type { DecisionIntent, ReportActionData, RowProblem, TableProblems } from "~/reports/frame/contract";
+import { SAVE_CHANGES_FIRST, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
 import { useRootData } from "~/root";
@@ -14,7 +14,7 @@ import { CellEditor, cellOf, nextRowKey, useGridHeight, type EditableRow } from 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
 
 /** A grid row: the loaded row's cells as the grid shows them (dates as MM/DD/YYYY). */
-function gridRow(row: PdtGridRow): EditableRow {
+export function gridRow(row: PdtGridRow): EditableRow {
   return {
     _key: nextRowKey(),
     productId: row.productId,
@@ -34,6 +34,20 @@ const cellsOf = (row: EditableRow) => ({
   startDate: cellOf(row, "startDate"),
   endDate: cellOf(row, "endDate"),
 });
+
+/** The save body's rows: those changed since loading, each with its product's status. */
+export function changedPdtRows(rows: readonly EditableRow[], loaded: readonly EditableRow[]) {
+  return rows
+    .filter((row, index) => EDITABLE.some((key) => cellOf(row, key) !== cellOf(loaded[index], key)))
+    .map((row) => ({
+      productId: row.productId,
+      stageId: row.stageId,
+      status: normalisePdtStatus(cellOf(row, "status")) ?? cellOf(row, "status"),
+      notes: cellOf(row, "notes"),
+      startDate: cellOf(row, "startDate"),
+      endDate: cellOf(row, "endDate"),
+    }));
+}
 
 /**
  * What was typed into the plain form before the grid took over (a slow link): the changed inputs
@@ -122,7 +136,7 @@ export function PdtGridEditor({
     });
   }, []);
 
-  const changed = useMemo(() => rows.filter((row, index) => EDITABLE.some((key) => cellOf(row, key) !== cellOf(loaded[index], key))), [rows, loaded]);
+  const changed = useMemo(() => changedPdtRows(rows, loaded), [rows, loaded]);
   const dirty = changed.length > 0;
 
   const invalidCells = useMemo(() => {
@@ -152,15 +166,7 @@ export function PdtGridEditor({
         setProblems({ [PDT_TABLE]: found });
         return false;
       }
-      const payload = changed.map((row) => ({
-        productId: row.productId,
-        stageId: row.stageId,
-        status: normalisePdtStatus(cellOf(row, "status")) ?? cellOf(row, "status"),
-        notes: cellOf(row, "notes"),
-        startDate: cellOf(row, "startDate"),
-        endDate: cellOf(row, "endDate"),
-      }));
-      form.set("payload", JSON.stringify({ rows: payload }));
+      form.set("payload", JSON.stringify({ rows: changed }));
     }
     if (comment !== undefined) form.set("comment", comment);
     post(form);
@@ -229,7 +235,8 @@ export function PdtGridEditor({
         label="Development Timeline"
         dirty={dirty}
         busy={busy}
-        hasRows={view.rows.some((row) => row.startDate || row.endDate || row.notes) || dirty}
+        // A timeline always has its rows: "nothing to report" submits the plan as it stands, so only unsaved edits hold it back.
+        nothingToReportBlocker={dirty ? SAVE_CHANGES_FIRST : null}
         result={result}
         nothingToReportDescription={PDT_NOTHING_TO_REPORT}
         onSave={() => send("save")}

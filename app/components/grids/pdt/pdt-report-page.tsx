@@ -55,7 +55,6 @@ export function PdtReportPage({
   const commentError = error?.field === "comment" ? error.message : null;
   const formProblems = result?.kind === "problems" ? result.problems : null;
   const submitted = result && (result.kind === "problems" || result.kind === "error") ? (result.submitted ?? null) : null;
-  const hasValues = view.rows.some((row) => row.startDate || row.endDate || row.notes);
   const pageHref = (page: number) => {
     const search = new URLSearchParams();
     if (quarterParam) search.set("quarter", quarterParam);
@@ -102,7 +101,7 @@ export function PdtReportPage({
             commentError={error?.intent === "submit" ? commentError : null}
             saveNote={isPartner && isSubmitted(view.report.status) && view.permissions.save ? SAVE_WITHDRAWS_SUBMISSION : null}
           />
-          {isPartner && view.permissions.submit && !hasValues ? (
+          {isPartner && view.permissions.submit ? (
             <NothingToReportForm frame={view} description={PDT_NOTHING_TO_REPORT} commentError={error?.intent === "submit-empty" ? commentError : null} busy={busy} />
           ) : null}
           {!isPartner ? <DecisionForm frame={view} viewerRole={viewerRole} commentError={error && error.intent !== "submit" ? commentError : null} busy={busy} /> : null}
