@@ -14,7 +14,7 @@ import { quarterIndex, type QuarterRef } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "./product-verification.server";
-import { mailReportDecision, mailReportSubmission } from "./report-mails.server";
+import { mailAfterRowsAction } from "./report-mails.server";
 import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
 import { performReportAction, WorkflowError } from "./report-workflow.server";
 
@@ -223,14 +223,6 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     writeRows,
     requestId: input.requestId,
   });
-  const comment = input.comment?.trim() ?? "";
-  if (action === "submit") {
-    await mailReportSubmission(result, {
-      comment,
-      nothingToReport: Boolean(input.nothingToReport),
-      rows: { message: "Rows: {{total}}", values: { total: counts.total } },
-    });
-  }
-  if (action === "approve" || action === "reject" || action === "reopen") await mailReportDecision(result, { decision: action, comment });
+  await mailAfterRowsAction(result, { action, comment: input.comment?.trim() ?? "", nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } });
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -13,7 +13,7 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
-import { mailReportDecision, mailReportSubmission } from "./report-mails.server";
+import { mailAfterRowsAction } from "./report-mails.server";
 import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
 import { performReportAction, WorkflowError } from "./report-workflow.server";
 
@@ -276,14 +276,6 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
     writeRows,
     requestId: input.requestId,
   });
-  const comment = input.comment?.trim() ?? "";
-  if (action === "submit") {
-    await mailReportSubmission(result, {
-      comment,
-      nothingToReport: Boolean(input.nothingToReport),
-      rows: { message: "Rows: {{total}}", values: { total: counts.total } },
-    });
-  }
-  if (action === "approve" || action === "reject" || action === "reopen") await mailReportDecision(result, { decision: action, comment });
+  await mailAfterRowsAction(result, { action, comment: input.comment?.trim() ?? "", nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } });
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -177,3 +177,15 @@ export async function mailReportDecision(result: ReportActionResult, { decision,
     logger.error({ err: error, reportId: result.reportId, decision }, "decision mail failed");
   }
 }
+
+/**
+ * The mails of a report action that wrote rows (a save, a submission, a decision with edits):
+ * a submission's receipt and notice, or a decision's notice; a save mails nothing.
+ */
+export async function mailAfterRowsAction(
+  result: ReportActionResult,
+  { action, comment, rows, nothingToReport }: { action: "save" | "submit" | ReportDecision; comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
+) {
+  if (action === "submit") await mailReportSubmission(result, { comment, rows, nothingToReport });
+  else if (action !== "save") await mailReportDecision(result, { decision: action, comment });
+}

@@ -28,7 +28,7 @@ import {
 } from "~/utils/sales-rows";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
-import { mailReportDecision, mailReportSubmission } from "./report-mails.server";
+import { mailAfterRowsAction } from "./report-mails.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
 import {
   assertMayAccess,
@@ -411,14 +411,12 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     requestId: input.requestId,
   });
 
-  if (action === "submit") {
-    await mailReportSubmission(result, {
-      comment: input.comment?.trim() ?? "",
-      nothingToReport: counts.total === 0,
-      rows: { message: "Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", values: { total: counts.total, api: rowsByKind.API, fdf: rowsByKind.FDF } },
-    });
-  }
-  if (action !== "save" && action !== "submit") await mailReportDecision(result, { decision: action, comment: input.comment?.trim() ?? "" });
+  await mailAfterRowsAction(result, {
+    action,
+    comment: input.comment?.trim() ?? "",
+    nothingToReport: counts.total === 0,
+    rows: { message: "Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", values: { total: counts.total, api: rowsByKind.API, fdf: rowsByKind.FDF } },
+  });
 
   return {
     ok: true,

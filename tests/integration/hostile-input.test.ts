@@ -256,6 +256,11 @@ async function buildContext(): Promise<Ctx> {
         { label: "a note of 2,001 characters", bytes: await pdtWorkbook([pdtCells({ 3: "n".repeat(2001) })]), expect: "refuse" },
         { label: "no sheet PDT", bytes: await pdtWorkbook([pdtCells()], "Sheet1"), expect: "refuse" },
         {
+          label: "2,000 rows naming no product of the timeline",
+          bytes: await pdtWorkbook(Array.from({ length: 2000 }, (_, index) => pdtCells({ 0: `Unknown product ${index}` }))),
+          expect: "refuse",
+        },
+        {
           label: "two rows of one product with different statuses",
           bytes: await pdtWorkbook([pdtCells(), pdtCells({ 1: pdtRows[1].stageName, 2: "Dropped" })]),
           expect: "either",
@@ -275,6 +280,26 @@ async function buildContext(): Promise<Ctx> {
         { label: "a country twice", bytes: await filingWorkbook([product.name], [[country.country, "Filed"], [country.country, "Registered"]]), expect: "refuse" },
         { label: "a status not in the list", bytes: await filingWorkbook([product.name], [[country.country, "Launched"]]), expect: "refuse" },
         { label: "a status of 1,000 characters", bytes: await filingWorkbook([product.name], [[country.country, "F".repeat(1000)]]), expect: "refuse" },
+        {
+          label: "2,000 rows of countries not in the list",
+          bytes: await filingWorkbook([product.name], Array.from({ length: 2000 }, (_, index) => [`Atlantis ${index}`, "Filed"])),
+          expect: "refuse",
+        },
+        {
+          label: "3 rows of a 30,000-character country",
+          bytes: await filingWorkbook([product.name], ["A", "B", "C"].map((letter) => [letter.repeat(30_000), "Filed"])),
+          expect: "refuse",
+        },
+        {
+          label: "2,000 columns of products not in the list",
+          bytes: await filingWorkbook(Array.from({ length: 2000 }, (_, index) => `Unknown product ${index}`), [[country.country]]),
+          expect: "refuse",
+        },
+        {
+          label: "3 columns of a 30,000-character product name",
+          bytes: await filingWorkbook(["A", "B", "C"].map((letter) => letter.repeat(30_000)), [[country.country]]),
+          expect: "refuse",
+        },
       ],
     },
     otherProduct,
@@ -457,7 +482,6 @@ async function emptyCedarsFiling(ctx: Ctx) {
 
 /** The variants of a report on the frame (timeline or Filing Plans): the partner's page and the administrator's. */
 function reportVariants(report: {
-  title: string;
   type: "pdt" | "filing";
   partnerModule: string;
   adminModule: string;
@@ -550,6 +574,7 @@ function reportVariants(report: {
       refused: (base) => without(base, "comment"),
       json: report.json,
       repeatField: "comment",
+      setup: deactivateAcmesProduct,
     },
     {
       module: report.partnerModule,
@@ -971,7 +996,6 @@ const VARIANTS: Variant[] = [
     repeatField: "verificationId",
   },
   ...reportVariants({
-    title: "Development Timeline",
     type: "pdt",
     partnerModule: partnerPdt,
     adminModule: adminPdt,
@@ -1026,7 +1050,6 @@ const VARIANTS: Variant[] = [
     upload: (ctx) => ({ filename: "development-timeline.xlsx", bytes: ctx.pdt.workbook, bad: ctx.pdt.badWorkbooks }),
   }),
   ...reportVariants({
-    title: "Filing Plans",
     type: "filing",
     partnerModule: partnerFiling,
     adminModule: adminFiling,

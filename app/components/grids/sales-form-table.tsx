@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
-import { formPage, Pager, PlainReportForm } from "../report/plain-form";
+import { formPage, PlainReportForm, type PlainFormState } from "../report/plain-form";
 import { datalistIdFor } from "./sales-grid";
-import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
+import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
 type LoadedRow = { id?: number } & Record<string, unknown>;
@@ -62,14 +62,7 @@ export function SalesFormTable({
   canEdit,
   productEditable,
   problems,
-  submitted,
-  hiddenFields,
-  pageHref,
-  canSave,
-  showSubmit,
-  canSubmit,
-  commentError,
-  saveNote,
+  form,
 }: {
   kind: SalesKind;
   rows: readonly LoadedRow[];
@@ -78,16 +71,10 @@ export function SalesFormTable({
   canEdit: boolean;
   productEditable: boolean;
   problems: readonly RowProblem[];
-  submitted: SubmittedForm | null;
-  hiddenFields: Record<string, string | number>;
-  pageHref: (page: number) => string;
-  canSave: boolean;
-  showSubmit: boolean;
-  canSubmit: boolean;
-  commentError: string | null;
-  /** Said beside Save: a partner's save of a submitted report withdraws the submission. */
-  saveNote: string | null;
+  /** The plain form's shared state (hidden fields, buttons, the last post). */
+  form: PlainFormState;
 }) {
+  const { submitted } = form;
   const { t } = useTranslation();
   const columns = columnsFor(kind);
   const { pages, current: currentPage, start } = formPage(page, rows.length);
@@ -178,33 +165,9 @@ export function SalesFormTable({
     </div>
   );
 
-  const pager = <Pager page={currentPage} pages={pages} pageHref={pageHref} />;
-
-  if (!canEdit) {
-    return (
-      <>
-        {table}
-        {pager}
-      </>
-    );
-  }
-
   return (
-    <PlainReportForm
-      hiddenFields={hiddenFields}
-      tab={kind}
-      page={currentPage}
-      resetKey={JSON.stringify(submitted ?? null)}
-      canSave={canSave}
-      showSubmit={showSubmit}
-      canSubmit={canSubmit}
-      commentError={commentError}
-      submittedComment={submitted?.comment ?? ""}
-      saveNote={saveNote}
-      commentId={`submit-comment-${kind}`}
-    >
+    <PlainReportForm state={form} canEdit={canEdit} tab={kind} page={currentPage} pages={pages} commentId={`submit-comment-${kind}`}>
       {table}
-      {pager}
     </PlainReportForm>
   );
 }

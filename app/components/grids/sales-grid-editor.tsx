@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/models/sales-report.server";
-import { NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
+import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, NOTHING_TO_REPORT_DESCRIPTION, type SalesIntent, type SalesPayload } from "~/reports/sales/contract";
 import { useRootData } from "~/root";
 import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
 import { InvalidDataDialog } from "../report/dialogs";
+import { postReport, type ReportScreen } from "../report/report-page";
 import { WorkflowToolbar } from "../report/workflow-toolbar";
 import { nextRowKey, useGridHeight, type EditableRow } from "./editable-grid";
 import { emptyEditableRow, rowInput, SalesGrid } from "./sales-grid";
@@ -69,10 +70,7 @@ export interface SalesGridEditorProps {
   view: SalesReportView;
   viewerRole: "ADMIN" | "STAFF" | "PARTNER";
   initialTab: SalesKind;
-  result: ReportActionData | undefined;
-  busy: boolean;
-  post: (form: FormData) => void;
-  hiddenFields: Record<string, string | number>;
+  screen: ReportScreen;
 }
 
 /**
@@ -80,7 +78,8 @@ export interface SalesGridEditorProps {
  * Rows, Save, Submit Report (partner) or Approve / Reject (admin). The page remounts it when the
  * report's version changes (after a save); a refused save keeps the unsaved grid as it is.
  */
-export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, post, hiddenFields }: SalesGridEditorProps) {
+export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesGridEditorProps) {
+  const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const rootData = useRootData();
   const height = useGridHeight();
@@ -144,17 +143,9 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
   };
 
   const send = (intent: SalesIntent, { withRows, comment }: { withRows: boolean; comment?: string }): boolean => {
-    const form = new FormData();
-    form.set("intent", intent);
-    form.set("tab", tab);
-    for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
-    if (withRows) {
-      const body = changes();
-      if (!body) return false;
-      form.set("payload", JSON.stringify(body));
-    }
-    if (comment !== undefined) form.set("comment", comment);
-    post(form);
+    const payload = withRows ? changes() : undefined;
+    if (payload === null) return false;
+    postReport(screen, intent, { payload, comment, tab });
     return true;
   };
 
@@ -195,8 +186,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, result, busy, po
         result={result}
         nothingToReportDescription={NOTHING_TO_REPORT_DESCRIPTION}
         onSave={() => send("save", { withRows: true })}
-        // Submitting saves the grid's changes first; approve, reject and reopen carry them when there are any.
-        onDecision={(intent: DecisionIntent, comment) => send(intent, { withRows: intent !== "submit-empty" && (intent === "submit" || unsaved), comment })}
+        onDecision={(intent: DecisionIntent, comment) => send(intent, { withRows: carriesRows(intent, unsaved), comment })}
       />
 
       <div className="report-tabs" role="tablist" aria-label={t("Sales Report")}>

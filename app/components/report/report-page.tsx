@@ -1,14 +1,16 @@
-import { Form, Link, useLocation, useNavigate, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportHistoryEntry } from "~/models/report-workflow.server";
 import type { ReportFrameView } from "~/models/report-screen.server";
-import { keepsPageAfter, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import { useHydrated } from "~/hooks/use-hydrated";
+import { keepsPageAfter, SAVE_WITHDRAWS_SUBMISSION, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 import { formatDateTime } from "~/utils/dates";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { isSubmitted, WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
 import { PageHeader } from "../page-header";
 import { CommentField } from "./comment-field";
+import type { PlainFormState } from "./plain-form";
 import { InvalidDataList } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
@@ -139,7 +141,7 @@ function UploadForm({
 }
 
 /** Approve / Reject (and Reopen) with the comment, as a plain form (the page without JavaScript). */
-export function DecisionForm({
+function DecisionForm({
   frame,
   viewerRole,
   commentError,
@@ -180,7 +182,7 @@ export function DecisionForm({
 }
 
 /** "Nothing to report this quarter" as a plain form (the page without JavaScript), for a report without rows. */
-export function NothingToReportForm({
+function NothingToReportForm({
   frame,
   description,
   commentError,
@@ -208,6 +210,27 @@ export function NothingToReportForm({
   );
 }
 
+/** Below the plain form: 'Nothing to report this quarter' for the partner when it may, the decision form for ADMIN and STAFF. */
+export function PlainDecisionForms({
+  data,
+  screen,
+  nothingToReport,
+  description,
+}: {
+  data: ReportPageData;
+  screen: ReportScreen;
+  /** Whether the report may be submitted as nothing to report now. */
+  nothingToReport: boolean;
+  description: string;
+}) {
+  const { view, viewerRole } = data;
+  if (viewerRole !== "PARTNER") {
+    return <DecisionForm frame={view} viewerRole={viewerRole} commentError={screen.decisionCommentError} busy={screen.busy} />;
+  }
+  if (!view.permissions.submit || !nothingToReport) return null;
+  return <NothingToReportForm frame={view} description={description} commentError={screen.nothingToReportCommentError} busy={screen.busy} />;
+}
+
 /** 'Invalid data!' above the form without JavaScript. */
 export function InvalidDataAlert({ problems, headings }: { problems: TableProblems; headings: Record<string, string> }) {
   const { t } = useTranslation();
@@ -228,45 +251,110 @@ export interface ReportPageData {
 }
 
 /**
+ * What a report screen derives from its loader and its last post: JavaScript or not, busy, the
+ * refusal and where it belongs, links that keep the quarter, the plain form's state, and the post
+ * the editor sends.
+ */
+export function useReportScreen(data: ReportPageData, actionData: unknown) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const location = useLocation();
+  const { view, viewerRole } = data;
+  const result = actionData as ReportActionData | undefined;
+  const busy = navigation.state === "submitting";
+  const isPartner = viewerRole === "PARTNER";
+  const quarterParam = view.quarter.historic ? view.quarter.name : null;
+  /** This page with the quarter shown and the given query parameters. */
+  const href = (params: Record<string, string | number | null>) => {
+    const search = new URLSearchParams();
+    if (quarterParam) search.set("quarter", quarterParam);
+    for (const [name, value] of Object.entries(params)) if (value !== null && value !== "") search.set(name, String(value));
+    const query = search.toString();
+    return `${location.pathname}${query ? `?${query}` : ""}`;
+  };
+  const error = result?.kind === "error" ? result : null;
+  const commentError = error?.field === "comment" ? error.message : null;
+  const submitted = result && (result.kind === "problems" || result.kind === "error") ? (result.submitted ?? null) : null;
+  const hiddenFields = { quarterId: view.quarter.id, version: view.report.version };
+  const plainForm: PlainFormState = {
+    hiddenFields,
+    canSave: view.permissions.save && !busy,
+    showSubmit: isPartner,
+    canSubmit: view.permissions.submit && !busy,
+    commentError: error?.intent === "submit" ? commentError : null,
+    saveNote: isPartner && isSubmitted(view.report.status) && view.permissions.save ? SAVE_WITHDRAWS_SUBMISSION : null,
+    submitted,
+    pageHref: (page) => href({ page }),
+  };
+  return {
+    hydrated,
+    busy,
+    result,
+    isPartner,
+    hiddenFields,
+    href,
+    formProblems: result?.kind === "problems" ? result.problems : null,
+    submitted,
+    plainForm,
+    decisionCommentError: error && error.intent !== "submit" ? commentError : null,
+    nothingToReportCommentError: error?.intent === "submit-empty" ? commentError : null,
+    downloadHref: (path: string) => `${path}${quarterParam ? `?quarter=${encodeURIComponent(quarterParam)}` : ""}`,
+    post: (form: FormData) => submit(form, { method: "post", action: `${location.pathname}${location.search}` }),
+  };
+}
+
+export type ReportScreen = ReturnType<typeof useReportScreen>;
+
+/** Posts an intent of the page with the frame's hidden fields, the rows' JSON body when given, the comment and the tab. */
+export function postReport(screen: ReportScreen, intent: string, { payload, comment, tab }: { payload?: unknown; comment?: string; tab?: string } = {}) {
+  const form = new FormData();
+  form.set("intent", intent);
+  for (const [name, value] of Object.entries(screen.hiddenFields)) form.set(name, String(value));
+  if (tab) form.set("tab", tab);
+  if (payload !== undefined) form.set("payload", JSON.stringify(payload));
+  if (comment !== undefined) form.set("comment", comment);
+  screen.post(form);
+}
+
+/**
  * The frame of a report screen: title with the back arrow, quarter dropdown, messages, Excel
  * download, status line and notices, the refusal of the last post, then the report's own content
  * (its grid with JavaScript, its plain form without), the upload and the history.
  */
 export function ReportPage({
   data,
-  result,
-  hydrated,
+  screen,
   title,
-  downloadHref,
+  downloadPath,
   downloadName,
   backTo,
   notices,
   children,
-  upload,
+  uploadModes = false,
 }: {
   data: ReportPageData;
-  result: ReportActionData | undefined;
-  hydrated: boolean;
+  screen: ReportScreen;
   title: string;
-  downloadHref: string;
+  /** The report's workbook download; the shown quarter is added. */
+  downloadPath: string;
   downloadName: string;
   backTo?: string;
   /** Shown under the status line (Sales: product verification, FDF warnings). */
   notices?: ReactNode;
   children: ReactNode;
-  upload: { modes: boolean; busy: boolean } | null;
+  /** Sales: an upload replaces the quarter's rows or is appended to them. */
+  uploadModes?: boolean;
 }) {
+  const { result, hydrated } = screen;
   const { t } = useTranslation();
   const { view, viewerRole } = data;
   const status = t(view.statusLine.status ?? "Not started");
   const time = view.statusLine.at ? formatDateTime(view.statusLine.at) : "";
   const isPartner = viewerRole === "PARTNER";
-  const location = useLocation();
-
   const error = result?.kind === "error" ? result : null;
   // With JavaScript the comment dialogs show their own error.
   const pageError = error && !(hydrated && error.field === "comment") ? error : null;
-  const reloadHref = `${location.pathname}${view.quarter.historic ? `?quarter=${encodeURIComponent(view.quarter.name)}` : ""}`;
 
   return (
     <div className="report-page" data-testid="report-page" data-report={view.type}>
@@ -286,7 +374,7 @@ export function ReportPage({
           canMarkRead={viewerRole !== "STAFF" && view.report.id !== null}
           hydrated={hydrated}
         />
-        <a href={downloadHref} className="button button--secondary" download={downloadName}>
+        <a href={screen.downloadHref(downloadPath)} className="button button--secondary" download={downloadName}>
           {t("Download Excel")}
         </a>
       </PageHeader>
@@ -307,7 +395,7 @@ export function ReportPage({
           <p>{t(pageError.message, pageError.values)}</p>
           {pageError.stale ? (
             <p>
-              <a href={reloadHref}>{t("Reload the report")}</a>
+              <a href={screen.href({})}>{t("Reload the report")}</a>
             </p>
           ) : null}
         </div>
@@ -315,8 +403,8 @@ export function ReportPage({
 
       {children}
 
-      {upload && view.canEditRows ? (
-        <UploadForm frame={view} problems={result?.kind === "upload-problems" ? result.problems : null} busy={upload.busy} modes={upload.modes} />
+      {view.canEditRows ? (
+        <UploadForm frame={view} problems={result?.kind === "upload-problems" ? result.problems : null} busy={screen.busy} modes={uploadModes} />
       ) : null}
 
       <ReportHistory history={data.history} changes={data.changes} />

@@ -3,33 +3,28 @@
  * post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
  */
-import { data } from "@remix-run/node";
 import { listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
-import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { listReportHistory } from "~/models/report-workflow.server";
 import { cellText, readWorkbook, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, workbookResponse, type WorkbookColumn } from "~/models/workbook.server";
-import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
-import { PAGE_NOT_FOUND } from "~/utils/messages";
-import { redirectWithToast } from "~/utils/toast.server";
 import { openXlsx, XlsxReadError } from "~/utils/xlsx-reader.server";
-import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "../frame/contract";
 import {
   BadRequest,
   badRequest,
   handleReportAction,
   isPlainObject,
-  pageUrl,
   parsePage,
   parsePayload,
-  parseVersion,
   REPORT_ROUTE_MESSAGES,
-  reply,
   rethrowForPage,
-  single,
   type Envelope,
   type ReportActionArgs,
   type ReportRoutePlugin,
   type Viewer,
+  sheetRowProblem,
+  type UploadOutcome,
+  type UploadRequest,
 } from "../frame/route.server";
 import {
   FILING_COUNTRY_COLUMN,
@@ -45,7 +40,6 @@ import { FILING_EMPTY } from "./statuses";
 
 type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
-const SAVED = "Data recorded successfully!";
 
 // ---------------------------------------------------------------- loader and download
 
@@ -141,23 +135,14 @@ function cellsFromForm(form: FormData, envelope: Envelope, positions: ReadonlyMa
 
 // ---------------------------------------------------------------- upload
 
-const UPLOAD_FIELDS = ["intent", "file", "quarter", "version"] as const;
-const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 const UPLOAD_MESSAGES = {
-  file: "Please choose an Excel file (.xlsx).",
-  tooLarge: "The file is larger than 10 MB.",
   unknownProduct: "Sheet {{sheet}}: the column {{column}} is not one of the partner's products.",
   repeatedProduct: "Sheet {{sheet}}: the column {{column}} appears more than once.",
   unknownCountry: "Sheet {{sheet}}, row {{row}}: {{country}} is not a country of the list.",
   repeatedCountry: "Sheet {{sheet}}, row {{row}}: {{country}} appears more than once.",
-  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
 } as const;
 
 const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
-
-function uploadReply(problems: UploadProblem[], status = 400) {
-  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
-}
 
 /** The header cells of the sheet (null: no such sheet, as the reader then says), or why the file cannot be read. */
 async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: string[] | null } | { ok: false; problems: UploadProblem[] }> {
@@ -185,96 +170,61 @@ async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: strin
  * product of the partner (without regard to case); an empty cell empties the filing. Checked by
  * the same rules as the grid and saved together; nothing is saved when anything is wrong.
  */
-async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
-  let form: FormData;
-  try {
-    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
-  } catch (error) {
-    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
-    throw error;
-  }
-  let quarterName: string | null;
-  let expectedVersion: number;
-  try {
-    if (single(form, "intent") !== "upload") throw new BadRequest();
-    quarterName = single(form, "quarter") || null;
-    expectedVersion = parseVersion(single(form, "version"));
-  } catch {
-    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  }
-  const files = form.getAll("file");
-  const file = files[0];
-  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
-  try {
-    const view = await loadFilingPlan({ viewer: actor, partnerId, quarterName });
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const header = await sheetHeader(bytes);
-    if (!header.ok) return uploadReply(header.problems);
+async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, bytes }: UploadRequest): Promise<UploadOutcome> {
+  const view = await loadFilingPlan({ viewer: actor, partnerId, quarterName });
+  const header = await sheetHeader(bytes);
+  if (!header.ok) return header;
 
-    const problems: UploadProblem[] = [];
-    const productByName = new Map(view.products.map((product) => [comparable(product.name), product]));
-    const columns: WorkbookColumn[] = [COUNTRY_COLUMN];
-    const productOf = new Map<string, number>();
-    for (const label of header.labels ?? []) {
-      const name = comparable(label);
-      if (!name || name === comparable(FILING_COUNTRY_COLUMN)) continue;
-      const product = productByName.get(name);
-      const values = { sheet: FILING_SHEET, column: label.trim() };
-      if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
-      else if (productOf.has(productKey(product.id))) problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
-      else {
-        columns.push({ key: productKey(product.id), label: product.name });
-        productOf.set(productKey(product.id), product.id);
-      }
+  const problems: UploadProblem[] = [];
+  const productByName = new Map(view.products.map((product) => [comparable(product.name), product]));
+  const columns: WorkbookColumn[] = [COUNTRY_COLUMN];
+  const productOf = new Map<string, number>();
+  for (const label of header.labels ?? []) {
+    const name = comparable(label);
+    if (!name || name === comparable(FILING_COUNTRY_COLUMN)) continue;
+    const product = productByName.get(name);
+    const values = { sheet: FILING_SHEET, column: label.trim() };
+    if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
+    else if (productOf.has(productKey(product.id))) problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
+    else {
+      columns.push({ key: productKey(product.id), label: product.name });
+      productOf.set(productKey(product.id), product.id);
     }
-    if (problems.length) return uploadReply(problems);
+  }
+  if (problems.length) return { ok: false, problems };
 
-    const workbook = await readWorkbook(bytes, [{ sheet: FILING_SHEET, columns }]);
-    if (!workbook.ok) return uploadReply(workbook.problems);
-    const countryByName = new Map(view.rows.map((row) => [comparable(row.country), row.countryId]));
-    const sheetRowOf = new Map<number, number>();
-    const cells: FilingPostedCell[] = [];
-    workbook.rows[FILING_SHEET].forEach((row, index) => {
-      const sheetRow = index + 2;
-      if (Object.values(row).every((value) => !value.trim())) return;
-      const countryId = countryByName.get(comparable(row.country));
-      const values = { sheet: FILING_SHEET, row: sheetRow, country: row.country.trim() };
-      if (countryId === undefined) {
-        problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
-        return;
-      }
-      if (sheetRowOf.has(countryId)) {
-        problems.push({ message: UPLOAD_MESSAGES.repeatedCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
-        return;
-      }
-      sheetRowOf.set(countryId, sheetRow);
-      for (const [key, productId] of productOf) cells.push({ countryId, productId, status: row[key].trim() || FILING_EMPTY });
+  const workbook = await readWorkbook(bytes, [{ sheet: FILING_SHEET, columns }]);
+  if (!workbook.ok) return workbook;
+  const countryByName = new Map(view.rows.map((row) => [comparable(row.country), row.countryId]));
+  const sheetRowOf = new Map<number, number>();
+  const cells: FilingPostedCell[] = [];
+  workbook.rows[FILING_SHEET].forEach((row, index) => {
+    const sheetRow = index + 2;
+    if (Object.values(row).every((value) => !value.trim())) return;
+    const countryId = countryByName.get(comparable(row.country));
+    const values = { sheet: FILING_SHEET, row: sheetRow, country: row.country.trim() };
+    if (countryId === undefined) {
+      problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
+      return;
+    }
+    if (sheetRowOf.has(countryId)) {
+      problems.push({ message: UPLOAD_MESSAGES.repeatedCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
+      return;
+    }
+    sheetRowOf.set(countryId, sheetRow);
+    for (const [key, productId] of productOf) cells.push({ countryId, productId, status: row[key].trim() || FILING_EMPTY });
+  });
+  if (problems.length) return { ok: false, problems };
+
+  const result = await saveFilingPlan({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, cells, action: "save", requestId });
+  if (!result.ok) {
+    const problemsBySheetRow = result.problems.map((problem) => {
+      const country = view.rows[problem.rowNumber - 1];
+      return sheetRowProblem(FILING_SHEET, (country && sheetRowOf.get(country.countryId)) ?? problem.rowNumber + 1, problem.columns);
     });
-    if (problems.length) return uploadReply(problems);
-
-    const result = await saveFilingPlan({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, cells, action: "save", requestId });
-    if (!result.ok) {
-      return uploadReply(
-        result.problems.map((problem) => {
-          const country = view.rows[problem.rowNumber - 1];
-          const sheetRow = (country && sheetRowOf.get(country.countryId)) ?? problem.rowNumber + 1;
-          return {
-            message: UPLOAD_MESSAGES.row,
-            values: { sheet: FILING_SHEET, row: sheetRow, columns: problem.columns.join(", ") },
-            sheet: FILING_SHEET,
-            row: sheetRow,
-            columns: problem.columns,
-          };
-        }),
-      );
-    }
-    return redirectWithToast(pageUrl(request), { type: "success", message: SAVED });
-  } catch (error) {
-    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
-    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
-    throw error;
+    return { ok: false, problems: problemsBySheetRow };
   }
+  return { ok: true, message: { message: DATA_RECORDED } };
 }
 
 // ---------------------------------------------------------------- the plug-in
@@ -289,9 +239,9 @@ function filingPlugin(positions: ReadonlyMap<number, number>): ReportRoutePlugin
     async save({ posted, ...request }) {
       const saved = await saveFilingPlan({ ...request, cells: posted.cells });
       if (!saved.ok) return { ok: false, problems: { [FILING_TABLE]: saved.problems } };
-      return { ok: true, message: { message: SAVED } };
+      return { ok: true, message: { message: DATA_RECORDED } };
     },
-    upload: handleUpload,
+    importWorkbook: importFilingWorkbook,
   };
 }
 

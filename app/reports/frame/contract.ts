@@ -9,6 +9,11 @@ export const FRAME_INTENTS = ["save", "submit", "submit-empty", "approve", "reje
 export type FrameIntent = (typeof FRAME_INTENTS)[number];
 export type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
 
+/** Save and submit carry the grid's changes; a decision carries them when there are any; "nothing to report" never. */
+export function carriesRows(intent: string, dirty: boolean): boolean {
+  return intent !== "submit-empty" && (intent === "save" || intent === "submit" || dirty);
+}
+
 /** Rows per page of the form without JavaScript. */
 export const FORM_PAGE_SIZE = 50;
 /** The grid's height: the window's height minus this (spec section 2). */
@@ -16,6 +21,8 @@ export const GRID_HEIGHT_OFFSET = 230;
 /** Uploaded workbooks: at most 10 MB. */
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
+/** The toast after a save or an upload of PDT and Filing Plans (spec section 8). */
+export const DATA_RECORDED = "Data recorded successfully!";
 export const NOTHING_TO_REPORT_NEEDS_EMPTY = "Only a report without rows can be submitted as nothing to report.";
 export const SAVE_CHANGES_FIRST = "Save your changes first.";
 /** Said beside Save on a submitted report: a partner's save withdraws the submission (decisions.md section 4). */

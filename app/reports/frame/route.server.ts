@@ -11,13 +11,13 @@ import { StaleReportError, WorkflowError } from "~/models/report-workflow.server
 import type { AuthUser } from "~/models/user.server";
 import { TEXT_MAX, textProblem } from "~/schemas/fields";
 import { forbidden } from "~/utils/auth.server";
-import { readForm } from "~/utils/form-data.server";
+import { isRefusal, readForm, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
 import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
-import { FRAME_INTENTS, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems } from "./contract";
+import { FRAME_INTENTS, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "./contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 
@@ -179,6 +179,33 @@ export type SaveOutcome =
       headers?: Headers;
     };
 
+/** A workbook upload, its envelope read and checked by the frame. */
+export interface UploadRequest {
+  actor: Viewer;
+  partnerId: number;
+  requestId?: string | null;
+  quarterName: string | null;
+  expectedVersion: number;
+  /** Sales: "replace" (default) or "append". */
+  mode: string | null;
+  bytes: Uint8Array;
+}
+
+export type UploadOutcome =
+  | { ok: false; problems: UploadProblem[] }
+  | { ok: true; message: { message: string; values?: Record<string, string | number> }; headers?: Headers };
+
+export const UPLOAD_MESSAGES = {
+  file: "Please choose an Excel file (.xlsx).",
+  tooLarge: "The file is larger than 10 MB.",
+  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+} as const;
+
+/** An invalid row of an uploaded sheet, by its sheet row and the labels of its invalid columns. */
+export function sheetRowProblem(sheet: string, row: number, columns: string[]): UploadProblem {
+  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: columns.join(", ") }, sheet, row, columns };
+}
+
 export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   type: ReportTypeKey;
   /** The largest save body, in bytes. */
@@ -191,17 +218,14 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   save(request: SaveRequest<Posted>): Promise<SaveOutcome>;
   /** Intents of the report's own (Sales: verify-product), each with its handler. */
   extraIntents?: Record<string, (args: ReportActionArgs, form: FormData) => Promise<Response | ReturnType<typeof reply>>>;
-  /** A workbook upload (multipart). */
-  upload?: (args: ReportActionArgs) => Promise<Response | ReturnType<typeof reply>>;
+  /** Reads a filled workbook of the report's download layout and saves it (nothing when a row is wrong). */
+  importWorkbook: (request: UploadRequest) => Promise<UploadOutcome>;
 }
 
 /** The post of a report page: one handler per intent. */
 export async function handleReportAction<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
   const { request, actor, partnerId, requestId } = args;
-  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
-    if (!plugin.upload) throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
-    return plugin.upload(args);
-  }
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(plugin, args);
   const form = await readForm(request, { maxBytes: plugin.maxBytes });
   const extraIntents = Object.keys(plugin.extraIntents ?? {});
   let envelope: Envelope;
@@ -273,5 +297,47 @@ export async function handleReportAction<Posted extends PostedRowsBase>(plugin: 
     return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
   } catch (error) {
     return refusal(intent, error, submitted);
+  }
+}
+
+// ---------------------------------------------------------------- upload
+
+/** The upload form's fields; any other part is skipped unread. */
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "version"] as const;
+/** What the upload form adds around its file. */
+const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
+
+function uploadReply(problems: UploadProblem[], status = 400) {
+  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
+}
+
+/** A filled workbook: the form read within its limits, the report's import, its problems or the redirect with the toast. */
+async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, { request, actor, partnerId, requestId }: ReportActionArgs) {
+  let form: FormData;
+  try {
+    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
+  } catch (error) {
+    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
+    throw error;
+  }
+  let fields: Omit<UploadRequest, "actor" | "partnerId" | "requestId" | "bytes">;
+  try {
+    if (single(form, "intent") !== "upload") throw new BadRequest();
+    fields = { quarterName: single(form, "quarter") || null, mode: single(form, "mode"), expectedVersion: parseVersion(single(form, "version")) };
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
+  try {
+    const outcome = await plugin.importWorkbook({ actor, partnerId, requestId, ...fields, bytes: new Uint8Array(await file.arrayBuffer()) });
+    if (!outcome.ok) return uploadReply(outcome.problems);
+    return redirectWithToast(pageUrl(request), { type: "success", ...outcome.message }, { headers: outcome.headers });
+  } catch (error) {
+    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
+    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    throw error;
   }
 }

@@ -3,34 +3,29 @@
  * the plain form post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
  */
-import { data } from "@remix-run/node";
 import { loadPdtReport, savePdtReport, type PdtGridRow, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
-import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
 import { TEXT_MAX } from "~/schemas/fields";
-import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
-import { PAGE_NOT_FOUND } from "~/utils/messages";
-import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "../frame/contract";
 import {
   BadRequest,
   badRequest,
   handleReportAction,
   isPlainObject,
-  pageUrl,
   parsePage,
   parsePayload,
-  parseVersion,
   REPORT_ROUTE_MESSAGES,
-  reply,
   rethrowForPage,
-  single,
   type Envelope,
   type ReportActionArgs,
   type ReportRoutePlugin,
   type Viewer,
+  sheetRowProblem,
+  type UploadOutcome,
+  type UploadRequest,
 } from "../frame/route.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "./contract";
 import { normalisePdtStatus, PDT_COLUMN_LABELS } from "./rows";
 
@@ -150,100 +145,63 @@ function rowsFromForm(form: FormData, envelope: Envelope): Posted {
 
 // ---------------------------------------------------------------- upload
 
-const UPLOAD_FIELDS = ["intent", "file", "quarter", "version"] as const;
-const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 const UPLOAD_MESSAGES = {
-  file: "Please choose an Excel file (.xlsx).",
-  tooLarge: "The file is larger than 10 MB.",
   unknownRow: "Sheet {{sheet}}, row {{row}}: this product and stage are not part of the timeline.",
   statusDiffers: "Sheet {{sheet}}, row {{row}}: {{product}} is given another new status on an earlier row; a product has one status.",
-  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
 } as const;
 
 const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
 
-function uploadReply(problems: UploadProblem[], status = 400) {
-  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
-}
-
 /**
- * A filled pdt.xlsx: its rows are matched to the timeline by product and stage name, checked by
- * the same rules as the grid, and saved together; nothing is saved when any row is wrong.
+ * A filled development-timeline.xlsx: its rows are matched to the timeline by product and stage
+ * name, checked by the same rules as the grid, and saved together; nothing is saved when any row is wrong.
  */
-async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
-  let form: FormData;
-  try {
-    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
-  } catch (error) {
-    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
-    throw error;
-  }
-  let quarterName: string | null;
-  let expectedVersion: number;
-  try {
-    if (single(form, "intent") !== "upload") throw new BadRequest();
-    quarterName = single(form, "quarter") || null;
-    expectedVersion = parseVersion(single(form, "version"));
-  } catch {
-    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  }
-  const files = form.getAll("file");
-  const file = files[0];
-  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
-  try {
-    const view = await loadPdtReport({ viewer: actor, partnerId, quarterName });
-    const workbook = await readWorkbook(await file.arrayBuffer(), [{ sheet: PDT_SHEET, columns: PDT_WORKBOOK_COLUMNS }]);
-    if (!workbook.ok) return uploadReply(workbook.problems);
-    const byName = new Map<string, PdtGridRow>(view.rows.map((row) => [`${comparable(row.productName)}|${comparable(row.stageName)}`, row]));
-    const problems: UploadProblem[] = [];
-    const statuses: Record<number, string> = {};
-    const rows: PdtPostedRow[] = [];
-    const sheetRowOf = new Map<string, number>();
-    /** The sheet row each product's status was read from: a status problem points there. */
-    const statusRowOf = new Map<number, number>();
-    workbook.rows[PDT_SHEET].forEach((cells, index) => {
-      const sheetRow = index + 2;
-      if (Object.values(cells).every((value) => !value.trim())) return;
-      const target = byName.get(`${comparable(cells.product)}|${comparable(cells.stage)}`);
-      if (!target) {
-        problems.push({ message: UPLOAD_MESSAGES.unknownRow, values: { sheet: PDT_SHEET, row: sheetRow }, sheet: PDT_SHEET, row: sheetRow });
-        return;
-      }
-      sheetRowOf.set(`${target.productId}:${target.stageId}`, sheetRow);
-      // The download writes the status on every row: a row that repeats the current one says nothing;
-      // rows that change it must agree (a product has one status).
-      const status = cells.status.trim();
-      const wanted = normalisePdtStatus(status) ?? status;
-      if (status && wanted !== target.status) {
-        const earlier = statuses[target.productId];
-        if (earlier !== undefined && earlier !== wanted) {
-          problems.push({ message: UPLOAD_MESSAGES.statusDiffers, values: { sheet: PDT_SHEET, row: sheetRow, product: target.productName }, sheet: PDT_SHEET, row: sheetRow, columns: [PDT_COLUMN_LABELS.status] });
-        } else if (earlier === undefined) {
-          statuses[target.productId] = wanted;
-          statusRowOf.set(target.productId, sheetRow);
-        }
-      }
-      rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
-    });
-    if (problems.length) return uploadReply(problems);
-    const result = await savePdtReport({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, rows, statuses, action: "save", requestId });
-    if (!result.ok) {
-      return uploadReply(
-        result.problems.map((problem) => {
-          const row = view.rows[problem.rowNumber - 1];
-          const statusRow = problem.keys.includes("status") && row ? statusRowOf.get(row.productId) : undefined;
-          const sheetRow = statusRow ?? (row ? sheetRowOf.get(`${row.productId}:${row.stageId}`) : undefined) ?? 0;
-          return { message: UPLOAD_MESSAGES.row, values: { sheet: PDT_SHEET, row: sheetRow, columns: problem.columns.join(", ") }, sheet: PDT_SHEET, row: sheetRow, columns: problem.columns };
-        }),
-      );
+async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, bytes }: UploadRequest): Promise<UploadOutcome> {
+  const view = await loadPdtReport({ viewer: actor, partnerId, quarterName });
+  const workbook = await readWorkbook(bytes, [{ sheet: PDT_SHEET, columns: PDT_WORKBOOK_COLUMNS }]);
+  if (!workbook.ok) return workbook;
+  const byName = new Map<string, PdtGridRow>(view.rows.map((row) => [`${comparable(row.productName)}|${comparable(row.stageName)}`, row]));
+  const problems: UploadProblem[] = [];
+  const statuses: Record<number, string> = {};
+  const rows: PdtPostedRow[] = [];
+  const sheetRowOf = new Map<string, number>();
+  /** The sheet row each product's status was read from: a status problem points there. */
+  const statusRowOf = new Map<number, number>();
+  workbook.rows[PDT_SHEET].forEach((cells, index) => {
+    const sheetRow = index + 2;
+    if (Object.values(cells).every((value) => !value.trim())) return;
+    const target = byName.get(`${comparable(cells.product)}|${comparable(cells.stage)}`);
+    if (!target) {
+      problems.push({ message: UPLOAD_MESSAGES.unknownRow, values: { sheet: PDT_SHEET, row: sheetRow }, sheet: PDT_SHEET, row: sheetRow });
+      return;
     }
-    return redirectWithToast(pageUrl(request), { type: "success", message: "Data recorded successfully!" });
-  } catch (error) {
-    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
-    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
-    throw error;
+    sheetRowOf.set(`${target.productId}:${target.stageId}`, sheetRow);
+    // The download writes the status on every row: a row that repeats the current one says nothing;
+    // rows that change it must agree (a product has one status).
+    const status = cells.status.trim();
+    const wanted = normalisePdtStatus(status) ?? status;
+    if (status && wanted !== target.status) {
+      const earlier = statuses[target.productId];
+      if (earlier !== undefined && earlier !== wanted) {
+        problems.push({ message: UPLOAD_MESSAGES.statusDiffers, values: { sheet: PDT_SHEET, row: sheetRow, product: target.productName }, sheet: PDT_SHEET, row: sheetRow, columns: [PDT_COLUMN_LABELS.status] });
+      } else if (earlier === undefined) {
+        statuses[target.productId] = wanted;
+        statusRowOf.set(target.productId, sheetRow);
+      }
+    }
+    rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
+  });
+  if (problems.length) return { ok: false, problems };
+  const result = await savePdtReport({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, rows, statuses, action: "save", requestId });
+  if (!result.ok) {
+    const problemsBySheetRow = result.problems.map((problem) => {
+      const row = view.rows[problem.rowNumber - 1];
+      const statusRow = problem.keys.includes("status") && row ? statusRowOf.get(row.productId) : undefined;
+      return sheetRowProblem(PDT_SHEET, statusRow ?? (row ? sheetRowOf.get(`${row.productId}:${row.stageId}`) : undefined) ?? 0, problem.columns);
+    });
+    return { ok: false, problems: problemsBySheetRow };
   }
+  return { ok: true, message: { message: DATA_RECORDED } };
 }
 
 // ---------------------------------------------------------------- the plug-in
@@ -256,9 +214,9 @@ const pdtPlugin: ReportRoutePlugin<Posted> = {
   async save({ posted, ...request }) {
     const saved = await savePdtReport({ ...request, rows: posted.rows, statuses: posted.statuses });
     if (!saved.ok) return { ok: false, problems: { PDT: saved.problems } };
-    return { ok: true, message: { message: "Data recorded successfully!" } };
+    return { ok: true, message: { message: DATA_RECORDED } };
   },
-  upload: handleUpload,
+  importWorkbook: importPdtWorkbook,
 };
 
 export function handlePdtReportAction(args: ReportActionArgs) {

@@ -5,17 +5,16 @@
  */
 import { data } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
-import { listReportHistory, StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { listReportHistory } from "~/models/report-workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
 import { changesSinceLastSubmission, loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
 import { TEXT_MAX } from "~/schemas/fields";
 import { forbidden } from "~/utils/auth.server";
-import { isRefusal, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
 import { PAGE_NOT_FOUND } from "~/utils/messages";
 import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
-import { UPLOAD_MAX_BYTES, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import type { SubmittedForm } from "../frame/contract";
 import {
   BadRequest,
   badRequest,
@@ -25,7 +24,6 @@ import {
   pageUrl,
   parsePage,
   parsePayload,
-  parseVersion,
   refusal,
   REPORT_ROUTE_MESSAGES,
   reply,
@@ -35,16 +33,13 @@ import {
   type Envelope,
   type ReportActionArgs,
   type ReportRoutePlugin,
+  sheetRowProblem,
   type SaveOutcome,
+  type UploadOutcome,
+  type UploadRequest,
   type Viewer,
 } from "../frame/route.server";
 import { FORM_FIELD_PATTERN, SAVE_MAX_ROWS, type SavedWarnings } from "./contract";
-
-export const SALES_ROUTE_MESSAGES = {
-  uploadFile: "Please choose an Excel file (.xlsx).",
-  uploadTooLarge: "The file is larger than 10 MB.",
-  uploadRow: "Sheet {{sheet}}, row {{row}}: {{columns}}",
-} as const;
 
 function parseTab(value: string | null): SalesKind {
   return value?.toUpperCase() === "FDF" ? "FDF" : "API";
@@ -239,10 +234,6 @@ async function savedOutcome(
   return { ok: true, message: { message: message.message, values: message.values }, headers };
 }
 
-/** The upload form's fields; any other part is skipped unread. */
-const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "version"] as const;
-/** What the upload form adds around its file. */
-const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 /** A full save of the largest report the grid holds, as JSON in a form. */
 const REPORT_FORM_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -258,7 +249,7 @@ const salesPlugin: ReportRoutePlugin<PostedRows> = {
     return savedOutcome(saved, "grid", (warning) => gridRowNumber(positions, warning.rowNumber));
   },
   extraIntents: { "verify-product": handleVerification },
-  upload: handleUpload,
+  importWorkbook: importSalesWorkbook,
 };
 
 export function handleSalesReportAction(args: ReportActionArgs) {
@@ -302,82 +293,28 @@ async function handleVerification({ actor, partnerId, requestId, request }: Repo
 
 // ---------------------------------------------------------------- upload
 
-function uploadReply(problems: UploadProblem[], status = 400) {
-  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
-}
-
 /**
  * A filled workbook replaces the quarter's rows (every saved row is deleted) or is appended to
  * them; it is checked by the same rules as the grid and nothing is saved when any row is invalid.
  */
-async function handleUpload({ request, actor, partnerId, requestId }: ReportActionArgs) {
-  let form: FormData;
-  try {
-    form = await readMultipartForm(request, {
-      fields: UPLOAD_FIELDS,
-      maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES,
-      maxPartBytes: UPLOAD_MAX_BYTES,
-    });
-  } catch (error) {
-    if (isRefusal(error, 413)) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadTooLarge }], 413);
-    throw error;
-  }
-  let quarterName: string | null;
-  let mode: string | null;
-  let expectedVersion: number | null;
-  try {
-    if (single(form, "intent") !== "upload") throw new BadRequest();
-    quarterName = single(form, "quarter") || null;
-    mode = single(form, "mode");
-    expectedVersion = parseVersion(single(form, "version"));
-  } catch {
-    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
-  }
-  const files = form.getAll("file");
-  const file = files[0];
-  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: SALES_ROUTE_MESSAGES.uploadFile }]);
-
-  try {
-    const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
-    const workbook = await readSalesWorkbook(await file.arrayBuffer());
-    if (!workbook.ok) return uploadReply(workbook.problems);
-    const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
-    const result = await saveSalesReport({
-      actor,
-      partnerId,
-      quarterId: view.quarter.id,
-      expectedVersion,
-      api: workbook.rows.API,
-      fdf: workbook.rows.FDF,
-      deletedIds,
-      action: "save",
-      requestId,
-    });
-    if (!result.ok) {
-      // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
-      const problems = SALES_KINDS.flatMap((kind) =>
-        result.problems[kind].map((problem) => ({
-          message: SALES_ROUTE_MESSAGES.uploadRow,
-          values: { sheet: kind, row: problem.rowNumber + 1, columns: problem.columns.join(", ") },
-          sheet: kind,
-          row: problem.rowNumber + 1,
-          columns: problem.columns,
-        })),
-      );
-      return uploadReply(problems);
-    }
-    // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
-    const outcome = await savedOutcome(result, "workbook", (warning) => warning.rowNumber + 1);
-    return redirectWithToast(pageUrl(request), { type: "success", ...outcome.message }, { headers: outcome.headers });
-  } catch (error) {
-    if (error instanceof WorkflowError && !(error instanceof StaleReportError) && error.status === 404) {
-      throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-    }
-    if (error instanceof StaleReportError) {
-      return uploadReply([{ message: error.message, values: error.values }], 409);
-    }
-    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
-    throw error;
-  }
+async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, mode, bytes }: UploadRequest): Promise<UploadOutcome> {
+  const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
+  const workbook = await readSalesWorkbook(bytes);
+  if (!workbook.ok) return workbook;
+  const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
+  const result = await saveSalesReport({
+    actor,
+    partnerId,
+    quarterId: view.quarter.id,
+    expectedVersion,
+    api: workbook.rows.API,
+    fdf: workbook.rows.FDF,
+    deletedIds,
+    action: "save",
+    requestId,
+  });
+  // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
+  if (!result.ok) return { ok: false, problems: SALES_KINDS.flatMap((kind) => result.problems[kind].map((problem) => sheetRowProblem(kind, problem.rowNumber + 1, problem.columns))) };
+  return savedOutcome(result, "workbook", (warning) => warning.rowNumber + 1);
 }
 

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import type { FilingPlanView } from "~/models/filing-plan.server";
-import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
+import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FILING_NO_DATA, filingFieldName } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
-import { formPage, Pager, PlainReportForm } from "../../report/plain-form";
+import { formPage, PlainReportForm, type PlainFormState } from "../../report/plain-form";
 
 /**
  * Filing Plans without JavaScript: 50 countries a page, a select per product (its type's statuses,
@@ -13,27 +13,15 @@ export function FilingFormTable({
   view,
   page,
   problems,
-  submitted,
-  hiddenFields,
-  pageHref,
-  canSave,
-  showSubmit,
-  canSubmit,
-  commentError,
-  saveNote,
+  form,
 }: {
   view: FilingPlanView;
   page: number;
   problems: readonly RowProblem[];
-  submitted: SubmittedForm | null;
-  hiddenFields: Record<string, string | number>;
-  pageHref: (page: number) => string;
-  canSave: boolean;
-  showSubmit: boolean;
-  canSubmit: boolean;
-  commentError: string | null;
-  saveNote: string | null;
+  /** The plain form's shared state (hidden fields, buttons, the last post). */
+  form: PlainFormState;
 }) {
+  const { submitted } = form;
   const { t } = useTranslation();
   if (view.products.length === 0) return <p className="empty report-form__empty">{t(FILING_NO_DATA)}</p>;
   const canEdit = view.canEditRows;
@@ -97,30 +85,9 @@ export function FilingFormTable({
       </table>
     </div>
   );
-  const pager = <Pager page={current} pages={pages} pageHref={pageHref} />;
-  if (!canEdit) {
-    return (
-      <>
-        {table}
-        {pager}
-      </>
-    );
-  }
   return (
-    <PlainReportForm
-      hiddenFields={hiddenFields}
-      page={current}
-      resetKey={JSON.stringify(submitted ?? null)}
-      canSave={canSave}
-      showSubmit={showSubmit}
-      canSubmit={canSubmit}
-      commentError={commentError}
-      submittedComment={submitted?.comment ?? ""}
-      commentId="filing-submit-comment"
-      saveNote={saveNote}
-    >
+    <PlainReportForm state={form} canEdit={canEdit} page={current} pages={pages} commentId="filing-submit-comment">
       {table}
-      {pager}
     </PlainReportForm>
   );
 }

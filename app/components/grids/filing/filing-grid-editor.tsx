@@ -2,11 +2,12 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { FilingPlanView } from "~/models/filing-plan.server";
-import { NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
+import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { useRootData } from "~/root";
 import { InvalidDataDialog } from "../../report/dialogs";
+import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
 import { cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
 
@@ -70,18 +71,13 @@ function StatusEditor({ row, column, onRowChange, onClose, options, label }: Ren
 export function FilingGridEditor({
   view,
   viewerRole,
-  result,
-  busy,
-  hiddenFields,
-  post,
+  screen,
 }: {
   view: FilingPlanView;
   viewerRole: "ADMIN" | "STAFF" | "PARTNER";
-  result: ReportActionData | undefined;
-  busy: boolean;
-  hiddenFields: Record<string, string | number>;
-  post: (form: FormData) => void;
+  screen: ReportScreen;
 }) {
+  const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const rootData = useRootData();
   const height = useGridHeight();
@@ -120,23 +116,20 @@ export function FilingGridEditor({
   const dirty = changes.count > 0;
 
   const send = (intent: string, comment?: string): boolean => {
-    const form = new FormData();
-    form.set("intent", intent);
-    for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
-    if (intent !== "submit-empty" && (intent === "save" || intent === "submit" || dirty)) {
-      const found: RowProblem[] = [];
-      rows.forEach((row, index) => {
-        const bad = view.products.filter((product) => isInvalid(product.id, cellOf(row, productKey(product.id))));
-        if (bad.length) found.push({ rowNumber: index + 1, keys: bad.map((product) => String(product.id)), columns: bad.map((product) => product.name) });
-      });
-      if (found.length) {
-        setProblems({ [FILING_TABLE]: found });
-        return false;
-      }
-      form.set("payload", JSON.stringify({ cells: changes.cells } satisfies FilingPayload));
+    if (!carriesRows(intent, dirty)) {
+      postReport(screen, intent, { comment });
+      return true;
     }
-    if (comment !== undefined) form.set("comment", comment);
-    post(form);
+    const found: RowProblem[] = [];
+    rows.forEach((row, index) => {
+      const bad = view.products.filter((product) => isInvalid(product.id, cellOf(row, productKey(product.id))));
+      if (bad.length) found.push({ rowNumber: index + 1, keys: bad.map((product) => String(product.id)), columns: bad.map((product) => product.name) });
+    });
+    if (found.length) {
+      setProblems({ [FILING_TABLE]: found });
+      return false;
+    }
+    postReport(screen, intent, { payload: { cells: changes.cells } satisfies FilingPayload, comment });
     return true;
   };
 

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow } from "~/models/pdt-report.server";
-import { FORM_PAGE_SIZE, type RowProblem, type SubmittedForm } from "~/reports/frame/contract";
+import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { PDT_EMPTY, pdtFieldName, type PdtFormKey } from "~/reports/pdt/contract";
 import { formatPdtDate, PDT_COLUMN_LABELS, PDT_STATUSES } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
-import { formPage, Pager, PlainReportForm } from "../../report/plain-form";
+import { formPage, PlainReportForm, type PlainFormState } from "../../report/plain-form";
 import { SlipBadge } from "./slip-badge";
 
 /**
@@ -18,30 +18,17 @@ export function PdtFormTable({
   page,
   canEdit,
   problems,
-  submitted,
-  hiddenFields,
-  pageHref,
-  canSave,
-  showSubmit,
-  canSubmit,
-  commentError,
-  saveNote,
+  form,
 }: {
   rows: readonly PdtGridRow[];
   earlierQuarters: readonly string[];
   page: number;
   canEdit: boolean;
   problems: readonly RowProblem[];
-  submitted: SubmittedForm | null;
-  hiddenFields: Record<string, string | number>;
-  pageHref: (page: number) => string;
-  canSave: boolean;
-  showSubmit: boolean;
-  canSubmit: boolean;
-  commentError: string | null;
-  /** Said beside Save: a partner's save of a submitted report withdraws the submission. */
-  saveNote: string | null;
+  /** The plain form's shared state (hidden fields, buttons, the last post). */
+  form: PlainFormState;
 }) {
+  const { submitted } = form;
   const { t } = useTranslation();
   if (rows.length === 0) return <p className="empty report-form__empty">{t(PDT_EMPTY)}</p>;
   const { pages, current, start } = formPage(page, rows.length);
@@ -149,30 +136,9 @@ export function PdtFormTable({
       </table>
     </div>
   );
-  const pager = <Pager page={current} pages={pages} pageHref={pageHref} />;
-  if (!canEdit) {
-    return (
-      <>
-        {table}
-        {pager}
-      </>
-    );
-  }
   return (
-    <PlainReportForm
-      hiddenFields={hiddenFields}
-      page={current}
-      resetKey={JSON.stringify(submitted ?? null)}
-      canSave={canSave}
-      showSubmit={showSubmit}
-      canSubmit={canSubmit}
-      commentError={commentError}
-      submittedComment={submitted?.comment ?? ""}
-      saveNote={saveNote}
-      commentId="pdt-submit-comment"
-    >
+    <PlainReportForm state={form} canEdit={canEdit} page={current} pages={pages} commentId="pdt-submit-comment">
       {table}
-      {pager}
     </PlainReportForm>
   );
 }

@@ -2,12 +2,13 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import DataGrid, { type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/models/pdt-report.server";
-import { SAVE_CHANGES_FIRST, type DecisionIntent, type ReportActionData, type RowProblem, type TableProblems } from "~/reports/frame/contract";
+import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
 import { useRootData } from "~/root";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 import { InvalidDataDialog } from "../../report/dialogs";
+import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
 import { CellEditor, cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
 
@@ -96,18 +97,13 @@ function StatusEditor({ row, onRowChange, onClose, label }: RenderEditCellProps<
 export function PdtGridEditor({
   view,
   viewerRole,
-  result,
-  busy,
-  hiddenFields,
-  post,
+  screen,
 }: {
   view: PdtReportView;
   viewerRole: "ADMIN" | "STAFF" | "PARTNER";
-  result: ReportActionData | undefined;
-  busy: boolean;
-  hiddenFields: Record<string, string | number>;
-  post: (form: FormData) => void;
+  screen: ReportScreen;
 }) {
+  const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const rootData = useRootData();
   const height = useGridHeight();
@@ -153,23 +149,20 @@ export function PdtGridEditor({
   }, []);
 
   const send = (intent: string, comment?: string): boolean => {
-    const form = new FormData();
-    form.set("intent", intent);
-    for (const [name, value] of Object.entries(hiddenFields)) form.set(name, String(value));
-    if (intent !== "submit-empty" && (intent === "save" || intent === "submit" || dirty)) {
-      const found: RowProblem[] = [];
-      rows.forEach((row, index) => {
-        const invalid = [...invalidCells(row)] as PdtColumnKey[];
-        if (invalid.length) found.push({ rowNumber: index + 1, keys: invalid, columns: invalid.map((key) => PDT_COLUMN_LABELS[key]) });
-      });
-      if (found.length) {
-        setProblems({ [PDT_TABLE]: found });
-        return false;
-      }
-      form.set("payload", JSON.stringify({ rows: changed }));
+    if (!carriesRows(intent, dirty)) {
+      postReport(screen, intent, { comment });
+      return true;
     }
-    if (comment !== undefined) form.set("comment", comment);
-    post(form);
+    const found: RowProblem[] = [];
+    rows.forEach((row, index) => {
+      const invalid = [...invalidCells(row)] as PdtColumnKey[];
+      if (invalid.length) found.push({ rowNumber: index + 1, keys: invalid, columns: invalid.map((key) => PDT_COLUMN_LABELS[key]) });
+    });
+    if (found.length) {
+      setProblems({ [PDT_TABLE]: found });
+      return false;
+    }
+    postReport(screen, intent, { payload: { rows: changed }, comment });
     return true;
   };
 
