@@ -263,7 +263,7 @@ async function buildContext(): Promise<Ctx> {
         {
           label: "two rows of one product with different statuses",
           bytes: await pdtWorkbook([pdtCells(), pdtCells({ 1: pdtRows[1].stageName, 2: "Dropped" })]),
-          expect: "either",
+          expect: "refuse",
         },
       ],
     },

@@ -1045,6 +1045,15 @@ describe("the workbook", () => {
     expect(await everything()).toEqual(before);
   });
 
+  it("a workbook of many wrong rows: the first 50 problems are listed and the rest counted", async () => {
+    const rows = Array.from({ length: 60 }, (_, index) => [`Unknown product ${index}`, "Pilot BE", "PLANNED", "", "", ""]);
+    const result = await upload(CEDAR, await uploadWorkbook(rows));
+    expect(result.status).toBe(400);
+    expect(result.data.problems).toHaveLength(50);
+    expect(result.data.problems[49]).toMatchObject({ sheet: "PDT", row: 51 });
+    expect(result.data.more).toBe(10);
+  });
+
   it("a workbook without the columns, or a stale version, is refused", async () => {
     const missing = await upload(CEDAR, await uploadWorkbook([["x"]], ["Product", "Stage"]));
     expect(missing.status).toBe(400);

@@ -81,7 +81,7 @@ function UploadForm({
   modes,
 }: {
   frame: ReportFrameView;
-  problems: UploadProblem[] | null;
+  problems: { listed: UploadProblem[]; more: number } | null;
   busy: boolean;
   /** Sales: replace the quarter's rows or append to them. */
   modes: boolean;
@@ -124,16 +124,17 @@ function UploadForm({
       <button type="submit" className="button button--secondary" disabled={busy}>
         {t("Upload")}
       </button>
-      {problems?.length ? (
+      {problems?.listed.length ? (
         <div className="alert alert--error report-upload__problems" role="alert" data-testid="upload-problems">
           <p>
             <strong>{t(VALIDATION_DIALOG_TITLE)}</strong> {t("Nothing was saved.")}
           </p>
           <ul>
-            {problems.map((problem, index) => (
+            {problems.listed.map((problem, index) => (
               <li key={index}>{t(problem.message, problem.values)}</li>
             ))}
           </ul>
+          {problems.more ? <p>{t("…and {{count}} more problems.", { count: problems.more })}</p> : null}
         </div>
       ) : null}
     </Form>
@@ -404,7 +405,12 @@ export function ReportPage({
       {children}
 
       {view.canEditRows ? (
-        <UploadForm frame={view} problems={result?.kind === "upload-problems" ? result.problems : null} busy={screen.busy} modes={uploadModes} />
+        <UploadForm
+          frame={view}
+          problems={result?.kind === "upload-problems" ? { listed: result.problems, more: result.more ?? 0 } : null}
+          busy={screen.busy}
+          modes={uploadModes}
+        />
       ) : null}
 
       <ReportHistory history={data.history} changes={data.changes} />

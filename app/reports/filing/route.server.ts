@@ -144,6 +144,13 @@ const UPLOAD_MESSAGES = {
 
 const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
 
+/** A cell's text as a problem names it: a cell may hold 32,767 characters, the message shows the first 100. */
+const ECHOED_CHARS = 100;
+function echoed(text: string): string {
+  const characters = Array.from(text.trim());
+  return characters.length > ECHOED_CHARS ? `${characters.slice(0, ECHOED_CHARS).join("")}…` : characters.join("");
+}
+
 /** The header cells of the sheet (null: no such sheet, as the reader then says), or why the file cannot be read. */
 async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: string[] | null } | { ok: false; problems: UploadProblem[] }> {
   const opened = await openXlsx(bytes);
@@ -183,7 +190,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     const name = comparable(label);
     if (!name || name === comparable(FILING_COUNTRY_COLUMN)) continue;
     const product = productByName.get(name);
-    const values = { sheet: FILING_SHEET, column: label.trim() };
+    const values = { sheet: FILING_SHEET, column: echoed(label) };
     if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
     else if (productOf.has(productKey(product.id))) problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
     else {
@@ -202,7 +209,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     const sheetRow = index + 2;
     if (Object.values(row).every((value) => !value.trim())) return;
     const countryId = countryByName.get(comparable(row.country));
-    const values = { sheet: FILING_SHEET, row: sheetRow, country: row.country.trim() };
+    const values = { sheet: FILING_SHEET, row: sheetRow, country: echoed(row.country) };
     if (countryId === undefined) {
       problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
       return;

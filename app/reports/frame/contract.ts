@@ -82,7 +82,13 @@ export type ReportActionData =
       stale?: boolean;
       submitted?: SubmittedForm;
     }
-  | { kind: "upload-problems"; intent: "upload"; problems: UploadProblem[] }
+  | {
+      kind: "upload-problems";
+      intent: "upload";
+      problems: UploadProblem[];
+      /** Problems beyond those listed. */
+      more?: number;
+    }
   | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
   | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number };
 

@@ -307,8 +307,12 @@ const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "version"] as const;
 /** What the upload form adds around its file. */
 const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 
+/** Problems an upload's reply lists: the first ones (thousands of wrong rows make no list anyone reads, nor a small reply). */
+const UPLOAD_PROBLEMS_LISTED = 50;
+
 function uploadReply(problems: UploadProblem[], status = 400) {
-  return reply({ kind: "upload-problems", intent: "upload", problems }, status);
+  const more = Math.max(problems.length - UPLOAD_PROBLEMS_LISTED, 0);
+  return reply({ kind: "upload-problems", intent: "upload", problems: problems.slice(0, UPLOAD_PROBLEMS_LISTED), ...(more ? { more } : {}) }, status);
 }
 
 /** A filled workbook: the form read within its limits, the report's import, its problems or the redirect with the toast. */
