@@ -576,6 +576,14 @@ describe("the project status", () => {
     expect(await db.select().from(auditLog).where(eq(auditLog.action, "product.status"))).toHaveLength(1);
   });
 
+  it("one row posted twice in a save is refused; nothing changes", async () => {
+    const view = await viewOf(CEDAR);
+    const before = await everything();
+    const twice = await saveJson(CEDAR, [posted(view.rows[0], { notes: "First copy" }), posted(view.rows[1]), posted(view.rows[0], { notes: "Second copy" })]);
+    expect(twice.status).toBe(400);
+    expect(await everything()).toEqual(before);
+  });
+
   it("two rows of one product posted with different statuses are refused; nothing changes", async () => {
     const view = await viewOf(CEDAR);
     const [first, second] = view.rows.filter((row) => row.productName === "Ravidasvir API");

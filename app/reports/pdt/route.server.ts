@@ -89,10 +89,18 @@ function cell(value: unknown): string {
   return value;
 }
 
+/** What the rows of one post have named so far: a row posted twice is not one save. */
+interface PostedSoFar {
+  statuses: Record<number, string>;
+  rows: Set<string>;
+}
+
 /** One posted row: a product and stage by id, its cells as strings; a status when it carries one. */
-function postedRow(raw: Record<string, unknown>, statuses: Record<number, string>): PdtPostedRow {
+function postedRow(raw: Record<string, unknown>, { statuses, rows }: PostedSoFar): PdtPostedRow {
   const productId = parseId(raw.productId) ?? badRequest();
   const stageId = parseId(raw.stageId) ?? badRequest();
+  if (rows.has(`${productId}:${stageId}`)) throw new BadRequest();
+  rows.add(`${productId}:${stageId}`);
   if (raw.status != null && raw.status !== "") {
     const status = cell(raw.status);
     // One status per product: rows of a product that disagree are not one save.
@@ -111,12 +119,12 @@ const MAX_ROWS = 20_000;
 function rowsFromPayload(payload: string): Posted {
   const body = parsePayload(payload, PAYLOAD_KEYS);
   if (!Array.isArray(body.rows) || body.rows.length > MAX_ROWS) throw new BadRequest();
-  const statuses: Record<number, string> = {};
+  const sofar: PostedSoFar = { statuses: {}, rows: new Set() };
   const rows = body.rows.map((raw: unknown) => {
     if (!isPlainObject(raw) || Object.keys(raw).some((key) => !ROW_KEYS.has(key))) throw new BadRequest();
-    return postedRow(raw, statuses);
+    return postedRow(raw, sofar);
   });
-  return { rows, statuses };
+  return { rows, statuses: sofar.statuses };
 }
 
 /** The plain form: `pdt[3][startDate]`, hidden `pdt[3][productId]` and `pdt[3][stageId]`; a status on a product's first row. */
@@ -132,15 +140,15 @@ function rowsFromForm(form: FormData, envelope: Envelope): Posted {
     byIndex.set(index, cells);
     if (byIndex.size > MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
   }
-  const statuses: Record<number, string> = {};
+  const sofar: PostedSoFar = { statuses: {}, rows: new Set() };
   const rows: PdtPostedRow[] = [];
   const submittedRows: Record<number, Record<string, string>> = {};
   for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
     const cells = byIndex.get(index)!;
     submittedRows[index] = cells;
-    rows.push(postedRow(cells, statuses));
+    rows.push(postedRow(cells, sofar));
   }
-  return { rows, statuses, submitted: { tab: "PDT", rows: submittedRows, deleteIds: [], comment: envelope.comment } };
+  return { rows, statuses: sofar.statuses, submitted: { tab: "PDT", rows: submittedRows, deleteIds: [], comment: envelope.comment } };
 }
 
 // ---------------------------------------------------------------- upload
