@@ -146,7 +146,12 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
   if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
   await getPartner(partnerId);
   const quarter = await getQuarterById(quarterId);
-  const [products, countryList, statusLists] = await Promise.all([partnerActiveProducts(partnerId), listFilingCountries(), listFilingStatuses(quarter)]);
+  const [products, countryList, statusLists, shown] = await Promise.all([
+    partnerActiveProducts(partnerId),
+    listFilingCountries(),
+    listFilingStatuses(quarter),
+    effectivePlan(db, partnerId, quarter),
+  ]);
   const productById = new Map(products.map((product) => [product.id, product]));
   const position = new Map(countryList.map((country, index) => [country.id, index]));
 
@@ -156,8 +161,12 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     const index = position.get(cell.countryId);
     const product = productById.get(cell.productId);
     if (index === undefined || !product) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
-    const checked = normaliseFilingCell(cell.status, statusLists[product.category]);
-    if (checked.ok) posted.set(cellKey(cell.countryId, cell.productId), checked.value);
+    const key = cellKey(cell.countryId, cell.productId);
+    // A cell posted as it stands is kept, even a planned quarter that has since opened: only what
+    // the partner changed is checked against this quarter's list (the plain form posts whole pages).
+    const unchanged = cell.status.trim() === (shown.cells.get(key) ?? FILING_EMPTY);
+    const checked = unchanged ? { ok: true as const, value: cell.status.trim() } : normaliseFilingCell(cell.status, statusLists[product.category]);
+    if (checked.ok) posted.set(key, checked.value);
     else problems.set(index, (problems.get(index) ?? new Set()).add(product.id));
   }
   if (problems.size) {

@@ -294,11 +294,13 @@ test.describe("without JavaScript", () => {
 
     // Put right and submitted with the comment: submitted again.
     await field("End Date").fill(end);
-    await page.getByRole("button", { name: "Submit Report" }).click();
-    await expect(page.getByText("Enter comments for admin").first()).toBeVisible();
+    // The plain form's own submission (not the 'Nothing to report this quarter' form beside it).
+    const submission = () => page.getByRole("group", { name: "Submit Report", exact: true });
+    await submission().getByRole("button", { name: "Submit Report" }).click();
+    await expect(submission()).toContainText("Enter comments for admin");
     await expect(field("End Date")).toHaveValue(end);
-    await page.getByRole("textbox", { name: "Comment" }).fill("Pilot dates added.");
-    await page.getByRole("button", { name: "Submit Report" }).click();
+    await submission().getByRole("textbox", { name: "Comment" }).fill("Pilot dates added.");
+    await submission().getByRole("button", { name: "Submit Report" }).click();
     await expect(toast(page)).toContainText("Report has been submitted to the admin!");
     await expect(page.getByTestId("report-status")).toContainText("Report Status: Resubmitted on");
     await expect(field("Notes")).toHaveValue(`${notes}, corrected`);

@@ -177,10 +177,12 @@ test.describe("without JavaScript (partner3)", () => {
     await expect(select(emptied!)).toHaveValue("0");
     await expect(select(PRODUCTS[1])).toHaveValue(planned);
 
-    await page.getByRole("button", { name: "Submit Report" }).click();
-    await expect(page.getByText("Enter comments for admin").first()).toBeVisible();
-    await page.getByRole("textbox", { name: "Comment" }).fill("Kenya: the pellets are filed in the last planned quarter.");
-    await page.getByRole("button", { name: "Submit Report" }).click();
+    // The plain form's own submission (not the 'Nothing to report this quarter' form beside it).
+    const submission = () => page.getByRole("group", { name: "Submit Report", exact: true });
+    await submission().getByRole("button", { name: "Submit Report" }).click();
+    await expect(submission()).toContainText("Enter comments for admin");
+    await submission().getByRole("textbox", { name: "Comment" }).fill("Kenya: the pellets are filed in the last planned quarter.");
+    await submission().getByRole("button", { name: "Submit Report" }).click();
     await expect(toast(page)).toContainText("Report has been submitted to the admin!");
     await expect(page.getByTestId("report-status")).toContainText(/^Report Status: Submitted on \d/);
     await expect(page.locator(".report-form__actions")).toContainText("Saving withdraws your submission until you submit the report again.");

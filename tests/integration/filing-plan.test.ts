@@ -395,6 +395,33 @@ describe("the workflow of Filing Plans", () => {
     expect(await storedCells(acme, open)).toEqual(before);
   });
 
+  it("a cell planned for a quarter that has since opened is kept as it stands when posted unchanged; changed, it must be one of the list", async () => {
+    const [first, second] = acmeProducts;
+    // Last quarter planned India × the first product for the quarter now open: no longer in this quarter's list.
+    const openName = quarterName(openQuarterRef());
+    const saved = await saveJson(ACME, acme, { [india]: { [first.id]: "Filed" } });
+    expect(saved.status).toBe(302);
+    const report = await reportOf(acme, open);
+    await db.update(filingValues).set({ status: openName }).where(and(eq(filingValues.reportId, report.id), eq(filingValues.countryId, india), eq(filingValues.productId, first.id)));
+    const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });
+    expect(view.statusLists[first.category]).not.toContain(openName);
+
+    // The plain form posts the whole page, the stale cell as it stands, and one changed cell.
+    const kept = await postPartner(ACME, {
+      intent: "save",
+      quarterId: String(open),
+      version: await versionOf(acme),
+      [filingFieldName(india, first.id)]: openName,
+      [filingFieldName(india, second.id)]: "Registered",
+    });
+    expect(kept.status).toBe(302);
+    expect(await storedCells(acme, open)).toEqual(expect.arrayContaining([`${india}:${first.id}=${openName}`, `${india}:${second.id}=Registered`]));
+
+    const changed = await saveJson(ACME, acme, { [india]: { [second.id]: quarterName(addQuarters(openQuarterRef(), -1)) } });
+    expect(changed.status).toBe(400);
+    expect(changed.data).toMatchObject({ kind: "problems", problems: { Filing: [{ columns: [second.name] }] } });
+  });
+
   it("the plain form posts filing[country][product] selects and saves them; a refusal echoes them by row position", async () => {
     const [first, second] = acmeProducts;
     const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });

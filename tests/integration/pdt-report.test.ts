@@ -9,6 +9,7 @@ import { ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
 import { listReportHistory, WorkflowError } from "~/models/report-workflow.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { formatPdtDate } from "~/reports/pdt/rows";
+import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 import { pdtWorkbookDownload } from "~/reports/pdt/route.server";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.development-timeline.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.development-timeline";
@@ -937,7 +938,7 @@ describe("the workbook", () => {
     const first = sheet.getRow(2);
     expect(first.getCell(1).value).toBe(view.rows[0].productName);
     expect(first.getCell(2).value).toBe(view.rows[0].stageName);
-    expect(first.getCell(3).value).toBe(view.rows[0].status);
+    expect(first.getCell(3).value).toBe(PROJECT_STATUS_LABELS[view.rows[0].status]);
     const start = first.getCell(5).value;
     const end = first.getCell(6).value;
     expect(start).toBeInstanceOf(Date);

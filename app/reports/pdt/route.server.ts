@@ -7,6 +7,7 @@ import { loadPdtReport, savePdtReport, type PdtGridRow, type PdtPostedRow, type 
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
 import { TEXT_MAX } from "~/schemas/fields";
+import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 import { parseId } from "~/utils/ids";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "../frame/contract";
 import {
@@ -51,7 +52,8 @@ function* workbookRows(view: PdtReportView) {
     yield [
       row.productName,
       row.stageName,
-      row.status,
+      // The status as the screen names it ("On Hold"); an upload reads either form back.
+      PROJECT_STATUS_LABELS[row.status],
       row.notes,
       excelDate(row.startDate),
       excelDate(row.endDate),

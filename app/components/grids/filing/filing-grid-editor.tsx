@@ -122,7 +122,11 @@ export function FilingGridEditor({
     }
     const found: RowProblem[] = [];
     rows.forEach((row, index) => {
-      const bad = view.products.filter((product) => isInvalid(product.id, cellOf(row, productKey(product.id))));
+      // Only changed cells are checked: a planned quarter that has since opened stays as it was until changed.
+      const bad = view.products.filter((product) => {
+        const key = productKey(product.id);
+        return cellOf(row, key) !== cellOf(loaded[index], key) && isInvalid(product.id, cellOf(row, key));
+      });
       if (bad.length) found.push({ rowNumber: index + 1, keys: bad.map((product) => String(product.id)), columns: bad.map((product) => product.name) });
     });
     if (found.length) {
