@@ -5,7 +5,7 @@ import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
 import timelineStyles from "~/components/report/pdt-timeline.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { shouldRevalidateReport } from "~/components/report/report-page";
-import { handlePdtReportAction, loadPdtReportPage } from "~/reports/pdt/route.server";
+import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 

@@ -6,7 +6,7 @@ import { SalesReportPage } from "~/components/grids/sales-report-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
-import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/route.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
 
 export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
 

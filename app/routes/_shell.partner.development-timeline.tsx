@@ -5,7 +5,7 @@ import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
 import timelineStyles from "~/components/report/pdt-timeline.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { shouldRevalidateReport } from "~/components/report/report-page";
-import { handlePdtReportAction, loadPdtReportPage } from "~/reports/pdt/route.server";
+import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
 import { requirePartner } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Development Timeline | MPP Data Portal" }];

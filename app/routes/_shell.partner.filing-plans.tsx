@@ -4,7 +4,7 @@ import gridStyles from "react-data-grid/lib/styles.css";
 import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
 import reportStyles from "~/components/report/report-frame.css";
 import { shouldRevalidateReport } from "~/components/report/report-page";
-import { handleFilingPlanAction, loadFilingPlanPage } from "~/reports/filing/route.server";
+import { handleFilingPlanAction, loadFilingPlanPage } from "~/report-routes/filing.server";
 import { requirePartner } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];

@@ -5,7 +5,7 @@ import reportStyles from "~/components/report/report-frame.css";
 import { SalesReportPage } from "~/components/grids/sales-report-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { requirePartner } from "~/utils/auth.server";
-import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/route.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
 
 export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtWorkbookDownload } from "~/reports/pdt/route.server";
+import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
 import { requirePartner } from "~/utils/auth.server";
 
 /** GET /partner/development-timeline/xlsx?quarter=…: the partner's own timeline as development-timeline.xlsx. */

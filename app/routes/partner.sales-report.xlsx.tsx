@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requirePartner } from "~/utils/auth.server";
-import { salesWorkbookDownload } from "~/reports/sales/route.server";
+import { salesWorkbookDownload } from "~/report-routes/sales.server";
 
 /** GET /partner/sales-report/xlsx?quarter=…: the partner's own Sales Report as sales-report.xlsx. */
 export async function loader({ request }: LoaderFunctionArgs) {

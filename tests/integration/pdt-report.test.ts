@@ -10,7 +10,7 @@ import { listReportHistory, WorkflowError } from "~/models/report-workflow.serve
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
-import { pdtWorkbookDownload } from "~/reports/pdt/route.server";
+import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.development-timeline.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.development-timeline";
 import { loader as adminXlsx } from "~/routes/admin.development-timeline.$id.xlsx";

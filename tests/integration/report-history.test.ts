@@ -5,7 +5,7 @@ import { partners, reports, reportSnapshots, users } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as adminAction } from "~/routes/_shell.admin.sales-report.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
-import type { SalesReportPageData } from "~/reports/sales/route.server";
+import type { SalesReportPageData } from "~/report-routes/sales.server";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
 const ADMIN = "admin@example.org";

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { NOTHING_TO_REPORT_DESCRIPTION } from "~/reports/sales/contract";
-import type { SalesReportPageData } from "~/reports/sales/route.server";
+import type { SalesReportPageData } from "~/report-routes/sales.server";
 import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../report/report-page";
 import { ProductVerificationWarning } from "./product-verification";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, FILING_WORKBOOK_FILENAME } from "~/reports/filing/contract";
-import type { FilingPlanPageData } from "~/reports/filing/route.server";
+import type { FilingPlanPageData } from "~/report-routes/filing.server";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../../report/report-page";
 import { FilingFormTable } from "./filing-form-table";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
-import type { PdtReportPageData } from "~/reports/pdt/route.server";
+import type { PdtReportPageData } from "~/report-routes/pdt.server";
 import { PdtTimeline, type TimelineProduct } from "../../report/pdt-timeline";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../../report/report-page";
 import { PdtFormTable } from "./pdt-form-table";

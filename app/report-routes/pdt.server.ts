@@ -9,7 +9,7 @@ import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/work
 import { TEXT_MAX } from "~/schemas/fields";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 import { parseId } from "~/utils/ids";
-import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
@@ -26,9 +26,9 @@ import {
   sheetRowProblem,
   type UploadOutcome,
   type UploadRequest,
-} from "../frame/route.server";
-import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "./contract";
-import { normalisePdtStatus, PDT_COLUMN_LABELS } from "./rows";
+} from "./frame.server";
+import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
+import { normalisePdtStatus, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
 
 type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
 

@@ -1,5 +1,5 @@
 /**
- * The Sales Report's plug-in to the report frame (app/reports/frame/route.server.ts): its rows as
+ * The Sales Report's plug-in to the report frame (app/report-routes/frame.server.ts): its rows as
  * the grid and the plain form post them, its save with the FDF warnings carried across the
  * redirect, the product verification and the workbook upload. The routes call their guard first.
  */
@@ -14,7 +14,7 @@ import { parseId } from "~/utils/ids";
 import { PAGE_NOT_FOUND } from "~/utils/messages";
 import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/utils/sales-rows";
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
-import type { SubmittedForm } from "../frame/contract";
+import type { SubmittedForm } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
@@ -38,8 +38,8 @@ import {
   type UploadOutcome,
   type UploadRequest,
   type Viewer,
-} from "../frame/route.server";
-import { FORM_FIELD_PATTERN, SAVE_MAX_ROWS, type SavedWarnings } from "./contract";
+} from "./frame.server";
+import { FORM_FIELD_PATTERN, SAVE_MAX_ROWS, type SavedWarnings } from "~/reports/sales/contract";
 
 function parseTab(value: string | null): SalesKind {
   return value?.toUpperCase() === "FDF" ? "FDF" : "API";

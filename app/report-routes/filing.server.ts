@@ -8,7 +8,7 @@ import { listReportHistory } from "~/models/report-workflow.server";
 import { cellText, readWorkbook, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, workbookResponse, type WorkbookColumn } from "~/models/workbook.server";
 import { parseId } from "~/utils/ids";
 import { openXlsx, XlsxReadError } from "~/utils/xlsx-reader.server";
-import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "../frame/contract";
+import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
@@ -25,7 +25,7 @@ import {
   sheetRowProblem,
   type UploadOutcome,
   type UploadRequest,
-} from "../frame/route.server";
+} from "./frame.server";
 import {
   FILING_COUNTRY_COLUMN,
   FILING_FORM_FIELD,
@@ -35,8 +35,8 @@ import {
   FILING_STATUS_MAX_CHARS,
   FILING_TABLE,
   FILING_WORKBOOK_FILENAME,
-} from "./contract";
-import { FILING_EMPTY } from "./statuses";
+} from "~/reports/filing/contract";
+import { FILING_EMPTY } from "~/reports/filing/statuses";
 
 type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
