@@ -25,7 +25,7 @@ export type WorkbookCell = string | number | Date | null;
 export interface WorkbookSheet {
   name: string;
   columns: readonly WorkbookColumn[];
-  rows: Iterable<readonly WorkbookCell[]>;
+  rows: Iterable<readonly WorkbookCell[]> | AsyncIterable<readonly WorkbookCell[]>;
   /** Number format of the date columns (Excel dates). */
   dateFormat?: string;
 }
@@ -54,7 +54,7 @@ export async function writeWorkbook(stream: Writable, sheets: readonly WorkbookS
     header.font = { bold: true };
     header.commit();
     let count = 0;
-    for (const cells of rows) {
+    for await (const cells of rows) {
       const row = sheet.addRow(cells.map(written));
       if (dateFormat) cells.forEach((cell, index) => cell instanceof Date && (row.getCell(index + 1).numFmt = dateFormat));
       row.commit();

@@ -1,0 +1,62 @@
+/**
+ * Downloads of the consolidated reports, streamed from the database: rows come in batches (the
+ * report's own keyset query) and leave as they are written, so memory stays flat whatever the row
+ * count. CSV is UTF-8 with a byte-order mark (Excel then opens accents and Chinese correctly),
+ * written by csv-stringify; the xlsx uses the workbook module's streaming writer. Cells a
+ * spreadsheet would run as formulas are neutralised in both (decisions.md section 7).
+ */
+import { Readable } from "node:stream";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { stringify } from "csv-stringify";
+import { logger } from "~/utils/logger.server";
+import { neutraliseCell, workbookResponse, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
+
+/** How many rows one keyset query of a download reads. */
+export const DOWNLOAD_BATCH_ROWS = 2000;
+
+/**
+ * Every row of a keyset-paged query: `fetch(after)` returns the next batch after the last key seen
+ * (null first); the batches end with a short one.
+ */
+export async function* batched<Row, Key>(fetch: (after: Key | null) => Promise<Row[]>, keyOf: (row: Row) => Key): AsyncGenerator<Row> {
+  let after: Key | null = null;
+  for (;;) {
+    const rows = await fetch(after);
+    yield* rows;
+    if (rows.length < DOWNLOAD_BATCH_ROWS) return;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+const csvCell = (value: WorkbookCell): string => {
+  if (value === null) return "";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return typeof value === "string" ? neutraliseCell(value) : String(value);
+};
+
+/** A CSV download of `rows` (cells in the order of `columns`), streamed as it is written. */
+export function csvResponse(filename: string, columns: readonly WorkbookColumn[], rows: AsyncIterable<readonly WorkbookCell[]>): Response {
+  const csv = stringify({ bom: true, header: true, columns: columns.map((column) => column.label) });
+  const source = Readable.from(
+    (async function* () {
+      for await (const cells of rows) yield cells.map(csvCell);
+    })(),
+  );
+  source.on("error", (error) => {
+    logger.error({ err: error, filename }, "csv download failed");
+    csv.destroy(error);
+  });
+  source.pipe(csv);
+  return new Response(createReadableStreamFromReadable(csv), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+/** The same rows as an xlsx workbook of one sheet, streamed. */
+export function xlsxResponse(filename: string, sheet: string, columns: readonly WorkbookColumn[], rows: AsyncIterable<readonly WorkbookCell[]>): Response {
+  return workbookResponse(filename, [{ name: sheet, columns, rows }]);
+}
