@@ -14,9 +14,8 @@ import { quarterIndex, type QuarterRef } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "./product-verification.server";
-import { mailAfterRowsAction } from "./report-mails.server";
-import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
-import { performReportAction, WorkflowError } from "./report-workflow.server";
+import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, performRowsAction, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import { WorkflowError } from "./report-workflow.server";
 
 type Reader = Pick<typeof db, "select">;
 
@@ -223,15 +222,6 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     return { changed: counts.updated > 0 };
   };
 
-  const result = await performReportAction({
-    actor,
-    key: { partnerId, quarterId, type: "filing" },
-    action,
-    comment: input.comment,
-    expectedVersion: input.expectedVersion,
-    writeRows,
-    requestId: input.requestId,
-  });
-  await mailAfterRowsAction(result, { action, comment: input.comment?.trim() ?? "", nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } });
+  const result = await performRowsAction("filing", input, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

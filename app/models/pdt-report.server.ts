@@ -13,9 +13,8 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
-import { mailAfterRowsAction } from "./report-mails.server";
-import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
-import { performReportAction, WorkflowError } from "./report-workflow.server";
+import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, performRowsAction, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import { WorkflowError } from "./report-workflow.server";
 
 /** Earlier quarters whose plans the grid shows beside the quarter's own. */
 const HISTORY_QUARTERS = 3;
@@ -195,7 +194,7 @@ const label = (keys: PdtColumnKey[]) => keys.map((key) => PDT_COLUMN_LABELS[key]
  * their position in the grid. A row or product that is not the partner's refuses the save.
  */
 export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult> {
-  const { actor, partnerId, quarterId, action } = input;
+  const { actor, partnerId, quarterId } = input;
   assertMayAccess(actor, partnerId);
   if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
   await getPartner(partnerId);
@@ -267,15 +266,6 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
     return { changed: writes.length + statusChanges > 0 };
   };
 
-  const result = await performReportAction({
-    actor,
-    key: { partnerId, quarterId, type: "pdt" },
-    action,
-    comment: input.comment,
-    expectedVersion: input.expectedVersion,
-    writeRows,
-    requestId: input.requestId,
-  });
-  await mailAfterRowsAction(result, { action, comment: input.comment?.trim() ?? "", nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } });
+  const result = await performRowsAction("pdt", input, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -11,7 +11,7 @@ import { NOT_AUTHORIZED } from "~/utils/messages";
 import { parseQuarterName, quarterIndex } from "~/utils/quarters";
 import { workflowPermissions, type ReportStatus, type WorkflowPermissions } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
-import { mailReportDecision } from "./report-mails.server";
+import { mailAfterRowsAction, mailReportDecision, type SubmittedRowsLine } from "./report-mails.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "./quarter.server";
 import {
   listReportMessages,
@@ -21,6 +21,7 @@ import {
   WorkflowError,
   type MessageSide,
   type ReportActionResult,
+  type ReportActionInput,
 } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
 
@@ -241,4 +242,31 @@ export async function markReportMessagesRead(
   if (viewer.role === "STAFF") return { unreadMessageCount: await unreadMessageCount(report.id, "admin") };
   await markMessagesRead(report.id, sideOf(viewer.role));
   return { unreadMessageCount: 0 };
+}
+
+/** What a report's save asks of the frame: who, which report, what, and since which version. */
+export interface RowsActionInput {
+  actor: Actor;
+  partnerId: number;
+  quarterId: number;
+  action: "save" | "submit" | DecisionAction;
+  comment?: string | null;
+  expectedVersion?: number | null;
+  requestId?: string | null;
+}
+
+/**
+ * A report's rows written with its action in one transaction (the workflow decides), then the
+ * action's mails: `rowsLine` says, once the rows are written, what a submission's receipt lists.
+ */
+export async function performRowsAction(
+  type: ReportTypeKey,
+  input: RowsActionInput,
+  writeRows: NonNullable<ReportActionInput["writeRows"]>,
+  mail: () => { rows: SubmittedRowsLine; nothingToReport: boolean },
+): Promise<ReportActionResult> {
+  const { actor, partnerId, quarterId, action, comment, expectedVersion, requestId } = input;
+  const result = await performReportAction({ actor, key: { partnerId, quarterId, type }, action, comment, expectedVersion, writeRows, requestId });
+  await mailAfterRowsAction(result, { action, comment: comment?.trim() ?? "", ...mail() });
+  return result;
 }

@@ -28,19 +28,19 @@ import {
 } from "~/utils/sales-rows";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
-import { mailAfterRowsAction } from "./report-mails.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
 import {
   assertMayAccess,
   getPartner,
   getQuarterById,
   loadReportFrame,
+  performRowsAction,
   REPORT_HAS_ROWS,
   ROWS_NOT_IN_REPORT,
   type Actor,
   type ReportFrameView,
 } from "./report-screen.server";
-import { latestSubmittedRows, pendingVerificationCount, performReportAction, WorkflowError } from "./report-workflow.server";
+import { latestSubmittedRows, pendingVerificationCount, WorkflowError } from "./report-workflow.server";
 
 
 const DECIMALS = 12;
@@ -401,22 +401,10 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     return { changed: counts.added + counts.updated + counts.deleted > 0 };
   };
 
-  const result = await performReportAction({
-    actor,
-    key: { partnerId, quarterId, type: "sales" },
-    action,
-    comment: input.comment,
-    expectedVersion: input.expectedVersion,
-    writeRows,
-    requestId: input.requestId,
-  });
-
-  await mailAfterRowsAction(result, {
-    action,
-    comment: input.comment?.trim() ?? "",
+  const result = await performRowsAction("sales", input, writeRows, () => ({
     nothingToReport: counts.total === 0,
     rows: { message: "Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", values: { total: counts.total, api: rowsByKind.API, fdf: rowsByKind.FDF } },
-  });
+  }));
 
   return {
     ok: true,

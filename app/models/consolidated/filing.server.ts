@@ -1,0 +1,316 @@
+/**
+ * The Filing Plans consolidated report (spec section 2 "Admin consolidated reports"): for one
+ * quarter, a row per partner's Filing Plans report and country that has at least one filing in
+ * it, a column per product that has a filing anywhere in that quarter, each cell the status the
+ * partner gave (or empty). Reports of every state are listed, with their state in a column.
+ *
+ * Filters (all in the query string, see app/reports/consolidated/query.ts): partner, country,
+ * reportStatus, and one product-status condition at a time:
+ * - `product` and `productStatus`: rows whose cell for that product is that status;
+ * - `product` alone: rows with a filing for that product (any status);
+ * - `productStatus` alone: rows with that status for any product.
+ * Sorting: company (default), country, reportStatus (in workflow order: Saved, Submitted,
+ * Resubmitted, Approved, Rejected); ties fall back to company, then country, so pages are stable.
+ *
+ * The page is one COUNT(*) and one LIMIT/OFFSET query over the (report, country) groups, then the
+ * cells of the page's rows only; the download walks the same groups in (report id, country id)
+ * order, in keyset batches.
+ */
+import { and, asc, count, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { db } from "~/db/client.server";
+import { countries, filingValues, partners, products, reports } from "~/db/schema";
+import { baseQuery, choiceFilter, CONSOLIDATED_PAGE_SIZES, idFilter, pageWindow, textFilter, type Page } from "~/reports/consolidated/query";
+import type { ReportStatus } from "~/utils/report-workflow";
+import { REPORT_STATES } from "~/utils/reports";
+import { listFilingStatuses } from "../filing-statuses.server";
+import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
+import { resolveQuarter } from "../report-screen.server";
+import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
+
+export const FILING_SORTS = ["company", "country", "reportStatus"] as const;
+export type FilingSort = (typeof FILING_SORTS)[number];
+
+/** The report's query string: `?quarter=Q1 2026&partner=3&country=7&reportStatus=Saved&product=2&productStatus=Filed&sort=country&dir=desc&page=2`. */
+export const filingQuerySchema = z.object({
+  ...baseQuery,
+  sort: choiceFilter(FILING_SORTS),
+  partner: idFilter,
+  country: idFilter,
+  reportStatus: choiceFilter(REPORT_STATES),
+  product: idFilter,
+  productStatus: textFilter,
+});
+export type FilingQuery = z.infer<typeof filingQuerySchema>;
+
+export interface FilingConsolidatedRow {
+  reportId: number;
+  partnerId: number;
+  companyName: string;
+  countryId: number;
+  country: string;
+  reportStatus: ReportStatus;
+  /** By product id: the cell's status; a product without a filing in this row is absent. */
+  cells: Record<string, string>;
+}
+
+export interface FilterOption<Id extends number | string = number> {
+  id: Id;
+  name: string;
+}
+
+export interface FilingConsolidatedView {
+  page: Page<FilingConsolidatedRow>;
+  quarter: { id: number; name: string; isOpen: boolean };
+  /** The table's product columns: every product with a filing in the quarter, by name. */
+  products: FilterOption[];
+  options: {
+    /** Newest first; the open quarter first. */
+    quarter_filter: FilterOption[];
+    partner_filter: FilterOption[];
+    country_filter: FilterOption[];
+    product_filter: FilterOption[];
+    status_filter: FilterOption<string>[];
+    report_status_filter: FilterOption<ReportStatus>[];
+  };
+}
+
+/** A stored cell without a filing: never written by the screens ("0" deletes a cell), but not counted if it were. */
+const EMPTY_CELLS = ["", "0"];
+
+/** The filters every query of the report shares: the quarter's Filing Plans reports and their non-empty cells. */
+function whereOf(query: FilingQuery, quarterId: number): SQL {
+  const conditions: (SQL | undefined)[] = [
+    eq(reports.quarterId, quarterId),
+    eq(reports.type, "filing"),
+    notInArray(filingValues.status, EMPTY_CELLS),
+    query.partner ? eq(reports.partnerId, query.partner) : undefined,
+    query.reportStatus ? eq(reports.status, query.reportStatus) : undefined,
+    query.country ? eq(filingValues.countryId, query.country) : undefined,
+  ];
+  return and(...conditions)!;
+}
+
+/** The product-status condition on a (report, country) group, or none. */
+function havingOf(query: FilingQuery): SQL | undefined {
+  const { product, productStatus } = query;
+  if (product && productStatus) return sql`bool_or(${filingValues.productId} = ${product} and ${filingValues.status} = ${productStatus})`;
+  if (product) return sql`bool_or(${filingValues.productId} = ${product})`;
+  if (productStatus) return sql`bool_or(${filingValues.status} = ${productStatus})`;
+  return undefined;
+}
+
+/** The rows of the report, as (report, country) groups with the report's partner and state. */
+function groupsOf(query: FilingQuery, quarterId: number, after?: { reportId: number; countryId: number } | null) {
+  const where = whereOf(query, quarterId);
+  const keyset = after ? sql`(${reports.id}, ${filingValues.countryId}) > (${after.reportId}, ${after.countryId})` : undefined;
+  return db
+    .select({
+      reportId: sql<number>`${reports.id}`.as("report_id"),
+      partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
+      reportStatus: sql<ReportStatus>`${reports.status}`.as("report_status"),
+      countryId: sql<number>`${filingValues.countryId}`.as("country_id"),
+    })
+    .from(reports)
+    .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
+    .where(keyset ? and(where, keyset) : where)
+    .groupBy(reports.id, filingValues.countryId)
+    .having(havingOf(query));
+}
+
+const companyOrder = (dir: "asc" | "desc") => {
+  const order = dir === "desc" ? desc : asc;
+  return [order(sql`lower(${partners.companyName})`), order(partners.companyName), order(partners.id)];
+};
+const countryOrder = (dir: "asc" | "desc") => {
+  const order = dir === "desc" ? desc : asc;
+  return [order(countries.name), order(countries.id)];
+};
+
+/** The quarter's products with a filing, by name: the columns, and the product filter's options. */
+async function quarterProducts(quarterId: number): Promise<FilterOption[]> {
+  return db
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(
+      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
+        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.productId} = ${products.id}
+        and ${filingValues.status} not in ('', '0'))`,
+    )
+    .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id));
+}
+
+async function quarterPartners(quarterId: number): Promise<FilterOption[]> {
+  return db
+    .select({ id: partners.id, name: partners.companyName })
+    .from(partners)
+    .where(
+      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
+        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${reports.partnerId} = ${partners.id}
+        and ${filingValues.status} not in ('', '0'))`,
+    )
+    .orderBy(...companyOrder("asc"));
+}
+
+async function quarterCountries(quarterId: number): Promise<FilterOption[]> {
+  return db
+    .select({ id: countries.id, name: countries.name })
+    .from(countries)
+    .where(
+      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
+        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.countryId} = ${countries.id}
+        and ${filingValues.status} not in ('', '0'))`,
+    )
+    .orderBy(...countryOrder("asc"));
+}
+
+/** The statuses a cell of the quarter may hold (both categories' lists, in order), then any other status stored in it. */
+async function quarterStatuses(quarter: { id: number; year: number; quarter: number }): Promise<FilterOption<string>[]> {
+  const [lists, stored] = await Promise.all([
+    listFilingStatuses({ year: quarter.year, quarter: quarter.quarter }),
+    db
+      .selectDistinct({ status: filingValues.status })
+      .from(reports)
+      .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
+      .where(and(eq(reports.quarterId, quarter.id), eq(reports.type, "filing"), notInArray(filingValues.status, EMPTY_CELLS))),
+  ]);
+  const names = [...new Set([...lists.API, ...lists.FDF])];
+  const known = new Set(names);
+  const others = stored.map((row) => row.status).filter((status) => !known.has(status)).sort((a, b) => a.localeCompare(b));
+  return [...names, ...others].map((name) => ({ id: name, name }));
+}
+
+/** The quarter dropdown: the open quarter first, then earlier quarters, newest first. */
+async function quarterDropdown(): Promise<FilterOption[]> {
+  const list = await listQuartersUpTo(openQuarterRef());
+  return list.reverse().map((quarter) => ({ id: quarter.id, name: quarter.name }));
+}
+
+/** The cells of the given rows, by row key `reportId:countryId`. */
+async function cellsOf(keys: readonly { reportId: number; countryId: number }[]): Promise<Map<string, Record<string, string>>> {
+  const cells = new Map<string, Record<string, string>>();
+  if (!keys.length) return cells;
+  const pairs = sql.join(
+    keys.map((key) => sql`(${key.reportId}::integer, ${key.countryId}::integer)`),
+    sql`, `,
+  );
+  const rows = await db
+    .select({ reportId: filingValues.reportId, countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
+    .from(filingValues)
+    .where(and(sql`(${filingValues.reportId}, ${filingValues.countryId}) in (${pairs})`, notInArray(filingValues.status, EMPTY_CELLS)));
+  for (const row of rows) {
+    const key = `${row.reportId}:${row.countryId}`;
+    const record = cells.get(key) ?? {};
+    record[String(row.productId)] = row.status;
+    cells.set(key, record);
+  }
+  return cells;
+}
+
+/** One page of the report for the query (a page past the end is the last page), with the filters' options. */
+export async function listFilingConsolidated(query: FilingQuery): Promise<FilingConsolidatedView> {
+  const quarter = await resolveQuarter(query.quarter);
+  const open = openQuarterRef();
+  const groups = groupsOf(query, quarter.id).as("groups");
+  const [[{ total }], productList, partnerOptions, countryOptions, statusOptions, quarterOptions] = await Promise.all([
+    db.select({ total: count() }).from(groups),
+    quarterProducts(quarter.id),
+    quarterPartners(quarter.id),
+    quarterCountries(quarter.id),
+    quarterStatuses(quarter),
+    quarterDropdown(),
+  ]);
+  const pageSize = CONSOLIDATED_PAGE_SIZES.filing;
+  const window = pageWindow(query.page, total, pageSize);
+  const sort: FilingSort = query.sort ?? "company";
+  const order =
+    sort === "country"
+      ? [...countryOrder(query.dir), ...companyOrder("asc")]
+      : sort === "reportStatus"
+        ? [query.dir === "desc" ? desc(groups.reportStatus) : asc(groups.reportStatus), ...companyOrder("asc"), ...countryOrder("asc")]
+        : [...companyOrder(query.dir), ...countryOrder("asc")];
+  const keys = total
+    ? await db
+        .select({
+          reportId: groups.reportId,
+          partnerId: groups.partnerId,
+          companyName: partners.companyName,
+          countryId: groups.countryId,
+          country: countries.name,
+          reportStatus: groups.reportStatus,
+        })
+        .from(groups)
+        .innerJoin(partners, eq(partners.id, groups.partnerId))
+        .innerJoin(countries, eq(countries.id, groups.countryId))
+        .orderBy(...order)
+        .limit(window.limit)
+        .offset(window.offset)
+    : [];
+  const cells = await cellsOf(keys);
+  return {
+    page: {
+      rows: keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} })),
+      total,
+      page: window.page,
+      pageSize,
+      pages: window.pages,
+    },
+    quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },
+    products: productList,
+    options: {
+      quarter_filter: quarterOptions,
+      partner_filter: partnerOptions,
+      country_filter: countryOptions,
+      product_filter: productList,
+      status_filter: statusOptions,
+      report_status_filter: REPORT_STATES.map((state) => ({ id: state, name: state })),
+    },
+  };
+}
+
+/** The download's columns and every row of the query (all pages), as workbook cells in the columns' order. */
+export async function filingConsolidatedDownload(query: FilingQuery): Promise<{ columns: WorkbookColumn[]; rows: AsyncGenerator<WorkbookCell[]> }> {
+  const quarter = await resolveQuarter(query.quarter);
+  const productList = await quarterProducts(quarter.id);
+  const columns: WorkbookColumn[] = [
+    { key: "company", label: "Company Name" },
+    { key: "country", label: "Country" },
+    { key: "reportStatus", label: "Report Status" },
+    ...productList.map((product) => ({ key: `product-${product.id}`, label: product.name })),
+  ];
+  async function* rows() {
+    for await (const row of filingConsolidatedRows(query, quarter.id)) {
+      yield [row.companyName, row.country, row.reportStatus, ...productList.map((product) => row.cells[String(product.id)] ?? null)];
+    }
+  }
+  return { columns, rows: rows() };
+}
+
+/**
+ * Every row of the query, all pages, in (report id, country id) order: keyset batches of
+ * DOWNLOAD_BATCH_ROWS groups, each with its names and cells, so memory stays flat.
+ */
+export async function* filingConsolidatedRows(query: FilingQuery, quarterId?: number): AsyncGenerator<FilingConsolidatedRow> {
+  const id = quarterId ?? (await resolveQuarter(query.quarter)).id;
+  type Key = { reportId: number; countryId: number };
+  const fetch = async (after: Key | null): Promise<FilingConsolidatedRow[]> => {
+    const groups = groupsOf(query, id, after).orderBy(reports.id, filingValues.countryId).limit(DOWNLOAD_BATCH_ROWS).as("groups");
+    const keys = await db
+      .select({
+        reportId: groups.reportId,
+        partnerId: groups.partnerId,
+        companyName: partners.companyName,
+        countryId: groups.countryId,
+        country: countries.name,
+        reportStatus: groups.reportStatus,
+      })
+      .from(groups)
+      .innerJoin(partners, eq(partners.id, groups.partnerId))
+      .innerJoin(countries, eq(countries.id, groups.countryId))
+      .orderBy(asc(groups.reportId), asc(groups.countryId));
+    const cells = await cellsOf(keys);
+    return keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} }));
+  };
+  yield* batched(fetch, (row): Key => ({ reportId: row.reportId, countryId: row.countryId }));
+}

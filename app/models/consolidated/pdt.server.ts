@@ -1,0 +1,408 @@
+/**
+ * The Development Timeline consolidated report (spec section 2 "Admin consolidated reports",
+ * section 7 `/report/pdt/`): every stored row of the quarter's PDT reports, whatever the report's
+ * state (drafts too), one per partner, product and stage, with the product's project status, the
+ * report's state and the planned start and end dates of the quarter and of the three quarters
+ * before it (as the PDT screen shows them: each quarter's own report, empty when it has none).
+ *
+ * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters; a download walks the
+ * quarter's reports in company order and reads each report's rows in keyset batches along the
+ * `pdt_values (report_id, product_id, stage_id)` index, so memory stays flat.
+ */
+import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import { db } from "~/db/client.server";
+import { partnerProducts, partners, pdtValues, products, quarters, reports, stages } from "~/db/schema";
+import { baseQuery, choiceFilter, CONSOLIDATED_PAGE_SIZES, idFilter, pageWindow, type Page } from "~/reports/consolidated/query";
+import { formatPdtDate } from "~/reports/pdt/rows";
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, type ProjectStatus } from "~/schemas/partner";
+import { addQuarters, quarterName, type QuarterRef } from "~/utils/quarters";
+import { REPORT_STATES } from "~/utils/reports";
+import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
+import { listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
+import { resolveQuarter } from "../report-screen.server";
+import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+
+// ---------------------------------------------------------------- query
+
+/** Columns the table sorts by (`?sort=`); the company is the default. */
+export const PDT_SORTS = ["company", "product", "stage", "status", "reportStatus"] as const;
+export type PdtSort = (typeof PDT_SORTS)[number];
+
+/**
+ * `?quarter=Q1 2026&partner=3&product=7&stage=12&status=FILED&reportStatus=Saved&sort=product&dir=desc&page=2`:
+ * `status` is the product's project status, `reportStatus` the report's workflow state.
+ */
+export const pdtQuerySchema = z.object({
+  ...baseQuery,
+  partner: idFilter,
+  product: idFilter,
+  stage: idFilter,
+  status: choiceFilter(PROJECT_STATUSES),
+  reportStatus: choiceFilter(REPORT_STATES),
+});
+export type PdtQuery = z.infer<typeof pdtQuerySchema>;
+
+export const pdtSortOf = (query: Pick<PdtQuery, "sort">): PdtSort =>
+  (PDT_SORTS as readonly string[]).includes(query.sort ?? "") ? (query.sort as PdtSort) : "company";
+
+// ---------------------------------------------------------------- rows
+
+type ReportStatus = (typeof REPORT_STATES)[number];
+
+export interface PdtPlanDates {
+  /** ISO dates (YYYY-MM-DD), null when the quarter's report has none. */
+  startDate: string | null;
+  endDate: string | null;
+}
+
+export interface PdtConsolidatedRow {
+  reportId: number;
+  partnerId: number;
+  companyName: string;
+  productId: number;
+  productName: string;
+  stageId: number;
+  stageName: string;
+  /** The product's project status for the partner (null: the product is no longer the partner's). */
+  status: ProjectStatus | null;
+  reportStatus: ReportStatus;
+  /** One pair per quarter of `quarterOrder` (oldest first, the selected quarter last). */
+  dates: PdtPlanDates[];
+}
+
+export interface FilterOption<Id extends string | number = number> {
+  id: Id;
+  name: string;
+}
+
+export interface PdtConsolidatedView {
+  page: Page<PdtConsolidatedRow>;
+  quarter: { id: number; name: string };
+  /** The three quarters before the selected one, oldest first, then the selected quarter. */
+  quarterOrder: string[];
+  options: {
+    /** Newest first; the first is the open quarter. */
+    quarter_filter: FilterOption[];
+    partner_filter: FilterOption[];
+    product_filter: FilterOption[];
+    stage_filter: FilterOption[];
+    status_filter: FilterOption<ProjectStatus>[];
+    report_status_filter: FilterOption<ReportStatus>[];
+  };
+}
+
+/** Earlier quarters shown beside the selected one (the PDT screen's three). */
+const HISTORY_QUARTERS = 3;
+
+interface HistoryQuarter {
+  name: string;
+  /** null: the quarter has no row yet, so no report either. */
+  id: number | null;
+}
+
+/** The three quarters before `quarter`, oldest first, with their ids when they exist. */
+async function historyQuarters(quarter: QuarterRef): Promise<HistoryQuarter[]> {
+  const refs = Array.from({ length: HISTORY_QUARTERS }, (_, index) => addQuarters(quarter, index - HISTORY_QUARTERS));
+  const found = await db
+    .select({ id: quarters.id, year: quarters.year, quarter: quarters.quarter })
+    .from(quarters)
+    .where(or(...refs.map((ref) => and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)))));
+  return refs.map((ref) => ({ name: quarterName(ref), id: found.find((row) => row.year === ref.year && row.quarter === ref.quarter)?.id ?? null }));
+}
+
+interface ResolvedQuarter {
+  quarter: Quarter;
+  earlier: HistoryQuarter[];
+}
+
+/** The query's quarter (the open one when none; an unknown or future one: WorkflowError 404) and the three before it. */
+async function resolveReportQuarter(query: Pick<PdtQuery, "quarter">): Promise<ResolvedQuarter> {
+  const quarter = await resolveQuarter(query.quarter);
+  return { quarter, earlier: await historyQuarters(quarter) };
+}
+
+// One alias of reports and pdt_values per earlier quarter: the partner's report of that quarter and its row for the same product and stage.
+const history = Array.from({ length: HISTORY_QUARTERS }, (_, index) => ({
+  report: alias(reports, `history_report_${index}`),
+  value: alias(pdtValues, `history_value_${index}`),
+}));
+
+/** The row query without its filter, order and limit: the selected quarter's rows with the earlier quarters' plans beside them. */
+function selectRows(earlier: readonly HistoryQuarter[]) {
+  let query = db
+    .select({
+      reportId: reports.id,
+      partnerId: partners.id,
+      companyName: partners.companyName,
+      productId: products.id,
+      productName: products.name,
+      stageId: stages.id,
+      stageName: stages.name,
+      stageOrder: stages.sortOrder,
+      status: partnerProducts.projectStatus,
+      reportStatus: reports.status,
+      startDate: pdtValues.startDate,
+      endDate: pdtValues.endDate,
+      start0: history[0].value.startDate,
+      end0: history[0].value.endDate,
+      start1: history[1].value.startDate,
+      end1: history[1].value.endDate,
+      start2: history[2].value.startDate,
+      end2: history[2].value.endDate,
+    })
+    .from(pdtValues)
+    .innerJoin(reports, eq(reports.id, pdtValues.reportId))
+    .innerJoin(partners, eq(partners.id, reports.partnerId))
+    .innerJoin(products, eq(products.id, pdtValues.productId))
+    .innerJoin(stages, eq(stages.id, pdtValues.stageId))
+    .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
+    .$dynamic();
+  history.forEach(({ report, value }, index) => {
+    const quarterId = earlier[index]?.id;
+    query = query
+      .leftJoin(
+        report,
+        quarterId ? and(eq(report.partnerId, reports.partnerId), eq(report.quarterId, quarterId), eq(report.type, "pdt")) : sql`false`,
+      )
+      .leftJoin(value, and(eq(value.reportId, report.id), eq(value.productId, pdtValues.productId), eq(value.stageId, pdtValues.stageId)));
+  });
+  return query;
+}
+
+type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectRows>["execute"]>>[number];
+
+function toRow(row: SelectedRow): PdtConsolidatedRow {
+  return {
+    reportId: row.reportId,
+    partnerId: row.partnerId,
+    companyName: row.companyName,
+    productId: row.productId,
+    productName: row.productName,
+    stageId: row.stageId,
+    stageName: row.stageName,
+    status: row.status,
+    reportStatus: row.reportStatus,
+    dates: [
+      { startDate: row.start0, endDate: row.end0 },
+      { startDate: row.start1, endDate: row.end1 },
+      { startDate: row.start2, endDate: row.end2 },
+      { startDate: row.startDate, endDate: row.endDate },
+    ],
+  };
+}
+
+/** The filters that concern a report (its quarter, partner and state). */
+function reportFilters(query: PdtQuery, quarterId: number): SQL[] {
+  return [
+    eq(reports.quarterId, quarterId),
+    eq(reports.type, "pdt"),
+    ...(query.partner ? [eq(reports.partnerId, query.partner)] : []),
+    ...(query.reportStatus ? [eq(reports.status, query.reportStatus)] : []),
+  ];
+}
+
+/** The filters that concern a row (product, stage, the product's project status). */
+function rowFilters(query: PdtQuery): SQL[] {
+  return [
+    ...(query.product ? [eq(pdtValues.productId, query.product)] : []),
+    ...(query.stage ? [eq(pdtValues.stageId, query.stage)] : []),
+    ...(query.status ? [eq(partnerProducts.projectStatus, query.status)] : []),
+  ];
+}
+
+/** The rest of every order: company, product, the stage's place in its category; unique per row of a quarter. */
+const TIE_BREAK: (AnyPgColumn | SQL)[] = [partners.companyName, partners.id, products.name, products.id, stages.sortOrder, stages.id];
+
+/** What a sort orders by first (in the asked direction); the tie-break follows, ascending. */
+const SORT_KEYS: Record<PdtSort, (AnyPgColumn | SQL)[]> = {
+  company: [partners.companyName, partners.id],
+  product: [products.name, products.id],
+  stage: [stages.name, stages.id],
+  status: [sql`coalesce(${partnerProducts.projectStatus}::text, '')`],
+  reportStatus: [sql`${reports.status}::text`],
+};
+
+function orderOf(sort: PdtSort, dir: "asc" | "desc"): SQL[] {
+  const first = SORT_KEYS[sort];
+  const rest = TIE_BREAK.filter((key) => !first.includes(key));
+  return [...first.map((key) => (dir === "desc" ? desc(key) : asc(key))), ...rest.map((key) => asc(key))];
+}
+
+// ---------------------------------------------------------------- filter options
+
+const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+
+/**
+ * The filters' choices, from the quarter's PDT rows (partners, products and stages that have
+ * rows); a chosen id that has none in this quarter stays listed, so the form still shows it.
+ */
+async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
+  const quarterReports = and(eq(reports.quarterId, quarterId), eq(reports.type, "pdt"));
+  const hasRows = sql`exists (select 1 from ${pdtValues} where ${pdtValues.reportId} = ${reports.id})`;
+  const [partnerRows, productRows, stageRows] = await Promise.all([
+    db
+      .select({ id: partners.id, name: partners.companyName })
+      .from(reports)
+      .innerJoin(partners, eq(partners.id, reports.partnerId))
+      .where(and(quarterReports, hasRows))
+      .orderBy(asc(partners.companyName), asc(partners.id)),
+    db
+      .selectDistinct({ id: products.id, name: products.name })
+      .from(reports)
+      .innerJoin(pdtValues, eq(pdtValues.reportId, reports.id))
+      .innerJoin(products, eq(products.id, pdtValues.productId))
+      .where(quarterReports),
+    db
+      .selectDistinct({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder })
+      .from(reports)
+      .innerJoin(pdtValues, eq(pdtValues.reportId, reports.id))
+      .innerJoin(stages, eq(stages.id, pdtValues.stageId))
+      .where(quarterReports),
+  ]);
+  // A chosen partner, product or stage without rows in this quarter.
+  const [chosenPartner, chosenProduct, chosenStage] = await Promise.all([
+    query.partner && !partnerRows.some((row) => row.id === query.partner)
+      ? db.select({ id: partners.id, name: partners.companyName }).from(partners).where(eq(partners.id, query.partner))
+      : [],
+    query.product && !productRows.some((row) => row.id === query.product)
+      ? db.select({ id: products.id, name: products.name }).from(products).where(eq(products.id, query.product))
+      : [],
+    query.stage && !stageRows.some((row) => row.id === query.stage)
+      ? db.select({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder }).from(stages).where(eq(stages.id, query.stage))
+      : [],
+  ]);
+  return {
+    partner_filter: [...partnerRows, ...chosenPartner],
+    product_filter: [...productRows, ...chosenProduct].sort(byName),
+    // Stages in their lifecycle order, FDF then API.
+    stage_filter: [...stageRows, ...chosenStage]
+      .sort((a, b) => b.category.localeCompare(a.category) || a.sortOrder - b.sortOrder || a.id - b.id)
+      .map(({ id, name }) => ({ id, name })),
+    status_filter: PROJECT_STATUSES.map((id) => ({ id, name: PROJECT_STATUS_LABELS[id] })),
+    report_status_filter: REPORT_STATES.map((id) => ({ id, name: id })),
+  };
+}
+
+// ---------------------------------------------------------------- the page
+
+/** One page of the report with its filters' choices (an unknown or future quarter: WorkflowError 404). */
+export async function listPdtConsolidated(query: PdtQuery): Promise<PdtConsolidatedView> {
+  const quarter = await resolveQuarter(query.quarter);
+  const pageSize = CONSOLIDATED_PAGE_SIZES.pdt;
+  const where = and(...reportFilters(query, quarter.id), ...rowFilters(query));
+  const [earlier, [{ total }], options, dropdown] = await Promise.all([
+    historyQuarters(quarter),
+    db
+      .select({ total: count() })
+      .from(pdtValues)
+      .innerJoin(reports, eq(reports.id, pdtValues.reportId))
+      .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
+      .where(where),
+    filterOptions(query, quarter.id),
+    listQuartersUpTo(openQuarterRef()),
+  ]);
+  const window = pageWindow(query.page, total, pageSize);
+  const rows = total
+    ? await selectRows(earlier)
+        .where(where)
+        .orderBy(...orderOf(pdtSortOf(query), query.dir))
+        .limit(window.limit)
+        .offset(window.offset)
+    : [];
+  return {
+    page: { rows: rows.map(toRow), total, page: window.page, pageSize, pages: window.pages },
+    quarter: { id: quarter.id, name: quarter.name },
+    quarterOrder: [...earlier.map((q) => q.name), quarter.name],
+    options: { quarter_filter: dropdown.reverse().map((q) => ({ id: q.id, name: q.name })), ...options },
+  };
+}
+
+// ---------------------------------------------------------------- downloads
+
+/** Where a report's keyset batch resumes: after this product (by name) and stage (by its place). */
+interface RowKey {
+  productName: string;
+  productId: number;
+  stageOrder: number;
+  stageId: number;
+}
+
+/**
+ * Every row the filters match, for a download: the quarter's reports in company order (the
+ * direction of `?dir` when sorted by company), each report's rows by product and stage, read in
+ * keyset batches of DOWNLOAD_BATCH_ROWS. The page's other sorts apply to the page only.
+ */
+export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQuarter): AsyncGenerator<PdtConsolidatedRow> {
+  const { quarter, earlier } = resolved ?? (await resolveReportQuarter(query));
+  const descending = pdtSortOf(query) === "company" && query.dir === "desc";
+  const reportList = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .innerJoin(partners, eq(partners.id, reports.partnerId))
+    .where(and(...reportFilters(query, quarter.id)))
+    .orderBy(...(descending ? [desc(partners.companyName), desc(partners.id)] : [asc(partners.companyName), asc(partners.id)]));
+  for (const report of reportList) {
+    const rows = batched(
+      (after: RowKey | null) =>
+        selectRows(earlier)
+          .where(
+            and(
+              eq(pdtValues.reportId, report.id),
+              ...rowFilters(query),
+              after
+                ? sql`(${products.name}, ${products.id}, ${stages.sortOrder}, ${stages.id}) > (${after.productName}, ${after.productId}, ${after.stageOrder}, ${after.stageId})`
+                : undefined,
+            ),
+          )
+          .orderBy(asc(products.name), asc(products.id), asc(stages.sortOrder), asc(stages.id))
+          .limit(DOWNLOAD_BATCH_ROWS),
+      (row): RowKey => ({ productName: row.productName, productId: row.productId, stageOrder: row.stageOrder, stageId: row.stageId }),
+    );
+    for await (const row of rows) yield toRow(row);
+  }
+}
+
+/** A download's header: the fixed columns, then a start and an end date per quarter of `quarterOrder`. */
+export function pdtDownloadColumns(quarterOrder: readonly string[]): WorkbookColumn[] {
+  return [
+    { key: "companyName", label: "Company Name" },
+    { key: "productName", label: "Product" },
+    { key: "stageName", label: "Stage" },
+    { key: "status", label: "Status" },
+    { key: "reportStatus", label: "Report Status" },
+    ...quarterOrder.flatMap((name, index) => [
+      { key: `startDate${index}`, label: `Start Date (${name})` },
+      { key: `endDate${index}`, label: `End Date (${name})` },
+    ]),
+  ];
+}
+
+const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
+
+/** A row's cells in the order of `pdtDownloadColumns`: dates as MM/DD/YYYY text (CSV) or Excel dates (xlsx). */
+export function pdtDownloadCells(row: PdtConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
+  const date = format === "csv" ? (iso: string | null) => formatPdtDate(iso) : excelDate;
+  return [
+    row.companyName,
+    row.productName,
+    row.stageName,
+    row.status ? PROJECT_STATUS_LABELS[row.status] : "",
+    row.reportStatus,
+    ...row.dates.flatMap((pair) => [date(pair.startDate), date(pair.endDate)]),
+  ];
+}
+
+/**
+ * A download of the rows the filters match: the quarter is resolved first (an unknown or future
+ * one is a WorkflowError 404 before anything is sent), then the rows stream as cells.
+ */
+export async function pdtConsolidatedDownload(query: PdtQuery, format: "csv" | "xlsx") {
+  const resolved = await resolveReportQuarter(query);
+  const quarterOrder = [...resolved.earlier.map((q) => q.name), resolved.quarter.name];
+  async function* cells() {
+    for await (const row of pdtConsolidatedRows(query, resolved)) yield pdtDownloadCells(row, format);
+  }
+  return { columns: pdtDownloadColumns(quarterOrder), rows: cells() };
+}
