@@ -5,11 +5,12 @@
  * report's state and the planned start and end dates of the quarter and of the three quarters
  * before it (as the PDT screen shows them: each quarter's own report, empty when it has none).
  *
- * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters; a download walks the
- * quarter's reports in company order and reads each report's rows in keyset batches along the
- * `pdt_values (report_id, product_id, stage_id)` index, so memory stays flat.
+ * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters (on the narrow join;
+ * the page's rows then get their earlier quarters by the unique indexes). A download counts the
+ * matching rows per report, then reads groups of whole reports in company order, each group in
+ * keyset batches of DOWNLOAD_BATCH_ROWS, so memory stays flat whatever the row count.
  */
-import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { db } from "~/db/client.server";
@@ -131,8 +132,9 @@ const history = Array.from({ length: HISTORY_QUARTERS }, (_, index) => ({
 
 /** The row query without its filter, order and limit: the selected quarter's rows with the earlier quarters' plans beside them. */
 function selectRows(earlier: readonly HistoryQuarter[]) {
-  let query = db
+  return db
     .select({
+      valueId: pdtValues.id,
       reportId: reports.id,
       partnerId: partners.id,
       companyName: partners.companyName,
@@ -158,17 +160,26 @@ function selectRows(earlier: readonly HistoryQuarter[]) {
     .innerJoin(products, eq(products.id, pdtValues.productId))
     .innerJoin(stages, eq(stages.id, pdtValues.stageId))
     .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
+    .leftJoin(history[0].report, historyReportJoin(0, earlier))
+    .leftJoin(history[0].value, historyValueJoin(0))
+    .leftJoin(history[1].report, historyReportJoin(1, earlier))
+    .leftJoin(history[1].value, historyValueJoin(1))
+    .leftJoin(history[2].report, historyReportJoin(2, earlier))
+    .leftJoin(history[2].value, historyValueJoin(2))
     .$dynamic();
-  history.forEach(({ report, value }, index) => {
-    const quarterId = earlier[index]?.id;
-    query = query
-      .leftJoin(
-        report,
-        quarterId ? and(eq(report.partnerId, reports.partnerId), eq(report.quarterId, quarterId), eq(report.type, "pdt")) : sql`false`,
-      )
-      .leftJoin(value, and(eq(value.reportId, report.id), eq(value.productId, pdtValues.productId), eq(value.stageId, pdtValues.stageId)));
-  });
-  return query;
+}
+
+/** The partner's PDT report of the earlier quarter `index` (none when that quarter has no row). */
+function historyReportJoin(index: number, earlier: readonly HistoryQuarter[]): SQL {
+  const { report } = history[index];
+  const quarterId = earlier[index]?.id;
+  return quarterId ? and(eq(report.partnerId, reports.partnerId), eq(report.quarterId, quarterId), eq(report.type, "pdt"))! : sql`false`;
+}
+
+/** That report's row for the same product and stage (the unique index of pdt_values). */
+function historyValueJoin(index: number): SQL {
+  const { report, value } = history[index];
+  return and(eq(value.reportId, report.id), eq(value.productId, pdtValues.productId), eq(value.stageId, pdtValues.stageId))!;
 }
 
 type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectRows>["execute"]>>[number];
@@ -241,6 +252,10 @@ const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(
 async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
   const quarterReports = and(eq(reports.quarterId, quarterId), eq(reports.type, "pdt"));
   const hasRows = sql`exists (select 1 from ${pdtValues} where ${pdtValues.reportId} = ${reports.id})`;
+  // A probe per product or stage (a sub-plan that stops at the first row found), rather than a
+  // DISTINCT over every row of the quarter: the reference tables are small, the rows are many.
+  const usedBy = (column: AnyPgColumn, id: AnyPgColumn) =>
+    sql`(select 1 from ${reports} inner join ${pdtValues} on ${pdtValues.reportId} = ${reports.id} where ${quarterReports} and ${column} = ${id} limit 1) is not null`;
   const [partnerRows, productRows, stageRows] = await Promise.all([
     db
       .select({ id: partners.id, name: partners.companyName })
@@ -248,18 +263,11 @@ async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<P
       .innerJoin(partners, eq(partners.id, reports.partnerId))
       .where(and(quarterReports, hasRows))
       .orderBy(asc(partners.companyName), asc(partners.id)),
+    db.select({ id: products.id, name: products.name }).from(products).where(usedBy(pdtValues.productId, products.id)),
     db
-      .selectDistinct({ id: products.id, name: products.name })
-      .from(reports)
-      .innerJoin(pdtValues, eq(pdtValues.reportId, reports.id))
-      .innerJoin(products, eq(products.id, pdtValues.productId))
-      .where(quarterReports),
-    db
-      .selectDistinct({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder })
-      .from(reports)
-      .innerJoin(pdtValues, eq(pdtValues.reportId, reports.id))
-      .innerJoin(stages, eq(stages.id, pdtValues.stageId))
-      .where(quarterReports),
+      .select({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder })
+      .from(stages)
+      .where(usedBy(pdtValues.stageId, stages.id)),
   ]);
   // A chosen partner, product or stage without rows in this quarter.
   const [chosenPartner, chosenProduct, chosenStage] = await Promise.all([
@@ -304,13 +312,25 @@ export async function listPdtConsolidated(query: PdtQuery): Promise<PdtConsolida
     listQuartersUpTo(openQuarterRef()),
   ]);
   const window = pageWindow(query.page, total, pageSize);
-  const rows = total
-    ? await selectRows(earlier)
-        .where(where)
-        .orderBy(...orderOf(pdtSortOf(query), query.dir))
-        .limit(window.limit)
-        .offset(window.offset)
+  // The page's rows are found on the narrow join (order, offset, limit), then read with the earlier quarters' plans.
+  const ids = total
+    ? (
+        await db
+          .select({ id: pdtValues.id })
+          .from(pdtValues)
+          .innerJoin(reports, eq(reports.id, pdtValues.reportId))
+          .innerJoin(partners, eq(partners.id, reports.partnerId))
+          .innerJoin(products, eq(products.id, pdtValues.productId))
+          .innerJoin(stages, eq(stages.id, pdtValues.stageId))
+          .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
+          .where(where)
+          .orderBy(...orderOf(pdtSortOf(query), query.dir))
+          .limit(window.limit)
+          .offset(window.offset)
+      ).map((row) => row.id)
     : [];
+  const position = new Map(ids.map((id, index) => [id, index]));
+  const rows = ids.length ? (await selectRows(earlier).where(inArray(pdtValues.id, ids))).sort((a, b) => position.get(a.valueId)! - position.get(b.valueId)!) : [];
   return {
     page: { rows: rows.map(toRow), total, page: window.page, pageSize, pages: window.pages },
     quarter: { id: quarter.id, name: quarter.name },
@@ -321,44 +341,75 @@ export async function listPdtConsolidated(query: PdtQuery): Promise<PdtConsolida
 
 // ---------------------------------------------------------------- downloads
 
-/** Where a report's keyset batch resumes: after this product (by name) and stage (by its place). */
+/** Where a download's keyset batch resumes: the last row's company and partner, product (by name) and stage (by its place). */
 interface RowKey {
+  companyName: string;
+  partnerId: number;
   productName: string;
   productId: number;
   stageOrder: number;
   stageId: number;
 }
 
+/** Consecutive reports whose matching rows add up to one batch at most (a larger report alone). */
+function reportGroups(list: readonly { id: number; rows: number }[]): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let size = 0;
+  for (const report of list) {
+    if (current.length && size + report.rows > DOWNLOAD_BATCH_ROWS) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(report.id);
+    size += report.rows;
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
 /**
- * Every row the filters match, for a download: the quarter's reports in company order (the
- * direction of `?dir` when sorted by company), each report's rows by product and stage, read in
- * keyset batches of DOWNLOAD_BATCH_ROWS. The page's other sorts apply to the page only.
+ * Every row the filters match, for a download, by company (the direction of `?dir` when sorted
+ * by company), product and stage; the page's other sorts apply to the page only. The quarter's
+ * matching reports are counted first (one pass over the pdt_values index), then read a group of
+ * whole reports per query, keyset batches of DOWNLOAD_BATCH_ROWS within a larger report.
  */
 export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQuarter): AsyncGenerator<PdtConsolidatedRow> {
   const { quarter, earlier } = resolved ?? (await resolveReportQuarter(query));
   const descending = pdtSortOf(query) === "company" && query.dir === "desc";
+  const company = descending ? [desc(partners.companyName), desc(partners.id)] : [asc(partners.companyName), asc(partners.id)];
   const reportList = await db
-    .select({ id: reports.id })
+    .select({ id: reports.id, rows: count() })
     .from(reports)
     .innerJoin(partners, eq(partners.id, reports.partnerId))
-    .where(and(...reportFilters(query, quarter.id)))
-    .orderBy(...(descending ? [desc(partners.companyName), desc(partners.id)] : [asc(partners.companyName), asc(partners.id)]));
-  for (const report of reportList) {
+    .innerJoin(pdtValues, eq(pdtValues.reportId, reports.id))
+    .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
+    .where(and(...reportFilters(query, quarter.id), ...rowFilters(query)))
+    .groupBy(reports.id, partners.companyName, partners.id)
+    .orderBy(...company);
+  const head = sql`(${partners.companyName}, ${partners.id})`;
+  const tail = sql`(${products.name}, ${products.id}, ${stages.sortOrder}, ${stages.id})`;
+  const after = (key: RowKey) =>
+    or(
+      sql`${head} ${descending ? sql`<` : sql`>`} (${key.companyName}, ${key.partnerId})`,
+      and(sql`${head} = (${key.companyName}, ${key.partnerId})`, sql`${tail} > (${key.productName}, ${key.productId}, ${key.stageOrder}, ${key.stageId})`),
+    );
+  for (const group of reportGroups(reportList)) {
     const rows = batched(
-      (after: RowKey | null) =>
+      (key: RowKey | null) =>
         selectRows(earlier)
-          .where(
-            and(
-              eq(pdtValues.reportId, report.id),
-              ...rowFilters(query),
-              after
-                ? sql`(${products.name}, ${products.id}, ${stages.sortOrder}, ${stages.id}) > (${after.productName}, ${after.productId}, ${after.stageOrder}, ${after.stageId})`
-                : undefined,
-            ),
-          )
-          .orderBy(asc(products.name), asc(products.id), asc(stages.sortOrder), asc(stages.id))
+          .where(and(inArray(pdtValues.reportId, group), ...rowFilters(query), key ? after(key) : undefined))
+          .orderBy(...company, asc(products.name), asc(products.id), asc(stages.sortOrder), asc(stages.id))
           .limit(DOWNLOAD_BATCH_ROWS),
-      (row): RowKey => ({ productName: row.productName, productId: row.productId, stageOrder: row.stageOrder, stageId: row.stageId }),
+      (row): RowKey => ({
+        companyName: row.companyName,
+        partnerId: row.partnerId,
+        productName: row.productName,
+        productId: row.productId,
+        stageOrder: row.stageOrder,
+        stageId: row.stageId,
+      }),
     );
     for await (const row of rows) yield toRow(row);
   }

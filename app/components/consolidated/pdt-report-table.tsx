@@ -1,0 +1,224 @@
+import { Form, Link, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/models/consolidated/pdt.server";
+import { queryHref } from "~/reports/consolidated/query";
+import { formatPdtDate } from "~/reports/pdt/rows";
+import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+
+export const PDT_REPORT_PATH = "/admin/report/development-timeline";
+export const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
+export const PDT_REPORT_XLSX_PATH = `${PDT_REPORT_PATH}/xlsx`;
+
+/** The report's state as the loader read it from the query string (sort resolved). */
+export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
+
+type QueryValues = Record<string, string | number | null | undefined>;
+
+/** The filters of a state (no page, no sort): what the downloads carry. */
+export function pdtFilterValues(state: PdtReportState): QueryValues {
+  return {
+    quarter: state.quarter,
+    partner: state.partner,
+    product: state.product,
+    stage: state.stage,
+    status: state.status,
+    reportStatus: state.reportStatus,
+  };
+}
+
+/** The page's link for a state with some values changed (the default sort and page 1 left out). */
+export function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string {
+  const values: QueryValues = { ...pdtFilterValues(state), sort: state.sort, dir: state.dir, page: state.page, ...changes };
+  if (values.sort === "company" && values.dir === "asc") {
+    values.sort = undefined;
+    values.dir = undefined;
+  }
+  return queryHref(PDT_REPORT_PATH, values);
+}
+
+const FILTER_FIELDS = ["quarter", "partner", "product", "stage", "status", "reportStatus", "sort", "dir"] as const;
+
+/**
+ * The filters, the quarter among them: a plain GET form (works without JavaScript; with it, the
+ * empty choices are left out of the address). A new filter starts at page 1; the sort is kept.
+ */
+export function PdtReportFilters({ state, options }: { state: PdtReportState; options: PdtConsolidatedView["options"] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values: QueryValues = {};
+    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "");
+    if (values.sort === "company" && values.dir === "asc") values.sort = values.dir = undefined;
+    navigate(queryHref(PDT_REPORT_PATH, values));
+  };
+  const openQuarter = options.quarter_filter[0]?.name;
+  const select = (name: string, label: string, value: string | number | undefined, choices: { id: string | number; name: string }[], translate = false) => (
+    <div className="field" style={{ flex: "1 1 11rem", maxInlineSize: "18rem" }}>
+      <label className="field__label" htmlFor={`pdt-report-${name}`}>
+        {label}
+      </label>
+      <select key={String(value ?? "")} id={`pdt-report-${name}`} name={name} className="input" defaultValue={value ?? ""}>
+        <option value="">{t("All")}</option>
+        {choices.map((choice) => (
+          <option key={choice.id} value={choice.id}>
+            {translate ? t(choice.name) : choice.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <Form
+      method="get"
+      action={PDT_REPORT_PATH}
+      onSubmit={apply}
+      aria-label={t("Filter")}
+      data-testid="pdt-report-filters"
+      style={{ display: "flex", flexWrap: "wrap", alignItems: "flex-end", gap: "12px 16px", marginBlockEnd: "16px" }}
+    >
+      <div className="field" style={{ flex: "0 1 9rem" }}>
+        <label className="field__label" htmlFor="pdt-report-quarter">
+          {t("Quarter")}
+        </label>
+        <select key={state.quarter ?? ""} id="pdt-report-quarter" name="quarter" className="input" defaultValue={state.quarter && state.quarter !== openQuarter ? state.quarter : ""}>
+          {options.quarter_filter.map((quarter, index) => (
+            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
+              {quarter.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {select("partner", t("Partner"), state.partner, options.partner_filter)}
+      {select("product", t("Product"), state.product, options.product_filter)}
+      {select("stage", t("Stage"), state.stage, options.stage_filter)}
+      {select("status", t("Status"), state.status, options.status_filter, true)}
+      {select("reportStatus", t("Report Status"), state.reportStatus, options.report_status_filter, true)}
+      <input type="hidden" name="sort" value={state.sort} />
+      <input type="hidden" name="dir" value={state.dir} />
+      <button type="submit" className="button button--secondary">
+        {t("Filter")}
+      </button>
+    </Form>
+  );
+}
+
+/** "Download CSV" and "Download Excel": the rows of the current filters, every page. */
+export function PdtReportDownloads({ state }: { state: PdtReportState }) {
+  const { t } = useTranslation();
+  const filters = pdtFilterValues(state);
+  return (
+    <>
+      <a href={queryHref(PDT_REPORT_CSV_PATH, filters)} className="button button--secondary" download="pdt-report.csv">
+        {t("Download CSV")}
+      </a>
+      <a href={queryHref(PDT_REPORT_XLSX_PATH, filters)} className="button button--secondary" download="pdt-report.xlsx">
+        {t("Download Excel")}
+      </a>
+    </>
+  );
+}
+
+function SortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
+  const { t } = useTranslation();
+  const current = state.sort === sort;
+  const nextDir = current && state.dir === "asc" ? "desc" : "asc";
+  return (
+    <th scope="col" aria-sort={current ? (state.dir === "asc" ? "ascending" : "descending") : undefined}>
+      <Link
+        to={pdtReportHref(state, { sort, dir: nextDir, page: 1 })}
+        className="table__sort"
+        title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")}
+        data-sort={sort}
+      >
+        {label}
+        {current ? (
+          <span className="table__sort-icon" aria-hidden="true">
+            {state.dir === "desc" ? " ▼" : " ▲"}
+          </span>
+        ) : null}
+      </Link>
+    </th>
+  );
+}
+
+/** Previous / 'Page n of m' / Next, as links that keep the filters and the sort. */
+export function PdtReportPager({ state, page, pages }: { state: PdtReportState; page: number; pages: number }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="pager" aria-label={t("Pages")}>
+      {page > 1 ? (
+        <Link to={pdtReportHref(state, { page: page - 1 })} className="button button--secondary" rel="prev">
+          {t("Previous")}
+        </Link>
+      ) : null}
+      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
+      {page < pages ? (
+        <Link to={pdtReportHref(state, { page: page + 1 })} className="button button--secondary" rel="next">
+          {t("Next")}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+/**
+ * Company Name, Product, Stage, Status, Report Status (sortable), then a Start Date and End Date
+ * per quarter: the three before the selected one, oldest first, and the selected quarter.
+ */
+export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReportState; rows: PdtConsolidatedRow[]; quarterOrder: string[] }) {
+  const { t } = useTranslation();
+  const columns = 5 + quarterOrder.length * 2;
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="pdt-report">
+        <thead>
+          <tr>
+            <SortHeader state={state} sort="company" label={t("Company Name")} />
+            <SortHeader state={state} sort="product" label={t("Product")} />
+            <SortHeader state={state} sort="stage" label={t("Stage")} />
+            <SortHeader state={state} sort="status" label={t("Status")} />
+            <SortHeader state={state} sort="reportStatus" label={t("Report Status")} />
+            {quarterOrder.flatMap((quarter) => [
+              <th key={`${quarter}-start`} scope="col" data-quarter={quarter}>
+                {t("Start Date")}
+                <br />
+                {quarter}
+              </th>,
+              <th key={`${quarter}-end`} scope="col" data-quarter={quarter}>
+                {t("End Date")}
+                <br />
+                {quarter}
+              </th>,
+            ])}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns} className="empty">
+                {t("No data available!")}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={`${row.reportId}:${row.productId}:${row.stageId}`}>
+                <th scope="row">{row.companyName}</th>
+                <td>{row.productName}</td>
+                <td>{row.stageName}</td>
+                <td>{row.status ? t(PROJECT_STATUS_LABELS[row.status]) : "-"}</td>
+                <td>{t(row.reportStatus)}</td>
+                {row.dates.flatMap((pair, index) => [
+                  <td key={`${index}-start`}>{formatPdtDate(pair.startDate)}</td>,
+                  <td key={`${index}-end`}>{formatPdtDate(pair.endDate)}</td>,
+                ])}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PdtReportDownloads, PdtReportFilters, PdtReportPager, PdtReportTable, type PdtReportState } from "~/components/consolidated/pdt-report-table";
+import { PageHeader } from "~/components/page-header";
+import reportStyles from "~/components/report/report-frame.css";
+import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/models/consolidated/pdt.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Development Timeline | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: reportStyles }];
+
+/** GET /admin/report/development-timeline: every partner's timeline rows of a quarter, filtered, sorted and paged by the query string (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(pdtQuerySchema, new URL(request.url));
+  const view = await listPdtConsolidated(query).catch(rethrowForPage);
+  const state: PdtReportState = { ...query, sort: pdtSortOf(query), page: view.page.page };
+  return { ...view, state };
+}
+
+export default function DevelopmentTimelineReport() {
+  const { t } = useTranslation();
+  const { page, quarter, quarterOrder, options, state } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={`${t("Development Timeline")} (${quarter.name})`}>
+        <PdtReportDownloads state={state} />
+      </PageHeader>
+      <section className="card">
+        <PdtReportFilters state={state} options={options} />
+        <p className="pager__status" data-testid="pdt-report-count">
+          {t("{{count}} rows", { count: page.total })}
+        </p>
+        <PdtReportTable state={state} rows={page.rows} quarterOrder={quarterOrder} />
+        <PdtReportPager state={state} page={page.page} pages={page.pages} />
+      </section>
+    </>
+  );
+}

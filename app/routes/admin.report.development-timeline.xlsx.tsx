@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { xlsxResponse } from "~/models/consolidated/download.server";
+import { pdtConsolidatedDownload, pdtQuerySchema } from "~/models/consolidated/pdt.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+/** GET /admin/report/development-timeline/xlsx?…filters: every row the filters match, as pdt-report.xlsx, sheet PDT (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(pdtQuerySchema, new URL(request.url));
+  const { columns, rows } = await pdtConsolidatedDownload(query, "xlsx").catch(rethrowForPage);
+  return xlsxResponse("pdt-report.xlsx", "PDT", columns, rows);
+}
