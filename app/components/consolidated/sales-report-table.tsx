@@ -1,0 +1,373 @@
+import { Form, Link, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import type { FilterOption, SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/models/consolidated/sales.server";
+import { queryHref } from "~/reports/consolidated/query";
+import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
+
+export const SALES_REPORT_PATH = "/admin/report/sales-report";
+export const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
+export const SALES_REPORT_XLSX_PATH = `${SALES_REPORT_PATH}/xlsx`;
+
+/** The grid columns a header link sorts by (the others are not sortable). */
+const SORT_OF_COLUMN: Partial<Record<SalesColumnKey, SalesSort>> = {
+  year: "year",
+  month: "month",
+  country: "country",
+  purchaser: "purchaser",
+  productName: "product",
+  quantity: "quantity",
+  totalValue: "totalValue",
+};
+
+/** Numbers read right-aligned in their column. */
+const NUMBER_COLUMNS = new Set<SalesColumnKey>([
+  "year",
+  "quantity",
+  "totalValue",
+  "packSize",
+  "grossSalePriceCurrency",
+  "usdExchangeRate",
+  "grossSalePriceUsd",
+  "totalGrossValue",
+  "deductableExpenses",
+  "royaltyPercent",
+  "royaltyDue",
+]);
+
+type QueryValues = Record<string, string | number | null | undefined>;
+type View = SalesConsolidatedView;
+type Query = View["query"];
+
+/** The filters of the tab, the quarter and the tab itself: what a new filter, a sort and the downloads carry. */
+function filterValues(view: View): QueryValues {
+  const { query } = view;
+  return {
+    tab: query.tab === "API" ? undefined : query.tab,
+    quarter: view.quarter.name === view.options.quarters[0] ? undefined : view.quarter.name,
+    partner: query.partner,
+    year: query.year,
+    month: query.month,
+    country: query.country,
+    purchaser: query.purchaser,
+    product: query.product,
+    reportStatus: query.reportStatus,
+    strength: query.strength,
+    formulationType: query.formulationType,
+    currency: query.currency,
+    procurementEndCountry: query.procurementEndCountry,
+    comments: query.comments,
+  };
+}
+
+/** The page's link for the view with some values changed (the default sort, company A to Z, and page 1 left out). */
+function salesReportHref(view: View, changes: QueryValues = {}): string {
+  const values: QueryValues = { ...filterValues(view), sort: view.sort, dir: view.query.dir, page: view.page.page, ...changes };
+  if ((values.sort ?? "company") === "company" && (values.dir ?? "asc") === "asc") {
+    values.sort = undefined;
+    values.dir = undefined;
+  }
+  return queryHref(SALES_REPORT_PATH, values);
+}
+
+/** The report below its header: tabs, filters, the count, the table and the pager. */
+export function SalesReportTable({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const { page } = view;
+  return (
+    <section className="card" data-testid="sales-report">
+      <SalesReportTabs view={view} />
+      <SalesReportFilters view={view} />
+      <p className="pager__status" data-testid="sales-report-count">
+        {t("{{count}} rows", { count: page.total })}
+      </p>
+      {page.rows.length ? (
+        <>
+          <div className="table-wrap">
+            <SalesRowsTable view={view} />
+          </div>
+          <SalesReportPager view={view} />
+        </>
+      ) : (
+        <p className="empty">{t("No data available!")}</p>
+      )}
+    </section>
+  );
+}
+
+/** API and FDF: links that keep the quarter (each tab has its own filters). */
+function SalesReportTabs({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const quarter = filterValues(view).quarter;
+  return (
+    <nav className="report-tabs" aria-label={t("Sales Report")}>
+      {SALES_KINDS.map((kind) => (
+        <Link
+          key={kind}
+          to={queryHref(SALES_REPORT_PATH, { quarter, tab: kind === "API" ? undefined : kind })}
+          className={`report-tabs__tab${view.tab === kind ? " report-tabs__tab--active" : ""}`}
+          aria-current={view.tab === kind ? "page" : undefined}
+        >
+          {kind}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+const FIELD_STYLE = { flex: "1 1 11rem", maxInlineSize: "18rem" } as const;
+
+const FILTER_FIELDS = [
+  "tab",
+  "quarter",
+  "partner",
+  "year",
+  "month",
+  "country",
+  "purchaser",
+  "product",
+  "reportStatus",
+  "strength",
+  "formulationType",
+  "currency",
+  "procurementEndCountry",
+  "comments",
+  "sort",
+  "dir",
+] as const;
+
+/**
+ * The filters, the quarter among them: a plain GET form that works without JavaScript; with it, the
+ * empty choices are left out of the address. A new filter starts at page 1 and keeps the sort.
+ */
+function SalesReportFilters({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { query, options, tab } = view;
+  const openQuarter = options.quarters[0];
+  const id = (name: string) => `sales-report-${name}`;
+
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values: QueryValues = {};
+    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "").trim();
+    if (values.tab === "API") values.tab = undefined;
+    if (values.sort === "company" && values.dir === "asc") values.sort = values.dir = undefined;
+    navigate(queryHref(SALES_REPORT_PATH, values));
+  };
+
+  const select = (name: keyof Query, label: string, choices: readonly FilterOption<string | number>[], translate = false) => {
+    const value = query[name];
+    // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
+    const known = value === undefined || choices.some((choice) => String(choice.id) === String(value));
+    return (
+      <div className="field" style={FIELD_STYLE}>
+        <label className="field__label" htmlFor={id(name)}>
+          {label}
+        </label>
+        <select key={String(value ?? "")} id={id(name)} name={name} className="input" defaultValue={value === undefined ? "" : String(value)}>
+          <option value="">{t("All")}</option>
+          {known ? null : <option value={String(value)}>{String(value)}</option>}
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {translate ? t(choice.name) : choice.name}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  };
+
+  const text = (name: "purchaser" | "strength" | "procurementEndCountry" | "comments", label: string, list?: readonly string[]) => (
+    <div className="field" style={FIELD_STYLE}>
+      <label className="field__label" htmlFor={id(name)}>
+        {label}
+      </label>
+      <input
+        key={query[name] ?? ""}
+        id={id(name)}
+        name={name}
+        type="search"
+        className="input"
+        maxLength={200}
+        defaultValue={query[name] ?? ""}
+        list={list ? id(`${name}-list`) : undefined}
+        autoComplete="off"
+      />
+      {list ? (
+        <datalist id={id(`${name}-list`)}>
+          {list.map((value) => (
+            <option key={value} value={value} />
+          ))}
+        </datalist>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <Form
+      method="get"
+      action={SALES_REPORT_PATH}
+      onSubmit={apply}
+      aria-label={t("Filter")}
+      data-testid="sales-report-filters"
+      style={{ display: "flex", flexWrap: "wrap", alignItems: "flex-end", gap: "12px 16px", marginBlockEnd: "16px" }}
+    >
+      <input type="hidden" name="tab" value={tab} />
+      <div className="field" style={{ flex: "0 1 9rem" }}>
+        <label className="field__label" htmlFor={id("quarter")}>
+          {t("Quarter")}
+        </label>
+        <select
+          key={view.quarter.name}
+          id={id("quarter")}
+          name="quarter"
+          className="input"
+          defaultValue={view.quarter.name === openQuarter ? "" : view.quarter.name}
+        >
+          {options.quarters.map((name, index) => (
+            <option key={name} value={index === 0 ? "" : name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {select("partner", t("Partner"), options.partners)}
+      {select("year", t("Year"), options.years)}
+      {select("month", t("Month"), options.months)}
+      {select("country", t("Country"), options.countries)}
+      {text("purchaser", t("Purchaser"), options.purchasers)}
+      {select("product", t("Product"), options.products)}
+      {tab === "FDF" ? (
+        <>
+          {text("strength", t("Strength"))}
+          {select("formulationType", t("Formulation Type"), options.formulationTypes)}
+          {select(
+            "currency",
+            t("Currency"),
+            options.currencies.map((code) => ({ id: code, name: code })),
+          )}
+          {text("procurementEndCountry", t("Procurement Agency End-Country"))}
+          {text("comments", t("Comments"))}
+        </>
+      ) : null}
+      {select(
+        "reportStatus",
+        t("Report Status"),
+        options.statuses.map((status) => ({ id: status, name: status })),
+        true,
+      )}
+      {view.sort !== "company" || view.query.dir !== "asc" ? (
+        <>
+          <input type="hidden" name="sort" value={view.sort} />
+          <input type="hidden" name="dir" value={view.query.dir} />
+        </>
+      ) : null}
+      <button type="submit" className="button button--secondary">
+        {t("Filter")}
+      </button>
+    </Form>
+  );
+}
+
+/** "Download CSV" and "Download Excel": every row of the current filters, all pages. */
+export function SalesReportDownloads({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const filters = filterValues(view);
+  const basename = `sales-report-${view.tab.toLowerCase()}`;
+  return (
+    <>
+      <a href={queryHref(SALES_REPORT_CSV_PATH, filters)} className="button button--secondary" download={`${basename}.csv`}>
+        {t("Download CSV")}
+      </a>
+      <a href={queryHref(SALES_REPORT_XLSX_PATH, filters)} className="button button--secondary" download={`${basename}.xlsx`}>
+        {t("Download Excel")}
+      </a>
+    </>
+  );
+}
+
+function SortHeader({ view, sort, label }: { view: View; sort: SalesSort; label: string }) {
+  const { t } = useTranslation();
+  const current = view.sort === sort;
+  const dir = view.query.dir;
+  const nextDir = current && dir === "asc" ? "desc" : "asc";
+  return (
+    <th scope="col" aria-sort={current ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+      <Link
+        to={salesReportHref(view, { sort, dir: nextDir, page: 1 })}
+        className="table__sort"
+        title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")}
+        data-sort={sort}
+      >
+        {label}
+        {current ? (
+          <span className="table__sort-icon" aria-hidden="true">
+            {dir === "desc" ? " ▼" : " ▲"}
+          </span>
+        ) : null}
+      </Link>
+    </th>
+  );
+}
+
+/** Company Name, Report Status, then the grid's columns of the tab (spec section 2 "Sales Report screen"). */
+function SalesRowsTable({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const columns = columnsFor(view.tab);
+  return (
+    <table className="table" data-testid="sales-report-table">
+      <thead>
+        <tr>
+          <SortHeader view={view} sort="company" label={t("Company Name")} />
+          <th scope="col">{t("Report Status")}</th>
+          {columns.map((column) => {
+            const sort = SORT_OF_COLUMN[column.key];
+            return sort ? (
+              <SortHeader key={column.key} view={view} sort={sort} label={t(column.label)} />
+            ) : (
+              <th key={column.key} scope="col">
+                {t(column.label)}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        {view.page.rows.map((row: SalesConsolidatedRow) => (
+          <tr key={row.id} data-row-id={row.id}>
+            <th scope="row">{row.companyName}</th>
+            <td>{t(row.reportStatus)}</td>
+            {columns.map((column) => (
+              <td key={column.key} data-column={column.key} style={NUMBER_COLUMNS.has(column.key) ? { textAlign: "end" } : undefined}>
+                {row[column.key] ?? ""}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Previous / 'Page n of m' / Next. */
+function SalesReportPager({ view }: { view: View }) {
+  const { t } = useTranslation();
+  const { page, pages } = view.page;
+  return (
+    <nav className="pager" aria-label={t("Pages")}>
+      {page > 1 ? (
+        <Link to={salesReportHref(view, { page: page - 1 })} className="button button--secondary" rel="prev">
+          {t("Previous")}
+        </Link>
+      ) : null}
+      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
+      {page < pages ? (
+        <Link to={salesReportHref(view, { page: page + 1 })} className="button button--secondary" rel="next">
+          {t("Next")}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

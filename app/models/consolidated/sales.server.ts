@@ -1,0 +1,759 @@
+/**
+ * The consolidated Sales Report of the administrators (spec section 2 "Admin consolidated reports",
+ * section 3 "Report filter options", section 7 `/report/sales/{x}`): the API or FDF rows of every
+ * partner's Sales Report of a quarter, in every report state, filtered, sorted and paged on the
+ * server, and downloaded as a stream.
+ *
+ * Every query starts from the quarter's reports (reports_quarter_type_idx, a few hundred rows) and
+ * reads each report's rows through sales_rows_report_kind_idx (report_id, kind, id): the rows of a
+ * report are a lateral subquery, so the planner never trades the index for a scan of the whole
+ * table. Partner and report-status filters narrow the reports before any row is read.
+ *
+ * - The default order (company, then the report, then the row) needs no sort: the per-report row
+ *   counts say which reports a page covers, and each is read in index order with LIMIT/OFFSET.
+ * - The counts and the filter options cost a pass over the quarter's rows; they are kept for a
+ *   minute under a fingerprint of the quarter's reports (id, version, last change, last row id)
+ *   and of the product verifications, so any save, decision or new row computes them afresh.
+ * - Downloads read keyset batches per report in the same order, never the whole result at once.
+ *
+ * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
+ */
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { db, type Transaction } from "~/db/client.server";
+import { MONTHS } from "~/db/reference-data";
+import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
+import {
+  baseQuery,
+  choiceFilter,
+  CONSOLIDATED_PAGE_SIZES,
+  idFilter,
+  pageWindow,
+  textFilter,
+  type Page,
+} from "~/reports/consolidated/query";
+import { REPORT_STATES } from "~/utils/reports";
+import type { ReportStatus } from "~/utils/report-workflow";
+import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
+import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
+import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
+import { resolveQuarter } from "../report-screen.server";
+
+// ---------------------------------------------------------------- the query string
+
+export const SALES_SORTS = ["company", "year", "month", "country", "purchaser", "product", "quantity", "totalValue"] as const;
+export type SalesSort = (typeof SALES_SORTS)[number];
+
+/** `?tab=FDF&quarter=Q3 2026&partner=4&year=2026&month=7&purchaser=health&page=2&sort=quantity&dir=desc` */
+export const salesConsolidatedQuery = z.object({
+  ...baseQuery,
+  sort: choiceFilter(SALES_SORTS),
+  tab: z.enum(["API", "FDF"]).catch("API"),
+  partner: idFilter,
+  year: z.coerce.number().int().min(1).max(9999).optional().catch(undefined),
+  month: z.coerce.number().int().min(1).max(12).optional().catch(undefined),
+  country: idFilter,
+  purchaser: textFilter,
+  product: idFilter,
+  reportStatus: choiceFilter(REPORT_STATES),
+  // FDF only
+  strength: textFilter,
+  formulationType: idFilter,
+  currency: textFilter,
+  procurementEndCountry: textFilter,
+  comments: textFilter,
+});
+export type SalesConsolidatedQuery = z.infer<typeof salesConsolidatedQuery>;
+
+/** The filters of the FDF tab that the API tab does not have. */
+export const FDF_ONLY_FILTERS = ["strength", "formulationType", "currency", "procurementEndCountry", "comments"] as const;
+
+/** The query as the report applies it: the FDF filters dropped on the API tab, the currency upper-cased. */
+export function normaliseSalesQuery(query: SalesConsolidatedQuery): SalesConsolidatedQuery {
+  const normalised = { ...query, currency: query.currency?.toUpperCase() };
+  if (normalised.tab === "API") for (const key of FDF_ONLY_FILTERS) normalised[key] = undefined;
+  return normalised;
+}
+
+// ---------------------------------------------------------------- rows
+
+/** One row of the report: who reported it, the report's state, and the grid's cells of its tab as the grid shows them. */
+export type SalesConsolidatedRow = {
+  id: number;
+  reportId: number;
+  companyName: string;
+  reportStatus: ReportStatus;
+} & Partial<Record<SalesColumnKey, string>>;
+
+export interface FilterOption<Id extends string | number = number> {
+  id: Id;
+  name: string;
+}
+
+/** The filter lists (spec section 3): from the quarter's rows of the tab, except the fixed lists. */
+export interface SalesFilterOptions {
+  /** quarter_filter: the open quarter first, then earlier ones. */
+  quarters: string[];
+  /** partner_filter: partners with rows of the tab in the quarter. */
+  partners: FilterOption[];
+  /** product_filter */
+  products: FilterOption[];
+  /** country_filter */
+  countries: FilterOption[];
+  /** year_filter */
+  years: FilterOption[];
+  /** month_filter */
+  months: FilterOption[];
+  /** purchaser_filter: the first PURCHASER_OPTIONS_MAX distinct purchasers in alphabetical order. */
+  purchasers: string[];
+  statuses: readonly ReportStatus[];
+  /** FDF: formulation types and currency codes used. */
+  formulationTypes: FilterOption[];
+  currencies: string[];
+}
+
+export const PURCHASER_OPTIONS_MAX = 200;
+
+export interface SalesConsolidatedView {
+  page: Page<SalesConsolidatedRow>;
+  quarter: { id: number; name: string };
+  tab: SalesKind;
+  /** The query as applied (sort resolved, FDF filters dropped on the API tab). */
+  query: SalesConsolidatedQuery;
+  sort: SalesSort;
+  options: SalesFilterOptions;
+}
+
+// ---------------------------------------------------------------- the quarter's reports
+
+interface QuarterReport {
+  id: number;
+  partnerId: number;
+  companyName: string;
+  status: ReportStatus;
+  version: number;
+  updatedAt: Date;
+  /** The last row of the tab's kind; null: the report has none. */
+  lastRowId: number | null;
+}
+
+interface Scope {
+  quarter: { id: number; name: string };
+  kind: SalesKind;
+  query: SalesConsolidatedQuery;
+  /** Every sales report of the quarter, by company name then id. */
+  reports: QuarterReport[];
+  /** The reports the filters keep that have rows of the kind, in the same order. */
+  selected: QuarterReport[];
+  /** Changes whenever a report, its rows or a product verification changes. */
+  fingerprint: string;
+}
+
+async function loadScope(rawQuery: SalesConsolidatedQuery): Promise<Scope> {
+  const query = normaliseSalesQuery(rawQuery);
+  const kind = query.tab;
+  const quarter = await resolveQuarter(query.quarter);
+  const lastRow = db
+    .select({ id: max(salesRows.id) })
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, kind)));
+  const [reportRows, [verifications]] = await Promise.all([
+    db
+      .select({
+        id: reports.id,
+        partnerId: reports.partnerId,
+        companyName: partners.companyName,
+        status: reports.status,
+        version: reports.version,
+        updatedAt: reports.updatedAt,
+        lastRowId: sql<number | null>`(${lastRow})`.mapWith((value) => (value == null ? null : Number(value))),
+      })
+      .from(reports)
+      .innerJoin(partners, eq(partners.id, reports.partnerId))
+      .where(and(eq(reports.quarterId, quarter.id), eq(reports.type, "sales")))
+      .orderBy(asc(partners.companyName), asc(reports.id)),
+    db.select({ decidedAt: sql<string | null>`max(${productVerifications.decidedAt})::text` }).from(productVerifications),
+  ]);
+  const fingerprint = createHash("sha256")
+    .update(`${quarter.id}|${kind}|${verifications?.decidedAt ?? ""}|`)
+    .update(reportRows.map((r) => `${r.id}:${r.version}:${r.updatedAt.getTime()}:${r.lastRowId ?? ""}`).join(","))
+    .digest("base64url");
+  const selected = reportRows.filter(
+    (report) =>
+      report.lastRowId !== null &&
+      (query.partner === undefined || report.partnerId === query.partner) &&
+      (query.reportStatus === undefined || report.status === query.reportStatus),
+  );
+  return { quarter: { id: quarter.id, name: quarter.name }, kind, query, reports: reportRows, selected, fingerprint };
+}
+
+/**
+ * Runs the passes over a quarter's rows without JIT compilation: their nested loops of index scans
+ * are estimated dear enough to trigger it, and compiling costs more than it saves on them.
+ */
+function withoutJit<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return run(tx);
+  });
+}
+
+// ---------------------------------------------------------------- a small cache of what costs a pass over the rows
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 200;
+const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+
+/** `compute()` once per key for a minute; a failure is not kept. */
+function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
+  const value = compute();
+  cache.delete(key);
+  cache.set(key, { at: now, value });
+  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+  while (cache.size > CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+// ---------------------------------------------------------------- row filters
+
+/** `%`, `_` and `\` typed by a user are searched for literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The conditions on sales_rows besides its report and kind. */
+function rowConditions(query: SalesConsolidatedQuery): SQL[] {
+  const conditions: SQL[] = [];
+  if (query.year !== undefined) conditions.push(eq(salesRows.year, query.year));
+  if (query.month !== undefined) conditions.push(eq(salesRows.month, query.month));
+  if (query.country !== undefined) conditions.push(eq(salesRows.countryId, query.country));
+  if (query.product !== undefined) conditions.push(eq(salesRows.productId, query.product));
+  if (query.purchaser) conditions.push(ilike(salesRows.purchaser, containsPattern(query.purchaser)));
+  if (query.strength) conditions.push(ilike(salesRows.strength, containsPattern(query.strength)));
+  if (query.formulationType !== undefined) conditions.push(eq(salesRows.formulationTypeId, query.formulationType));
+  if (query.currency) conditions.push(eq(salesRows.currencyCode, query.currency));
+  if (query.procurementEndCountry) conditions.push(ilike(salesRows.procurementEndCountry, containsPattern(query.procurementEndCountry)));
+  if (query.comments) conditions.push(ilike(salesRows.comments, containsPattern(query.comments)));
+  return conditions;
+}
+
+/** `OFFSET 0` as SQL: the query builder leaves out an offset of the number 0. */
+const OFFSET_ZERO = sql`0` as unknown as number;
+
+/**
+ * The rows of the kind of one report (the outer query's `reports` row) that meet `conditions`, read
+ * through sales_rows_report_kind_idx. OFFSET 0 keeps the subquery a per-report index scan: the
+ * planner cannot flatten it into a hash join over the whole table.
+ */
+function lateralRows(scope: Scope, conditions: SQL[]) {
+  return db
+    .select(rowColumns)
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind), ...conditions))
+    .offset(OFFSET_ZERO)
+    .as("s");
+}
+
+/** The same, for counting only (the index alone answers when no row filter is set). */
+function lateralCount(scope: Scope) {
+  return db
+    .select({ one: sql<number>`1`.as("one") })
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
+    .offset(OFFSET_ZERO)
+    .as("s");
+}
+
+const rowColumns = {
+  id: salesRows.id,
+  reportId: salesRows.reportId,
+  year: salesRows.year,
+  month: salesRows.month,
+  countryId: salesRows.countryId,
+  purchaser: salesRows.purchaser,
+  productId: salesRows.productId,
+  productName: salesRows.productName,
+  quantity: salesRows.quantity,
+  totalValue: salesRows.totalValue,
+  strength: salesRows.strength,
+  formulationTypeId: salesRows.formulationTypeId,
+  packSize: salesRows.packSize,
+  currencyCode: salesRows.currencyCode,
+  grossSalePriceCurrency: salesRows.grossSalePriceCurrency,
+  usdExchangeRate: salesRows.usdExchangeRate,
+  grossSalePriceUsd: salesRows.grossSalePriceUsd,
+  totalGrossValue: salesRows.totalGrossValue,
+  deductableExpenses: salesRows.deductableExpenses,
+  royaltyPercent: salesRows.royaltyPercent,
+  royaltyDue: salesRows.royaltyDue,
+  procurementEndCountry: salesRows.procurementEndCountry,
+  comments: salesRows.comments,
+};
+
+// ---------------------------------------------------------------- formatting
+
+const NUMBER_KEYS = [
+  "quantity",
+  "totalValue",
+  "packSize",
+  "grossSalePriceCurrency",
+  "usdExchangeRate",
+  "grossSalePriceUsd",
+  "totalGrossValue",
+  "deductableExpenses",
+  "royaltyPercent",
+  "royaltyDue",
+] as const satisfies readonly SalesColumnKey[];
+const NUMBER_KEY_SET = new Set<string>(NUMBER_KEYS);
+/** The scale of the widest stored number (the exchange rate): nothing is rounded away. */
+const DECIMALS = 12;
+
+interface FetchedRow {
+  id: number;
+  reportId: number;
+  year: number | null;
+  month: number | null;
+  country: string | null;
+  purchaser: string | null;
+  product: string | null;
+  quantity: string | null;
+  totalValue: string | null;
+  strength: string | null;
+  formulation: string | null;
+  packSize: string | null;
+  currencyCode: string | null;
+  grossSalePriceCurrency: string | null;
+  usdExchangeRate: string | null;
+  grossSalePriceUsd: string | null;
+  totalGrossValue: string | null;
+  deductableExpenses: string | null;
+  royaltyPercent: string | null;
+  royaltyDue: string | null;
+  procurementEndCountry: string | null;
+  comments: string | null;
+}
+
+/** PostgreSQL's text of a numeric: digits, an optional fraction, never an exponent. */
+const NUMERIC_TEXT = /^(-?\d+)(?:\.(\d*?)0*)?$/;
+
+/**
+ * A stored number as the grid shows it (formatDecimal's plain decimal: no trailing zeros, "0" for
+ * zero). The stored scale is at most DECIMALS, so this is only a matter of trimming zeros: done on
+ * the text, which a download does for every number of millions of rows.
+ */
+function plainNumber(value: string | null): string {
+  if (value == null) return "";
+  const match = NUMERIC_TEXT.exec(value);
+  if (!match) return formatDecimal(value, DECIMALS);
+  const [, whole, fraction] = match;
+  const text = fraction ? `${whole}.${fraction}` : whole;
+  return /^-?0$/.test(text) ? "0" : text;
+}
+
+const text = (value: string | null) => value ?? "";
+
+/** Each grid column's cell, as the grid shows it. */
+const CELLS: Record<SalesColumnKey, (row: FetchedRow) => string> = {
+  year: (row) => (row.year == null ? "" : String(row.year)),
+  month: (row) => (row.month == null ? "" : (MONTHS[row.month - 1] ?? "")),
+  country: (row) => text(row.country),
+  purchaser: (row) => text(row.purchaser),
+  productName: (row) => text(row.product),
+  strength: (row) => text(row.strength),
+  formulationType: (row) => text(row.formulation),
+  currency: (row) => text(row.currencyCode),
+  procurementEndCountry: (row) => text(row.procurementEndCountry),
+  comments: (row) => text(row.comments),
+  quantity: (row) => plainNumber(row.quantity),
+  totalValue: (row) => plainNumber(row.totalValue),
+  packSize: (row) => plainNumber(row.packSize),
+  grossSalePriceCurrency: (row) => plainNumber(row.grossSalePriceCurrency),
+  usdExchangeRate: (row) => plainNumber(row.usdExchangeRate),
+  grossSalePriceUsd: (row) => plainNumber(row.grossSalePriceUsd),
+  totalGrossValue: (row) => plainNumber(row.totalGrossValue),
+  deductableExpenses: (row) => plainNumber(row.deductableExpenses),
+  royaltyPercent: (row) => plainNumber(row.royaltyPercent),
+  royaltyDue: (row) => plainNumber(row.royaltyDue),
+};
+
+function formatRow(kind: SalesKind, row: FetchedRow, report: QuarterReport): SalesConsolidatedRow {
+  const result: SalesConsolidatedRow = { id: row.id, reportId: report.id, companyName: report.companyName, reportStatus: report.status };
+  for (const column of columnsFor(kind)) result[column.key] = CELLS[column.key](row);
+  return result;
+}
+
+/** The row's fields with the names of its country, product and formulation type, from sales_rows or the lateral `s`. */
+function fetchedFields(s: typeof rowColumns) {
+  return {
+    id: s.id,
+    reportId: s.reportId,
+    year: s.year,
+    month: s.month,
+    country: countries.name,
+    purchaser: s.purchaser,
+    product: sql<string | null>`coalesce(${products.name}, ${s.productName})`,
+    quantity: s.quantity,
+    totalValue: s.totalValue,
+    strength: s.strength,
+    formulation: formulationTypes.name,
+    packSize: s.packSize,
+    currencyCode: s.currencyCode,
+    grossSalePriceCurrency: s.grossSalePriceCurrency,
+    usdExchangeRate: s.usdExchangeRate,
+    grossSalePriceUsd: s.grossSalePriceUsd,
+    totalGrossValue: s.totalGrossValue,
+    deductableExpenses: s.deductableExpenses,
+    royaltyPercent: s.royaltyPercent,
+    royaltyDue: s.royaltyDue,
+    procurementEndCountry: s.procurementEndCountry,
+    comments: s.comments,
+  };
+}
+
+// ---------------------------------------------------------------- counts
+
+/** Filtered rows per report (selected reports only); the sum is the total. */
+function countsPerReport(scope: Scope): Promise<Map<number, number>> {
+  if (!scope.selected.length) return Promise.resolve(new Map());
+  const { query } = scope;
+  const filters = { ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined };
+  const ids = scope.selected.map((report) => report.id);
+  return cached(`count|${scope.fingerprint}|${JSON.stringify(filters)}`, async () => {
+    const s = lateralCount(scope);
+    const rows = await withoutJit((tx) =>
+      tx
+        .select({ reportId: reports.id, count: sql<number>`count(*)`.mapWith(Number) })
+        .from(reports)
+        .crossJoinLateral(s)
+        .where(inArray(reports.id, ids))
+        .groupBy(reports.id),
+    );
+    return new Map(rows.map((row) => [row.reportId, row.count]));
+  });
+}
+
+// ---------------------------------------------------------------- a page
+
+/**
+ * The default order (company, report, row id, all in `dir`): the counts say which reports the page
+ * covers and from which row; each is read in index order.
+ */
+async function pageInReportOrder(scope: Scope, counts: Map<number, number>, offset: number, limit: number, dir: "asc" | "desc") {
+  const ordered = dir === "asc" ? scope.selected : [...scope.selected].reverse();
+  const segments: { report: QuarterReport; offset: number; limit: number }[] = [];
+  let skip = offset;
+  let wanted = limit;
+  for (const report of ordered) {
+    if (wanted <= 0) break;
+    const count = counts.get(report.id) ?? 0;
+    if (skip >= count) {
+      skip -= count;
+      continue;
+    }
+    const take = Math.min(wanted, count - skip);
+    segments.push({ report, offset: skip, limit: take });
+    wanted -= take;
+    skip = 0;
+  }
+  const order = dir === "asc" ? asc : desc;
+  const fetched = await Promise.all(
+    segments.map((segment) =>
+      db
+        .select(fetchedFields(rowColumns))
+        .from(salesRows)
+        .leftJoin(countries, eq(countries.id, salesRows.countryId))
+        .leftJoin(products, eq(products.id, salesRows.productId))
+        .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
+        .where(and(eq(salesRows.reportId, segment.report.id), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
+        .orderBy(order(salesRows.id))
+        .limit(segment.limit)
+        .offset(segment.offset),
+    ),
+  );
+  return segments.flatMap((segment, index) => fetched[index].map((row) => formatRow(scope.kind, row, segment.report)));
+}
+
+/**
+ * Any other order: the page's row ids first (the sort key and the id of each filtered row of the
+ * selected reports, sorted, with LIMIT/OFFSET: a narrow pass), then those rows in full by id.
+ */
+async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company">, offset: number, limit: number, dir: "asc" | "desc") {
+  const s = lateralRows(scope, rowConditions(scope.query));
+  const sortKey: Record<typeof sort, SQL> = {
+    year: sql`${s.year}`,
+    month: sql`${s.month}`,
+    country: sql`${countries.name}`,
+    purchaser: sql`${s.purchaser}`,
+    product: sql`coalesce(${products.name}, ${s.productName})`,
+    quantity: sql`${s.quantity}`,
+    totalValue: sql`${s.totalValue}`,
+  };
+  const direction = sql.raw(dir === "asc" ? "asc" : "desc");
+  const selectedIds = scope.selected.map((report) => report.id);
+  const pageIds = await withoutJit(async (tx) => {
+    let ids = tx.select({ id: s.id }).from(reports).crossJoinLateral(s).where(inArray(reports.id, selectedIds)).$dynamic();
+    if (sort === "country") ids = ids.leftJoin(countries, eq(countries.id, s.countryId));
+    if (sort === "product") ids = ids.leftJoin(products, eq(products.id, s.productId));
+    const rows = await ids
+      .orderBy(sql`${sortKey[sort]} ${direction} nulls last`, sql`${s.id} ${direction}`)
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => row.id);
+  });
+  if (!pageIds.length) return [];
+  const rows = await db
+    .select(fetchedFields(rowColumns))
+    .from(salesRows)
+    .leftJoin(countries, eq(countries.id, salesRows.countryId))
+    .leftJoin(products, eq(products.id, salesRows.productId))
+    .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
+    .where(inArray(salesRows.id, pageIds));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const reportsById = new Map(scope.selected.map((report) => [report.id, report]));
+  return pageIds.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [formatRow(scope.kind, row, reportsById.get(row.reportId)!)] : [];
+  });
+}
+
+// ---------------------------------------------------------------- options
+
+interface OptionIds {
+  products: number[];
+  countries: number[];
+  years: number[];
+  months: number[];
+  formulationTypes: number[];
+  currencies: string[];
+  purchasers: string[];
+}
+
+/** One pass over the quarter's rows of the kind: the distinct values of each filter column (grouping sets). */
+function optionIds(scope: Scope): Promise<OptionIds> {
+  const withRows = scope.reports.filter((report) => report.lastRowId !== null).map((report) => report.id);
+  const empty: OptionIds = { products: [], countries: [], years: [], months: [], formulationTypes: [], currencies: [], purchasers: [] };
+  if (!withRows.length) return Promise.resolve(empty);
+  return cached(`options|${scope.fingerprint}`, async () => {
+    const s = lateralRows(scope, []);
+    const columns = [s.productId, s.countryId, s.year, s.month, s.formulationTypeId, s.currencyCode, s.purchaser] as const;
+    const list = sql.join(
+      columns.map((column) => sql`${column}`),
+      sql`, `,
+    );
+    const sets = sql.join(
+      columns.map((column) => sql`(${column})`),
+      sql`, `,
+    );
+    // GROUPING(...) is a bit mask: the bit of each column not in the row's grouping set is 1.
+    const grouped = db
+      .select({
+        set: sql<number>`grouping(${list})`.as("set"),
+        productId: s.productId,
+        countryId: s.countryId,
+        year: s.year,
+        month: s.month,
+        formulationTypeId: s.formulationTypeId,
+        currencyCode: s.currencyCode,
+        purchaser: s.purchaser,
+        rank: sql<number>`row_number() over (partition by grouping(${list}) order by ${s.purchaser})`.as("rank"),
+      })
+      .from(reports)
+      .crossJoinLateral(s)
+      .where(inArray(reports.id, withRows))
+      .groupBy(sql`grouping sets (${sets})`)
+      .as("g");
+    const purchaserSet = 0b1111110; // only the last column (purchaser) grouped
+    const rows = await withoutJit((tx) =>
+      tx
+        .select()
+        .from(grouped)
+        .where(sql`${grouped.set} <> ${purchaserSet} or ${grouped.rank} <= ${PURCHASER_OPTIONS_MAX}`),
+    );
+    const result = structuredClone(empty);
+    const bit = (index: number) => 1 << (columns.length - 1 - index);
+    // The purchasers in the database's alphabetical order (their rank), whatever order the rows come in.
+    rows.sort((a, b) => Number(a.rank) - Number(b.rank));
+    for (const row of rows) {
+      const set = Number(row.set);
+      if ((set & bit(0)) === 0 && row.productId != null) result.products.push(row.productId);
+      if ((set & bit(1)) === 0 && row.countryId != null) result.countries.push(row.countryId);
+      if ((set & bit(2)) === 0 && row.year != null) result.years.push(row.year);
+      if ((set & bit(3)) === 0 && row.month != null) result.months.push(row.month);
+      if ((set & bit(4)) === 0 && row.formulationTypeId != null) result.formulationTypes.push(row.formulationTypeId);
+      if ((set & bit(5)) === 0 && row.currencyCode != null) result.currencies.push(row.currencyCode);
+      if ((set & bit(6)) === 0 && row.purchaser != null && row.purchaser !== "") result.purchasers.push(row.purchaser);
+    }
+    return result;
+  });
+}
+
+const byName = (a: FilterOption, b: FilterOption) => a.name.localeCompare(b.name);
+
+async function filterOptions(scope: Scope): Promise<SalesFilterOptions> {
+  const [ids, quarterRows] = await Promise.all([optionIds(scope), listQuartersUpTo(openQuarterRef())]);
+  // Names are read fresh (small tables): a renamed product shows its new name at once.
+  const [productRows, countryRows, formulationRows] = await Promise.all([
+    ids.products.length ? db.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, ids.products)) : [],
+    ids.countries.length ? db.select({ id: countries.id, name: countries.name }).from(countries).where(inArray(countries.id, ids.countries)) : [],
+    ids.formulationTypes.length
+      ? db
+          .select({ id: formulationTypes.id, name: formulationTypes.name })
+          .from(formulationTypes)
+          .where(inArray(formulationTypes.id, ids.formulationTypes))
+          .orderBy(asc(formulationTypes.sortOrder))
+      : [],
+  ]);
+  const partnerOptions = new Map<number, string>();
+  for (const report of scope.reports) if (report.lastRowId !== null) partnerOptions.set(report.partnerId, report.companyName);
+  return {
+    quarters: quarterRows.map((quarter) => quarter.name).reverse(),
+    partners: [...partnerOptions].map(([id, name]) => ({ id, name })),
+    products: productRows.sort(byName),
+    countries: countryRows.sort(byName),
+    years: [...ids.years].sort((a, b) => b - a).map((year) => ({ id: year, name: String(year) })),
+    months: [...ids.months].sort((a, b) => a - b).map((month) => ({ id: month, name: MONTHS[month - 1] ?? String(month) })),
+    purchasers: ids.purchasers,
+    statuses: REPORT_STATES,
+    formulationTypes: scope.kind === "FDF" ? formulationRows : [],
+    currencies: scope.kind === "FDF" ? [...ids.currencies].sort() : [],
+  };
+}
+
+// ---------------------------------------------------------------- the page
+
+/** A page of the report with its total, the quarter, the tab and the filter lists. */
+export async function listSalesConsolidated(rawQuery: SalesConsolidatedQuery): Promise<SalesConsolidatedView> {
+  const scope = await loadScope(rawQuery);
+  const sort: SalesSort = scope.query.sort ?? "company";
+  const dir = scope.query.dir;
+  const pageSize = CONSOLIDATED_PAGE_SIZES.sales;
+  const [counts, options] = await Promise.all([countsPerReport(scope), filterOptions(scope)]);
+  let total = 0;
+  for (const count of counts.values()) total += count;
+  const window = pageWindow(scope.query.page, total, pageSize);
+  const rows =
+    total === 0
+      ? []
+      : sort === "company"
+        ? await pageInReportOrder(scope, counts, window.offset, window.limit, dir)
+        : await pageInColumnOrder(scope, sort, window.offset, window.limit, dir);
+  return {
+    page: { rows, total, page: window.page, pageSize, pages: window.pages },
+    quarter: scope.quarter,
+    tab: scope.kind,
+    query: { ...scope.query, page: window.page },
+    sort,
+    options,
+  };
+}
+
+// ---------------------------------------------------------------- downloads
+
+/**
+ * Every filtered row, in the default order (company, report, row), read in keyset batches of
+ * DOWNLOAD_BATCH_ROWS: each batch continues from the last row seen, report by report.
+ */
+async function* rowsOf(scope: Scope): AsyncGenerator<SalesConsolidatedRow> {
+  const conditions = rowConditions(scope.query);
+  type Key = { index: number; id: number };
+  type Entry = { row: SalesConsolidatedRow; key: Key };
+  const read = async (after: Key | null): Promise<Entry[]> => {
+    const batch: Entry[] = [];
+    let index = after?.index ?? 0;
+    let afterId = after?.id ?? 0;
+    while (batch.length < DOWNLOAD_BATCH_ROWS && index < scope.selected.length) {
+      const report = scope.selected[index];
+      const wanted = DOWNLOAD_BATCH_ROWS - batch.length;
+      const rows = await db
+        .select(fetchedFields(rowColumns))
+        .from(salesRows)
+        .leftJoin(countries, eq(countries.id, salesRows.countryId))
+        .leftJoin(products, eq(products.id, salesRows.productId))
+        .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
+        .where(and(eq(salesRows.reportId, report.id), eq(salesRows.kind, scope.kind), gt(salesRows.id, afterId), ...conditions))
+        .orderBy(asc(salesRows.id))
+        .limit(wanted);
+      for (const row of rows) batch.push({ row: formatRow(scope.kind, row, report), key: { index, id: row.id } });
+      if (rows.length === wanted) break;
+      index += 1;
+      afterId = 0;
+    }
+    return batch;
+  };
+  // While a batch is written out, the next one is read: at most two batches in memory.
+  let ahead: { after: Key; batch: Promise<Entry[]> } | null = null;
+  const fetch = async (after: Key | null): Promise<Entry[]> => {
+    const batch = ahead && after && ahead.after.index === after.index && ahead.after.id === after.id ? ahead.batch : read(after);
+    ahead = null;
+    const entries = await batch;
+    if (entries.length === DOWNLOAD_BATCH_ROWS) {
+      const next = entries[entries.length - 1].key;
+      ahead = { after: next, batch: read(next) };
+      // A download given up before it is awaited must not be an unhandled rejection.
+      ahead.batch.catch(() => undefined);
+    }
+    return entries;
+  };
+  for await (const { row } of batched(fetch, (entry) => entry.key)) yield row;
+}
+
+/** Every row of the filtered report (all pages), as a stream of batches. */
+export async function* salesConsolidatedRows(query: SalesConsolidatedQuery): AsyncGenerator<SalesConsolidatedRow> {
+  yield* rowsOf(await loadScope(query));
+}
+
+/** The download's columns: Company Name, Report Status, then the grid's columns of the tab. */
+export function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
+  return [
+    { key: "companyName", label: "Company Name" },
+    { key: "reportStatus", label: "Report Status" },
+    ...columnsFor(kind).map((column) => ({ key: column.key, label: column.label })),
+  ];
+}
+
+/** A plain decimal as an Excel number only when the number reads back as the same text. */
+function spreadsheetNumber(text: string): WorkbookCell {
+  if (text === "") return null;
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  return Number.isFinite(value) && String(value) === trimmed ? value : text;
+}
+
+/** One row's cells in the order of `salesDownloadColumns`: CSV keeps numbers as plain decimal text, xlsx types the safe ones. */
+export function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
+  const cells: WorkbookCell[] = [row.companyName, row.reportStatus];
+  for (const column of columnsFor(kind)) {
+    const value = row[column.key] ?? "";
+    if (format === "xlsx" && (NUMBER_KEY_SET.has(column.key) || column.key === "year")) cells.push(spreadsheetNumber(value));
+    else cells.push(value);
+  }
+  return cells;
+}
+
+export interface SalesDownload {
+  tab: SalesKind;
+  /** `sales-report-api` or `sales-report-fdf` (add the extension). */
+  basename: string;
+  columns: WorkbookColumn[];
+  cells: (format: "csv" | "xlsx") => AsyncGenerator<WorkbookCell[]>;
+}
+
+/**
+ * A download of the filtered report: the quarter and the reports are resolved before the response
+ * starts (an unknown quarter is a 404, not a broken file), then the rows stream.
+ */
+export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<SalesDownload> {
+  const scope = await loadScope(query);
+  const kind = scope.kind;
+  return {
+    tab: kind,
+    basename: `sales-report-${kind.toLowerCase()}`,
+    columns: salesDownloadColumns(kind),
+    cells: async function* (format) {
+      for await (const row of rowsOf(scope)) yield salesDownloadCells(kind, row, format);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SalesReportDownloads, SalesReportTable } from "~/components/consolidated/sales-report-table";
+import { PageHeader } from "~/components/page-header";
+import reportStyles from "~/components/report/report-frame.css";
+import { listSalesConsolidated, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: reportStyles }];
+
+/** GET /admin/report/sales-report?tab=API|FDF&…: every partner's sales rows of a quarter, filtered, sorted and paged by the query string (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(salesConsolidatedQuery, new URL(request.url));
+  return listSalesConsolidated(query).catch(rethrowForPage);
+}
+
+export default function SalesConsolidatedReport() {
+  const { t } = useTranslation();
+  const view = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={`${t("Sales Report")} (${view.quarter.name})`}>
+        <SalesReportDownloads view={view} />
+      </PageHeader>
+      <SalesReportTable view={view} />
+    </>
+  );
+}

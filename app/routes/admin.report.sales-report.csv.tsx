@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvResponse } from "~/models/consolidated/download.server";
+import { openSalesDownload, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+/** GET /admin/report/sales-report/csv?tab=API|FDF&…filters: every row the filters match, as sales-report-api.csv or sales-report-fdf.csv (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(salesConsolidatedQuery, new URL(request.url));
+  const download = await openSalesDownload(query).catch(rethrowForPage);
+  return csvResponse(`${download.basename}.csv`, download.columns, download.cells("csv"));
+}

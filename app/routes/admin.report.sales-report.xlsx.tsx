@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { xlsxResponse } from "~/models/consolidated/download.server";
+import { openSalesDownload, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+/** GET /admin/report/sales-report/xlsx?tab=API|FDF&…filters: the same rows as the CSV, in a workbook whose one sheet is named by the tab (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(salesConsolidatedQuery, new URL(request.url));
+  const download = await openSalesDownload(query).catch(rethrowForPage);
+  return xlsxResponse(`${download.basename}.xlsx`, download.tab, download.columns, download.cells("xlsx"));
+}
