@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PdtReportDownloads, PdtReportFilters, PdtReportPager, PdtReportTable, type PdtReportState } from "~/components/consolidated/pdt-report-table";
 import { PageHeader } from "~/components/page-header";
+import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/models/consolidated/pdt.server";
 import { readQuery } from "~/reports/consolidated/query";
@@ -11,7 +12,10 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Development Timeline | MPP Data Portal" }];
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: reportStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: reportStyles },
+  { rel: "stylesheet", href: consolidatedStyles },
+];
 
 /** GET /admin/report/development-timeline: every partner's timeline rows of a quarter, filtered, sorted and paged by the query string (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -33,7 +37,7 @@ export default function DevelopmentTimelineReport() {
       <section className="card">
         <PdtReportFilters state={state} options={options} />
         <p className="pager__status" data-testid="pdt-report-count">
-          {t("{{count}} rows", { count: page.total })}
+          {t("Rows: {{total}}", { total: page.total })}
         </p>
         <PdtReportTable state={state} rows={page.rows} quarterOrder={quarterOrder} />
         <PdtReportPager state={state} page={page.page} pages={page.pages} />

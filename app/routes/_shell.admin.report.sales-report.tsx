@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SalesReportDownloads, SalesReportTable } from "~/components/consolidated/sales-report-table";
 import { PageHeader } from "~/components/page-header";
+import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { listSalesConsolidated, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
 import { readQuery } from "~/reports/consolidated/query";
@@ -11,7 +12,10 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: reportStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: reportStyles },
+  { rel: "stylesheet", href: consolidatedStyles },
+];
 
 /** GET /admin/report/sales-report?tab=API|FDF&…: every partner's sales rows of a quarter, filtered, sorted and paged by the query string (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {

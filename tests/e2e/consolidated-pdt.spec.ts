@@ -95,14 +95,14 @@ test.describe("with JavaScript", () => {
     await filters(page).getByLabel("Status", { exact: true }).selectOption({ label: "On Hold" });
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/partner=\d+&status=ON_HOLD&sort=reportStatus&dir=asc$/);
-    await expect(page.getByTestId("pdt-report-count")).toHaveText("12 rows");
+    await expect(page.getByTestId("pdt-report-count")).toHaveText("Rows: 12");
     await expect(bodyRows(page)).toHaveCount(12);
     expect(new Set(await column(page, 1))).toEqual(new Set([BOREALIS]));
     expect(new Set(await column(page, 2))).toEqual(new Set(["Tenofovir Alafenamide 25 mg"]));
     expect(new Set(await column(page, 4))).toEqual(new Set(["On Hold"]));
     // A reload keeps the view.
     await page.reload();
-    await expect(page.getByTestId("pdt-report-count")).toHaveText("12 rows");
+    await expect(page.getByTestId("pdt-report-count")).toHaveText("Rows: 12");
     await expect(filters(page).getByLabel("Partner")).toHaveValue(/\d+/);
 
     // The downloads carry the filters: the same 12 rows, every quarter's dates.
@@ -126,7 +126,7 @@ test.describe("with JavaScript", () => {
     // An empty result.
     await filters(page).getByLabel("Report Status").selectOption({ label: "Saved" });
     await filters(page).getByRole("button", { name: "Filter" }).click();
-    await expect(page.getByTestId("pdt-report-count")).toHaveText("0 rows");
+    await expect(page.getByTestId("pdt-report-count")).toHaveText("Rows: 0");
     await expect(table(page).getByText("No data available!")).toBeVisible();
 
     // Another quarter from the dropdown.
@@ -137,7 +137,7 @@ test.describe("with JavaScript", () => {
     await filters(page).getByLabel("Status", { exact: true }).selectOption({ label: "All" });
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText(`(${previous})`);
-    await expect(page.getByTestId("pdt-report-count")).toHaveText("50 rows");
+    await expect(page.getByTestId("pdt-report-count")).toHaveText("Rows: 50");
     await expect(table(page).locator("thead th").last()).toContainText(previous);
   });
 
@@ -171,7 +171,7 @@ test.describe("without JavaScript", () => {
     await filters(page).getByLabel("Product").selectOption({ label: "Sofosbuvir API" });
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/partner=\d+&product=\d+&stage=&status=&reportStatus=&sort=company&dir=asc$/);
-    await expect(page.getByTestId("pdt-report-count")).toHaveText("13 rows");
+    await expect(page.getByTestId("pdt-report-count")).toHaveText("Rows: 13");
     expect(new Set(await column(page, 2))).toEqual(new Set(["Sofosbuvir API"]));
 
     await table(page).getByRole("link", { name: "Stage" }).click();

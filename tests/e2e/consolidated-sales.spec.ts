@@ -172,10 +172,10 @@ test.describe("with JavaScript", () => {
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(`${PATH}?partner=${partnerId}&month=2&purchaser=zz+BUYER&sort=quantity&dir=desc`);
     // Rows n with n % 12 = 1: 1, 13, …, 121 (11 rows).
-    await expect(count(page)).toHaveText("11 rows");
+    await expect(count(page)).toHaveText("Rows: 11");
     await expectColumnStart(page, 8, Array.from({ length: 11 }, (_, i) => `${121 - i * 12}.5`));
     await page.reload();
-    await expect(count(page)).toHaveText("11 rows");
+    await expect(count(page)).toHaveText("Rows: 11");
     await expect(filters(page).getByLabel("Purchaser")).toHaveValue("zz BUYER");
 
     // The downloads carry the filters (not the page) and keep the company order.
@@ -199,7 +199,7 @@ test.describe("with JavaScript", () => {
     // Nothing matches: an empty page.
     await filters(page).getByLabel("Purchaser").fill("no such buyer");
     await filters(page).getByRole("button", { name: "Filter" }).click();
-    await expect(count(page)).toHaveText("0 rows");
+    await expect(count(page)).toHaveText("Rows: 0");
     await expect(page.getByText("No data available!")).toBeVisible();
 
     // The FDF tab keeps the quarter and has its own columns and filters.
@@ -210,7 +210,7 @@ test.describe("with JavaScript", () => {
     await filters(page).getByLabel("Currency").selectOption({ label: "USD" });
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(`${PATH}?tab=FDF&partner=${partnerId}&currency=USD`);
-    await expect(count(page)).toHaveText("2 rows");
+    await expect(count(page)).toHaveText("Rows: 2");
     await expectColumnStart(page, 6, ["Zz Ministry 1", "Zz Ministry 3"]);
     const fdf = await csvOf(await downloadOf(page, "Download CSV"), "sales-report-fdf.csv");
     expect(fdf.header).toHaveLength(22);
@@ -257,7 +257,7 @@ test.describe("without JavaScript", () => {
     await filters(page).getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(new RegExp(`\\?tab=API&quarter=&partner=${partnerId}&year=&month=&country=\\d+&purchaser=&product=&reportStatus=$`));
     // Even n: 65 rows.
-    await expect(count(page)).toHaveText("65 rows");
+    await expect(count(page)).toHaveText("Rows: 65");
     await expect(page.getByText("Page 1 of 1")).toBeVisible();
     await expect.poll(async () => new Set(await column(page, 5))).toEqual(new Set(["India"]));
 

@@ -56,7 +56,7 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
   };
   const openQuarter = options.quarter_filter[0]?.name;
   const select = (name: string, label: string, value: string | number | undefined, choices: { id: string | number; name: string }[], translate = false) => (
-    <div className="field" style={{ flex: "1 1 11rem", maxInlineSize: "18rem" }}>
+    <div className="field filter-bar__field">
       <label className="field__label" htmlFor={`pdt-report-${name}`}>
         {label}
       </label>
@@ -73,13 +73,13 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
   return (
     <Form
       method="get"
+      className="filter-bar"
       action={PDT_REPORT_PATH}
       onSubmit={apply}
       aria-label={t("Filter")}
       data-testid="pdt-report-filters"
-      style={{ display: "flex", flexWrap: "wrap", alignItems: "flex-end", gap: "12px 16px", marginBlockEnd: "16px" }}
     >
-      <div className="field" style={{ flex: "0 1 9rem" }}>
+      <div className="field filter-bar__field filter-bar__field--narrow">
         <label className="field__label" htmlFor="pdt-report-quarter">
           {t("Quarter")}
         </label>

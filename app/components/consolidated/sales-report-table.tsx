@@ -79,7 +79,7 @@ export function SalesReportTable({ view }: { view: View }) {
       <SalesReportTabs view={view} />
       <SalesReportFilters view={view} />
       <p className="pager__status" data-testid="sales-report-count">
-        {t("{{count}} rows", { count: page.total })}
+        {t("Rows: {{total}}", { total: page.total })}
       </p>
       {page.rows.length ? (
         <>
@@ -115,7 +115,6 @@ function SalesReportTabs({ view }: { view: View }) {
   );
 }
 
-const FIELD_STYLE = { flex: "1 1 11rem", maxInlineSize: "18rem" } as const;
 
 const FILTER_FIELDS = [
   "tab",
@@ -162,7 +161,7 @@ function SalesReportFilters({ view }: { view: View }) {
     // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
     const known = value === undefined || choices.some((choice) => String(choice.id) === String(value));
     return (
-      <div className="field" style={FIELD_STYLE}>
+      <div className="field filter-bar__field">
         <label className="field__label" htmlFor={id(name)}>
           {label}
         </label>
@@ -180,7 +179,7 @@ function SalesReportFilters({ view }: { view: View }) {
   };
 
   const text = (name: "purchaser" | "strength" | "procurementEndCountry" | "comments", label: string, list?: readonly string[]) => (
-    <div className="field" style={FIELD_STYLE}>
+    <div className="field filter-bar__field">
       <label className="field__label" htmlFor={id(name)}>
         {label}
       </label>
@@ -208,14 +207,14 @@ function SalesReportFilters({ view }: { view: View }) {
   return (
     <Form
       method="get"
+      className="filter-bar"
       action={SALES_REPORT_PATH}
       onSubmit={apply}
       aria-label={t("Filter")}
       data-testid="sales-report-filters"
-      style={{ display: "flex", flexWrap: "wrap", alignItems: "flex-end", gap: "12px 16px", marginBlockEnd: "16px" }}
     >
       <input type="hidden" name="tab" value={tab} />
-      <div className="field" style={{ flex: "0 1 9rem" }}>
+      <div className="field filter-bar__field filter-bar__field--narrow">
         <label className="field__label" htmlFor={id("quarter")}>
           {t("Quarter")}
         </label>
@@ -340,7 +339,7 @@ function SalesRowsTable({ view }: { view: View }) {
             <th scope="row">{row.companyName}</th>
             <td>{t(row.reportStatus)}</td>
             {columns.map((column) => (
-              <td key={column.key} data-column={column.key} style={NUMBER_COLUMNS.has(column.key) ? { textAlign: "end" } : undefined}>
+              <td key={column.key} data-column={column.key} className={NUMBER_COLUMNS.has(column.key) ? "table__number" : undefined}>
                 {row[column.key] ?? ""}
               </td>
             ))}
