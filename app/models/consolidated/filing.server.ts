@@ -14,9 +14,9 @@
  *
  * The page is one COUNT(*) and one LIMIT/OFFSET query over the (report, country) groups, then the
  * cells of the page's rows only; the download walks the same groups in (report id, country id)
- * order, in keyset batches.
+ * order, in keyset batches of one query each (groups, names and cells).
  */
-import { and, asc, count, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "~/db/client.server";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
@@ -101,10 +101,35 @@ function havingOf(query: FilingQuery): SQL | undefined {
   return undefined;
 }
 
-/** The rows of the report, as (report, country) groups with the report's partner and state. */
-function groupsOf(query: FilingQuery, quarterId: number, after?: { reportId: number; countryId: number } | null) {
+type RowKey = { reportId: number; countryId: number };
+
+/**
+ * The rows of the report, as (report, country) groups with the report's partner and state; with
+ * `after`, only the groups after that key (the download's keyset: both conditions are written
+ * on the indexed columns, so each batch starts where the last one ended).
+ */
+function groupsOf(query: FilingQuery, quarterId: number, after?: RowKey | null) {
   const where = whereOf(query, quarterId);
-  const keyset = after ? sql`(${reports.id}, ${filingValues.countryId}) > (${after.reportId}, ${after.countryId})` : undefined;
+  const keyset = after
+    ? and(sql`${reports.id} >= ${after.reportId}`, sql`(${filingValues.reportId}, ${filingValues.countryId}) > (${after.reportId}, ${after.countryId})`)
+    : undefined;
+  return db
+    .select({
+      reportId: sql<number>`${reports.id}`.as("report_id"),
+      partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
+      reportStatus: sql<ReportStatus>`${reports.status}`.as("report_status"),
+      countryId: sql<number>`${filingValues.countryId}`.as("country_id"),
+      cells: sql<Record<string, string>>`jsonb_object_agg(${filingValues.productId}::text, ${filingValues.status})`.as("cells"),
+    })
+    .from(reports)
+    .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
+    .where(keyset ? and(where, keyset) : where)
+    .groupBy(reports.id, filingValues.countryId)
+    .having(havingOf(query));
+}
+
+/** The (report, country) groups without their cells: what the count and the page's sort read. */
+function groupKeysOf(query: FilingQuery, quarterId: number) {
   return db
     .select({
       reportId: sql<number>`${reports.id}`.as("report_id"),
@@ -114,7 +139,7 @@ function groupsOf(query: FilingQuery, quarterId: number, after?: { reportId: num
     })
     .from(reports)
     .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-    .where(keyset ? and(where, keyset) : where)
+    .where(whereOf(query, quarterId))
     .groupBy(reports.id, filingValues.countryId)
     .having(havingOf(query));
 }
@@ -128,56 +153,75 @@ const countryOrder = (dir: "asc" | "desc") => {
   return [order(countries.name), order(countries.id)];
 };
 
-/** The quarter's products with a filing, by name: the columns, and the product filter's options. */
-async function quarterProducts(quarterId: number): Promise<FilterOption[]> {
-  return db
-    .select({ id: products.id, name: products.name })
-    .from(products)
-    .where(
-      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
-        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.productId} = ${products.id}
-        and ${filingValues.status} not in ('', '0'))`,
-    )
-    .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id));
+/** The (product, status) pairs stored in the quarter: one scan of its cells gives the product columns and the stored statuses. */
+async function quarterCellKinds(quarterId: number) {
+  const pairs = await db
+    .select({ productId: filingValues.productId, status: filingValues.status })
+    .from(reports)
+    .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
+    .where(and(eq(reports.quarterId, quarterId), eq(reports.type, "filing"), notInArray(filingValues.status, EMPTY_CELLS)))
+    .groupBy(filingValues.productId, filingValues.status);
+  const productIds = [...new Set(pairs.map((pair) => pair.productId))];
+  const productList = productIds.length
+    ? await db
+        .select({ id: products.id, name: products.name })
+        .from(products)
+        .where(inArray(products.id, productIds))
+        .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id))
+    : [];
+  return { products: productList as FilterOption[], statuses: [...new Set(pairs.map((pair) => pair.status))] };
 }
 
-async function quarterPartners(quarterId: number): Promise<FilterOption[]> {
+/**
+ * The option lists come from the quarter's data; the value a link selects is listed too (a
+ * partner without filings in a newly chosen quarter, say), so that the form shows every filter
+ * in force.
+ */
+async function quarterPartners(quarterId: number, selected: number | undefined): Promise<FilterOption[]> {
   return db
     .select({ id: partners.id, name: partners.companyName })
     .from(partners)
     .where(
-      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
-        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${reports.partnerId} = ${partners.id}
-        and ${filingValues.status} not in ('', '0'))`,
+      or(
+        sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
+          where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${reports.partnerId} = ${partners.id}
+          and ${filingValues.status} not in ('', '0'))`,
+        selected ? eq(partners.id, selected) : undefined,
+      ),
     )
     .orderBy(...companyOrder("asc"));
 }
 
-async function quarterCountries(quarterId: number): Promise<FilterOption[]> {
+async function quarterCountries(quarterId: number, selected: number | undefined): Promise<FilterOption[]> {
   return db
     .select({ id: countries.id, name: countries.name })
     .from(countries)
     .where(
-      sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
-        where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.countryId} = ${countries.id}
-        and ${filingValues.status} not in ('', '0'))`,
+      or(
+        sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
+          where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.countryId} = ${countries.id}
+          and ${filingValues.status} not in ('', '0'))`,
+        selected ? eq(countries.id, selected) : undefined,
+      ),
     )
     .orderBy(...countryOrder("asc"));
 }
 
-/** The statuses a cell of the quarter may hold (both categories' lists, in order), then any other status stored in it. */
-async function quarterStatuses(quarter: { id: number; year: number; quarter: number }): Promise<FilterOption<string>[]> {
-  const [lists, stored] = await Promise.all([
-    listFilingStatuses({ year: quarter.year, quarter: quarter.quarter }),
-    db
-      .selectDistinct({ status: filingValues.status })
-      .from(reports)
-      .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-      .where(and(eq(reports.quarterId, quarter.id), eq(reports.type, "filing"), notInArray(filingValues.status, EMPTY_CELLS))),
-  ]);
+/** The product filter: the quarter's products (the columns), and the selected one if it is not among them. */
+async function productOptions(columns: FilterOption[], selected: number | undefined): Promise<FilterOption[]> {
+  if (!selected || columns.some((product) => product.id === selected)) return columns;
+  const [product] = await db.select({ id: products.id, name: products.name }).from(products).where(eq(products.id, selected));
+  if (!product) return columns;
+  const compare = (a: FilterOption, b: FilterOption) => a.name.toLowerCase().localeCompare(b.name.toLowerCase());
+  return [...columns, product].sort(compare);
+}
+
+/** The statuses a cell of the quarter may hold (both categories' lists, in order), then any other status stored in it (or selected). */
+async function quarterStatuses(quarter: { year: number; quarter: number }, stored: readonly string[], selected: string | undefined): Promise<FilterOption<string>[]> {
+  const lists = await listFilingStatuses({ year: quarter.year, quarter: quarter.quarter });
   const names = [...new Set([...lists.API, ...lists.FDF])];
   const known = new Set(names);
-  const others = stored.map((row) => row.status).filter((status) => !known.has(status)).sort((a, b) => a.localeCompare(b));
+  const others = [...new Set([...stored, ...(selected ? [selected] : [])])].filter((status) => !known.has(status)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return [...names, ...others].map((name) => ({ id: name, name }));
 }
 
@@ -187,23 +231,24 @@ async function quarterDropdown(): Promise<FilterOption[]> {
   return list.reverse().map((quarter) => ({ id: quarter.id, name: quarter.name }));
 }
 
-/** The cells of the given rows, by row key `reportId:countryId`. */
-async function cellsOf(keys: readonly { reportId: number; countryId: number }[]): Promise<Map<string, Record<string, string>>> {
-  const cells = new Map<string, Record<string, string>>();
+/** The cells of the given rows (a page), by row key `reportId:countryId`. */
+async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<string, string>>> {
+  const cells = new Map<string, Record<string, string>>(keys.map((key) => [`${key.reportId}:${key.countryId}`, {}]));
   if (!keys.length) return cells;
-  const pairs = sql.join(
-    keys.map((key) => sql`(${key.reportId}::integer, ${key.countryId}::integer)`),
-    sql`, `,
-  );
   const rows = await db
     .select({ reportId: filingValues.reportId, countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
     .from(filingValues)
-    .where(and(sql`(${filingValues.reportId}, ${filingValues.countryId}) in (${pairs})`, notInArray(filingValues.status, EMPTY_CELLS)));
+    .where(
+      and(
+        inArray(filingValues.reportId, [...new Set(keys.map((key) => key.reportId))]),
+        inArray(filingValues.countryId, [...new Set(keys.map((key) => key.countryId))]),
+        notInArray(filingValues.status, EMPTY_CELLS),
+      ),
+    );
   for (const row of rows) {
-    const key = `${row.reportId}:${row.countryId}`;
-    const record = cells.get(key) ?? {};
-    record[String(row.productId)] = row.status;
-    cells.set(key, record);
+    // Both id lists also match other pairs of the page's reports and countries: only the page's rows are kept.
+    const record = cells.get(`${row.reportId}:${row.countryId}`);
+    if (record) record[String(row.productId)] = row.status;
   }
   return cells;
 }
@@ -212,15 +257,15 @@ async function cellsOf(keys: readonly { reportId: number; countryId: number }[])
 export async function listFilingConsolidated(query: FilingQuery): Promise<FilingConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const open = openQuarterRef();
-  const groups = groupsOf(query, quarter.id).as("groups");
-  const [[{ total }], productList, partnerOptions, countryOptions, statusOptions, quarterOptions] = await Promise.all([
+  const groups = groupKeysOf(query, quarter.id).as("groups");
+  const [[{ total }], kinds, partnerOptions, countryOptions, quarterOptions] = await Promise.all([
     db.select({ total: count() }).from(groups),
-    quarterProducts(quarter.id),
-    quarterPartners(quarter.id),
-    quarterCountries(quarter.id),
-    quarterStatuses(quarter),
+    quarterCellKinds(quarter.id),
+    quarterPartners(quarter.id, query.partner),
+    quarterCountries(quarter.id, query.country),
     quarterDropdown(),
   ]);
+  const [statusOptions, productFilter] = await Promise.all([quarterStatuses(quarter, kinds.statuses, query.productStatus), productOptions(kinds.products, query.product)]);
   const pageSize = CONSOLIDATED_PAGE_SIZES.filing;
   const window = pageWindow(query.page, total, pageSize);
   const sort: FilingSort = query.sort ?? "company";
@@ -257,22 +302,22 @@ export async function listFilingConsolidated(query: FilingQuery): Promise<Filing
       pages: window.pages,
     },
     quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },
-    products: productList,
+    products: kinds.products,
     options: {
       quarter_filter: quarterOptions,
       partner_filter: partnerOptions,
       country_filter: countryOptions,
-      product_filter: productList,
+      product_filter: productFilter,
       status_filter: statusOptions,
       report_status_filter: REPORT_STATES.map((state) => ({ id: state, name: state })),
     },
   };
 }
 
-/** The download's columns and every row of the query (all pages), as workbook cells in the columns' order. */
+/** The download's columns (the page's) and every row of the query, all pages, as cells in the columns' order. */
 export async function filingConsolidatedDownload(query: FilingQuery): Promise<{ columns: WorkbookColumn[]; rows: AsyncGenerator<WorkbookCell[]> }> {
   const quarter = await resolveQuarter(query.quarter);
-  const productList = await quarterProducts(quarter.id);
+  const { products: productList } = await quarterCellKinds(quarter.id);
   const columns: WorkbookColumn[] = [
     { key: "company", label: "Company Name" },
     { key: "country", label: "Country" },
@@ -289,14 +334,13 @@ export async function filingConsolidatedDownload(query: FilingQuery): Promise<{ 
 
 /**
  * Every row of the query, all pages, in (report id, country id) order: keyset batches of
- * DOWNLOAD_BATCH_ROWS groups, each with its names and cells, so memory stays flat.
+ * DOWNLOAD_BATCH_ROWS groups, each one query with its names and cells, so memory stays flat.
  */
 export async function* filingConsolidatedRows(query: FilingQuery, quarterId?: number): AsyncGenerator<FilingConsolidatedRow> {
   const id = quarterId ?? (await resolveQuarter(query.quarter)).id;
-  type Key = { reportId: number; countryId: number };
-  const fetch = async (after: Key | null): Promise<FilingConsolidatedRow[]> => {
+  const fetch = async (after: RowKey | null): Promise<FilingConsolidatedRow[]> => {
     const groups = groupsOf(query, id, after).orderBy(reports.id, filingValues.countryId).limit(DOWNLOAD_BATCH_ROWS).as("groups");
-    const keys = await db
+    return db
       .select({
         reportId: groups.reportId,
         partnerId: groups.partnerId,
@@ -304,13 +348,12 @@ export async function* filingConsolidatedRows(query: FilingQuery, quarterId?: nu
         countryId: groups.countryId,
         country: countries.name,
         reportStatus: groups.reportStatus,
+        cells: groups.cells,
       })
       .from(groups)
       .innerJoin(partners, eq(partners.id, groups.partnerId))
       .innerJoin(countries, eq(countries.id, groups.countryId))
       .orderBy(asc(groups.reportId), asc(groups.countryId));
-    const cells = await cellsOf(keys);
-    return keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} }));
   };
-  yield* batched(fetch, (row): Key => ({ reportId: row.reportId, countryId: row.countryId }));
+  yield* batched(fetch, (row): RowKey => ({ reportId: row.reportId, countryId: row.countryId }));
 }

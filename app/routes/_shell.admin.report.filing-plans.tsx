@@ -1,0 +1,25 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { FilingReport } from "~/components/consolidated/filing-report-table";
+import styles from "~/components/consolidated/filing-report.css";
+import { filingQuerySchema, listFilingConsolidated } from "~/models/consolidated/filing.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/** GET /admin/report/filing-plans?quarter=&partner=&country=&reportStatus=&product=&productStatus=&sort=&dir=&page= (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(filingQuerySchema, new URL(request.url));
+  const view = await listFilingConsolidated(query).catch(rethrowForPage);
+  return { view, query };
+}
+
+export default function FilingPlansReportPage() {
+  const { view, query } = useLoaderData<typeof loader>();
+  return <FilingReport view={view} query={query} />;
+}

@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvResponse } from "~/models/consolidated/download.server";
+import { filingConsolidatedDownload, filingQuerySchema } from "~/models/consolidated/filing.server";
+import { readQuery } from "~/reports/consolidated/query";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+/** GET /admin/report/filing-plans/csv?…filters: every row of the filtered report as filing-plans.csv (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(filingQuerySchema, new URL(request.url));
+  const { columns, rows } = await filingConsolidatedDownload(query).catch(rethrowForPage);
+  return csvResponse("filing-plans.csv", columns, rows);
+}
