@@ -82,11 +82,6 @@ export async function findReport(partnerId: number, quarterId: number, type: Rep
   return report;
 }
 
-/** The report's id for a partner and quarter (undefined: not started). */
-export async function reportIdOf(partnerId: number, quarterId: number, type: ReportTypeKey): Promise<number | undefined> {
-  return (await findReport(partnerId, quarterId, type))?.id;
-}
-
 /**
  * The report time the status line shows: the submission time when Submitted or Resubmitted,
  * the decision time when Approved or Rejected, the last save when Saved (a draft has no
