@@ -19,7 +19,7 @@ const column = async (page: Page, index: number) => (await bodyRows(page).locato
 
 async function rowCount(page: Page) {
   const text = (await page.getByTestId("pdt-report-count").textContent()) ?? "";
-  const match = /^(\d+) rows$/.exec(text.trim());
+  const match = /^Rows: (\d+)$/.exec(text.trim());
   expect(match, text).not.toBeNull();
   return Number(match![1]);
 }
