@@ -164,7 +164,7 @@ export interface SaveRequest<Posted> {
   posted: Posted;
   action: RowsAction;
   comment: string | null;
-  /** "Nothing to report this quarter": a submission refused when the report has rows. */
+  /** "Nothing to report this quarter": each report says what it means (Sales and Filing: no rows; PDT: the plan as it stands). */
   nothingToReport?: boolean;
   requestId?: string | null;
 }
