@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { useLoaderData } from "@remix-run/react";
 import { FilingReport } from "~/components/consolidated/filing-report-table";
 import styles from "~/components/consolidated/filing-report.css";
+import reportStyles from "~/components/report/report-frame.css";
 import { filingQuerySchema, listFilingConsolidated } from "~/models/consolidated/filing.server";
 import { readQuery } from "~/reports/consolidated/query";
 import { rethrowForPage } from "~/report-routes/frame.server";
@@ -9,7 +10,10 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: reportStyles },
+  { rel: "stylesheet", href: styles },
+];
 
 /** GET /admin/report/filing-plans?quarter=&partner=&country=&reportStatus=&product=&productStatus=&sort=&dir=&page= (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {

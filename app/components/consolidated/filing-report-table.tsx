@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/models/consolidated/filing.server";
 import { queryHref } from "~/reports/consolidated/query";
+import { Pager } from "~/components/report/plain-form";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
 export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
@@ -242,22 +243,5 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
 }
 
 function FilingReportPager({ view, values }: { view: FilingConsolidatedView; values: Values }) {
-  const { t } = useTranslation();
-  const { page, pages } = view.page;
-  if (pages <= 1) return null;
-  return (
-    <nav className="filing-report__pager" aria-label={t("Pages")}>
-      {page > 1 ? (
-        <Link to={queryHref(FILING_REPORT_PATH, { ...values, page: page - 1 })} className="button button--secondary" rel="prev">
-          {t("Previous")}
-        </Link>
-      ) : null}
-      <span className="filing-report__page">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={queryHref(FILING_REPORT_PATH, { ...values, page: page + 1 })} className="button button--secondary" rel="next">
-          {t("Next")}
-        </Link>
-      ) : null}
-    </nav>
-  );
+  return <Pager page={view.page.page} pages={view.page.pages} pageHref={(to) => queryHref(FILING_REPORT_PATH, { ...values, page: to })} />;
 }

@@ -3,6 +3,7 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/models/consolidated/pdt.server";
 import { queryHref } from "~/reports/consolidated/query";
+import { Pager } from "~/components/report/plain-form";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
 
@@ -144,24 +145,9 @@ function SortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSo
   );
 }
 
-/** Previous / 'Page n of m' / Next, as links that keep the filters and the sort. */
+/** The pager, as links that keep the filters and the sort. */
 export function PdtReportPager({ state, page, pages }: { state: PdtReportState; page: number; pages: number }) {
-  const { t } = useTranslation();
-  return (
-    <nav className="pager" aria-label={t("Pages")}>
-      {page > 1 ? (
-        <Link to={pdtReportHref(state, { page: page - 1 })} className="button button--secondary" rel="prev">
-          {t("Previous")}
-        </Link>
-      ) : null}
-      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={pdtReportHref(state, { page: page + 1 })} className="button button--secondary" rel="next">
-          {t("Next")}
-        </Link>
-      ) : null}
-    </nav>
-  );
+  return <Pager page={page} pages={pages} pageHref={(to) => pdtReportHref(state, { page: to })} showSinglePage />;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { FilterOption, SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/models/consolidated/sales.server";
 import { queryHref } from "~/reports/consolidated/query";
+import { Pager } from "~/components/report/plain-form";
 import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
 
 export const SALES_REPORT_PATH = "/admin/report/sales-report";
@@ -350,23 +351,7 @@ function SalesRowsTable({ view }: { view: View }) {
   );
 }
 
-/** Previous / 'Page n of m' / Next. */
+/** The pager, as links that keep the tab, the filters and the sort. */
 function SalesReportPager({ view }: { view: View }) {
-  const { t } = useTranslation();
-  const { page, pages } = view.page;
-  return (
-    <nav className="pager" aria-label={t("Pages")}>
-      {page > 1 ? (
-        <Link to={salesReportHref(view, { page: page - 1 })} className="button button--secondary" rel="prev">
-          {t("Previous")}
-        </Link>
-      ) : null}
-      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={salesReportHref(view, { page: page + 1 })} className="button button--secondary" rel="next">
-          {t("Next")}
-        </Link>
-      ) : null}
-    </nav>
-  );
+  return <Pager page={view.page.page} pages={view.page.pages} pageHref={(to) => salesReportHref(view, { page: to })} showSinglePage />;
 }
