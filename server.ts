@@ -125,9 +125,14 @@ app.get("/healthz", async (_req, res) => {
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-// Pages and data answers hold a signed-in user's data: never kept by a browser or a proxy.
+// Pages and data answers hold a signed-in user's data: never kept by a browser or a proxy. A route
+// that states its own caching (the dashboard's map geometry) replaces this default: the Remix
+// adapter appends headers, and two Cache-Control values would leave no-store in force.
 app.use((_req: Request, res: Response, next: NextFunction) => {
   res.setHeader("Cache-Control", "private, no-store");
+  const append = res.append.bind(res);
+  res.append = (field: string, value?: string | string[]) =>
+    field.toLowerCase() === "cache-control" && value !== undefined ? res.setHeader(field, value) : append(field, value);
   next();
 });
 

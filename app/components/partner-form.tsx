@@ -11,15 +11,8 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { REGIONS } from "~/db/reference-data";
-import {
-  DEFAULT_CALLING_CODE,
-  PARTNER_PEOPLE_MAX,
-  PARTNER_PRODUCTS_MAX,
-  PartnerSchema,
-  type PartnerFormInput,
-  PROJECT_STATUS_LABELS,
-  PROJECT_STATUSES,
-} from "~/schemas/partner";
+import { DEFAULT_CALLING_CODE, PARTNER_PEOPLE_MAX, PARTNER_PRODUCTS_MAX, PartnerSchema, type PartnerFormInput } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/utils/project-status";
 import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
 
 export interface CallingCodeOption {

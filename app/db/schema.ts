@@ -8,6 +8,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -497,4 +498,52 @@ export const reminders = pgTable(
       .where(sql`${t.scheduleKey} is not null`),
     index("reminders_partner_type_created_idx").on(t.partnerId, t.reportType, t.createdAt),
   ],
+);
+
+// ---------------------------------------------------------------- dashboard aggregates
+
+/**
+ * Sales figures of the admin dashboard, summed ahead of time. Kept by database triggers
+ * (drizzle/0003_dashboard_aggregates.sql) in the same transaction as every change of sales rows,
+ * of a report's approval or of a partner's activation, so a figure never disagrees with the rows.
+ * Only active partners' rows with a known product count. `grain` names the dimensions a row sums
+ * over (the others are 0): product_partner, product_country, partner_country (country 0: none
+ * given), product_month, partner_month, country_month, month. Each sum is kept twice: over approved
+ * reports only (`approvedOnly`) and over every report, so a page reads one set without adding up.
+ */
+export const dashboardSales = pgTable(
+  "dashboard_sales",
+  {
+    grain: text("grain").notNull(),
+    approvedOnly: boolean("approved_only").notNull(),
+    productId: integer("product_id").notNull(),
+    partnerId: integer("partner_id").notNull(),
+    countryId: integer("country_id").notNull(),
+    year: integer("year").notNull(),
+    month: integer("month").notNull(),
+    /** FDF: sum of pack size x quantity (the spec's sales total). */
+    units: numeric("units").notNull(),
+    /** FDF total gross value plus API total value, USD. */
+    valueUsd: numeric("value_usd").notNull(),
+    /** FDF rows with a gross value and a quantity and pack size above 0: their sums, for the prices. */
+    pricedGrossUsd: numeric("priced_gross_usd").notNull(),
+    pricedPacks: numeric("priced_packs").notNull(),
+    pricedUnits: numeric("priced_units").notNull(),
+    rowCount: integer("row_count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.grain, t.approvedOnly, t.productId, t.partnerId, t.countryId, t.year, t.month] })],
+);
+
+/** Filing Plans cells per quarter, product, country and status: how many partners (same triggers). */
+export const dashboardFilings = pgTable(
+  "dashboard_filings",
+  {
+    quarterId: integer("quarter_id").notNull(),
+    approvedOnly: boolean("approved_only").notNull(),
+    productId: integer("product_id").notNull(),
+    countryId: integer("country_id").notNull(),
+    status: text("status").notNull(),
+    partners: integer("partners").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.quarterId, t.approvedOnly, t.status, t.productId, t.countryId] })],
 );

@@ -7,14 +7,14 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
-import { PROJECT_STATUSES, type ProjectStatus } from "~/schemas/partner";
+import { PROJECT_STATUSES, type ProjectStatus } from "~/utils/project-status";
 import { DUPLICATE_PRODUCT_NAME, type ProductCategory } from "~/schemas/product";
 import { writeAudit } from "./audit.server";
 import { insertProduct, listTherapyAreas, productSaveError } from "./product.server";
 import { WorkflowError } from "./report-workflow.server";
 import type { AuthUser } from "./user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
-import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { PRODUCT_NAME_MAX } from "~/schemas/product";
 
 type Reader = Pick<typeof db, "select">;

@@ -5,7 +5,7 @@
  * app/models/report-workflow.server.ts.
  */
 import Decimal from "decimal.js";
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, currencies, formulationTypes, products, reports, salesRows } from "~/db/schema";
@@ -231,6 +231,36 @@ const COMPARED_COLUMNS = [
   "comments",
 ] as const;
 
+/**
+ * Writes changed rows with one UPDATE … FROM (VALUES …) per 500 rows rather than one statement a
+ * row: a large edit stays a handful of statements, and so do the dashboard triggers they fire.
+ */
+async function updateRows(tx: Transaction, reportId: number, rows: { id: number; values: SalesRowValues }[]) {
+  if (!rows.length) return;
+  const keys = Object.keys(rows[0].values) as (keyof SalesRowValues)[];
+  const columns = keys.map((key) => salesRows[key]);
+  const names = sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  const assignments = sql.join(
+    columns.map((column) => sql`${sql.identifier(column.name)} = v.${sql.identifier(column.name)}`),
+    sql`, `,
+  );
+  for (let start = 0; start < rows.length; start += 500) {
+    const values = rows.slice(start, start + 500).map(
+      ({ id, values: row }) =>
+        sql`(${id}::int, ${sql.join(
+          keys.map((key, index) => sql`${row[key] ?? null}::${sql.raw(columns[index].getSQLType())}`),
+          sql`, `,
+        )})`,
+    );
+    await tx.execute(
+      sql`update ${salesRows} as s set ${assignments} from (values ${sql.join(values, sql`, `)}) as v(id, ${names}) where s.id = v.id and s.report_id = ${reportId}`,
+    );
+  }
+}
+
 function sameValues(existing: SalesRowRecord, next: SalesRowValues): boolean {
   for (const column of COMPARED_COLUMNS) if ((existing[column] ?? null) !== (next[column] ?? null)) return false;
   for (const column of NUMBER_COLUMNS) {
@@ -365,15 +395,11 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
       return values;
     };
 
-    for (const { kind, row } of updates) {
-      const values = valuesOf(kind, row);
-      if (sameValues(existing.get(row.id!)!, values)) continue;
-      await tx
-        .update(salesRows)
-        .set(values)
-        .where(and(eq(salesRows.id, row.id!), eq(salesRows.reportId, reportId)));
-      counts.updated += 1;
-    }
+    const changedRows = updates
+      .map(({ kind, row }) => ({ id: row.id!, values: valuesOf(kind, row) }))
+      .filter(({ id, values }) => !sameValues(existing.get(id)!, values));
+    await updateRows(tx, reportId, changedRows);
+    counts.updated = changedRows.length;
 
     const inserts = prepared.flatMap(({ kind, rows }) =>
       rows.filter((row) => row.id == null).map((row) => ({ reportId, ...valuesOf(kind, row) }))

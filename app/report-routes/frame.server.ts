@@ -9,7 +9,7 @@ import { z } from "zod";
 import { decideReport, decisionMessage, markReportMessagesRead } from "~/models/report-screen.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import type { AuthUser } from "~/models/user.server";
-import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { isRefusal, readForm, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";

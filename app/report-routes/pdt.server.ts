@@ -6,8 +6,8 @@
 import { loadPdtReport, savePdtReport, type PdtGridRow, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
-import { TEXT_MAX } from "~/schemas/fields";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { TEXT_MAX } from "~/utils/text-rules";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { parseId } from "~/utils/ids";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {

@@ -8,7 +8,7 @@ import { decideProductVerification, listProductVerifications, verificationPartne
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
 import { changesSinceLastSubmission, loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
-import { TEXT_MAX } from "~/schemas/fields";
+import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";
 import { PAGE_NOT_FOUND } from "~/utils/messages";

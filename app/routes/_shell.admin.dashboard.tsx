@@ -1,26 +1,45 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import chartStyles from "~/components/charts/charts.css";
+import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
+import dashboardStyles from "~/components/dashboard/dashboard.css";
+import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
 import { PageHeader } from "~/components/page-header";
+import { loadDashboardTab, readDashboardQuery } from "~/models/dashboard/dashboard.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { reportStatusCounts } from "~/models/report-overview.server";
 import { getCutOffDate } from "~/models/settings.server";
+import { DASHBOARD_TAB_LABELS } from "~/reports/dashboard/view";
+import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { formatDate } from "~/utils/dates";
 import { REPORT_STATES, REPORT_TYPE_LABELS } from "~/utils/reports";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
 
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: consolidatedStyles },
+  { rel: "stylesheet", href: chartStyles },
+  { rel: "stylesheet", href: dashboardStyles },
+];
+
+/** GET /admin/dashboard?tab=…&…filters: the open quarter's report counts and one of the eight tabs (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminOrStaff(request);
+  const user = await requireAdminOrStaff(request);
+  const query = readDashboardQuery(new URL(request.url));
   const quarter = await getOpenQuarter();
-  const [counts, cutOffDate] = await Promise.all([reportStatusCounts(quarter.id), getCutOffDate()]);
-  return { quarterName: quarter.name, counts, cutOffDate: cutOffDate ?? null };
+  const [counts, cutOffDate, view] = await Promise.all([
+    reportStatusCounts(quarter.id),
+    getCutOffDate(),
+    loadDashboardTab(query, quarter).catch(rethrowForPage),
+  ]);
+  return { quarterName: quarter.name, counts, cutOffDate: cutOffDate ?? null, query, view, canRemind: user.role === "ADMIN" };
 }
 
 export default function AdminDashboard() {
   const { t } = useTranslation();
-  const { quarterName, counts, cutOffDate } = useLoaderData<typeof loader>();
+  const { quarterName, counts, cutOffDate, query, view, canRemind } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("Dashboard")} />
@@ -62,6 +81,15 @@ export default function AdminDashboard() {
           </table>
         </div>
       </section>
+      <DashboardTabNav query={query} />
+      <div className="dashboard-panel" data-testid={`dashboard-${view.tab}`} aria-label={t(DASHBOARD_TAB_LABELS[view.tab])} role="region">
+        {view.tab === "product" ? <ProductTab view={view} query={query} /> : null}
+        {view.tab === "summary" ? <SummaryTab view={view} query={query} canRemind={canRemind} /> : null}
+        {view.tab === "filings" ? <FilingsTab view={view} query={query} /> : null}
+        {view.tab === "sales-product" || view.tab === "sales-company" || view.tab === "sales-country" ? <SalesTablesTab view={view} query={query} /> : null}
+        {view.tab === "sales-time" ? <SalesTimeTab view={view} query={query} /> : null}
+        {view.tab === "price" ? <PriceTab view={view} query={query} /> : null}
+      </div>
     </>
   );
 }

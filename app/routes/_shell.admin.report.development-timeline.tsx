@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/models/consolidated/pdt.server";
-import { readQuery } from "~/reports/consolidated/query";
+import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 

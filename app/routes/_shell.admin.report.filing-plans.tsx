@@ -4,7 +4,7 @@ import { FilingReport } from "~/components/consolidated/filing-report-table";
 import styles from "~/components/consolidated/filing-report.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { filingQuerySchema, listFilingConsolidated } from "~/models/consolidated/filing.server";
-import { readQuery } from "~/reports/consolidated/query";
+import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 

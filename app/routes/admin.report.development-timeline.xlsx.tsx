@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { xlsxResponse } from "~/models/consolidated/download.server";
 import { pdtConsolidatedDownload, pdtQuerySchema } from "~/models/consolidated/pdt.server";
-import { readQuery } from "~/reports/consolidated/query";
+import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 

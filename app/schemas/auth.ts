@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { boundedText, TEXT_MAX } from "./fields";
+import { boundedText } from "./fields";
+import { TEXT_MAX } from "~/utils/text-rules";
 
 /** Error texts are the spec's English wording; the UI translates them (they are the i18n keys). */
 export const emailField = boundedText(TEXT_MAX.email, { missing: "Please input your E-mail!" })

@@ -2,26 +2,15 @@ import { z } from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { MAX_ID, parseId } from "~/utils/ids";
 import { emailField } from "./auth";
-import { boundedText, TEXT_MAX } from "./fields";
+import { boundedText } from "./fields";
+import { TEXT_MAX } from "~/utils/text-rules";
+import { PROJECT_STATUSES } from "~/utils/project-status";
 
 /**
  * The Add / Edit Partner form (spec section 2 and section 5 "Partner form"). One schema for the
  * browser (conform's instant validation) and the server (the action). Error texts are the spec's
  * English wording; they are also the translation keys.
  */
-
-export const PROJECT_STATUSES = ["PLANNED", "UNDER_DEVELOPMENT", "ON_HOLD", "DROPPED", "FILED", "APPROVED"] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
-
-/** Readable names of the project statuses (English keys, translated by the UI). */
-export const PROJECT_STATUS_LABELS: Record<ProjectStatus, string> = {
-  PLANNED: "Planned",
-  UNDER_DEVELOPMENT: "Under Development",
-  ON_HOLD: "On Hold",
-  DROPPED: "Dropped",
-  FILED: "Filed",
-  APPROVED: "Approved",
-};
 
 export const DEFAULT_CALLING_CODE = "+91";
 export const CONTACT_DIGITS = 10;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { boundedText, TEXT_MAX } from "./fields";
+import { boundedText } from "./fields";
+import { TEXT_MAX } from "~/utils/text-rules";
 
 /** Client-safe constants of the product screens (spec section 9: categories FDF and API). */
 export const PRODUCT_CATEGORIES = ["FDF", "API"] as const;

@@ -43,6 +43,7 @@ export function navigationFor(role: Role): NavItem[] {
         { label: "Development Timeline", to: "/admin/report/development-timeline" },
         { label: "Filing Plans", to: "/admin/report/filing-plans" },
         { label: "Sales Report", to: "/admin/report/sales-report" },
+        { label: "Partner Performance", to: "/admin/partner-performance" },
       ],
     },
     {

@@ -10,7 +10,7 @@
  */
 import Decimal from "decimal.js";
 import { MONTHS } from "~/db/reference-data";
-import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 
 // ---------------------------------------------------------------- columns
 

@@ -7,7 +7,7 @@ import { countries, filingValues, partners, products, reports } from "~/db/schem
 import { DOWNLOAD_BATCH_ROWS } from "~/models/consolidated/download.server";
 import { filingConsolidatedRows, filingQuerySchema, type FilingConsolidatedView, type FilingQuery } from "~/models/consolidated/filing.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
-import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.filing-plans";
 import { loader as csvLoader } from "~/routes/admin.report.filing-plans.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.filing-plans.xlsx";

@@ -8,9 +8,9 @@ import type { PdtConsolidatedRow, PdtConsolidatedView } from "~/models/consolida
 import { savePdtReport } from "~/models/pdt-report.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
-import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { formatPdtDate } from "~/reports/pdt/rows";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.development-timeline";
 import { loader as csvLoader } from "~/routes/admin.report.development-timeline.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.development-timeline.xlsx";

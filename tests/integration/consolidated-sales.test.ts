@@ -9,7 +9,7 @@ import { countries, formulationTypes, partners, products, productVerifications, 
 import { DOWNLOAD_BATCH_ROWS } from "~/models/consolidated/download.server";
 import type { SalesConsolidatedRow, SalesConsolidatedView } from "~/models/consolidated/sales.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
-import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { loader as csvLoader } from "~/routes/admin.report.sales-report.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.sales-report.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.sales-report";

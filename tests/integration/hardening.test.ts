@@ -13,7 +13,7 @@ import { action as partnerSalesAction } from "~/routes/_shell.partner.sales-repo
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction, loader as logoutLoader } from "~/routes/logout";
 import { action as resetAction } from "~/routes/reset-password";
-import { CHARACTERS_NOT_ALLOWED, TEXT_TOO_LONG } from "~/schemas/fields";
+import { CHARACTERS_NOT_ALLOWED, TEXT_TOO_LONG } from "~/utils/text-rules";
 import { PARTNER_MESSAGES } from "~/schemas/partner";
 import { TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { REQUEST_REFUSALS } from "~/utils/form-data.server";

@@ -9,7 +9,7 @@ import { ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
 import { listReportHistory, WorkflowError } from "~/models/report-workflow.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { formatPdtDate } from "~/reports/pdt/rows";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.development-timeline.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.development-timeline";

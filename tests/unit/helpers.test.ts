@@ -70,6 +70,7 @@ describe("sidebar", () => {
       "Development Timeline",
       "Filing Plans",
       "Sales Report",
+      "Partner Performance",
       "User Profile",
       "Profile",
       "Settings",

@@ -12,7 +12,7 @@ import {
   type PdtCells,
 } from "~/reports/pdt/rows";
 import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
-import { TEXT_MAX } from "~/schemas/fields";
+import { TEXT_MAX } from "~/utils/text-rules";
 
 const row = (cells: Partial<PdtCells>): PdtCells => ({ status: "PLANNED", notes: "", startDate: "", endDate: "", ...cells });
 

@@ -2,8 +2,9 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/models/consolidated/filing.server";
-import { queryHref } from "~/reports/consolidated/query";
-import { Pager } from "~/components/report/plain-form";
+import { queryHref } from "~/reports/consolidated/paging";
+import { Pager } from "~/components/pager";
+import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
 export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
@@ -38,12 +39,11 @@ export function FilingReport({ view, query }: { view: FilingConsolidatedView; qu
   return (
     <>
       <PageHeader title={t("Filing Plans")}>
-        <a href={queryHref(FILING_REPORT_CSV_PATH, { ...filters, sort: undefined, dir: undefined })} className="button button--secondary" download="filing-plans.csv">
-          {t("Download CSV")}
-        </a>
-        <a href={queryHref(FILING_REPORT_XLSX_PATH, { ...filters, sort: undefined, dir: undefined })} className="button button--secondary" download="filing-plans.xlsx">
-          {t("Download Excel")}
-        </a>
+        <DownloadLinks
+          csvHref={queryHref(FILING_REPORT_CSV_PATH, { ...filters, sort: undefined, dir: undefined })}
+          xlsxHref={queryHref(FILING_REPORT_XLSX_PATH, { ...filters, sort: undefined, dir: undefined })}
+          basename="filing-plans"
+        />
       </PageHeader>
       <section className="card filing-report">
         <FilingReportFilters view={view} query={query} />
@@ -70,6 +70,8 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
   };
   const { options } = view;
   const quarterValue = view.quarter.isOpen ? "" : view.quarter.name;
+  /** What every list but the quarter shares: its field class and an "All" first choice. */
+  const listed = { className: "field filing-report__filter", all: t("All") };
   // A new filter shows its first page; the sort stays. The lists of the other filters are the
   // quarter's: with JavaScript a new quarter loads at once (without, the Filter button sends it).
   return (
@@ -86,83 +88,20 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
     >
       {query.sort ? <input type="hidden" name="sort" value={query.sort} /> : null}
       {query.sort ? <input type="hidden" name="dir" value={query.dir} /> : null}
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-quarter">
-          {t("Quarter")}
-        </label>
-        <select id="filing-report-quarter" name="quarter" className="input" defaultValue={quarterValue} onChange={(event) => apply(event.currentTarget.form)}>
-          {options.quarter_filter.map((quarter, index) => (
-            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
-              {quarter.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-partner">
-          {t("Partner")}
-        </label>
-        <select id="filing-report-partner" name="partner" className="input" defaultValue={query.partner ?? ""}>
-          <option value="">{t("All")}</option>
-          {options.partner_filter.map((partner) => (
-            <option key={partner.id} value={partner.id}>
-              {partner.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-country">
-          {t("Country")}
-        </label>
-        <select id="filing-report-country" name="country" className="input" defaultValue={query.country ?? ""}>
-          <option value="">{t("All")}</option>
-          {options.country_filter.map((country) => (
-            <option key={country.id} value={country.id}>
-              {country.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-status">
-          {t("Report Status")}
-        </label>
-        <select id="filing-report-status" name="reportStatus" className="input" defaultValue={query.reportStatus ?? ""}>
-          <option value="">{t("All")}</option>
-          {options.report_status_filter.map((state) => (
-            <option key={state.id} value={state.id}>
-              {t(state.name)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-product">
-          {t("Product")}
-        </label>
-        <select id="filing-report-product" name="product" className="input" defaultValue={query.product ?? ""}>
-          <option value="">{t("All")}</option>
-          {options.product_filter.map((product) => (
-            <option key={product.id} value={product.id}>
-              {product.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field filing-report__filter">
-        <label className="field__label" htmlFor="filing-report-product-status">
-          {t("Status")}
-        </label>
-        <select id="filing-report-product-status" name="productStatus" className="input" defaultValue={query.productStatus ?? ""}>
-          <option value="">{t("All")}</option>
-          {options.status_filter.map((status) => (
-            <option key={status.id} value={status.id}>
-              {status.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        className={listed.className}
+        id="filing-report-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={quarterValue}
+        choices={options.quarter_filter.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
+        onChange={(event) => apply(event.currentTarget.form)}
+      />
+      <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
+      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} />
+      <FilterSelect {...listed} id="filing-report-status" name="reportStatus" label={t("Report Status")} value={query.reportStatus} choices={options.report_status_filter} translate />
+      <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
+      <FilterSelect {...listed} id="filing-report-product-status" name="productStatus" label={t("Status")} value={query.productStatus} choices={options.status_filter} />
       <div className="filing-report__actions">
         <button type="submit" className="button button--primary" disabled={navigation.state === "loading"}>
           {t("Filter")}
@@ -177,26 +116,16 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
 
 const SORT_LABELS: Record<FilingSort, string> = { company: "Company Name", country: "Country", reportStatus: "Report Status" };
 
-function SortHeader({ sort, values, query, className }: { sort: FilingSort; values: Values; query: FilingQuery; className?: string }) {
+function FilingSortHeader({ sort, values, query, className }: { sort: FilingSort; values: Values; query: FilingQuery; className?: string }) {
   const { t } = useTranslation();
-  const current = (query.sort ?? "company") === sort;
-  const nextDir = current && query.dir === "asc" ? "desc" : "asc";
-  const sorted = current ? (query.dir === "asc" ? "ascending" : "descending") : undefined;
   return (
-    <th scope="col" className={className} aria-sort={sorted}>
-      <Link
-        to={queryHref(FILING_REPORT_PATH, { ...values, sort, dir: nextDir, page: undefined })}
-        className="table__sort"
-        title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")}
-      >
-        {t(SORT_LABELS[sort])}
-        {current ? (
-          <span className="table__sort-icon" aria-hidden="true">
-            {query.dir === "asc" ? "▲" : "▼"}
-          </span>
-        ) : null}
-      </Link>
-    </th>
+    <SortHeader
+      label={t(SORT_LABELS[sort])}
+      active={(query.sort ?? "company") === sort}
+      dir={query.dir}
+      hrefFor={(dir) => queryHref(FILING_REPORT_PATH, { ...values, sort, dir, page: undefined })}
+      className={className}
+    />
   );
 }
 
@@ -209,9 +138,9 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
         <caption className="visually-hidden">{t("Filing Plans")}</caption>
         <thead>
           <tr>
-            <SortHeader sort="company" values={values} query={query} className="filing-report__company" />
-            <SortHeader sort="country" values={values} query={query} className="filing-report__country" />
-            <SortHeader sort="reportStatus" values={values} query={query} />
+            <FilingSortHeader sort="company" values={values} query={query} className="filing-report__company" />
+            <FilingSortHeader sort="country" values={values} query={query} className="filing-report__country" />
+            <FilingSortHeader sort="reportStatus" values={values} query={query} />
             {view.products.map((product) => (
               <th key={product.id} scope="col" data-product-id={product.id} className={product.id === query.product ? "filing-report__filtered" : undefined}>
                 {product.name}

@@ -1,11 +1,12 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Form, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/models/consolidated/pdt.server";
-import { queryHref } from "~/reports/consolidated/query";
-import { Pager } from "~/components/report/plain-form";
+import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
+import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 
 export const PDT_REPORT_PATH = "/admin/report/development-timeline";
 export const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
@@ -56,20 +57,17 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
     navigate(queryHref(PDT_REPORT_PATH, values));
   };
   const openQuarter = options.quarter_filter[0]?.name;
-  const select = (name: string, label: string, value: string | number | undefined, choices: { id: string | number; name: string }[], translate = false) => (
-    <div className="field filter-bar__field">
-      <label className="field__label" htmlFor={`pdt-report-${name}`}>
-        {label}
-      </label>
-      <select key={String(value ?? "")} id={`pdt-report-${name}`} name={name} className="input" defaultValue={value ?? ""}>
-        <option value="">{t("All")}</option>
-        {choices.map((choice) => (
-          <option key={choice.id} value={choice.id}>
-            {translate ? t(choice.name) : choice.name}
-          </option>
-        ))}
-      </select>
-    </div>
+  const select = (name: string, label: string, value: string | number | undefined, choices: FilterOption<string | number>[], translate = false) => (
+    <FilterSelect
+      id={`pdt-report-${name}`}
+      name={name}
+      label={label}
+      value={value}
+      choices={choices}
+      all={t("All")}
+      translate={translate}
+      remountOn={String(value ?? "")}
+    />
   );
   return (
     <Form
@@ -80,18 +78,15 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
       aria-label={t("Filter")}
       data-testid="pdt-report-filters"
     >
-      <div className="field filter-bar__field filter-bar__field--narrow">
-        <label className="field__label" htmlFor="pdt-report-quarter">
-          {t("Quarter")}
-        </label>
-        <select key={state.quarter ?? ""} id="pdt-report-quarter" name="quarter" className="input" defaultValue={state.quarter && state.quarter !== openQuarter ? state.quarter : ""}>
-          {options.quarter_filter.map((quarter, index) => (
-            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
-              {quarter.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="pdt-report-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={state.quarter && state.quarter !== openQuarter ? state.quarter : ""}
+        choices={options.quarter_filter.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
+        remountOn={state.quarter ?? ""}
+        className="field filter-bar__field filter-bar__field--narrow"
+      />
       {select("partner", t("Partner"), state.partner, options.partner_filter)}
       {select("product", t("Product"), state.product, options.product_filter)}
       {select("stage", t("Stage"), state.stage, options.stage_filter)}
@@ -108,41 +103,12 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
 
 /** "Download CSV" and "Download Excel": the rows of the current filters, every page. */
 export function PdtReportDownloads({ state }: { state: PdtReportState }) {
-  const { t } = useTranslation();
   const filters = pdtFilterValues(state);
-  return (
-    <>
-      <a href={queryHref(PDT_REPORT_CSV_PATH, filters)} className="button button--secondary" download="pdt-report.csv">
-        {t("Download CSV")}
-      </a>
-      <a href={queryHref(PDT_REPORT_XLSX_PATH, filters)} className="button button--secondary" download="pdt-report.xlsx">
-        {t("Download Excel")}
-      </a>
-    </>
-  );
+  return <DownloadLinks csvHref={queryHref(PDT_REPORT_CSV_PATH, filters)} xlsxHref={queryHref(PDT_REPORT_XLSX_PATH, filters)} basename="pdt-report" />;
 }
 
-function SortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
-  const { t } = useTranslation();
-  const current = state.sort === sort;
-  const nextDir = current && state.dir === "asc" ? "desc" : "asc";
-  return (
-    <th scope="col" aria-sort={current ? (state.dir === "asc" ? "ascending" : "descending") : undefined}>
-      <Link
-        to={pdtReportHref(state, { sort, dir: nextDir, page: 1 })}
-        className="table__sort"
-        title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")}
-        data-sort={sort}
-      >
-        {label}
-        {current ? (
-          <span className="table__sort-icon" aria-hidden="true">
-            {state.dir === "desc" ? " ▼" : " ▲"}
-          </span>
-        ) : null}
-      </Link>
-    </th>
-  );
+function PdtSortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
+  return <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportHref(state, { sort, dir, page: 1 })} />;
 }
 
 /** The pager, as links that keep the filters and the sort. */
@@ -162,11 +128,11 @@ export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReport
       <table className="table" data-testid="pdt-report">
         <thead>
           <tr>
-            <SortHeader state={state} sort="company" label={t("Company Name")} />
-            <SortHeader state={state} sort="product" label={t("Product")} />
-            <SortHeader state={state} sort="stage" label={t("Stage")} />
-            <SortHeader state={state} sort="status" label={t("Status")} />
-            <SortHeader state={state} sort="reportStatus" label={t("Report Status")} />
+            <PdtSortHeader state={state} sort="company" label={t("Company Name")} />
+            <PdtSortHeader state={state} sort="product" label={t("Product")} />
+            <PdtSortHeader state={state} sort="stage" label={t("Stage")} />
+            <PdtSortHeader state={state} sort="status" label={t("Status")} />
+            <PdtSortHeader state={state} sort="reportStatus" label={t("Report Status")} />
             {quarterOrder.flatMap((quarter) => [
               <th key={`${quarter}-start`} scope="col" data-quarter={quarter}>
                 {t("Start Date")}

@@ -1,10 +1,11 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { FilterOption, SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/models/consolidated/sales.server";
-import { queryHref } from "~/reports/consolidated/query";
-import { Pager } from "~/components/report/plain-form";
+import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/models/consolidated/sales.server";
+import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { Pager } from "~/components/pager";
 import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
+import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 
 export const SALES_REPORT_PATH = "/admin/report/sales-report";
 export const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
@@ -157,27 +158,20 @@ function SalesReportFilters({ view }: { view: View }) {
     navigate(queryHref(SALES_REPORT_PATH, values));
   };
 
-  const select = (name: keyof Query, label: string, choices: readonly FilterOption<string | number>[], translate = false) => {
-    const value = query[name];
-    // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
-    const known = value === undefined || choices.some((choice) => String(choice.id) === String(value));
-    return (
-      <div className="field filter-bar__field">
-        <label className="field__label" htmlFor={id(name)}>
-          {label}
-        </label>
-        <select key={String(value ?? "")} id={id(name)} name={name} className="input" defaultValue={value === undefined ? "" : String(value)}>
-          <option value="">{t("All")}</option>
-          {known ? null : <option value={String(value)}>{String(value)}</option>}
-          {choices.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {translate ? t(choice.name) : choice.name}
-            </option>
-          ))}
-        </select>
-      </div>
-    );
-  };
+  // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
+  const select = (name: keyof Query, label: string, choices: readonly FilterOption<string | number>[], translate = false) => (
+    <FilterSelect
+      id={id(name)}
+      name={name}
+      label={label}
+      value={query[name]}
+      choices={choices}
+      all={t("All")}
+      translate={translate}
+      keepUnknown
+      remountOn={String(query[name] ?? "")}
+    />
+  );
 
   const text = (name: "purchaser" | "strength" | "procurementEndCountry" | "comments", label: string, list?: readonly string[]) => (
     <div className="field filter-bar__field">
@@ -215,24 +209,15 @@ function SalesReportFilters({ view }: { view: View }) {
       data-testid="sales-report-filters"
     >
       <input type="hidden" name="tab" value={tab} />
-      <div className="field filter-bar__field filter-bar__field--narrow">
-        <label className="field__label" htmlFor={id("quarter")}>
-          {t("Quarter")}
-        </label>
-        <select
-          key={view.quarter.name}
-          id={id("quarter")}
-          name="quarter"
-          className="input"
-          defaultValue={view.quarter.name === openQuarter ? "" : view.quarter.name}
-        >
-          {options.quarters.map((name, index) => (
-            <option key={name} value={index === 0 ? "" : name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id={id("quarter")}
+        name="quarter"
+        label={t("Quarter")}
+        value={view.quarter.name === openQuarter ? "" : view.quarter.name}
+        choices={options.quarters.map((name, index) => ({ id: index === 0 ? "" : name, name }))}
+        remountOn={view.quarter.name}
+        className="field filter-bar__field filter-bar__field--narrow"
+      />
       {select("partner", t("Partner"), options.partners)}
       {select("year", t("Year"), options.years)}
       {select("month", t("Month"), options.months)}
@@ -273,42 +258,19 @@ function SalesReportFilters({ view }: { view: View }) {
 
 /** "Download CSV" and "Download Excel": every row of the current filters, all pages. */
 export function SalesReportDownloads({ view }: { view: View }) {
-  const { t } = useTranslation();
   const filters = filterValues(view);
-  const basename = `sales-report-${view.tab.toLowerCase()}`;
   return (
-    <>
-      <a href={queryHref(SALES_REPORT_CSV_PATH, filters)} className="button button--secondary" download={`${basename}.csv`}>
-        {t("Download CSV")}
-      </a>
-      <a href={queryHref(SALES_REPORT_XLSX_PATH, filters)} className="button button--secondary" download={`${basename}.xlsx`}>
-        {t("Download Excel")}
-      </a>
-    </>
+    <DownloadLinks
+      csvHref={queryHref(SALES_REPORT_CSV_PATH, filters)}
+      xlsxHref={queryHref(SALES_REPORT_XLSX_PATH, filters)}
+      basename={`sales-report-${view.tab.toLowerCase()}`}
+    />
   );
 }
 
-function SortHeader({ view, sort, label }: { view: View; sort: SalesSort; label: string }) {
-  const { t } = useTranslation();
-  const current = view.sort === sort;
-  const dir = view.query.dir;
-  const nextDir = current && dir === "asc" ? "desc" : "asc";
+function SalesSortHeader({ view, sort, label }: { view: View; sort: SalesSort; label: string }) {
   return (
-    <th scope="col" aria-sort={current ? (dir === "asc" ? "ascending" : "descending") : undefined}>
-      <Link
-        to={salesReportHref(view, { sort, dir: nextDir, page: 1 })}
-        className="table__sort"
-        title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")}
-        data-sort={sort}
-      >
-        {label}
-        {current ? (
-          <span className="table__sort-icon" aria-hidden="true">
-            {dir === "desc" ? " ▼" : " ▲"}
-          </span>
-        ) : null}
-      </Link>
-    </th>
+    <SortHeader label={label} active={view.sort === sort} dir={view.query.dir} sortKey={sort} hrefFor={(dir) => salesReportHref(view, { sort, dir, page: 1 })} />
   );
 }
 
@@ -320,12 +282,12 @@ function SalesRowsTable({ view }: { view: View }) {
     <table className="table" data-testid="sales-report-table">
       <thead>
         <tr>
-          <SortHeader view={view} sort="company" label={t("Company Name")} />
+          <SalesSortHeader view={view} sort="company" label={t("Company Name")} />
           <th scope="col">{t("Report Status")}</th>
           {columns.map((column) => {
             const sort = SORT_OF_COLUMN[column.key];
             return sort ? (
-              <SortHeader key={column.key} view={view} sort={sort} label={t(column.label)} />
+              <SalesSortHeader key={column.key} view={view} sort={sort} label={t(column.label)} />
             ) : (
               <th key={column.key} scope="col">
                 {t(column.label)}

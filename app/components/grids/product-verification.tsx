@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProductVerificationList } from "~/models/product-verification.server";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { ErrorList } from "../forms";
 import { ModalDialog } from "../report/dialogs";
 

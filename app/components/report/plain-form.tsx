@@ -1,9 +1,10 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FORM_PAGE_SIZE, type SubmittedForm } from "~/reports/frame/contract";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { CommentField } from "./comment-field";
+import { Pager } from "~/components/pager";
 
 export function formPageCount(rowCount: number): number {
   return Math.max(1, Math.ceil(rowCount / FORM_PAGE_SIZE));
@@ -16,37 +17,6 @@ export function formPage(page: number, rowCount: number) {
   return { pages, current, start: (current - 1) * FORM_PAGE_SIZE };
 }
 
-/** Previous / 'Page n of m' / Next links, for a report's plain form and the consolidated reports. */
-export function Pager({
-  page,
-  pages,
-  pageHref,
-  showSinglePage = false,
-}: {
-  page: number;
-  pages: number;
-  pageHref: (page: number) => string;
-  /** A list that says where the reader stands even on its only page. */
-  showSinglePage?: boolean;
-}) {
-  const { t } = useTranslation();
-  if (pages <= 1 && !showSinglePage) return null;
-  return (
-    <nav className="pager" aria-label={t("Pages")}>
-      {page > 1 ? (
-        <Link to={pageHref(page - 1)} className="button button--secondary" rel="prev">
-          {t("Previous")}
-        </Link>
-      ) : null}
-      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={pageHref(page + 1)} className="button button--secondary" rel="next">
-          {t("Next")}
-        </Link>
-      ) : null}
-    </nav>
-  );
-}
 
 /** What every report's plain form shares: the frame's hidden fields, which buttons it offers, and what the last post said. */
 export interface PlainFormState {

@@ -20,7 +20,8 @@ import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } fro
 import { z } from "zod";
 import { db } from "~/db/client.server";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
-import { baseQuery, choiceFilter, CONSOLIDATED_PAGE_SIZES, idFilter, pageWindow, textFilter, type Page } from "~/reports/consolidated/query";
+import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import type { ReportStatus } from "~/utils/report-workflow";
 import { REPORT_STATES } from "~/utils/reports";
 import { listFilingStatuses } from "../filing-statuses.server";
@@ -55,10 +56,6 @@ export interface FilingConsolidatedRow {
   cells: Record<string, string>;
 }
 
-export interface FilterOption<Id extends number | string = number> {
-  id: Id;
-  name: string;
-}
 
 export interface FilingConsolidatedView {
   page: Page<FilingConsolidatedRow>;

@@ -15,9 +15,10 @@ import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { db } from "~/db/client.server";
 import { partnerProducts, partners, pdtValues, products, quarters, reports, stages } from "~/db/schema";
-import { baseQuery, choiceFilter, CONSOLIDATED_PAGE_SIZES, idFilter, pageWindow, type Page } from "~/reports/consolidated/query";
+import { baseQuery, choiceFilter, idFilter } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { formatPdtDate } from "~/reports/pdt/rows";
-import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, type ProjectStatus } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, type ProjectStatus } from "~/utils/project-status";
 import { addQuarters, quarterName, type QuarterRef } from "~/utils/quarters";
 import { REPORT_STATES } from "~/utils/reports";
 import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
@@ -73,10 +74,6 @@ export interface PdtConsolidatedRow {
   dates: PdtPlanDates[];
 }
 
-export interface FilterOption<Id extends string | number = number> {
-  id: Id;
-  name: string;
-}
 
 export interface PdtConsolidatedView {
   page: Page<PdtConsolidatedRow>;

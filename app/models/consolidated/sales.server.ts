@@ -24,15 +24,8 @@ import { z } from "zod";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
-import {
-  baseQuery,
-  choiceFilter,
-  CONSOLIDATED_PAGE_SIZES,
-  idFilter,
-  pageWindow,
-  textFilter,
-  type Page,
-} from "~/reports/consolidated/query";
+import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
+import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { REPORT_STATES } from "~/utils/reports";
 import type { ReportStatus } from "~/utils/report-workflow";
 import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
@@ -87,10 +80,6 @@ export type SalesConsolidatedRow = {
   reportStatus: ReportStatus;
 } & Partial<Record<SalesColumnKey, string>>;
 
-export interface FilterOption<Id extends string | number = number> {
-  id: Id;
-  name: string;
-}
 
 /** The filter lists (spec section 3): from the quarter's rows of the tab, except the fixed lists. */
 export interface SalesFilterOptions {

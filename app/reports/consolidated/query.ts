@@ -8,20 +8,6 @@
 import { z } from "zod";
 import { MAX_ID } from "~/utils/ids";
 
-/** Rows per page (spec section 9). */
-export const CONSOLIDATED_PAGE_SIZES = { pdt: 50, filing: 50, sales: 100 } as const;
-
-/** One page of a consolidated report, and where it stands in the whole. */
-export interface Page<T> {
-  rows: T[];
-  /** Rows matching the filters, all pages. */
-  total: number;
-  /** 1-based; a page past the end is the last page. */
-  page: number;
-  pageSize: number;
-  pages: number;
-}
-
 /** A record id filter: a positive int4, or no filter. */
 export const idFilter = z.coerce.number().int().positive().max(MAX_ID).optional().catch(undefined);
 /** A free-text or list filter: trimmed, bounded, empty means none. */
@@ -42,32 +28,3 @@ export const baseQuery = {
   sort: textFilter,
   dir: z.enum(["asc", "desc"]).catch("asc"),
 };
-
-/** The query string read by a report's schema: each parameter once (the first wins), unknown ones ignored. */
-export function readQuery<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, url: URL): z.infer<z.ZodObject<Shape>> {
-  const values: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape)) {
-    const value = url.searchParams.get(key);
-    if (value !== null) values[key] = value;
-  }
-  return schema.parse(values);
-}
-
-/** The page a request asks for, within the rows there are. */
-export function pageWindow(requested: number, total: number, pageSize: number) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(Math.max(requested, 1), pages);
-  return { page, pages, offset: (page - 1) * pageSize, limit: pageSize };
-}
-
-/** A link to the report with these query values (empty and undefined values left out; page 1 too). */
-export function queryHref(path: string, values: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined || value === null || value === "") continue;
-    if (key === "page" && Number(value) === 1) continue;
-    search.set(key, String(value));
-  }
-  const query = search.toString();
-  return query ? `${path}?${query}` : path;
-}

@@ -10,11 +10,11 @@
  * Dates travel as ISO `YYYY-MM-DD` strings; arithmetic on them is done in UTC so that no time
  * zone can move a date by a day.
  */
-import { PROJECT_STATUSES, PROJECT_STATUS_LABELS, type ProjectStatus } from "~/schemas/partner";
-import { TEXT_MAX, textProblem } from "~/schemas/fields";
+import { PROJECT_STATUSES, PROJECT_STATUS_LABELS, type ProjectStatus } from "~/utils/project-status";
+import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 
-export { PROJECT_STATUSES as PDT_STATUSES } from "~/schemas/partner";
-export type { ProjectStatus as PdtStatus } from "~/schemas/partner";
+export { PROJECT_STATUSES as PDT_STATUSES } from "~/utils/project-status";
+export type { ProjectStatus as PdtStatus } from "~/utils/project-status";
 /** 'Invalid data!': the same dialog title as the Sales Report grids. */
 export { VALIDATION_DIALOG_TITLE as INVALID_DATA_TITLE } from "~/utils/sales-rows";
 /** The line under 'Invalid data!' on the PDT grid (spec section 5). */

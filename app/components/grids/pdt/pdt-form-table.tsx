@@ -3,7 +3,7 @@ import type { PdtGridRow } from "~/models/pdt-report.server";
 import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { PDT_EMPTY, pdtFieldName, type PdtFormKey } from "~/reports/pdt/contract";
 import { formatPdtDate, PDT_COLUMN_LABELS, PDT_STATUSES } from "~/reports/pdt/rows";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { formPage, PlainReportForm, type PlainFormState } from "../../report/plain-form";
 import { SlipBadge } from "./slip-badge";
 

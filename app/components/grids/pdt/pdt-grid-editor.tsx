@@ -6,7 +6,7 @@ import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, 
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
 import { useRootData } from "~/root";
-import { PROJECT_STATUS_LABELS } from "~/schemas/partner";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { InvalidDataDialog } from "../../report/dialogs";
 import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";

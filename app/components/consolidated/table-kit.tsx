@@ -1,0 +1,143 @@
+/**
+ * The pieces the report tables and their filter forms share (the consolidated reports, Partner
+ * Performance and the dashboard): a sortable column header, the "Download CSV" / "Download Excel"
+ * pair and a labelled filter list. Each report keeps its own links and values; these only draw them.
+ */
+import { Link } from "@remix-run/react";
+import type { ChangeEventHandler } from "react";
+import { useTranslation } from "react-i18next";
+import type { FilterOption } from "~/reports/consolidated/paging";
+
+export type SortDir = "asc" | "desc";
+
+/**
+ * A column header that sorts by its column: a link to the other direction when the column is the
+ * sorted one, else to ascending; the sorted column says so (aria-sort) and shows an arrow.
+ */
+export function SortHeader({
+  label,
+  active,
+  dir,
+  hrefFor,
+  sortKey,
+  className,
+}: {
+  label: string;
+  /** This column is the one sorted by. */
+  active: boolean;
+  /** The current direction of the sort. */
+  dir: SortDir;
+  /** The page's link sorted by this column in the given direction. */
+  hrefFor: (dir: SortDir) => string;
+  /** Written as data-sort on the link. */
+  sortKey?: string;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  const nextDir: SortDir = active && dir === "asc" ? "desc" : "asc";
+  return (
+    <th scope="col" aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined} className={className}>
+      <Link to={hrefFor(nextDir)} className="table__sort" title={nextDir === "desc" ? t("Sort descending") : t("Sort ascending")} data-sort={sortKey}>
+        {label}
+        {active ? (
+          <span className="table__sort-icon" aria-hidden="true">
+            {dir === "desc" ? " ▼" : " ▲"}
+          </span>
+        ) : null}
+      </Link>
+    </th>
+  );
+}
+
+/** "Download CSV" and "Download Excel", saved as `basename`.csv and `basename`.xlsx. */
+export function DownloadLinks({
+  csvHref,
+  xlsxHref,
+  basename,
+  className,
+  dataDownload = false,
+}: {
+  csvHref: string;
+  xlsxHref: string;
+  basename: string;
+  /** The two links inside a span of this class (none: side by side in the parent). */
+  className?: string;
+  /** Mark each link with data-download="csv" / "xlsx". */
+  dataDownload?: boolean;
+}) {
+  const { t } = useTranslation();
+  const links = (
+    <>
+      <a href={csvHref} className="button button--secondary" download={`${basename}.csv`} data-download={dataDownload ? "csv" : undefined}>
+        {t("Download CSV")}
+      </a>
+      <a href={xlsxHref} className="button button--secondary" download={`${basename}.xlsx`} data-download={dataDownload ? "xlsx" : undefined}>
+        {t("Download Excel")}
+      </a>
+    </>
+  );
+  return className ? <span className={className}>{links}</span> : links;
+}
+
+/**
+ * A labelled list of a GET form. With an `id`, a label beside the list (in a div of `className`);
+ * without, the list inside its label. `all` heads the list as the empty choice.
+ */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  value,
+  choices,
+  all,
+  translate = false,
+  keepUnknown = false,
+  remountOn,
+  className = "field filter-bar__field",
+  onChange,
+}: {
+  id?: string;
+  name: string;
+  label: string;
+  /** The chosen value; none or "": the first choice. */
+  value: string | number | null | undefined;
+  choices: readonly FilterOption<string | number>[];
+  /** The label of a first, empty choice ("All"). */
+  all?: string;
+  /** Translate the choices' names. */
+  translate?: boolean;
+  /** A chosen value that is not among the choices is still listed (after `all`) and kept. */
+  keepUnknown?: boolean;
+  /** The list's key: when it changes the list is drawn anew with its value (after a client-side navigation). */
+  remountOn?: string;
+  className?: string;
+  onChange?: ChangeEventHandler<HTMLSelectElement>;
+}) {
+  const { t } = useTranslation();
+  const chosen = value == null ? "" : String(value);
+  const unknown = keepUnknown && chosen !== "" && !choices.some((choice) => String(choice.id) === chosen);
+  const select = (
+    <select key={remountOn} id={id} name={name} className="input" defaultValue={chosen} onChange={onChange}>
+      {all === undefined ? null : <option value="">{all}</option>}
+      {unknown ? <option value={chosen}>{chosen}</option> : null}
+      {choices.map((choice) => (
+        <option key={choice.id} value={choice.id}>
+          {translate ? t(choice.name) : choice.name}
+        </option>
+      ))}
+    </select>
+  );
+  return id ? (
+    <div className={className}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {select}
+    </div>
+  ) : (
+    <label className={className}>
+      <span className="field__label">{label}</span>
+      {select}
+    </label>
+  );
+}

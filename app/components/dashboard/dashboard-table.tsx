@@ -1,0 +1,81 @@
+import { useTranslation } from "react-i18next";
+import { Pager } from "~/components/pager";
+import { queryHref } from "~/reports/consolidated/paging";
+import type { DashboardQuery } from "~/reports/dashboard/query";
+import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
+import type { DashboardTable } from "~/reports/dashboard/tables";
+import { DownloadLinks } from "~/components/consolidated/table-kit";
+
+/** Where a table's file comes from: every row of the table under the same filters. */
+export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
+  return queryHref(`${DASHBOARD_PATH}/${tableId}/${format}`, dashboardLinkValues(query));
+}
+
+export function TableDownloads({ tableId, query }: { tableId: string; query: DashboardQuery }) {
+  return (
+    <DownloadLinks
+      csvHref={dashboardDownloadHref(tableId, "csv", query)}
+      xlsxHref={dashboardDownloadHref(tableId, "xlsx", query)}
+      basename={tableId}
+      className="dashboard-card__downloads"
+      dataDownload
+    />
+  );
+}
+
+/** One dashboard table in its card: title, downloads, the page of rows and the pager. */
+export function DashboardTableCard({ table, query }: { table: DashboardTable; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card dashboard-card" data-table={table.id} aria-labelledby={`${table.id}-title`}>
+      <header className="dashboard-card__header">
+        <h2 className="card__title" id={`${table.id}-title`}>
+          {t(table.title)}
+        </h2>
+        <TableDownloads tableId={table.id} query={query} />
+      </header>
+      {table.rows.length ? (
+        <>
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={`${table.id}-title`}>
+            <table className="table">
+              <thead>
+                <tr>
+                  {table.columns.map((column) => (
+                    <th key={column.key} scope="col" className={column.numeric ? "table__number" : undefined}>
+                      {column.raw ? column.label : t(column.label)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {table.rows.map((row, index) => (
+                  <tr key={index}>
+                    {row.map((cell, column) =>
+                      column === 0 ? (
+                        <th key={column} scope="row">
+                          {cell === "Not given" ? t("Not given") : cell}
+                        </th>
+                      ) : (
+                        <td key={column} className={table.columns[column].numeric ? "table__number" : undefined}>
+                          {cell === "Not given" ? t("Not given") : (cell ?? "")}
+                        </td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="dashboard-card__count">{t("Rows: {{total}}", { total: table.page.total })}</p>
+          <Pager
+            page={table.page.page}
+            pages={table.page.pages}
+            pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: table.id, page })}
+          />
+        </>
+      ) : (
+        <p className="empty">{t("No data available!")}</p>
+      )}
+    </section>
+  );
+}

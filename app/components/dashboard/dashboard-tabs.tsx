@@ -1,0 +1,365 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { BarChart } from "~/components/charts/bar-chart";
+import { LineChart } from "~/components/charts/line-chart";
+import { WorldMap } from "~/components/charts/world-map";
+import { ReportStatusIcon } from "~/components/report-status-icon";
+import { FilterSelect } from "~/components/consolidated/table-kit";
+import { Pager } from "~/components/pager";
+import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
+import { queryHref } from "~/reports/consolidated/paging";
+import type { DashboardQuery } from "~/reports/dashboard/query";
+import { COUNTRY_FILING_VIEWS, DASHBOARD_PATH, DASHBOARD_TAB_LABELS, DASHBOARD_TABS, dashboardLinkValues, PERIOD_LABELS, PERIODS, PRODUCT_FILING_VIEWS, REMINDER_VIEWS, SUMMARY_VIEW_LABELS, SUMMARY_VIEWS } from "~/reports/dashboard/view";
+import type { DashboardTable } from "~/reports/dashboard/tables";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
+import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/utils/reports";
+import { DashboardTableCard, TableDownloads } from "./dashboard-table";
+
+type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
+
+/** The eight tabs as links: each tab is its own page view, so they work without JavaScript. */
+export function DashboardTabNav({ query }: { query: DashboardQuery }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="dashboard-tabs" aria-label={t("Dashboard")}>
+      <ul className="dashboard-tabs__list">
+        {DASHBOARD_TABS.map((tab) => (
+          <li key={tab}>
+            <Link
+              to={queryHref(DASHBOARD_PATH, { ...dashboardLinkValues({ ...query, tab }), tab: tab === "product" ? undefined : tab })}
+              className="dashboard-tabs__tab"
+              aria-current={query.tab === tab ? "page" : undefined}
+              data-tab={tab}
+            >
+              {t(DASHBOARD_TAB_LABELS[tab])}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A tab's filters as a plain GET form (Apply without JavaScript, applied on change with it). */
+function FilterForm({ query, children, approvedRule = true }: { query: DashboardQuery; children?: ReactNode; approvedRule?: boolean }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  return (
+    <Form method="get" action={DASHBOARD_PATH} className="filter-bar dashboard-filters" onChange={(event) => submit(event.currentTarget)}>
+      <input type="hidden" name="tab" value={query.tab} />
+      {children}
+      {approvedRule ? (
+        <label className="checkbox dashboard-filters__unapproved">
+          <input type="checkbox" name="unapproved" value="1" defaultChecked={query.unapproved} />
+          <span>{t("Include unapproved reports")}</span>
+        </label>
+      ) : null}
+      <button type="submit" className="button button--secondary">
+        {t("Apply")}
+      </button>
+    </Form>
+  );
+}
+
+/** What the sales figures are. */
+function SalesDefinitions() {
+  const { t } = useTranslation();
+  return (
+    <p className="notice">
+      {t(
+        "Sales total = units of finished dosage forms sold (pack size x quantity); API sales, sold by the kilogram, count in the value only. Sales value = FDF gross sales plus API sales, USD.",
+      )}
+    </p>
+  );
+}
+
+/** Says which reports the figures count. */
+function CountedReports({ query }: { query: DashboardQuery }) {
+  const { t } = useTranslation();
+  return (
+    <p className="notice dashboard-rule" data-testid="counted-reports">
+      {query.unapproved ? t("Figures count reports in every state, approved or not.") : t("Figures count approved reports only.")}
+    </p>
+  );
+}
+
+function useDirection(): "ltr" | "rtl" {
+  const { i18n } = useTranslation();
+  return i18n.dir() === "rtl" ? "rtl" : "ltr";
+}
+
+// ---------------------------------------------------------------- 1. Product / Project
+
+export function ProductTab({ view, query }: { view: TabView<"product">; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  const direction = useDirection();
+  const total = view.tiles.reduce((sum, tile) => sum + tile.count, 0);
+  return (
+    <>
+      <section className="card dashboard-card" aria-labelledby="project-status-title">
+        <header className="dashboard-card__header">
+          <h2 className="card__title" id="project-status-title">
+            {t("Project count")}
+          </h2>
+          <TableDownloads tableId="project-status" query={query} />
+        </header>
+        {total ? (
+          <>
+            <ul className="status-tiles" data-testid="project-tiles">
+              {view.tiles.map((tile) => (
+                <li key={tile.status} className={`status-tile status-tile--${tile.status.toLowerCase()}`} data-status={tile.status}>
+                  <span className="status-tile__count">{tile.count}</span>
+                  <span className="status-tile__label">{t(PROJECT_STATUS_LABELS[tile.status])}</span>
+                </li>
+              ))}
+            </ul>
+            <BarChart
+              title={t("Projects by status")}
+              description={view.tiles.map((tile) => `${t(PROJECT_STATUS_LABELS[tile.status])}: ${tile.count}`).join(", ")}
+              categories={view.tiles.map((tile) => t(PROJECT_STATUS_LABELS[tile.status]))}
+              series={[{ key: "projects", label: t("Projects"), values: view.tiles.map((tile) => tile.count) }]}
+              direction={direction}
+              height={200}
+              emptyText={t("No data available!")}
+            />
+          </>
+        ) : (
+          <p className="empty">{t("No data available!")}</p>
+        )}
+      </section>
+      {view.tables.map((table) => (
+        <DashboardTableCard key={table.id} table={table} query={query} />
+      ))}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- 2. Summary
+
+export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary">; query: DashboardQuery; canRemind: boolean }) {
+  const { t } = useTranslation();
+  const { summary } = view;
+  const remindable = REMINDER_VIEWS.includes(query.view);
+  const here = queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page: summary.page.page });
+  return (
+    <>
+      <FilterForm query={query} approvedRule={false}>
+        <FilterSelect name="view" label={t("View")} value={query.view} choices={SUMMARY_VIEWS.map((id) => ({ id, name: SUMMARY_VIEW_LABELS[id] }))} translate />
+      </FilterForm>
+      <section className="card dashboard-card" data-table="summary" aria-labelledby="summary-title">
+        <header className="dashboard-card__header">
+          <h2 className="card__title" id="summary-title">
+            {t(SUMMARY_VIEW_LABELS[query.view])} ({view.quarterName})
+          </h2>
+          <TableDownloads tableId="summary" query={query} />
+        </header>
+        {remindable && summary.partnerIds.length ? (
+          <form method="post" action="/admin/reminders" className="dashboard-reminder" data-testid="bulk-reminder">
+            {summary.partnerIds.map((id) => (
+              <input key={id} type="hidden" name="partnerId" value={id} />
+            ))}
+            <input type="hidden" name="redirectTo" value={here} />
+            <FilterSelect name="reportType" label={t("Report")} value="sales" choices={REPORT_TYPES.map((id) => ({ id, name: REPORT_TYPE_LABELS[id] }))} translate />
+            <button
+              type="submit"
+              className="button"
+              disabled={!canRemind}
+              title={canRemind ? undefined : t("Only an administrator can send reminders.")}
+            >
+              {t("Send Reminder")} ({summary.partnerIds.length})
+            </button>
+          </form>
+        ) : null}
+        {summary.rows.length ? (
+          <>
+            <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="summary-title">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("Company Name")}</th>
+                    <th scope="col">{t("E-mail")}</th>
+                    <th scope="col">{t("Reports")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {summary.rows.map((row) => (
+                    <tr key={row.partnerId} data-partner={row.companyName}>
+                      <th scope="row">{row.companyName}</th>
+                      <td>{row.email}</td>
+                      <td className="dashboard-summary__reports">
+                        {REPORT_TYPES.map((type) =>
+                          query.view === "awaiting-approval" && !["Submitted", "Resubmitted"].includes(row.statuses[type]) ? null : (
+                            <ReportStatusIcon key={type} type={type} state={row.statuses[type]} to={`${ADMIN_REPORT_PATHS[type]}/${row.partnerId}`} />
+                          ),
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <p className="dashboard-card__count">{t("Rows: {{total}}", { total: summary.page.total })}</p>
+            <Pager page={summary.page.page} pages={summary.page.pages} pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })} />
+          </>
+        ) : (
+          <p className="empty">{t("No data available!")}</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- 3. Country Filings
+
+export function FilingsTab({ view, query }: { view: TabView<"filings">; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  const statusLabel = query.filing === "Future-Quarters" ? t("Filings planned in the next four quarters") : t(query.filing);
+  return (
+    <>
+      <FilterForm query={query}>
+        <FilterSelect name="quarter" label={t("Quarter")} value={view.quarterName} choices={view.quarters.map((name) => ({ id: name, name }))} />
+        <FilterSelect
+          name="filing"
+          label={t("Product Wise Country Count")}
+          value={query.filing}
+          choices={PRODUCT_FILING_VIEWS.map((id) => ({ id, name: id }))}
+          translate
+        />
+        <FilterSelect
+          name="countryFiling"
+          label={t("Country Wise Product Count")}
+          value={query.countryFiling}
+          choices={COUNTRY_FILING_VIEWS.map((id) => ({ id, name: id }))}
+          translate
+        />
+      </FilterForm>
+      <CountedReports query={query} />
+      <section className="card dashboard-card">
+        <WorldMap
+          title={`${t("Products per country")}: ${statusLabel} (${view.quarterName})`}
+          description={
+            view.map.length
+              ? t("{{count}} countries; most: {{list}}", {
+                  count: view.map.length,
+                  list: view.map
+                    .slice(0, 5)
+                    .map((country) => `${country.name} (${country.value})`)
+                    .join(", "),
+                })
+              : t("No data available!")
+          }
+          countries={view.map}
+          geometryHref={`${DASHBOARD_PATH}/world-map.svg`}
+          legendLabel={t("Products")}
+          emptyText={t("No data available!")}
+        />
+      </section>
+      {view.tables.map((table) => (
+        <DashboardTableCard key={table.id} table={table} query={query} />
+      ))}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- 4-6. Sales by product, company, country
+
+function PeriodSelect({ query }: { query: DashboardQuery }) {
+  const { t } = useTranslation();
+  return <FilterSelect name="period" label={t("Period")} value={query.period} choices={PERIODS.map((id) => ({ id, name: PERIOD_LABELS[id] }))} translate />;
+}
+
+/** A tab of sales figures: the period (and other) filters, what is counted, a chart, the tables. */
+function FiguresTab({
+  query,
+  filters,
+  notice,
+  chart,
+  tables,
+}: {
+  query: DashboardQuery;
+  filters?: ReactNode;
+  notice: ReactNode;
+  chart?: ReactNode;
+  tables: DashboardTable[];
+}) {
+  return (
+    <>
+      <FilterForm query={query}>
+        <PeriodSelect query={query} />
+        {filters}
+      </FilterForm>
+      <CountedReports query={query} />
+      {notice}
+      {chart ? <section className="card dashboard-card">{chart}</section> : null}
+      {tables.map((table) => (
+        <DashboardTableCard key={table.id} table={table} query={query} />
+      ))}
+    </>
+  );
+}
+
+export function SalesTablesTab({ view, query }: { view: TabView<"sales-product" | "sales-company" | "sales-country">; query: DashboardQuery }) {
+  return <FiguresTab query={query} notice={<SalesDefinitions />} tables={view.tables} />;
+}
+
+// ---------------------------------------------------------------- 7. Sales over time
+
+export function SalesTimeTab({ view, query }: { view: TabView<"sales-time">; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  const direction = useDirection();
+  return (
+    <FiguresTab
+      query={query}
+      notice={<SalesDefinitions />}
+      tables={view.tables}
+      chart={
+        <BarChart
+          title={t("Sales total by {{period}}", { period: t(PERIOD_LABELS[query.period]).toLowerCase() })}
+          description={view.chart.map((point) => `${point.label}: ${point.units}`).join(", ") || t("No data available!")}
+          categories={view.chart.map((point) => point.label)}
+          series={[{ key: "units", label: t("Sales total"), values: view.chart.map((point) => Number(point.units)) }]}
+          direction={direction}
+          emptyText={t("No data available!")}
+        />
+      }
+    />
+  );
+}
+
+// ---------------------------------------------------------------- 8. Price
+
+export function PriceTab({ view, query }: { view: TabView<"price">; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  const direction = useDirection();
+  const value = (text: string | null) => (text == null ? null : Number(text));
+  return (
+    <FiguresTab
+      query={query}
+      filters={<FilterSelect name="product" label={t("Product")} value={query.product} choices={view.products} all={t("All products")} />}
+      notice={
+        <p className="notice">
+          {t(
+            "Price per pack = total gross sales value / packs sold. Price per treatment = total gross sales value / units sold x 30 (one unit a day for 30 days). USD, FDF sales.",
+          )}
+        </p>
+      }
+      tables={view.tables}
+      chart={
+        <LineChart
+          title={t("Price trend (USD)")}
+          description={
+            view.chart.map((point) => `${point.label}: ${point.pricePerPack ?? "-"} / ${point.pricePerTreatment ?? "-"}`).join(", ") || t("No data available!")
+          }
+          categories={view.chart.map((point) => point.label)}
+          series={[
+            { key: "pack", label: t("Price per pack (USD)"), values: view.chart.map((point) => value(point.pricePerPack)) },
+            { key: "treatment", label: t("Price per treatment (USD)"), values: view.chart.map((point) => value(point.pricePerTreatment)) },
+          ]}
+          direction={direction}
+          emptyText={t("No data available!")}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,186 @@
+import { Form, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { BarChart } from "~/components/charts/bar-chart";
+import { Pager } from "~/components/pager";
+import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
+import { queryHref } from "~/reports/consolidated/paging";
+import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
+
+export const PERFORMANCE_PATH = "/admin/partner-performance";
+export const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
+export const PERFORMANCE_XLSX_PATH = `${PERFORMANCE_PATH}/xlsx`;
+
+/** The reports a partner owes each quarter (pdt, filing, sales). */
+const REPORTS_PER_QUARTER = 3;
+
+/** The page's state as the loader read it from the query string (sort resolved). */
+export type PerformanceState = Omit<PerformanceQuery, "sort"> & { sort: PerformanceSort };
+
+type QueryValues = Record<string, string | number | null | undefined>;
+
+/** The default order (company A to Z, then the quarter newest first) is left out of links. */
+const isDefaultSort = (values: QueryValues) => values.sort === "company" && values.dir === "asc";
+
+/** The filters and the sort of a state (no page): what the downloads carry. */
+export function performanceDownloadValues(state: PerformanceState): QueryValues {
+  const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir };
+  if (isDefaultSort(values)) values.sort = values.dir = undefined;
+  return values;
+}
+
+/** The page's link for a state with some values changed (the default sort and page 1 left out). */
+export function performanceHref(state: PerformanceState, changes: QueryValues = {}): string {
+  const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir, page: state.page, ...changes };
+  if (isDefaultSort(values)) values.sort = values.dir = undefined;
+  return queryHref(PERFORMANCE_PATH, values);
+}
+
+const FILTER_FIELDS = ["quarter", "partner", "sort", "dir"] as const;
+
+/**
+ * Quarter and partner: a plain GET form (works without JavaScript; with it, the empty choices are
+ * left out of the address). A new filter starts at page 1; the sort is kept.
+ */
+export function PerformanceFilters({ state, options }: { state: PerformanceState; options: PartnerPerformanceView["options"] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values: QueryValues = {};
+    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "");
+    if (isDefaultSort(values)) values.sort = values.dir = undefined;
+    navigate(queryHref(PERFORMANCE_PATH, values));
+  };
+  return (
+    <Form method="get" className="filter-bar" action={PERFORMANCE_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="performance-filters">
+      <FilterSelect
+        id="performance-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={state.quarter}
+        choices={options.quarter_filter.map((quarter) => ({ id: quarter.name, name: quarter.name }))}
+        all={t("All")}
+        remountOn={state.quarter ?? ""}
+        className="field filter-bar__field filter-bar__field--narrow"
+      />
+      <FilterSelect
+        id="performance-partner"
+        name="partner"
+        label={t("Partner")}
+        value={state.partner}
+        choices={options.partner_filter}
+        all={t("All")}
+        remountOn={String(state.partner ?? "")}
+      />
+      <input type="hidden" name="sort" value={state.sort} />
+      <input type="hidden" name="dir" value={state.dir} />
+      <button type="submit" className="button button--secondary">
+        {t("Filter")}
+      </button>
+    </Form>
+  );
+}
+
+/** "Download CSV" and "Download Excel": the rows of the current filters, every page, in the current sort. */
+export function PerformanceDownloads({ state }: { state: PerformanceState }) {
+  const values = performanceDownloadValues(state);
+  return <DownloadLinks csvHref={queryHref(PERFORMANCE_CSV_PATH, values)} xlsxHref={queryHref(PERFORMANCE_XLSX_PATH, values)} basename="partner-performance" />;
+}
+
+/**
+ * On time, late and not submitted reports per quarter, stacked, over the active partners (the
+ * partner filter applies, the quarter filter does not: the chart spans the quarters). Its text
+ * alternative gives the totals.
+ */
+export function PerformanceChartPanel({ chart }: { chart: PerformanceChart }) {
+  const { t, i18n } = useTranslation();
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const totals = { partners: chart.partners, quarters: chart.quarters.length, onTime: sum(chart.onTime), late: sum(chart.late), notSubmitted: sum(chart.notSubmitted) };
+  const description = t("Reports of {{partners}} active partners over {{quarters}} quarters: {{onTime}} submitted on time, {{late}} late, {{notSubmitted}} not submitted.", totals);
+  return (
+    <section className="card" data-testid="performance-chart">
+      <BarChart
+        title={t("Reports per quarter")}
+        description={description}
+        categories={chart.quarters}
+        series={[
+          { key: "onTime", label: t("On time"), values: chart.onTime },
+          { key: "late", label: t("Late"), values: chart.late },
+          { key: "notSubmitted", label: t("Not submitted"), values: chart.notSubmitted },
+        ]}
+        stacked
+        direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+        emptyText={t("No data available!")}
+      />
+    </section>
+  );
+}
+
+function PerformanceSortHeader({ state, sort, label, numeric = false }: { state: PerformanceState; sort: PerformanceSort; label: string; numeric?: boolean }) {
+  return (
+    <SortHeader
+      label={label}
+      active={state.sort === sort}
+      dir={state.dir}
+      sortKey={sort}
+      hrefFor={(dir) => performanceHref(state, { sort, dir, page: 1 })}
+      className={numeric ? "table__number" : undefined}
+    />
+  );
+}
+
+/** The pager, as links that keep the filters and the sort. */
+export function PerformancePager({ state, page, pages }: { state: PerformanceState; page: number; pages: number }) {
+  return <Pager page={page} pages={pages} pageHref={(to) => performanceHref(state, { page: to })} showSinglePage />;
+}
+
+/** The average as the page shows it: one decimal, empty when no report was approved. */
+export const formatAverageDays = (days: number | null) => (days === null ? "" : days.toFixed(1));
+
+/** Company Name, Quarter, Submitted ("n / 3"), On time, Late, Average days to approval, Rejections, Reminders; every column sorts. */
+export function PerformanceTable({ state, rows }: { state: PerformanceState; rows: PartnerPerformanceRow[] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="performance-table">
+        <caption className="visually-hidden">{t("Partner Performance")}</caption>
+        <thead>
+          <tr>
+            <PerformanceSortHeader state={state} sort="company" label={t("Company Name")} />
+            <PerformanceSortHeader state={state} sort="quarter" label={t("Quarter")} />
+            <PerformanceSortHeader state={state} sort="submitted" label={t("Submitted")} numeric />
+            <PerformanceSortHeader state={state} sort="onTime" label={t("On time")} numeric />
+            <PerformanceSortHeader state={state} sort="late" label={t("Late")} numeric />
+            <PerformanceSortHeader state={state} sort="avgDays" label={t("Average days to approval")} numeric />
+            <PerformanceSortHeader state={state} sort="rejections" label={t("Rejections")} numeric />
+            <PerformanceSortHeader state={state} sort="reminders" label={t("Reminders")} numeric />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={8} className="empty">
+                {t("No data available!")}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={`${row.partnerId}:${row.quarterId}`}>
+                <th scope="row">{row.companyName}</th>
+                <td>{row.quarterName}</td>
+                <td className="table__number">{`${row.submitted} / ${REPORTS_PER_QUARTER}`}</td>
+                <td className="table__number">{row.onTime}</td>
+                <td className="table__number">{row.late}</td>
+                <td className="table__number">{formatAverageDays(row.avgDaysToApproval)}</td>
+                <td className="table__number">{row.rejections}</td>
+                <td className="table__number">{row.reminders}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

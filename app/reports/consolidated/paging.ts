@@ -1,0 +1,43 @@
+/**
+ * Paging and links of the consolidated reports and the dashboard, with no zod: the pages' components
+ * import it, so the browser does not receive the query schemas. Client-safe.
+ */
+
+/** Rows per page (spec section 9). */
+export const CONSOLIDATED_PAGE_SIZES = { pdt: 50, filing: 50, sales: 100 } as const;
+
+/** One page of a consolidated report, and where it stands in the whole. */
+export interface Page<T> {
+  rows: T[];
+  /** Rows matching the filters, all pages. */
+  total: number;
+  /** 1-based; a page past the end is the last page. */
+  page: number;
+  pageSize: number;
+  pages: number;
+}
+
+/** The page a request asks for, within the rows there are. */
+export function pageWindow(requested: number, total: number, pageSize: number) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(requested, 1), pages);
+  return { page, pages, offset: (page - 1) * pageSize, limit: pageSize };
+}
+
+/** A link to the report with these query values (empty and undefined values left out; page 1 too). */
+export function queryHref(path: string, values: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || value === null || value === "") continue;
+    if (key === "page" && Number(value) === 1) continue;
+    search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** One choice of a filter list (a partner, a product, a quarter, a status). */
+export interface FilterOption<Id extends string | number = number> {
+  id: Id;
+  name: string;
+}

@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvResponse } from "~/models/consolidated/download.server";
+import { partnerPerformanceDownload, performanceQuerySchema } from "~/models/partner-performance.server";
+import { readQuery } from "~/utils/query-string.server";
+import { rethrowForPage } from "~/report-routes/frame.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+
+/** GET /admin/partner-performance/csv?…filters and sort: every row they match, all pages, as partner-performance.csv (ADMIN and STAFF). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminOrStaff(request);
+  const query = readQuery(performanceQuerySchema, new URL(request.url));
+  const { columns, rows } = await partnerPerformanceDownload(query, "csv").catch(rethrowForPage);
+  return csvResponse("partner-performance.csv", columns, rows);
+}
