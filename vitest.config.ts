@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -6,6 +7,8 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Database files wait on PostgreSQL most of the time: even two cores run two files at once.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         resolve: { alias },
@@ -17,9 +20,8 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.{ts,tsx}"],
           environment: "node",
+          // Each worker opens a database of its own once (tests/setup/database.ts) and runs its files on it.
           setupFiles: ["tests/setup/database.ts"],
-          // One database for the whole run, opened once: files run one after another in one worker.
-          fileParallelism: false,
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,

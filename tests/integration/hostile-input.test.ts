@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import ExcelJS from "exceljs";
 import { and, eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { employees, partnerProducts, partners, products, quarters, rateLimits, reports, salesRows, stages } from "~/db/schema";
@@ -46,11 +46,14 @@ import {
   MEGABYTE_STRING,
   repeated,
   restoreResetsDatabase,
-  restoreTables,
+  restoreChangedTables,
   rowHash,
   runAction,
   setField,
+  startNotingWrites,
+  stopNotingWrites,
   takeSnapshot,
+  takeWrittenTables,
   twentyMegabyteCase,
   withEntries,
   without,
@@ -1484,7 +1487,10 @@ async function runCase(variant: Variant, ctx: Ctx, hostile: HostileCase, module:
 }
 
 
+beforeAll(startNotingWrites);
+
 afterAll(async () => {
+  await stopNotingWrites();
   await dropSnapshot();
   const report = process.env.HOSTILE_INPUT_REPORT;
   if (report) fs.writeFileSync(report, JSON.stringify({ cases: Object.fromEntries(caseCounts), failures: allFailures }, null, 2));
@@ -1508,6 +1514,7 @@ describe.each(VARIANTS.map((variant) => [`${variant.module.replace("/app/routes/
       await variant.setup?.(ctx);
       await takeSnapshot();
       let baseline = await fingerprint();
+      await takeWrittenTables();
       const module = moduleOf(variant.module);
       const failures: string[] = [];
       const record = (label: string, problem: string) => {
@@ -1516,16 +1523,20 @@ describe.each(VARIANTS.map((variant) => [`${variant.module.replace("/app/routes/
       };
 
       const settle = async () => {
-        const after = await fingerprint();
-        const changed = changedTables(baseline, after);
+        const written = await takeWrittenTables();
+        if (!written.length) return [];
+        const changed = changedTables(baseline, await fingerprint(written));
         if (changed.length) {
-          await restoreTables(changed);
+          await restoreChangedTables(changed);
           if (restoreResetsDatabase()) {
             ctx = await buildContext();
             await variant.setup?.(ctx);
             await takeSnapshot();
+            baseline = await fingerprint();
+          } else {
+            for (const [name, hash] of await fingerprint(changed)) baseline.set(name, hash);
           }
-          baseline = await fingerprint();
+          await takeWrittenTables();
         }
         return changed;
       };

@@ -1,11 +1,13 @@
 import { beforeEach } from "vitest";
 import { initDatabase } from "~/db/client.server";
-import { resetDatabase } from "../support/database";
+import { databaseBeside, resetDatabase } from "../support/database";
 
 // PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set, else an in-memory embedded PGlite.
+// Files run side by side, one per worker: each worker has a database of its own on that server.
 process.env.NODE_ENV = "test";
 process.env.SESSION_SECRET ||= "test-session-secret";
-process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || "";
+const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || "";
+process.env.DATABASE_URL = serverUrl && (await databaseBeside(serverUrl, `${new URL(serverUrl).pathname.slice(1)}_worker_${process.env.VITEST_POOL_ID}`));
 if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";
 delete process.env.SMTP_URL;
 

@@ -11,7 +11,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { readToast, type Toast } from "~/utils/toast.server";
-import { resetDatabase } from "./database";
+import { copyTables, resetDatabase, restoreTables } from "./database";
 
 // ---------------------------------------------------------------- bodies
 
@@ -424,50 +424,75 @@ export const APPLICATION_TABLES = Object.values(schema as Record<string, unknown
   .filter((name) => !TECHNICAL_TABLES.has(name))
   .sort();
 
-const fingerprintQuery = APPLICATION_TABLES.map(
-  (name) => `select '${name}' as t, count(*)::int as n, coalesce(md5(string_agg(md5(x::text), '' order by md5(x::text))), '') as h from "${name}" x`,
-).join(" union all ");
+const fingerprintQuery = (tables: readonly string[]) =>
+  tables
+    .map((name) => `select '${name}' as t, count(*)::int as n, coalesce(md5(string_agg(md5(x::text), '' order by md5(x::text))), '') as h from "${name}" x`)
+    .join(" union all ");
 
 export type Fingerprint = Map<string, string>;
 
-/** Row count and md5 of the rows of every application table. */
-export async function fingerprint(): Promise<Fingerprint> {
-  const result = (await db.execute(sql.raw(fingerprintQuery))) as unknown as { rows?: { t: string; n: number; h: string }[] } & { t: string; n: number; h: string }[];
+/** Row count and md5 of the rows of the given application tables (all of them by default). */
+export async function fingerprint(tables: readonly string[] = APPLICATION_TABLES): Promise<Fingerprint> {
+  const result = (await db.execute(sql.raw(fingerprintQuery(tables)))) as unknown as { rows?: { t: string; n: number; h: string }[] } & { t: string; n: number; h: string }[];
   const rows = result.rows ?? result;
   return new Map(rows.map((row) => [row.t, `${row.n}:${row.h}`]));
 }
 
 export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
-  return APPLICATION_TABLES.filter((name) => before.get(name) !== after.get(name));
+  return APPLICATION_TABLES.filter((name) => after.has(name) && before.get(name) !== after.get(name));
+}
+
+// Hashing every table after each of thousands of cases is most of the suite's time: a statement
+// trigger on every application table notes which tables a case wrote to (a rolled-back write
+// leaves no note), and only those are hashed again.
+const WRITES_TABLE = "hostile_input_writes";
+const WRITES_TRIGGER = "hostile_input_note_write";
+
+export async function startNotingWrites() {
+  const statements = [
+    `create unlogged table if not exists ${WRITES_TABLE} (name text primary key)`,
+    `create or replace function ${WRITES_TRIGGER}() returns trigger language plpgsql as $$
+     begin
+       insert into ${WRITES_TABLE} values (TG_TABLE_NAME) on conflict do nothing;
+       return null;
+     end $$`,
+    ...APPLICATION_TABLES.map(
+      (name) => `create or replace trigger ${WRITES_TRIGGER} after insert or update or delete or truncate on "${name}" for each statement execute function ${WRITES_TRIGGER}()`,
+    ),
+  ];
+  for (const statement of statements) await db.execute(sql.raw(statement));
+}
+
+export async function stopNotingWrites() {
+  const statements = [
+    ...APPLICATION_TABLES.map((name) => `drop trigger if exists ${WRITES_TRIGGER} on "${name}"`),
+    `drop function if exists ${WRITES_TRIGGER}()`,
+    `drop table if exists ${WRITES_TABLE}`,
+  ];
+  for (const statement of statements) await db.execute(sql.raw(statement));
+}
+
+/** The tables written to since the last call. */
+export async function takeWrittenTables(): Promise<string[]> {
+  const result = (await db.execute(sql.raw(`delete from ${WRITES_TABLE} returning name`))) as unknown as { rows?: { name: string }[] } & { name: string }[];
+  return (result.rows ?? result).map((row) => row.name).filter((name) => APPLICATION_TABLES.includes(name));
 }
 
 const SNAPSHOT_SCHEMA = "hostile_input_snapshot";
 let fastRestore = true;
 
-/** Copies every application table, so that an accepted case can be undone in milliseconds. */
-export async function takeSnapshot() {
-  const statements = [`create schema if not exists ${SNAPSHOT_SCHEMA}`];
-  for (const name of APPLICATION_TABLES) {
-    statements.push(`drop table if exists ${SNAPSHOT_SCHEMA}."${name}"`, `create table ${SNAPSHOT_SCHEMA}."${name}" as table public."${name}"`);
-  }
-  await db.execute(sql.raw(`do $$ begin ${statements.map((statement) => `execute '${statement.replace(/'/g, "''")}';`).join(" ")} end $$`));
-}
+/** Copies every table, so that an accepted case can be undone in milliseconds. */
+export const takeSnapshot = () => copyTables(SNAPSHOT_SCHEMA);
 
 /**
  * Puts the changed tables back as they were at the snapshot (foreign keys are not checked while
  * doing so, which needs a superuser: otherwise the whole demo database is reset, slowly).
  */
-export async function restoreTables(tables: string[]) {
+export async function restoreChangedTables(tables: string[]) {
   if (!tables.length) return;
   if (fastRestore) {
-    const statements = tables.flatMap((name) => [`delete from public."${name}"`, `insert into public."${name}" select * from ${SNAPSHOT_SCHEMA}."${name}"`]);
     try {
-      await db.execute(
-        sql.raw(
-          `do $$ begin perform set_config('session_replication_role', 'replica', true); ${statements.map((statement) => `execute '${statement}';`).join(" ")} end $$`,
-        ),
-      );
-      return;
+      return await restoreTables(SNAPSHOT_SCHEMA, tables);
     } catch {
       fastRestore = false;
     }
