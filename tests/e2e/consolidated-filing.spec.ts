@@ -286,6 +286,7 @@ test.describe("access", () => {
     expect((await page.request.get(`${PATH}/xlsx`)).status()).toBe(200);
 
     await page.getByRole("button", { name: "Logout" }).first().click();
+    await expect(page).toHaveURL("/login");
     await signIn("partner1");
     expect((await open(PATH))?.status()).toBe(403);
     expect((await page.request.get(`${PATH}/csv`)).status()).toBe(403);

@@ -34,6 +34,7 @@ test("forgot password: the mailed link sets a new password that signs in", async
 
     // The link was single use.
     await page.getByRole("button", { name: "Logout" }).first().click();
+    await expect(page).toHaveURL("/login");
     await open(new URL(link!).pathname);
     await expect(page).toHaveURL("/error-404");
   } finally {
