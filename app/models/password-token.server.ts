@@ -1,9 +1,9 @@
-import crypto from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { passwordTokens, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { appUrl } from "~/utils/env.server";
+import { hashToken, newSecretToken } from "~/utils/secret-token.server";
 import { sendMail } from "./mail.server";
 import { setUserPassword } from "./user.server";
 
@@ -11,13 +11,9 @@ export const PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
 
 type Purpose = (typeof passwordTokens.$inferSelect)["purpose"];
 
-function hashToken(token: string) {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
-
 /** A random single-use token; only its hash is stored. */
 export async function createPasswordToken(userId: number, purpose: Purpose): Promise<string> {
-  const token = crypto.randomBytes(32).toString("base64url");
+  const token = newSecretToken();
   await db.insert(passwordTokens).values({
     userId,
     purpose,

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, sessions, users } from "~/db/schema";
+import { apiTokens, partners, sessions, users } from "~/db/schema";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export type Role = (typeof users.$inferSelect)["role"];
@@ -64,12 +64,14 @@ export async function checkUserPassword(userId: number, password: string) {
   return verifyPassword(user?.passwordHash ?? null, password);
 }
 
-/** Sets a new password and ends every session of the user. */
+/** Sets a new password and ends every session and API token of the user. */
 export async function setUserPassword(userId: number, password: string) {
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    const now = new Date();
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
   });
 }
 

@@ -1,3 +1,4 @@
+import { WRONG_CURRENT_PASSWORD } from "~/utils/messages";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -15,7 +16,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Change Password | MPP Data Portal" }];
 
-const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

@@ -13,6 +13,8 @@ import { BAD_REQUEST } from "./messages";
 
 export const REQUEST_REFUSALS = {
   notAForm: "The request must be sent as a form.",
+  notJson: "The request must be sent as JSON (Content-Type: application/json).",
+  badJson: "The request body is not valid JSON.",
   tooLarge: "The request is too large.",
   badRequest: BAD_REQUEST,
 } as const;
@@ -70,6 +72,17 @@ export async function readForm(request: Request, { maxBytes = FORM_MAX_BYTES } =
   const form = new FormData();
   for (const [name, value] of new URLSearchParams(await bodyText(request, maxBytes))) form.append(name, value);
   return form;
+}
+
+/** A JSON body (an API call) of at most `maxBytes`; any other body, or JSON that does not parse, is refused with a 4xx. */
+export async function readJsonBody(request: Request, { maxBytes }: { maxBytes: number }): Promise<unknown> {
+  if (mediaType(request) !== "application/json") refuse(415, REQUEST_REFUSALS.notJson);
+  const text = await bodyText(request, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    refuse(400, REQUEST_REFUSALS.badJson);
+  }
 }
 
 /**

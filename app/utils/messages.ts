@@ -4,3 +4,4 @@ export const PAGE_NOT_FOUND = "Oops, an error has occurred. Page not found!";
 /** A signed-in user on a page for signed-out users (password links). */
 export const ACCESS_DENIED = "Access Denied!";
 export const BAD_REQUEST = "The request could not be understood. Reload the page and try again.";
+export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";

@@ -1,0 +1,106 @@
+/**
+ * One JSON API call: its method and path (spec section 7), who may make it, the zod schemas of
+ * its path, query, body and answer, and the handler that calls the model functions the pages
+ * call. The dispatcher (handle.server.ts) and the OpenAPI document (openapi.server.ts) both read
+ * these declarations, so what is documented is what is checked.
+ */
+import { z } from "zod";
+import type { AppLoadContext } from "@remix-run/node";
+import type { AuthUser, Role } from "~/models/user.server";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/** Error statuses a call may answer with, beyond 401 and 429 that any call may. */
+export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415;
+
+/** Every error answer has this shape (spec section 8). */
+export const ApiErrorSchema = z
+  .object({
+    status: z.enum(["invalid", "unauthorized", "forbidden", "notfound", "expired", "conflict", "too_large", "unsupported", "rate_limited", "error"]),
+    detail: z.string(),
+    errors: z.record(z.string(), z.array(z.string())).optional().meta({ description: "Field errors by field path (400 only)." }),
+  })
+  .meta({ id: "ApiError" });
+export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
+
+/** A refusal the dispatcher turns into an error answer. */
+export class ApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly body: ApiErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.detail);
+  }
+}
+
+export const notFound = (detail: string) => new ApiError(404, { status: "notfound", detail });
+
+/** A downloaded file instead of JSON. */
+export interface FileAnswer {
+  contentType: string;
+  description: string;
+}
+
+interface Input<Params, Query, Body> {
+  params: Params;
+  query: Query;
+  body: Body;
+  request: Request;
+  context: AppLoadContext;
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface ApiCall<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+> {
+  method: HttpMethod;
+  /** The path under /api, as the spec writes it, with `{name}` for path parameters. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** "public": no token (login, password reset); otherwise the roles that may call. */
+  access: "public" | readonly Role[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The largest body this call accepts (64 KB unless said). */
+  maxBodyBytes?: number;
+  answer: Schema | FileAnswer;
+  /** Statuses beyond 200, 401 and 429 (and 403 for a role-restricted call). */
+  errors: readonly ErrorStatus[];
+  example?: { body?: unknown; answer?: unknown };
+  handle(input: Input<Out<P>, Out<Q>, Out<B>> & { user: AuthUser | null }): Promise<unknown>;
+}
+
+/** A call with a signed-in user: `user` is never null in its handler. */
+type SignedInCall<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> = Omit<ApiCall<P, Q, B>, "handle" | "access"> & {
+  access: readonly Role[];
+  /** `tokenId`: the bearer token the call came with (logout ends it). */
+  handle(input: Input<Out<P>, Out<Q>, Out<B>> & { user: AuthUser; tokenId: number }): Promise<unknown>;
+};
+
+export function signedInCall<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  call: SignedInCall<P, Q, B>,
+): ApiCall {
+  return call as unknown as ApiCall;
+}
+
+export function publicCall<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  call: Omit<ApiCall<P, Q, B>, "access"> & { handle(input: Input<Out<P>, Out<Q>, Out<B>>): Promise<unknown> },
+): ApiCall {
+  return { ...call, access: "public" } as unknown as ApiCall;
+}
+
+export const ALL_ROLES = ["ADMIN", "STAFF", "PARTNER"] as const satisfies readonly Role[];
+export const ADMIN_AND_STAFF = ["ADMIN", "STAFF"] as const satisfies readonly Role[];
+
+/** A path parameter that is a record id. */
+export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** `?quarter=Q2 2026`: a quarter up to the open one; none means the open quarter. */
+export const QuarterQuery = z.object({ quarter: z.string().max(20).optional().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }) }).strict();

@@ -1,0 +1,3 @@
+import type { ApiCall } from "../call.server";
+
+export const ADMIN_CALLS: ApiCall[] = [];

@@ -1,0 +1,3 @@
+import type { ApiCall } from "../call.server";
+
+export const PDT_CALLS: ApiCall[] = [];

@@ -1,0 +1,157 @@
+/**
+ * Answers every request under /api: finds the call by method and path, checks the bearer token
+ * and the role, reads and validates the path, query and body with the call's zod schemas (unknown
+ * fields refused), runs the handler and answers JSON, or the error shape of spec section 8.
+ */
+import { z } from "zod";
+import type { AppLoadContext } from "@remix-run/node";
+import { findApiTokenUser } from "~/models/api-token.server";
+import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
+import { logger } from "~/utils/logger.server";
+import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
+import { ApiError, type ApiCall, type ApiErrorBody } from "./call.server";
+import { API_CALLS } from "./calls/index.server";
+
+export const API_BASE = "/api";
+export const SESSION_TIMEOUT = "Session timeout!";
+const INVALID_DATA = "Invalid data!";
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+interface Route {
+  call: ApiCall;
+  pattern: RegExp;
+  names: string[];
+}
+
+/** `/admin/partner/{id}/` as a pattern; a trailing slash is optional, as clients differ. */
+function compile(call: ApiCall): Route {
+  const names: string[] = [];
+  const source = call.path
+    .replace(/\/$/, "")
+    .split("/")
+    .map((segment) => {
+      const match = /^\{(\w+)\}$/.exec(segment);
+      if (!match) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(match[1]);
+      return "([^/]+)";
+    })
+    .join("/");
+  return { call, names, pattern: new RegExp(`^${source}/?$`) };
+}
+
+const ROUTES = API_CALLS.map(compile);
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+}
+
+function errorAnswer(status: number, body: ApiErrorBody, headers: Record<string, string> = {}) {
+  return json(body, status, headers);
+}
+
+/** Zod issues as field path -> messages ("" for the body itself). */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.join(".")] ??= []).push(issue.message);
+  return errors;
+}
+
+/** The field names of an object schema (through pipes, refinements, optionals), or null for another schema. */
+function knownKeys(schema: z.core.$ZodType): string[] | null {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+  if (def.type === "object" && def.shape) return Object.keys(def.shape);
+  if (def.innerType) return knownKeys(def.innerType);
+  if (def.type === "pipe" && def.in) return knownKeys(def.in);
+  return null;
+}
+
+/** Unknown fields are refused, whether or not the form's schema would strip them. */
+function unknownFields(schema: z.ZodType, value: unknown): string[] {
+  const known = knownKeys(schema);
+  if (!known || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.keys(value).filter((key) => !known.includes(key));
+}
+
+function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string) {
+  if (!schema) return undefined;
+  const unknown = unknownFields(schema, value);
+  if (unknown.length) {
+    throw new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors: Object.fromEntries(unknown.map((key) => [where === "body" ? key : `${where}.${key}`, ["Unknown field."]])) });
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = Object.entries(fieldErrors(result.error)).map(([key, messages]) => [where === "body" ? key : [where, key].filter(Boolean).join("."), messages]);
+  throw new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors: Object.fromEntries(errors) });
+}
+
+const STATUS_WORDS: Record<number, ApiErrorBody["status"]> = {
+  400: "invalid",
+  403: "forbidden",
+  404: "notfound",
+  409: "conflict",
+  413: "too_large",
+  415: "unsupported",
+  429: "rate_limited",
+};
+
+/** A refusal thrown by shared code (a model's WorkflowError, a body reader's 4xx) in the API's shape. */
+async function asApiError(error: unknown): Promise<ApiError | null> {
+  if (error instanceof ApiError) return error;
+  if (error instanceof WorkflowError) {
+    const values: Record<string, string> = error instanceof StaleReportError ? error.values : {};
+    const detail = error.message.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
+    return new ApiError(error.status, { status: STATUS_WORDS[error.status] ?? "error", detail });
+  }
+  const init = (error as { init?: ResponseInit | null; data?: unknown } | null)?.init;
+  if (init?.status && init.status >= 400 && init.status < 500) {
+    const message = ((error as { data?: { message?: string } }).data?.message ?? "") || REQUEST_REFUSALS.badRequest;
+    return new ApiError(init.status, { status: STATUS_WORDS[init.status] ?? "error", detail: message });
+  }
+  if (error instanceof Response && error.status >= 400 && error.status < 500) {
+    return new ApiError(error.status, { status: STATUS_WORDS[error.status] ?? "error", detail: error.statusText || REQUEST_REFUSALS.badRequest });
+  }
+  return null;
+}
+
+function bearerToken(request: Request): string | null {
+  const match = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(request.headers.get("Authorization") ?? "");
+  return match ? match[1] : null;
+}
+
+async function authorise(call: ApiCall, request: Request) {
+  if (call.access === "public") return null;
+  const token = bearerToken(request);
+  const found = token ? await findApiTokenUser(token) : null;
+  if (!found) throw new ApiError(401, { status: "unauthorized", detail: SESSION_TIMEOUT }, { "WWW-Authenticate": 'Bearer realm="api"' });
+  if (!call.access.includes(found.user.role)) throw new ApiError(403, { status: "forbidden", detail: NOT_AUTHORIZED });
+  return found;
+}
+
+export async function handleApiRequest(request: Request, context: AppLoadContext): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.slice(API_BASE.length) || "/";
+  const matching = ROUTES.map((route) => ({ route, match: route.pattern.exec(path) })).filter(({ match }) => match);
+  if (!matching.length) return errorAnswer(404, { status: "notfound", detail: PAGE_NOT_FOUND });
+  const found = matching.find(({ route }) => route.call.method === request.method);
+  if (!found) {
+    const allowed = [...new Set(matching.map(({ route }) => route.call.method))].join(", ");
+    return errorAnswer(405, { status: "error", detail: `Method not allowed. Allowed: ${allowed}.` }, { Allow: allowed });
+  }
+  const { call, names } = found.route;
+  try {
+    const signedIn = await authorise(call, request);
+    const rawParams = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found.match![index + 1])]));
+    const params = parsed(call.params, rawParams, "path");
+    const query = parsed(call.query, Object.fromEntries(url.searchParams), "query");
+    let body: unknown;
+    if (call.body) body = parsed(call.body, await readJsonBody(request, { maxBytes: call.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }), "body");
+    const answer = await call.handle({ params, query, body, request, context, user: signedIn?.user ?? null, tokenId: signedIn?.tokenId ?? null } as never);
+    return answer instanceof Response ? answer : json(answer);
+  } catch (error) {
+    const refusal = await asApiError(error);
+    if (refusal) return errorAnswer(refusal.httpStatus, refusal.body, refusal.headers);
+    logger.error({ err: error, requestId: context.requestId, call: `${call.method} ${call.path}` }, "API call failed");
+    return errorAnswer(500, { status: "error", detail: "The server could not answer. Try again later." });
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * JSON API calls in integration tests: through the same dispatcher as the server, and every
+ * answer checked against the OpenAPI document the app serves (ajv, JSON Schema 2020-12).
+ */
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { expect } from "vitest";
+import { handleApiRequest } from "~/api/handle.server";
+import { openApiDocument } from "~/api/openapi.server";
+import { testContext } from "./remix";
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or the bytes of a file. */
+  body: any;
+}
+
+export async function callApi(
+  method: string,
+  path: string,
+  { token, body, query, rawBody, headers }: { token?: string; body?: unknown; query?: Record<string, string>; rawBody?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer> {
+  const url = new URL(`http://localhost/api${path}`);
+  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+  const requestHeaders = new Headers(headers);
+  if (token) requestHeaders.set("Authorization", `Bearer ${token}`);
+  if (body !== undefined && !requestHeaders.has("Content-Type")) requestHeaders.set("Content-Type", "application/json");
+  const response = await handleApiRequest(
+    new Request(url, { method, headers: requestHeaders, body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)) }),
+    testContext(),
+  );
+  const type = response.headers.get("Content-Type") ?? "";
+  const parsed = type.startsWith("application/json") ? await response.json() : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** Signs in through POST /api/login/ and returns the bearer token. */
+export async function apiToken(email: string, password: string): Promise<string> {
+  const answer = await callApi("POST", "/login/", { body: { email, password } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.access;
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/**
+ * Asserts that `answer` is one the document lists for the call (`path` as the document writes
+ * it, with `{id}`), and that its JSON body matches that answer's schema.
+ */
+export function expectDocumented(method: string, path: string, answer: ApiAnswer) {
+  const document = openApiDocument() as any;
+  const operation = document.paths[`/api${path}`]?.[method.toLowerCase()];
+  expect(operation, `${method} /api${path} is in the OpenAPI document`).toBeDefined();
+  const response = operation.responses[String(answer.status)];
+  expect(response, `${method} ${path} documents status ${answer.status}`).toBeDefined();
+  const json = response.content?.["application/json"];
+  if (!json) return;
+  const key = `${method} ${path} ${answer.status}`;
+  if (!validators.has(key)) validators.set(key, ajv.compile({ ...json.schema, $defs: undefined, components: document.components }));
+  const validate = validators.get(key)!;
+  const valid = validate(answer.body);
+  expect(valid, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
