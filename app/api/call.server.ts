@@ -10,8 +10,8 @@ import type { AuthUser, Role } from "~/models/user.server";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
-/** Error statuses a call may answer with, beyond 401 and 429 that any call may. */
-export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415;
+/** Error statuses a call may answer with, beyond 429 that any call may, and 401 and 403 that any call with a token may. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415;
 
 /** Every error answer has this shape (spec section 8). */
 export const ApiErrorSchema = z

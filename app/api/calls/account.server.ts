@@ -49,7 +49,7 @@ export const ACCOUNT_CALLS = [
     tag: TAG,
     body: LoginSchema,
     answer: LoginAnswer,
-    errors: [400],
+    errors: [400, 401],
     example: { body: { email: "partner1@example.org", password: "partner-pass-1" } },
     async handle({ body, context }) {
       if (!(await takePasswordAttempt(body.email, context.clientIp))) throw rateLimited(TOO_MANY_ATTEMPTS, SIGN_IN_RETRY_SECONDS);

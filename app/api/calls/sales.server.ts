@@ -97,7 +97,7 @@ const Saved = z
 const SAVE_EXAMPLE = {
   version: 3,
   sales_report_id: [],
-  API: [{ year: "2026", month: "October", country: "Kenya", purchaser: "Acme Pharma", product: "Dolutegravir 50 mg", quantity: "120", total_value: "5000", currency: "USD" }],
+  API: [{ year: "2026", month: "October", country: "Kenya", purchaser: "Nairobi Pharma Ltd", productName: "Dolutegravir", quantity: "120", totalValue: "5000" }],
   FDF: [],
 };
 
