@@ -22,6 +22,7 @@ export default defineConfig({
           environment: "node",
           // Each worker opens a database of its own once (tests/setup/database.ts) and runs its files on it.
           setupFiles: ["tests/setup/database.ts"],
+          globalSetup: ["tests/setup/test-databases.ts"],
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,

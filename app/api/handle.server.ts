@@ -40,7 +40,8 @@ function compile(call: ApiCall): Route {
   return { call, names, pattern: new RegExp(`^${source}/?$`) };
 }
 
-const ROUTES = API_CALLS.map(compile);
+/** A literal segment beats a parameter: `/template/sales/submit/` is not partner "submit". */
+const ROUTES = API_CALLS.map(compile).sort((a, b) => a.names.length - b.names.length);
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });

@@ -79,6 +79,9 @@ export interface ReportActionResult {
 }
 
 const ROLE_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.staff, WORKFLOW_REFUSALS.partnerOnly, WORKFLOW_REFUSALS.adminOnly]);
+/** A missing comment is bad input (400), not a state that forbids the action (409). */
+const INPUT_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.partnerComment, WORKFLOW_REFUSALS.adminComment]);
+const refusalStatus = (reason: string) => (ROLE_REFUSALS.has(reason) ? 403 : INPUT_REFUSALS.has(reason) ? 400 : 409);
 
 const ROW_TABLES = { sales: salesRows, pdt: pdtValues, filing: filingValues } as const;
 
@@ -173,7 +176,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       comment,
       savesRows: Boolean(input.writeRows),
     });
-    if (!decision.ok) throw new WorkflowError(decision.reason, ROLE_REFUSALS.has(decision.reason) ? 403 : 409);
+    if (!decision.ok) throw new WorkflowError(decision.reason, refusalStatus(decision.reason));
 
     if (!report) {
       report = await createReport(tx, key, actor.id);
