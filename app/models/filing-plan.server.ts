@@ -9,7 +9,9 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { countries, filingValues, quarters, reports } from "~/db/schema";
 import type { RowProblem } from "~/reports/frame/contract";
+import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
+import { parseId } from "~/utils/ids";
 import { quarterIndex, type QuarterRef } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
@@ -113,6 +115,47 @@ export interface FilingPostedCell {
   countryId: number;
   productId: number;
   status: string;
+}
+
+/** Why a posted map of cells is not one save. */
+export const FILING_POSTED_REFUSALS = {
+  countryKey: "Not a country id.",
+  productKey: "Not a product id.",
+  byProduct: "A map of product id to status.",
+  status: `A status is text of up to ${FILING_STATUS_MAX_CHARS} characters.`,
+  tooMany: "Too many rows in one save.",
+} as const;
+
+/**
+ * The save body's cells (spec section 7: a map of country id to product id to status; "", "0"
+ * or null empties a cell) as saveFilingPlan takes them. Ids are canonical digits ("012" is
+ * refused); at most FILING_MAX_COUNTRIES countries and FILING_MAX_PRODUCTS products each. The
+ * first wrong entry is named by its path in the map.
+ */
+export function filingCellsFromMap(
+  map: Readonly<Record<string, unknown>>,
+): { ok: true; cells: FilingPostedCell[] } | { ok: false; path: string[]; reason: keyof typeof FILING_POSTED_REFUSALS } {
+  const keyId = (key: string) => {
+    const id = parseId(key);
+    return id !== null && String(id) === key ? id : null;
+  };
+  const byCountry = Object.entries(map);
+  if (byCountry.length > FILING_MAX_COUNTRIES) return { ok: false, path: [], reason: "tooMany" };
+  const cells: FilingPostedCell[] = [];
+  for (const [countryKey, byProduct] of byCountry) {
+    const countryId = keyId(countryKey);
+    if (countryId === null) return { ok: false, path: [countryKey], reason: "countryKey" };
+    if (typeof byProduct !== "object" || byProduct === null || Array.isArray(byProduct)) return { ok: false, path: [countryKey], reason: "byProduct" };
+    const entries = Object.entries(byProduct as Record<string, unknown>);
+    if (entries.length > FILING_MAX_PRODUCTS) return { ok: false, path: [countryKey], reason: "tooMany" };
+    for (const [productKey, value] of entries) {
+      const productId = keyId(productKey);
+      if (productId === null) return { ok: false, path: [countryKey, productKey], reason: "productKey" };
+      if (value != null && (typeof value !== "string" || value.length > FILING_STATUS_MAX_CHARS)) return { ok: false, path: [countryKey, productKey], reason: "status" };
+      cells.push({ countryId, productId, status: value ?? "" });
+    }
+  }
+  return { ok: true, cells };
 }
 
 export interface SaveFilingPlanInput {

@@ -61,6 +61,21 @@ export async function listCallingCodes(): Promise<CallingCodeOption[]> {
     });
 }
 
+export interface CountryRow {
+  id: number;
+  name: string;
+  isoCode: string;
+  callingCode: string;
+}
+
+/** Every country with its ISO code and calling code, by name (the API's country list). */
+export async function listCountries(): Promise<CountryRow[]> {
+  return db
+    .select({ id: countries.id, name: countries.name, isoCode: countries.isoCode, callingCode: countries.callingCode })
+    .from(countries)
+    .orderBy(asc(countries.name), asc(countries.id));
+}
+
 export interface ProductOption {
   id: number;
   name: string;

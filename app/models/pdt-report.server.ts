@@ -165,6 +165,42 @@ export interface PdtPostedRow {
   endDate: string;
 }
 
+/** A posted row as the grid, the plain form and the API send it: a status on a row changes its product's status. */
+export interface PdtPostedCells extends PdtPostedRow {
+  /** Empty or missing: the product's status stays as it is. */
+  status?: string | null;
+}
+
+/** Why posted rows are not one save. */
+export const PDT_POSTED_REFUSALS = {
+  repeatedRow: "This product and stage are posted more than once.",
+  statusDiffers: "Another posted row gives this product another status; a product has one status.",
+} as const;
+
+/**
+ * Posted rows as savePdtReport takes them: the rows, and the statuses they change by product id.
+ * A row posted twice, or rows of one product that disagree on its status, are not one save: the
+ * first such row is named by its position in the post.
+ */
+export function splitPdtPostedRows(
+  posted: readonly PdtPostedCells[],
+): { ok: true; rows: PdtPostedRow[]; statuses: Record<number, string> } | { ok: false; index: number; reason: keyof typeof PDT_POSTED_REFUSALS } {
+  const statuses: Record<number, string> = {};
+  const seen = new Set<string>();
+  const rows: PdtPostedRow[] = [];
+  for (const [index, { status, ...row }] of posted.entries()) {
+    const key = rowKey(row.productId, row.stageId);
+    if (seen.has(key)) return { ok: false, index, reason: "repeatedRow" };
+    seen.add(key);
+    if (status != null && status !== "") {
+      if (statuses[row.productId] !== undefined && statuses[row.productId] !== status) return { ok: false, index, reason: "statusDiffers" };
+      statuses[row.productId] = status;
+    }
+    rows.push({ productId: row.productId, stageId: row.stageId, notes: row.notes, startDate: row.startDate, endDate: row.endDate });
+  }
+  return { ok: true, rows, statuses };
+}
+
 export interface SavePdtInput {
   actor: Actor;
   partnerId: number;

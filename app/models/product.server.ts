@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
-import { products, stages, therapyAreas } from "~/db/schema";
+import { partnerProducts, products, stages, therapyAreas } from "~/db/schema";
 import type { EditProductInput, ProductCategory, ProductInput, ProductListQuery } from "~/schemas/product";
+import type { ProjectStatus } from "~/utils/project-status";
 import { writeAudit } from "./audit.server";
 
 
@@ -30,8 +31,11 @@ const productColumns = {
   isActive: products.isActive,
 };
 
-/** The admin product list: active or deactivated products, optionally of one category, by name (case-insensitive). */
-export async function listProducts(query: ProductListQuery): Promise<ProductRow[]> {
+/**
+ * The admin product list: active or deactivated products, optionally of one category, by name
+ * (case-insensitive); `newestFirst` (the API's `?recent=true`) lists the products added last first.
+ */
+export async function listProducts(query: ProductListQuery, { newestFirst = false }: { newestFirst?: boolean } = {}): Promise<ProductRow[]> {
   const direction = query.dir === "desc" ? desc : asc;
   return db
     .select(productColumns)
@@ -42,12 +46,48 @@ export async function listProducts(query: ProductListQuery): Promise<ProductRow[
         query.category ? eq(products.category, query.category) : undefined,
       ),
     )
-    .orderBy(direction(sql`lower(${products.name})`), direction(products.name), asc(products.id));
+    .orderBy(
+      ...(newestFirst
+        ? [desc(products.createdAt), desc(products.id)]
+        : [direction(sql`lower(${products.name})`), direction(products.name), asc(products.id)]),
+    );
 }
 
 export async function getProduct(id: number): Promise<ProductRow | undefined> {
   const [row] = await db.select(productColumns).from(products).where(eq(products.id, id));
   return row;
+}
+
+export interface PartnerProductDetail {
+  product: ProductRow;
+  /** The partner's assignment of the product (partner_products), or null when it has none. */
+  assignment: { id: number; projectStatus: ProjectStatus; isActive: boolean } | null;
+}
+
+/**
+ * The product of this name (case-insensitive, as the unique index judges names) and the given
+ * partner's assignment of it; undefined when no product has the name.
+ */
+export async function getPartnerProductDetail(partnerId: number, productName: string): Promise<PartnerProductDetail | undefined> {
+  const [row] = await db
+    .select({
+      product: productColumns,
+      assignmentId: partnerProducts.id,
+      projectStatus: partnerProducts.projectStatus,
+      assignmentActive: partnerProducts.isActive,
+    })
+    .from(products)
+    .leftJoin(partnerProducts, and(eq(partnerProducts.productId, products.id), eq(partnerProducts.partnerId, partnerId)))
+    .where(eq(sql`lower(${products.name})`, productName.normalize("NFC").trim().toLowerCase()))
+    .limit(1);
+  if (!row) return undefined;
+  return {
+    product: row.product,
+    assignment:
+      row.assignmentId != null && row.projectStatus != null
+        ? { id: row.assignmentId, projectStatus: row.projectStatus, isActive: Boolean(row.assignmentActive) }
+        : null,
+  };
 }
 
 export async function listTherapyAreas(): Promise<string[]> {

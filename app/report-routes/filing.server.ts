@@ -3,7 +3,7 @@
  * post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
  */
-import { listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
+import { filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { cellText, readWorkbook, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, workbookResponse, type WorkbookColumn } from "~/models/workbook.server";
 import { parseId } from "~/utils/ids";
@@ -80,30 +80,15 @@ function status(value: unknown): string {
   return value;
 }
 
-/** An id written as the client names it in a key: canonical digits only ("012" is refused). */
-function keyId(key: string): number {
-  const id = parseId(key);
-  if (id === null || String(id) !== key) throw new BadRequest();
-  return id;
-}
-
 const PAYLOAD_KEYS = new Set(["cells"]);
 
 /** The grid's JSON body: `{ "cells": { "<countryId>": { "<productId>": "<status>" } } }`, the changed cells only. */
 function cellsFromPayload(payload: string): Posted {
   const body = parsePayload(payload, PAYLOAD_KEYS);
   if (!isPlainObject(body.cells)) throw new BadRequest();
-  const byCountry = Object.entries(body.cells);
-  if (byCountry.length > FILING_MAX_COUNTRIES) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
-  const cells: FilingPostedCell[] = [];
-  for (const [countryKey, byProduct] of byCountry) {
-    const countryId = keyId(countryKey);
-    if (!isPlainObject(byProduct)) throw new BadRequest();
-    const entries = Object.entries(byProduct);
-    if (entries.length > FILING_MAX_PRODUCTS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
-    for (const [productKey, value] of entries) cells.push({ countryId, productId: keyId(productKey), status: status(value) });
-  }
-  return { cells };
+  const result = filingCellsFromMap(body.cells);
+  if (!result.ok) throw new BadRequest(result.reason === "tooMany" ? REPORT_ROUTE_MESSAGES.tooManyRows : undefined);
+  return { cells: result.cells };
 }
 
 /**

@@ -3,10 +3,9 @@
  * the plain form post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
  */
-import { loadPdtReport, savePdtReport, type PdtGridRow, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
+import { loadPdtReport, savePdtReport, splitPdtPostedRows, type PdtGridRow, type PdtPostedCells, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
-import { TEXT_MAX } from "~/utils/text-rules";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { parseId } from "~/utils/ids";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
@@ -27,7 +26,7 @@ import {
   type UploadOutcome,
   type UploadRequest,
 } from "./frame.server";
-import { PDT_FORM_FIELD, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
+import { PDT_CELL_MAX_CHARS, PDT_FORM_FIELD, PDT_SAVE_MAX_ROWS, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
 import { normalisePdtStatus, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
 
 type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
@@ -83,50 +82,39 @@ export async function pdtWorkbookDownload({ request, viewer, partnerId }: { requ
 
 // ---------------------------------------------------------------- posted rows
 
-const CELL_MAX_CHARS = 2 * TEXT_MAX.note;
-
 function cell(value: unknown): string {
   if (value == null) return "";
-  if (typeof value !== "string" || value.length > CELL_MAX_CHARS) throw new BadRequest();
+  if (typeof value !== "string" || value.length > PDT_CELL_MAX_CHARS) throw new BadRequest();
   return value;
 }
 
-/** What the rows of one post have named so far: a row posted twice is not one save. */
-interface PostedSoFar {
-  statuses: Record<number, string>;
-  rows: Set<string>;
-}
-
-/** One posted row: a product and stage by id, its cells as strings; a status when it carries one. */
-function postedRow(raw: Record<string, unknown>, { statuses, rows }: PostedSoFar): PdtPostedRow {
+/** One posted row: a product and stage by id, its cells as strings, a status when it carries one. */
+function postedCells(raw: Record<string, unknown>): PdtPostedCells {
   const productId = parseId(raw.productId) ?? badRequest();
   const stageId = parseId(raw.stageId) ?? badRequest();
-  if (rows.has(`${productId}:${stageId}`)) throw new BadRequest();
-  rows.add(`${productId}:${stageId}`);
-  if (raw.status != null && raw.status !== "") {
-    const status = cell(raw.status);
-    // One status per product: rows of a product that disagree are not one save.
-    if (statuses[productId] !== undefined && statuses[productId] !== status) throw new BadRequest();
-    statuses[productId] = status;
-  }
-  return { productId, stageId, notes: cell(raw.notes), startDate: cell(raw.startDate), endDate: cell(raw.endDate) };
+  const status = raw.status != null && raw.status !== "" ? cell(raw.status) : null;
+  return { productId, stageId, status, notes: cell(raw.notes), startDate: cell(raw.startDate), endDate: cell(raw.endDate) };
+}
+
+/** The rows and the statuses they change; a row posted twice, or rows of a product that disagree on its status, are not one save. */
+function split(posted: PdtPostedCells[]): Pick<Posted, "rows" | "statuses"> {
+  const result = splitPdtPostedRows(posted);
+  if (!result.ok) throw new BadRequest();
+  return { rows: result.rows, statuses: result.statuses };
 }
 
 const PAYLOAD_KEYS = new Set(["rows"]);
 const ROW_KEYS = new Set(["productId", "stageId", "status", "notes", "startDate", "endDate"]);
-/** Rows of the largest timeline: every product of the catalogue times its stages. */
-const MAX_ROWS = 20_000;
 
 /** The grid's JSON body: the changed rows, each with the product's status when that changed. */
 function rowsFromPayload(payload: string): Posted {
   const body = parsePayload(payload, PAYLOAD_KEYS);
-  if (!Array.isArray(body.rows) || body.rows.length > MAX_ROWS) throw new BadRequest();
-  const sofar: PostedSoFar = { statuses: {}, rows: new Set() };
-  const rows = body.rows.map((raw: unknown) => {
+  if (!Array.isArray(body.rows) || body.rows.length > PDT_SAVE_MAX_ROWS) throw new BadRequest();
+  const posted = body.rows.map((raw: unknown) => {
     if (!isPlainObject(raw) || Object.keys(raw).some((key) => !ROW_KEYS.has(key))) throw new BadRequest();
-    return postedRow(raw, sofar);
+    return postedCells(raw);
   });
-  return { rows, statuses: sofar.statuses };
+  return split(posted);
 }
 
 /** The plain form: `pdt[3][startDate]`, hidden `pdt[3][productId]` and `pdt[3][stageId]`; a status on a product's first row. */
@@ -140,17 +128,16 @@ function rowsFromForm(form: FormData, envelope: Envelope): Posted {
     if (cells[match[2]] !== undefined) throw new BadRequest();
     cells[match[2]] = value;
     byIndex.set(index, cells);
-    if (byIndex.size > MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+    if (byIndex.size > PDT_SAVE_MAX_ROWS) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
   }
-  const sofar: PostedSoFar = { statuses: {}, rows: new Set() };
-  const rows: PdtPostedRow[] = [];
+  const posted: PdtPostedCells[] = [];
   const submittedRows: Record<number, Record<string, string>> = {};
   for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
     const cells = byIndex.get(index)!;
     submittedRows[index] = cells;
-    rows.push(postedRow(cells, sofar));
+    posted.push(postedCells(cells));
   }
-  return { rows, statuses: sofar.statuses, submitted: { tab: "PDT", rows: submittedRows, deleteIds: [], comment: envelope.comment } };
+  return { ...split(posted), submitted: { tab: "PDT", rows: submittedRows, deleteIds: [], comment: envelope.comment } };
 }
 
 // ---------------------------------------------------------------- upload

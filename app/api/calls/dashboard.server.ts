@@ -1,3 +1,277 @@
-import type { ApiCall } from "../call.server";
+/**
+ * The admin dashboard by machine (spec section 7 "Dashboard"), for administrators and staff. Each
+ * call answers one or two of the dashboard page's tables, built by the page's own functions
+ * (dashboardTable, projectStatusCounts, summaryPage, filingScope) on the query the page reads:
+ * the API's parameters are written as the page's query string and read by its schema, so
+ * `?unapproved=1`, the quarter and the page number mean what they mean on the page.
+ */
+import { z } from "zod";
+import { dashboardTable } from "~/models/dashboard/dashboard.server";
+import { filingScope } from "~/models/dashboard/filings.server";
+import { DASHBOARD_PROJECT_STATUSES, projectStatusCounts } from "~/models/dashboard/projects.server";
+import { summaryPage } from "~/models/dashboard/summary.server";
+import { getOpenQuarter } from "~/models/quarter.server";
+import { resolveQuarter } from "~/models/report-screen.server";
+import { dashboardQuery, type DashboardQuery } from "~/reports/dashboard/query";
+import type { DashboardTable, DashboardTableId } from "~/reports/dashboard/tables";
+import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS } from "~/reports/dashboard/view";
+import { readQuery } from "~/utils/query-string.server";
+import { REPORT_STATES } from "~/utils/reports";
+import { ADMIN_AND_STAFF, signedInCall } from "../call.server";
 
-export const DASHBOARD_CALLS: ApiCall[] = [];
+const TAG = "Dashboard";
+
+// ---------------------------------------------------------------- the query, as the page reads it
+
+/** The page's query for these values (written as its link, read by its schema). */
+function pageQuery(values: Record<string, string | number | undefined>): DashboardQuery {
+  const url = new URL("http://api.invalid/");
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== "") url.searchParams.set(key, String(value));
+  return readQuery(dashboardQuery, url);
+}
+
+const common = {
+  unapproved: z.enum(["0", "1"]).optional().meta({ description: "1: count reports in every state, as the page's 'include unapproved' switch; else approved reports only." }),
+  page_number: z.coerce.number().int().min(1).max(1_000_000).optional().meta({ description: "The table's page (50 rows a page); a page past the end answers the last page." }),
+};
+const quarterParam = z.string().max(20).optional().meta({ description: "The Country Filings quarter, such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" });
+
+/** The page's query for one table: its filters, and the asked page of that table. */
+const tableQuery = (table: DashboardTableId, tab: string, values: Record<string, string | number | undefined>, query: { unapproved?: string; page_number?: number }) =>
+  pageQuery({ ...values, tab, unapproved: query.unapproved === "1" ? "1" : undefined, table, page: query.page_number });
+
+// ---------------------------------------------------------------- answers
+
+const Cell = z.union([z.string(), z.number(), z.null()]);
+const tableFields = {
+  table: z.string().meta({ description: "The dashboard table (its download is /admin/dashboard/{table}/csv)." }),
+  title: z.string(),
+  columns: z.array(z.object({ key: z.string(), label: z.string(), numeric: z.boolean() })),
+  rows: z.array(z.record(z.string(), Cell)).meta({ description: "Each row's cells by column key; figures are exact decimal strings or counts." }),
+  count: z.number().int().meta({ description: "Rows of the table, all pages." }),
+  page_number: z.number().int(),
+  page_size: z.number().int(),
+  pages: z.number().int(),
+};
+const DashboardTableAnswer = z.object(tableFields).meta({ id: "DashboardTable" });
+
+function tableAnswer(table: DashboardTable) {
+  return {
+    table: table.id,
+    title: table.title,
+    columns: table.columns.map((column) => ({ key: column.key, label: column.label, numeric: Boolean(column.numeric) })),
+    rows: table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column.key, row[index] ?? null]))),
+    count: table.page.total,
+    page_number: table.page.page,
+    page_size: table.page.pageSize,
+    pages: table.page.pages,
+  };
+}
+
+// ---------------------------------------------------------------- sales
+
+const MAP_WITH = ["product", "company", "country"] as const;
+const FOR = ["product", "company", "country", "time"] as const;
+type Dimension = (typeof MAP_WITH)[number];
+const SALES_TABLE: Record<Dimension, Partial<Record<(typeof FOR)[number], DashboardTableId>>> = {
+  product: { company: "product-company-sales", country: "product-country-sales", time: "product-time-sales" },
+  company: { product: "company-product-sales", country: "company-country-sales", time: "company-time-sales" },
+  country: { product: "country-product-sales", company: "country-company-sales", time: "country-time-sales" },
+};
+const SALES_TAB: Record<Dimension, string> = { product: "sales-product", company: "sales-company", country: "sales-country" };
+
+const SalesQuery = z
+  .object({
+    map_with: z.enum(MAP_WITH).meta({ description: "The rows: product, company or country (the Sales by Product, Company or Country tab)." }),
+    for: z.enum(FOR).meta({ description: "The second column: another of product, company, country, or time (the over-time table)." }),
+    period: z.enum(PERIODS).optional().meta({ description: "With for=time: year, quarter (default) or month columns." }),
+    ...common,
+  })
+  .strict()
+  .refine((query) => query.map_with !== query.for, { path: ["for"], message: "Choose a dimension other than map_with." });
+
+// ---------------------------------------------------------------- the calls
+
+const ProjectCounts = z
+  .object({ rows: z.array(z.object({ status: z.enum(DASHBOARD_PROJECT_STATUSES), count: z.number().int() })).meta({ description: "Projects per status (the tiles)." }) })
+  .meta({ id: "DashboardProjectCounts" });
+
+const ProductCountryQuery = z
+  .object({
+    status: z.enum(["Filed", "Registered", "Filing-Planned"]).default("Filed").meta({ description: "The filing status counted (Future-Quarters: /admin/dashboard/product/country/quarter/)." }),
+    quarter: quarterParam,
+    ...common,
+  })
+  .strict();
+const FilingQuery = z.object({ quarter: quarterParam, ...common }).strict();
+const CountryQuery = z
+  .object({ type: z.enum(COUNTRY_FILING_VIEWS).default("Filed").meta({ description: "Filed, Registered or Future Quarter Status." }), quarter: quarterParam, ...common })
+  .strict();
+const TablesQuery = z.object(common).strict();
+
+const FilingTableAnswer = z.object({ ...tableFields, quarter: z.string() }).meta({ id: "DashboardFilingTable" });
+const FutureQuartersAnswer = z
+  .object({ ...tableFields, quarter: z.string(), quarter_list: z.array(z.string()).meta({ description: "The four quarters after `quarter`: the planned-filing columns." }) })
+  .meta({ id: "DashboardFutureQuarters" });
+
+const SummaryQuery = z
+  .object({
+    type: z
+      .enum(SUMMARY_VIEWS)
+      .default("submitted")
+      .meta({ description: Object.entries(SUMMARY_VIEW_LABELS).map(([id, label]) => `${id}: ${label}`).join("; ") }),
+    page_number: common.page_number,
+  })
+  .strict();
+const ReportState = z.enum(["not started", ...REPORT_STATES]);
+const SummaryAnswer = z
+  .object({
+    quarter: z.string(),
+    type: z.enum(SUMMARY_VIEWS),
+    rows: z.array(
+      z.object({
+        partner_id: z.number().int(),
+        company_name: z.string(),
+        email: z.string(),
+        pdt_status: ReportState,
+        filing_status: ReportState,
+        sales_status: ReportState,
+      }),
+    ),
+    partner_ids: z.array(z.number().int()).meta({ description: "Every partner of the view (all pages): whom a bulk reminder names." }),
+    count: z.number().int(),
+    page_number: z.number().int(),
+    page_size: z.number().int(),
+    pages: z.number().int(),
+  })
+  .meta({ id: "DashboardSummary" });
+
+/** A Country Filings table of the query's quarter, with the quarter's name. */
+async function filingTable(table: DashboardTableId, values: Record<string, string | undefined>, query: { quarter?: string; unapproved?: string; page_number?: number }) {
+  const page = tableQuery(table, "filings", { ...values, quarter: query.quarter }, query);
+  const [answer, quarter] = await Promise.all([dashboardTable(table, page), resolveQuarter(page.quarter)]);
+  return { answer: tableAnswer(answer), quarter };
+}
+
+export const DASHBOARD_CALLS = [
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/sales/",
+    summary: "A Sales by Product, Company or Country table: map_with x for with the sales total (for=time: by period).",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: SalesQuery,
+    answer: DashboardTableAnswer,
+    errors: [400],
+    async handle({ query }) {
+      const table = SALES_TABLE[query.map_with][query.for]!;
+      return tableAnswer(await dashboardTable(table, tableQuery(table, SALES_TAB[query.map_with], { period: query.period }, query)));
+    },
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/project/",
+    summary: "Project counts per status (the Product / Project tab's tiles).",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: z.object({}).strict(),
+    answer: ProjectCounts,
+    errors: [400],
+    handle: async () => ({ rows: await projectStatusCounts() }),
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/product/company/",
+    summary: "'Product Wise Company Count': per product, how many partners have it in each project status.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: TablesQuery,
+    answer: DashboardTableAnswer,
+    errors: [400],
+    handle: async ({ query }) => tableAnswer(await dashboardTable("product-status-count", tableQuery("product-status-count", "product", {}, query))),
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/company/",
+    summary: "'Company Wise Product Count': per partner, how many of its products are in each project status.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: TablesQuery,
+    answer: DashboardTableAnswer,
+    errors: [400],
+    handle: async ({ query }) => tableAnswer(await dashboardTable("company-status-count", tableQuery("company-status-count", "product", {}, query))),
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/product/country/",
+    summary: "'Product Wise Country Count': per product, the countries with the filing status in the quarter's Filing Plans.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: ProductCountryQuery,
+    answer: FilingTableAnswer,
+    errors: [400, 404],
+    async handle({ query }) {
+      const { answer, quarter } = await filingTable("product-country-count", { filing: query.status }, query);
+      return { ...answer, quarter: quarter.name };
+    },
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/product/country/quarter/",
+    summary: "'Product Wise Country Count' by planned filing quarter: per product, the countries planned for each of the four quarters after the quarter.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: FilingQuery,
+    answer: FutureQuartersAnswer,
+    errors: [400, 404],
+    async handle({ query }) {
+      const { answer, quarter } = await filingTable("product-country-count", { filing: "Future-Quarters" }, query);
+      return { ...answer, quarter: quarter.name, quarter_list: filingScope(quarter).futureQuarters };
+    },
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/country/",
+    summary: "'Country Wise Product Count': per country and product, how many partners have the filing status (type) in the quarter.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: CountryQuery,
+    answer: FilingTableAnswer,
+    errors: [400, 404],
+    async handle({ query }) {
+      const { answer, quarter } = await filingTable("country-product-count", { countryFiling: query.type }, query);
+      return { ...answer, quarter: quarter.name };
+    },
+  }),
+  signedInCall({
+    method: "GET",
+    path: "/admin/dashboard/",
+    summary: "The Summary tab: the active partners of the open quarter in one view (type), with their three reports' states.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: SummaryQuery,
+    answer: SummaryAnswer,
+    errors: [400],
+    async handle({ query }) {
+      const quarter = await getOpenQuarter();
+      const summary = await summaryPage(quarter, pageQuery({ tab: "summary", view: query.type, table: "summary", page: query.page_number }));
+      return {
+        quarter: quarter.name,
+        type: query.type,
+        rows: summary.rows.map((row) => ({
+          partner_id: row.partnerId,
+          company_name: row.companyName,
+          email: row.email,
+          pdt_status: row.statuses.pdt,
+          filing_status: row.statuses.filing,
+          sales_status: row.statuses.sales,
+        })),
+        partner_ids: summary.partnerIds,
+        count: summary.page.total,
+        page_number: summary.page.page,
+        page_size: summary.page.pageSize,
+        pages: summary.page.pages,
+      };
+    },
+  }),
+];

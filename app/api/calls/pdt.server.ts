@@ -1,3 +1,223 @@
-import type { ApiCall } from "../call.server";
+/**
+ * The Development Timeline (PDT) by machine: read, save, submit, decide, read messages.
+ * `/template/pdt/` is the signed-in partner's own report, `/template/pdt/{partnerId}/` a partner's
+ * report as an administrator sees it; `?quarter=` picks an earlier quarter. The rules are the PDT
+ * screen's: loadPdtReport, splitPdtPostedRows and savePdtReport, decideReport, markReportMessagesRead.
+ */
+import { z } from "zod";
+import { loadPdtReport, PDT_POSTED_REFUSALS, savePdtReport, splitPdtPostedRows, type PdtReportView } from "~/models/pdt-report.server";
+import { resolveQuarter } from "~/models/report-screen.server";
+import type { AuthUser } from "~/models/user.server";
+import { DATA_RECORDED } from "~/reports/frame/contract";
+import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
+import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
+import { ADMIN_AND_STAFF, idParam, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
+import {
+  decisionCall,
+  frameAnswer,
+  frameShape,
+  inboxCall,
+  invalid,
+  ownPartner,
+  PartnerParams,
+  ReportMetaSchema,
+  reportMeta,
+  ReportSavedSchema,
+  ReportSubmitBody,
+} from "./report-frame.server";
 
-export const PDT_CALLS: ApiCall[] = [];
+const TAG = "Development Timeline";
+
+const isoDate = z.iso.date().nullable();
+const PlanSchema = z.object({ start_date: isoDate, end_date: isoDate }).meta({ id: "PdtPlan" });
+
+const PdtRowSchema = z
+  .object({
+    product_id: z.number().int(),
+    product: z.string(),
+    category: z.enum(["API", "FDF"]),
+    stage_id: z.number().int(),
+    stage: z.string(),
+    product_status: z.enum(PDT_STATUSES).meta({ description: "The product's project status (the same on each of its stages)." }),
+    notes: z.string(),
+    start_date: isoDate.meta({ description: "The quarter's plan (YYYY-MM-DD): stored, or carried over from the latest earlier plan." }),
+    end_date: isoDate,
+    previous: PlanSchema.nullable().meta({ description: "The plan of the quarter just before (null: none reported)." }),
+    slip: z.object({ start: z.number().int().nullable(), end: z.number().int().nullable() }).meta({ description: "Days each date moved since the previous quarter's plan." }),
+    history: z.record(z.string(), PlanSchema).meta({ description: "Earlier quarters' plans, by quarter name." }),
+  })
+  .meta({ id: "PdtRow" });
+
+const PdtTemplate = z
+  .object({
+    ...frameShape,
+    pdt_meta: ReportMetaSchema,
+    quarter_order: z
+      .array(z.object({ name: z.string(), start_date: z.iso.date(), end_date: z.iso.date() }))
+      .meta({ description: "The earlier quarters shown, oldest first, then the quarter itself." }),
+    template_data: z.array(PdtRowSchema).meta({ description: "A row per active product and stage of its category, in the grid's order." }),
+  })
+  .meta({ id: "PdtTemplate" });
+
+function template(view: PdtReportView): z.infer<typeof PdtTemplate> {
+  return {
+    ...frameAnswer(view),
+    pdt_meta: reportMeta(view),
+    quarter_order: view.quarterOrder.map((quarter) => ({ name: quarter.name, start_date: quarter.startDate, end_date: quarter.endDate })),
+    template_data: view.rows.map((row) => ({
+      product_id: row.productId,
+      product: row.productName,
+      category: row.category,
+      stage_id: row.stageId,
+      stage: row.stageName,
+      product_status: row.status,
+      notes: row.notes,
+      start_date: row.startDate,
+      end_date: row.endDate,
+      previous: row.previous ? { start_date: row.previous.startDate, end_date: row.previous.endDate } : null,
+      slip: row.slip,
+      history: Object.fromEntries(Object.entries(row.history).map(([name, plan]) => [name, { start_date: plan.startDate, end_date: plan.endDate }])),
+    })),
+  };
+}
+
+const cell = z.string().max(PDT_CELL_MAX_CHARS);
+const STATUS_CHOICES = PDT_STATUSES.map((status) => `${status} (${PROJECT_STATUS_LABELS[status]})`).join(", ");
+
+const PdtSaveRow = z
+  .object({
+    product_id: idParam,
+    stage_id: idParam,
+    status: cell.optional().meta({ description: `The product's new project status, its code or its label: ${STATUS_CHOICES}. Left out or empty: unchanged. Rows of one product must agree.` }),
+    notes: cell.meta({ description: "Empty clears the notes." }),
+    start_date: cell.meta({ description: "M/D/YYYY, MM/DD/YYYY or YYYY-MM-DD; empty (or a space) clears the date." }),
+    end_date: cell.meta({ description: "As start_date; not before it." }),
+  })
+  .strict()
+  .meta({ id: "PdtSaveRow" });
+
+const PdtSaveBody = z
+  .object({
+    version: z.number().int().min(0).meta({ description: "pdt_meta.version as read." }),
+    rows: z.array(PdtSaveRow).max(PDT_SAVE_MAX_ROWS).meta({ description: "The changed rows, each whole; the others stay as they are (a quarter not yet saved stores the plan carried over)." }),
+  })
+  .meta({ id: "PdtSaveBody" });
+
+const SAVE_EXAMPLE = {
+  version: 2,
+  rows: [{ product_id: 3, stage_id: 14, status: "UNDER_DEVELOPMENT", notes: "Pilot batch moved to the new line.", start_date: "4/1/2026", end_date: "6/30/2026" }],
+};
+
+/** Answer field names of the grid's columns, for the errors. */
+const FIELD: Record<PdtColumnKey, string> = { status: "status", notes: "notes", startDate: "start_date", endDate: "end_date" };
+
+type SaveBody = z.infer<typeof PdtSaveBody>;
+
+/** A save, or a submission that saves first, of the partner's timeline in the quarter asked for. */
+async function save({ user, partnerId, quarterName, body, action, comment, requestId }: {
+  user: AuthUser;
+  partnerId: number;
+  quarterName: string | undefined;
+  body: SaveBody;
+  action: "save" | "submit";
+  comment: string | null;
+  requestId: string;
+}) {
+  const posted = body.rows.map((row) => ({ productId: row.product_id, stageId: row.stage_id, status: row.status, notes: row.notes, startDate: row.start_date, endDate: row.end_date }));
+  const split = splitPdtPostedRows(posted);
+  if (!split.ok) throw invalid({ [`rows.${split.index}`]: [PDT_POSTED_REFUSALS[split.reason]] });
+  const quarter = await resolveQuarter(quarterName);
+  const saved = await savePdtReport({ actor: user, partnerId, quarterId: quarter.id, expectedVersion: body.version, rows: split.rows, statuses: split.statuses, action, comment, requestId });
+  if (!saved.ok) {
+    // The problems name rows by their place in the grid: answered by the posted row that carried the cell.
+    const grid = (await loadPdtReport({ viewer: user, partnerId, quarterName })).rows;
+    const errors: Record<string, string[]> = {};
+    for (const problem of saved.problems) {
+      const row = grid[problem.rowNumber - 1];
+      for (const key of problem.keys as PdtColumnKey[]) {
+        const index = posted.findIndex((p) => p.productId === row?.productId && (key === "status" ? Boolean(p.status) : p.stageId === row?.stageId));
+        (errors[index >= 0 ? `rows.${index}.${FIELD[key]}` : "rows"] ??= []).push(`${PDT_COLUMN_LABELS[key]}: please input a valid entry.`);
+      }
+    }
+    throw invalid(errors);
+  }
+  return ReportSavedSchema.parse({
+    status: "OK",
+    detail: action === "submit" ? "Report has been submitted to the admin!" : DATA_RECORDED,
+    report_id: saved.reportId,
+    version: saved.version,
+    total: saved.counts.total,
+    updated: saved.counts.updated,
+  });
+}
+
+export const PDT_CALLS: ApiCall[] = [
+  signedInCall({
+    method: "GET",
+    path: "/template/pdt/",
+    summary: "The caller's own Development Timeline of the open quarter (or ?quarter=).",
+    tag: TAG,
+    access: ["PARTNER"],
+    query: QuarterQuery,
+    answer: PdtTemplate,
+    errors: [400, 404],
+    handle: async ({ user, query }) => template(await loadPdtReport({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter })),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/template/pdt/",
+    summary: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",
+    tag: TAG,
+    access: ["PARTNER"],
+    query: QuarterQuery,
+    body: PdtSaveBody,
+    maxBodyBytes: 8 * 1024 * 1024,
+    answer: ReportSavedSchema,
+    errors: [400, 404, 409],
+    example: { body: SAVE_EXAMPLE },
+    handle: ({ user, query, body, context }) => save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/template/pdt/submit/",
+    summary: "Submits the caller's timeline of the open quarter to the administrators, with a comment (a quarter never saved is submitted as carried over).",
+    tag: TAG,
+    access: ["PARTNER"],
+    body: ReportSubmitBody,
+    answer: ReportSavedSchema,
+    errors: [400, 409],
+    example: { body: { message: "Timeline updated for the quarter.", version: 2 } },
+    handle: ({ user, body, context }) =>
+      save({ user, partnerId: ownPartner(user), quarterName: undefined, body: { version: body.version, rows: [] }, action: "submit", comment: body.message, requestId: context.requestId }),
+  }),
+  decisionCall("pdt", "pdt", TAG),
+  inboxCall("pdt", "pdt", TAG),
+  signedInCall({
+    method: "GET",
+    path: "/template/pdt/{partnerId}/",
+    summary: "A partner's Development Timeline, as the administrators see it.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    params: PartnerParams,
+    query: QuarterQuery,
+    answer: PdtTemplate,
+    errors: [400, 404],
+    handle: async ({ user, params, query }) => template(await loadPdtReport({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter })),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/template/pdt/{partnerId}/",
+    summary: "An administrator saves a partner's rows (any quarter, with ?quarter=).",
+    tag: TAG,
+    access: ["ADMIN"],
+    params: PartnerParams,
+    query: QuarterQuery,
+    body: PdtSaveBody,
+    maxBodyBytes: 8 * 1024 * 1024,
+    answer: ReportSavedSchema,
+    errors: [400, 404, 409],
+    example: { body: SAVE_EXAMPLE },
+    handle: ({ user, params, query, body, context }) => save({ user, partnerId: params.partnerId, quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
+  }),
+];

@@ -1,3 +1,444 @@
-import type { ApiCall } from "../call.server";
+/**
+ * The consolidated reports by machine (spec section 7 `/report/pdt/`, `/report/filing/`,
+ * `/report/sales/{x}` and their downloads), for administrators and staff. The API body is
+ * translated once (`asPageQuery`) into the query string the pages read, and read by the pages'
+ * own query schemas, so the filter rules have one home: the page, its downloads and these calls
+ * run the same model functions on the same query.
+ */
+import { z } from "zod";
+import { csvResponse, xlsxResponse } from "~/models/consolidated/download.server";
+import { filingConsolidatedDownload, filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/models/consolidated/filing.server";
+import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/models/consolidated/pdt.server";
+import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/models/consolidated/sales.server";
+import { getQuarterById } from "~/models/report-screen.server";
+import { MONTHS } from "~/db/reference-data";
+import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
+import { readQuery } from "~/utils/query-string.server";
+import { PROJECT_STATUSES } from "~/utils/project-status";
+import { REPORT_STATES } from "~/utils/reports";
+import { columnsFor, type SalesKind } from "~/utils/sales-rows";
+import { ADMIN_AND_STAFF, ApiError, idParam, signedInCall } from "../call.server";
 
-export const REPORT_CALLS: ApiCall[] = [];
+const TAG = "Consolidated reports";
+/** The most rows one page of an API answer holds. */
+const MAX_PAGE_SIZE = 500;
+
+// ---------------------------------------------------------------- the one adapter
+
+type QueryValue = string | number | null | undefined;
+
+/**
+ * The query a page reads for these API values (page-query name -> value): written as the page's
+ * query string and read by the page's schema, as the page's loader reads its link.
+ */
+function asPageQuery<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, values: Record<string, QueryValue>) {
+  const url = new URL("http://api.invalid/");
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== null && value !== "") url.searchParams.set(key, String(value));
+  return readQuery(schema, url);
+}
+
+/** `?format=xlsx` (the default) or `?format=csv` for a download. */
+const FormatQuery = z
+  .object({ format: z.enum(["xlsx", "csv"]).optional().meta({ description: "The file type: xlsx (default) or csv." }) })
+  .strict();
+const FILE_ANSWER = {
+  contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  description: "The file of every row the filters match (all pages), named in Content-Disposition; `?format=csv` answers text/csv instead.",
+};
+
+const pageFields = (defaultSize: number) => ({
+  page_number: z.number().int().min(1).max(1_000_000).optional().meta({ description: "1-based; a page past the end answers the last page.", example: 1 }),
+  page_size: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().meta({ description: `Rows per page (the page's ${defaultSize} when left out).`, example: defaultSize }),
+  dir: z.enum(["asc", "desc"]).optional(),
+});
+const optionalId = idParam.nullish();
+const optionalText = z.string().max(200).nullish();
+const FilterOption = z.object({ id: z.number().int(), name: z.string() });
+const TextOption = z.object({ id: z.string(), name: z.string() });
+const pageAnswer = {
+  count: z.number().int().meta({ description: "Rows matching the filters, all pages." }),
+  page_number: z.number().int(),
+  page_size: z.number().int(),
+  pages: z.number().int(),
+  quarter: z.string().meta({ example: "Q2 2026" }),
+};
+
+// ---------------------------------------------------------------- PDT
+
+const PdtBody = z
+  .object({
+    ...pageFields(CONSOLIDATED_PAGE_SIZES.pdt),
+    quarter: z.string().max(20).nullish().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }),
+    partner_id: optionalId,
+    product_id: optionalId,
+    stages: optionalId.meta({ description: "A stage id." }),
+    status: z.enum(PROJECT_STATUSES).nullish().meta({ description: "The product's project status." }),
+    report_status: z.enum(REPORT_STATES).nullish().meta({ description: "The report's workflow state." }),
+    sort: z.enum(PDT_SORTS).nullish(),
+  })
+  .meta({ id: "PdtReportQuery" });
+type PdtBody = z.infer<typeof PdtBody>;
+
+const pdtQuery = (body: PdtBody) =>
+  asPageQuery(pdtQuerySchema, {
+    quarter: body.quarter,
+    partner: body.partner_id,
+    product: body.product_id,
+    stage: body.stages,
+    status: body.status,
+    reportStatus: body.report_status,
+    sort: body.sort,
+    dir: body.dir,
+    page: body.page_number,
+  });
+
+const PdtReport = z
+  .object({
+    ...pageAnswer,
+    quarter_order: z.array(z.string()).meta({ description: "The quarters of `dates`, oldest first; the selected quarter last." }),
+    rows: z.array(
+      z.object({
+        report_id: z.number().int(),
+        partner_id: z.number().int(),
+        company_name: z.string(),
+        product_id: z.number().int(),
+        product_name: z.string(),
+        stage_id: z.number().int(),
+        stage_name: z.string(),
+        status: z.enum(PROJECT_STATUSES).nullable(),
+        report_status: z.enum(REPORT_STATES),
+        dates: z.array(z.object({ quarter: z.string(), start_date: z.iso.date().nullable(), end_date: z.iso.date().nullable() })),
+      }),
+    ),
+    options: z.object({
+      quarter_filter: z.array(FilterOption),
+      partner_filter: z.array(FilterOption),
+      product_filter: z.array(FilterOption),
+      stage_filter: z.array(FilterOption),
+      status_filter: z.array(TextOption),
+      report_status_filter: z.array(TextOption),
+    }),
+  })
+  .meta({ id: "PdtReport" });
+
+function pdtAnswer(view: PdtConsolidatedView): z.infer<typeof PdtReport> {
+  return {
+    count: view.page.total,
+    page_number: view.page.page,
+    page_size: view.page.pageSize,
+    pages: view.page.pages,
+    quarter: view.quarter.name,
+    quarter_order: view.quarterOrder,
+    rows: view.page.rows.map((row) => ({
+      report_id: row.reportId,
+      partner_id: row.partnerId,
+      company_name: row.companyName,
+      product_id: row.productId,
+      product_name: row.productName,
+      stage_id: row.stageId,
+      stage_name: row.stageName,
+      status: row.status,
+      report_status: row.reportStatus,
+      dates: row.dates.map((pair, index) => ({ quarter: view.quarterOrder[index], start_date: pair.startDate, end_date: pair.endDate })),
+    })),
+    options: view.options,
+  };
+}
+
+// ---------------------------------------------------------------- Filing Plans
+
+const FilingBody = z
+  .object({
+    ...pageFields(CONSOLIDATED_PAGE_SIZES.filing),
+    quarter: z.string().max(20).nullish().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }),
+    partner_id: optionalId,
+    country_id: optionalId,
+    product_status_dict: z
+      .record(z.string().regex(/^\d{1,10}$/, "A product id."), z.string().max(200))
+      .nullish()
+      .refine((dict) => !dict || Object.keys(dict).length <= 1, "One product at a time.")
+      .meta({ description: "`{product_id: status}`: rows whose cell for that product holds that status (an empty status: any filing of the product). One product at a time.", example: { "3": "Filed" } }),
+    status: optionalText.meta({ description: "Rows with this status for any product (without product_status_dict)." }),
+    report_status: z.enum(REPORT_STATES).nullish(),
+    sort: z.enum(FILING_SORTS).nullish(),
+  })
+  .meta({ id: "FilingReportQuery" });
+type FilingBody = z.infer<typeof FilingBody>;
+
+function filingQuery(body: FilingBody) {
+  const [entry] = Object.entries(body.product_status_dict ?? {});
+  if (entry && body.status) throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: { status: ["Give a status in product_status_dict or in status, not both."] } });
+  return asPageQuery(filingQuerySchema, {
+    quarter: body.quarter,
+    partner: body.partner_id,
+    country: body.country_id,
+    reportStatus: body.report_status,
+    product: entry?.[0],
+    productStatus: entry ? entry[1] : body.status,
+    sort: body.sort,
+    dir: body.dir,
+    page: body.page_number,
+  });
+}
+
+const FilingReport = z
+  .object({
+    ...pageAnswer,
+    products: z.array(FilterOption).meta({ description: "The product columns: every product with a filing in the quarter." }),
+    rows: z.array(
+      z.object({
+        report_id: z.number().int(),
+        partner_id: z.number().int(),
+        company_name: z.string(),
+        country_id: z.number().int(),
+        country: z.string(),
+        report_status: z.enum(REPORT_STATES),
+        product_status_dict: z.record(z.string(), z.string()).meta({ description: "By product id: the cell's status (absent: no filing)." }),
+      }),
+    ),
+    options: z.object({
+      quarter_filter: z.array(FilterOption),
+      partner_filter: z.array(FilterOption),
+      country_filter: z.array(FilterOption),
+      product_filter: z.array(FilterOption),
+      status_filter: z.array(TextOption),
+      report_status_filter: z.array(TextOption),
+    }),
+  })
+  .meta({ id: "FilingReport" });
+
+function filingAnswer(view: FilingConsolidatedView): z.infer<typeof FilingReport> {
+  return {
+    count: view.page.total,
+    page_number: view.page.page,
+    page_size: view.page.pageSize,
+    pages: view.page.pages,
+    quarter: view.quarter.name,
+    products: view.products,
+    rows: view.page.rows.map((row) => ({
+      report_id: row.reportId,
+      partner_id: row.partnerId,
+      company_name: row.companyName,
+      country_id: row.countryId,
+      country: row.country,
+      report_status: row.reportStatus,
+      product_status_dict: row.cells,
+    })),
+    options: view.options,
+  };
+}
+
+// ---------------------------------------------------------------- Sales
+
+const SalesParams = z.object({ x: z.enum(["api", "fdf", "API", "FDF"]).meta({ description: "The table: api or fdf." }) });
+const kindOf = (x: string): SalesKind => (x.toUpperCase() === "FDF" ? "FDF" : "API");
+
+const FDF_FIELDS = ["strength", "formulation_md", "currency", "procurement_end_country", "comments"] as const;
+
+const SalesBody = z
+  .object({
+    ...pageFields(CONSOLIDATED_PAGE_SIZES.sales),
+    quarter_id: optionalId.meta({ description: "A quarter's id (quarter_filter of the answer); the open quarter when left out." }),
+    partner_id: optionalId,
+    product_id: optionalId,
+    country_id: optionalId,
+    year: z.number().int().min(1).max(9999).nullish(),
+    month: z
+      .union([z.number().int().min(1).max(12), z.enum(MONTHS)])
+      .nullish()
+      .meta({ description: "1 to 12, or the month's English name." }),
+    purchaser: optionalText.meta({ description: "Part of the purchaser's name." }),
+    report_status: z.enum(REPORT_STATES).nullish(),
+    sort: z.enum(SALES_SORTS).nullish(),
+    strength: optionalText.meta({ description: "FDF only: part of the strength." }),
+    formulation_md: optionalId.meta({ description: "FDF only: a formulation type id." }),
+    currency: z.string().max(10).nullish().meta({ description: "FDF only: a currency code." }),
+    procurement_end_country: optionalText.meta({ description: "FDF only: part of the procurement end-country." }),
+    comments: optionalText.meta({ description: "FDF only: part of the comments." }),
+  })
+  .meta({ id: "SalesReportQuery" });
+type SalesBody = z.infer<typeof SalesBody>;
+
+async function salesQuery(kind: SalesKind, body: SalesBody) {
+  if (kind === "API") {
+    const fdfOnly = FDF_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null && body[field] !== "");
+    if (fdfOnly.length) throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: Object.fromEntries(fdfOnly.map((field) => [field, ["Only the FDF table has this filter."]])) });
+  }
+  const quarter = body.quarter_id ? (await getQuarterById(body.quarter_id)).name : undefined;
+  const month = typeof body.month === "string" ? MONTHS.indexOf(body.month) + 1 : body.month;
+  return asPageQuery(salesConsolidatedQuery, {
+    tab: kind,
+    quarter,
+    partner: body.partner_id,
+    product: body.product_id,
+    country: body.country_id,
+    year: body.year,
+    month,
+    purchaser: body.purchaser,
+    reportStatus: body.report_status,
+    strength: body.strength,
+    formulationType: body.formulation_md,
+    currency: body.currency,
+    procurementEndCountry: body.procurement_end_country,
+    comments: body.comments,
+    sort: body.sort,
+    dir: body.dir,
+    page: body.page_number,
+  });
+}
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+const SalesReport = z
+  .object({
+    ...pageAnswer,
+    quarter_id: z.number().int(),
+    table: z.enum(["API", "FDF"]),
+    columns: z.array(z.object({ key: z.string(), label: z.string() })).meta({ description: "The table's columns: the keys of each row's cells and their labels." }),
+    rows: z.array(
+      z
+        .object({ id: z.number().int(), report_id: z.number().int(), company_name: z.string(), report_status: z.enum(REPORT_STATES) })
+        .catchall(z.union([z.string(), z.number()]))
+        .meta({ description: "The row's cells by column key, as the grid shows them (numbers as exact decimals)." }),
+    ),
+    options: z.object({
+      quarter_filter: z.array(z.string()),
+      partner_filter: z.array(FilterOption),
+      product_filter: z.array(FilterOption),
+      country_filter: z.array(FilterOption),
+      year_filter: z.array(FilterOption),
+      month_filter: z.array(FilterOption),
+      purchaser_filter: z.array(z.string()),
+      report_status_filter: z.array(z.string()),
+      formulation_filter: z.array(FilterOption),
+      currency_filter: z.array(z.string()),
+    }),
+  })
+  .meta({ id: "SalesReport" });
+
+function salesAnswer(view: SalesConsolidatedView): z.infer<typeof SalesReport> {
+  const columns = columnsFor(view.tab);
+  return {
+    count: view.page.total,
+    page_number: view.page.page,
+    page_size: view.page.pageSize,
+    pages: view.page.pages,
+    quarter: view.quarter.name,
+    quarter_id: view.quarter.id,
+    table: view.tab,
+    columns: columns.map((column) => ({ key: snake(column.key), label: column.label })),
+    rows: view.page.rows.map((row) => ({
+      id: row.id,
+      report_id: row.reportId,
+      company_name: row.companyName,
+      report_status: row.reportStatus,
+      ...Object.fromEntries(columns.map((column) => [snake(column.key), row[column.key] ?? ""])),
+    })),
+    options: {
+      quarter_filter: view.options.quarters,
+      partner_filter: view.options.partners,
+      product_filter: view.options.products,
+      country_filter: view.options.countries,
+      year_filter: view.options.years,
+      month_filter: view.options.months,
+      purchaser_filter: view.options.purchasers,
+      report_status_filter: [...view.options.statuses],
+      formulation_filter: view.options.formulationTypes,
+      currency_filter: view.options.currencies,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the calls
+
+export const REPORT_CALLS = [
+  signedInCall({
+    method: "POST",
+    path: "/report/pdt/",
+    summary: "One page of the consolidated Development Timeline report of a quarter, filtered as on the report page.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    body: PdtBody,
+    answer: PdtReport,
+    errors: [400, 404],
+    example: { body: { page_number: 1, page_size: 50, quarter: "Q2 2026", partner_id: null, product_id: null, stages: null, status: "FILED" } },
+    handle: async ({ body }) => pdtAnswer(await listPdtConsolidated(pdtQuery(body), { pageSize: body.page_size })),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/report/pdt/download/",
+    summary: "Every row of the consolidated Development Timeline report the filters match, as pdt-report.xlsx (or pdt-report.csv).",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: FormatQuery,
+    body: PdtBody,
+    answer: FILE_ANSWER,
+    errors: [400, 404],
+    example: { body: { quarter: "Q2 2026", partner_id: 1 } },
+    async handle({ body, query }) {
+      const format = query.format ?? "xlsx";
+      const { columns, rows } = await pdtConsolidatedDownload(pdtQuery(body), format);
+      return format === "csv" ? csvResponse("pdt-report.csv", columns, rows) : xlsxResponse("pdt-report.xlsx", "PDT", columns, rows);
+    },
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/report/filing/",
+    summary: "One page of the consolidated Filing Plans report of a quarter: a row per partner and country, a status per product.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    body: FilingBody,
+    answer: FilingReport,
+    errors: [400, 404],
+    example: { body: { page_number: 1, page_size: 50, quarter: "Q2 2026", partner_id: null, country_id: null, product_status_dict: { "3": "Filed" } } },
+    handle: async ({ body }) => filingAnswer(await listFilingConsolidated(filingQuery(body), { pageSize: body.page_size })),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/report/filing/download/",
+    summary: "Every row of the consolidated Filing Plans report the filters match, as filing-plans.xlsx (or filing-plans.csv).",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    query: FormatQuery,
+    body: FilingBody,
+    answer: FILE_ANSWER,
+    errors: [400, 404],
+    example: { body: { quarter: "Q2 2026", country_id: 12 } },
+    async handle({ body, query }) {
+      const { columns, rows } = await filingConsolidatedDownload(filingQuery(body));
+      return query.format === "csv" ? csvResponse("filing-plans.csv", columns, rows) : xlsxResponse("filing-plans.xlsx", "Filing Plans", columns, rows);
+    },
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/report/sales/{x}",
+    summary: "One page of the consolidated Sales report's API or FDF rows of a quarter, filtered as on the report page.",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    params: SalesParams,
+    body: SalesBody,
+    answer: SalesReport,
+    errors: [400, 404],
+    example: { body: { page_number: 1, page_size: 100, partner_id: null, product_id: null, country_id: null, quarter_id: null, year: 2026, month: 4, purchaser: "health" } },
+    handle: async ({ params, body }) => salesAnswer(await listSalesConsolidated(await salesQuery(kindOf(params.x), body), { pageSize: body.page_size })),
+  }),
+  signedInCall({
+    method: "POST",
+    path: "/report/sales/download/{x}",
+    summary: "Every API or FDF row of the consolidated Sales report the filters match, as sales-report-api.xlsx / sales-report-fdf.xlsx (or .csv).",
+    tag: TAG,
+    access: ADMIN_AND_STAFF,
+    params: SalesParams,
+    query: FormatQuery,
+    body: SalesBody,
+    answer: FILE_ANSWER,
+    errors: [400, 404],
+    example: { body: { year: 2026, currency: "USD" } },
+    async handle({ params, query, body }) {
+      const download = await openSalesDownload(await salesQuery(kindOf(params.x), body));
+      return query.format === "csv"
+        ? csvResponse(`${download.basename}.csv`, download.columns, download.cells("csv"))
+        : xlsxResponse(`${download.basename}.xlsx`, download.tab, download.columns, download.cells("xlsx"));
+    },
+  }),
+];

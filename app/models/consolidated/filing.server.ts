@@ -251,7 +251,7 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
 }
 
 /** One page of the report for the query (a page past the end is the last page), with the filters' options. */
-export async function listFilingConsolidated(query: FilingQuery): Promise<FilingConsolidatedView> {
+export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const open = openQuarterRef();
   const groups = groupKeysOf(query, quarter.id).as("groups");
@@ -263,7 +263,6 @@ export async function listFilingConsolidated(query: FilingQuery): Promise<Filing
     quarterDropdown(),
   ]);
   const [statusOptions, productFilter] = await Promise.all([quarterStatuses(quarter, kinds.statuses, query.productStatus), productOptions(kinds.products, query.product)]);
-  const pageSize = CONSOLIDATED_PAGE_SIZES.filing;
   const window = pageWindow(query.page, total, pageSize);
   const sort: FilingSort = query.sort ?? "company";
   const order =

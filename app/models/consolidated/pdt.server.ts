@@ -293,9 +293,8 @@ async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<P
 // ---------------------------------------------------------------- the page
 
 /** One page of the report with its filters' choices (an unknown or future quarter: WorkflowError 404). */
-export async function listPdtConsolidated(query: PdtQuery): Promise<PdtConsolidatedView> {
+export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.pdt }: { pageSize?: number } = {}): Promise<PdtConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
-  const pageSize = CONSOLIDATED_PAGE_SIZES.pdt;
   const where = and(...reportFilters(query, quarter.id), ...rowFilters(query));
   const [earlier, [{ total }], options, dropdown] = await Promise.all([
     historyQuarters(quarter),

@@ -614,11 +614,13 @@ async function filterOptions(scope: Scope): Promise<SalesFilterOptions> {
 // ---------------------------------------------------------------- the page
 
 /** A page of the report with its total, the quarter, the tab and the filter lists. */
-export async function listSalesConsolidated(rawQuery: SalesConsolidatedQuery): Promise<SalesConsolidatedView> {
+export async function listSalesConsolidated(
+  rawQuery: SalesConsolidatedQuery,
+  { pageSize = CONSOLIDATED_PAGE_SIZES.sales }: { pageSize?: number } = {},
+): Promise<SalesConsolidatedView> {
   const scope = await loadScope(rawQuery);
   const sort: SalesSort = scope.query.sort ?? "company";
   const dir = scope.query.dir;
-  const pageSize = CONSOLIDATED_PAGE_SIZES.sales;
   const [counts, options] = await Promise.all([countsPerReport(scope), filterOptions(scope)]);
   let total = 0;
   for (const count of counts.values()) total += count;

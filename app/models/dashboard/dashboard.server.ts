@@ -76,6 +76,11 @@ const TABLES: Record<DashboardTableId, TableBuilder> = {
   "price-over-time": async (query, all) => pricePeriodsTable(await priceByPeriod(query), query, all),
 };
 
+/** One dashboard table under the query's filters: the page the query names, or every row (`all`). */
+export function dashboardTable(tableId: DashboardTableId, query: DashboardQuery, all = false): Promise<DashboardTable> {
+  return TABLES[tableId](query, all);
+}
+
 /** The dashboard view a link asks for (read here, on the server: the page does not ship the schema). */
 export function readDashboardQuery(url: URL): DashboardQuery {
   return readQuery(dashboardQuery, url);

@@ -1,9 +1,14 @@
 /** Client-safe constants of the Product Development Timeline screen, its plain form and its workbook. */
+import { TEXT_MAX } from "~/utils/text-rules";
 import { PDT_COLUMN_LABELS, INVALID_DATA_HINT } from "./rows";
 
 export const PDT_WORKBOOK_FILENAME = "development-timeline.xlsx";
 export const PDT_SHEET = "PDT";
 export const PDT_TABLE = "PDT";
+
+/** Bounds of one save: rows of the largest timeline (every product of the catalogue times its stages), and characters of a posted cell. */
+export const PDT_SAVE_MAX_ROWS = 20_000;
+export const PDT_CELL_MAX_CHARS = 2 * TEXT_MAX.note;
 
 /** The workbook's columns that an upload reads back (the download adds the slip and earlier quarters). */
 export const PDT_WORKBOOK_COLUMNS = [

@@ -1,0 +1,163 @@
+/**
+ * What the PDT and Filing Plans calls share around their rows (the Sales Report calls could too):
+ * the report's header as an answer (quarter, dropdown, meta, messages), the bodies and answers of
+ * submit, decide and read-messages, and the decision and inbox calls themselves. The rules are the
+ * report screens': loadReportFrame, decideReport and markReportMessagesRead.
+ */
+import { z } from "zod";
+import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
+import type { AuthUser } from "~/models/user.server";
+import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
+import { ALL_ROLES, ApiError, idParam, QuarterQuery, signedInCall } from "../call.server";
+
+export const INVALID_DATA = "Invalid data!";
+
+/** A 400 answer with field errors by path (`rows.3.start_date`). */
+export function invalid(errors: Record<string, string[]>) {
+  return new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors });
+}
+
+export const PartnerParams = z.object({ partnerId: idParam });
+
+export const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
+
+export const ReportMetaSchema = z
+  .object({
+    report_id: z.number().int().nullable(),
+    status: z.enum(REPORT_STATES).nullable().meta({ description: "null: not started." }),
+    version: z.number().int().meta({ description: "Send it back with a save or a submission: one over a newer version is refused (409)." }),
+    submitted_at: z.iso.datetime().nullable(),
+    decided_at: z.iso.datetime().nullable(),
+    is_late: z.boolean(),
+    can_edit: z.boolean().meta({ description: "Whether the caller may save the rows now." }),
+  })
+  .meta({ id: "ReportMeta" });
+
+export const ReportMessageSchema = z
+  .object({ from: z.enum(["partner", "admin"]), author: z.string().nullable(), message: z.string(), is_approved: z.boolean().nullable(), at: z.iso.datetime() })
+  .meta({ id: "ReportMessage" });
+
+/** The header fields every report template answers with (the meta under the report's own name). */
+export const frameShape = {
+  partner_id: z.number().int(),
+  company_name: z.string(),
+  quarter: z.string(),
+  quarter_dropdown: z.array(QuarterOptionSchema).meta({ description: "The open quarter first, then earlier quarters, newest first." }),
+  unread_message_count: z.number().int(),
+  messages: z.array(ReportMessageSchema),
+};
+
+export function frameAnswer(view: ReportFrameView) {
+  return {
+    partner_id: view.partner.id,
+    company_name: view.partner.companyName,
+    quarter: view.quarter.name,
+    quarter_dropdown: view.quarterDropdown,
+    unread_message_count: view.unreadMessageCount,
+    messages: view.messages.map((message) => ({
+      from: message.isPartnerMessage ? ("partner" as const) : ("admin" as const),
+      author: message.author,
+      message: message.message,
+      is_approved: message.isApproved,
+      at: message.createdAt.toISOString(),
+    })),
+  };
+}
+
+export function reportMeta(view: ReportFrameView): z.infer<typeof ReportMetaSchema> {
+  return {
+    report_id: view.report.id,
+    status: view.report.status,
+    version: view.report.version,
+    submitted_at: view.report.submittedAt?.toISOString() ?? null,
+    decided_at: view.report.decidedAt?.toISOString() ?? null,
+    is_late: view.report.isLate,
+    can_edit: view.canEditRows,
+  };
+}
+
+/** The answer of a save or a submission. */
+export const ReportSavedSchema = z
+  .object({
+    status: z.literal("OK"),
+    detail: z.string().meta({ example: "Data recorded successfully!" }),
+    report_id: z.number().int(),
+    version: z.number().int().meta({ description: "The report's version now: send it with the next save." }),
+    total: z.number().int().meta({ description: "Rows (PDT) or filled cells (Filing Plans) of the quarter's report." }),
+    updated: z.number().int().meta({ description: "Stored values this save wrote or removed." }),
+  })
+  .meta({ id: "ReportSaved" });
+
+export const ReportSubmitBody = z
+  .object({
+    message: z.string().max(2000).meta({ description: "The comment for the administrator (required)." }),
+    version: z.number().int().min(0).meta({ description: "The meta's version as read." }),
+  })
+  .meta({ id: "ReportSubmitBody" });
+
+export const ReportDecisionBody = z
+  .object({
+    partner_id: idParam,
+    message: z.string().max(2000).meta({ description: "The comment for the partner (required)." }),
+    is_approved: z.boolean(),
+  })
+  .meta({ id: "ReportDecisionBody" });
+
+export const ReportDone = z.object({ status: z.literal("OK"), detail: z.string(), unread_message_count: z.number().int().optional() }).meta({ id: "ReportDone" });
+
+const InboxParams = z.object({ who: z.enum(["admin", "partner"]) });
+export const ReportInboxBody = z
+  .object({ partner_id: idParam.optional().meta({ description: "Required on /inbox/admin; a partner may leave it out (its own)." }) })
+  .meta({ id: "ReportInboxBody" });
+
+export const ownPartner = (user: AuthUser) => user.partnerId!;
+
+const LABELS: Record<ReportTypeKey, string> = { pdt: "Development Timeline", filing: "Filing Plans", sales: "Sales Report" };
+
+/** POST /template/{kind}/message/: an administrator approves or rejects the partner's submitted report of the open quarter. */
+export function decisionCall(type: ReportTypeKey, kind: string, tag: string) {
+  return signedInCall({
+    method: "POST",
+    path: `/template/${kind}/message/`,
+    summary: `Approves or rejects a partner's submitted ${LABELS[type]} of the open quarter, with a comment (mailed to the partner).`,
+    tag,
+    access: ["ADMIN"],
+    body: ReportDecisionBody,
+    answer: ReportDone,
+    errors: [400, 404, 409],
+    example: { body: { partner_id: 1, message: "Thank you.", is_approved: true } },
+    async handle({ user, body, context }) {
+      const frame = await loadReportFrame({ viewer: user, partnerId: body.partner_id, type });
+      const action = body.is_approved ? "approve" : "reject";
+      const decided = await decideReport({ actor: user, partnerId: body.partner_id, quarterId: frame.quarter.id, type, action, comment: body.message, requestId: context.requestId });
+      return { status: "OK" as const, detail: decided.message };
+    },
+  });
+}
+
+/** POST /template/{kind}/inbox/{who}: the caller's side reads the report's messages. */
+export function inboxCall(type: ReportTypeKey, kind: string, tag: string) {
+  return signedInCall({
+    method: "POST",
+    path: `/template/${kind}/inbox/{who}`,
+    summary: `Marks the ${LABELS[type]}'s messages as read by the caller's side (\`partner\` for a partner, \`admin\` with partner_id for administrators); ?quarter= for an earlier quarter.`,
+    tag,
+    access: ALL_ROLES,
+    params: InboxParams,
+    query: QuarterQuery,
+    body: ReportInboxBody,
+    answer: ReportDone,
+    errors: [400, 404],
+    example: { body: { partner_id: 1 } },
+    async handle({ user, params, query, body }) {
+      const isPartner = user.role === "PARTNER";
+      if (isPartner !== (params.who === "partner")) throw invalid({ "path.who": [isPartner ? "A partner reads /inbox/partner." : "Administrators read /inbox/admin."] });
+      const partnerId = body.partner_id ?? (isPartner ? ownPartner(user) : undefined);
+      if (!partnerId) throw invalid({ partner_id: ["Send partner_id to /inbox/admin."] });
+      // A partner naming another partner's report is refused (403) here, as on the page.
+      const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
+      const result = await markReportMessagesRead(user, partnerId, frame.quarter.id, type);
+      return { status: "OK" as const, detail: "Messages read.", unread_message_count: result.unreadMessageCount };
+    },
+  });
+}

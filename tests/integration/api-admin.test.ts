@@ -1,0 +1,640 @@
+/**
+ * The administrators' JSON API calls (partners, products, product verification, cut-off date,
+ * reminders), the country list and the partner dashboard: each allowed call with its documented
+ * answer and the effect a user would notice, a refused role, a partner reaching for another
+ * partner's record, and bad input answered with field errors.
+ */
+import { and, asc, count, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { auditLog, countries, outbox, partnerProducts, partners, productVerifications, products, settings } from "~/db/schema";
+import { getOpenQuarter } from "~/models/quarter.server";
+import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
+import { formatDate } from "~/utils/dates";
+import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
+import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+
+const UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
+
+let admin: string;
+let staff: string;
+let partner1: string;
+let acme: number;
+let borealis: number;
+
+async function partnerIdOf(email: string) {
+  const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.email, email));
+  return row.id;
+}
+
+beforeEach(async () => {
+  [admin, staff, partner1] = await Promise.all([
+    apiToken("admin@example.org", "admin-pass-1"),
+    apiToken("staff@example.org", "staff-pass-1"),
+    apiToken("partner1@example.org", "partner-pass-1"),
+  ]);
+  [acme, borealis] = await Promise.all([partnerIdOf("partner1@example.org"), partnerIdOf("partner2@example.org")]);
+});
+
+/** The answer is documented and has this status. */
+function expectAnswer(method: string, documentedPath: string, answer: ApiAnswer, status: number) {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expectDocumented(method, documentedPath, answer);
+}
+
+function expectForbidden(method: string, documentedPath: string, answer: ApiAnswer) {
+  expectAnswer(method, documentedPath, answer, 403);
+  expect(answer.body).toMatchObject({ status: "forbidden", detail: "YOU ARE NOT AUTHORIZED TO USE THE PAGE" });
+}
+
+function expectInvalid(method: string, documentedPath: string, answer: ApiAnswer, fields: string[]) {
+  expectAnswer(method, documentedPath, answer, 400);
+  expect(answer.body.status).toBe("invalid");
+  for (const field of fields) expect(answer.body.errors?.[field], `errors.${field} in ${JSON.stringify(answer.body.errors)}`).toEqual(expect.any(Array));
+}
+
+const mails = () => db.select().from(outbox).orderBy(asc(outbox.id));
+
+async function productNamed(name: string) {
+  const [row] = await db.select().from(products).where(eq(products.name, name));
+  return row;
+}
+
+/** A product of the catalogue that the partner has (active), and one it does not have. */
+async function productsOf(partnerId: number) {
+  const rows = await db
+    .select({ id: products.id, name: products.name, active: partnerProducts.isActive, status: partnerProducts.projectStatus })
+    .from(products)
+    .leftJoin(partnerProducts, and(eq(partnerProducts.productId, products.id), eq(partnerProducts.partnerId, partnerId)))
+    .where(eq(products.isActive, true))
+    .orderBy(asc(products.id));
+  return { assigned: rows.find((row) => row.active)!, unassigned: rows.find((row) => !row.active)! };
+}
+
+const NEW_PARTNER = {
+  companyName: "Delta Pharma Ltd",
+  email: "Contact@Delta-Pharma.example",
+  contactPrefix: "+91",
+  contactNumber: "98765 43210",
+  address: "12 Industrial Estate, Hyderabad",
+  region: "Asia",
+  products: [] as { productId: number; status: string }[],
+  people: [{ firstName: "Asha", lastName: "Rao", contactPrefix: "+91", contactNumber: "9123456780" }],
+};
+
+// ---------------------------------------------------------------- partners
+
+describe("GET /admin/partner/", () => {
+  it("STAFF reads the partner list with products and report states; a search narrows it", async () => {
+    const answer = await callApi("GET", "/admin/partner/", { token: staff });
+    expectAnswer("GET", "/admin/partner/", answer, 200);
+    expect(answer.body.quarter_name).toBe((await getOpenQuarter()).name);
+    const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
+    expect(row).toMatchObject({ company_name: "Acme Generics Ltd", email: "partner1@example.org", is_active: true });
+    expect(row.active_products.length).toBeGreaterThan(0);
+    expect(row.template_data.map((item: { template_type: string }) => item.template_type)).toEqual(["pdt", "filing plan", "sales"]);
+    expect(answer.body.partners.map((partner: { company_name: string }) => partner.company_name)).toContain("Borealis Pharma Pvt");
+
+    const searched = await callApi("GET", "/admin/partner/", { token: staff, query: { q: "borealis" } });
+    expectAnswer("GET", "/admin/partner/", searched, 200);
+    expect(searched.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toEqual([borealis]);
+  });
+
+  it("refuses a partner (403) and an unknown filter value (400)", async () => {
+    expectForbidden("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: partner1 }));
+    expectInvalid("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: staff, query: { dir: "sideways" } }), ["query.dir"]);
+  });
+});
+
+describe("POST /admin/partner/", () => {
+  it("ADMIN adds a partner: listed, its login created without password, a set-password link mailed", async () => {
+    const answer = await callApi("POST", "/admin/partner/", { token: admin, body: NEW_PARTNER });
+    expectAnswer("POST", "/admin/partner/", answer, 200);
+    expect(answer.body).toMatchObject({ status: "OK", detail: "Partner added succcessfully!", partner_id: expect.any(Number) });
+
+    const read = await callApi("GET", `/admin/partner/${answer.body.partner_id}/`, { token: staff });
+    expect(read.body).toMatchObject({
+      company_name: "Delta Pharma Ltd",
+      email: "contact@delta-pharma.example",
+      contact_number: "+919876543210",
+      region: "Asia",
+      employee: [{ first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
+    });
+    const [mail] = await mails();
+    expect(mail).toMatchObject({ toAddress: "contact@delta-pharma.example" });
+    expect(mail.textBody).toContain("/set-password/");
+  });
+
+  it("refuses STAFF (403) and adds nothing", async () => {
+    const before = await db.select({ id: partners.id }).from(partners);
+    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: staff, body: NEW_PARTNER }));
+    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: partner1, body: NEW_PARTNER }));
+    expect(await db.select({ id: partners.id }).from(partners)).toHaveLength(before.length);
+  });
+
+  it("answers 400 by field: the form's rules, the database's rules and unknown fields", async () => {
+    const bad = await callApi("POST", "/admin/partner/", {
+      token: admin,
+      body: { ...NEW_PARTNER, companyName: " ", contactNumber: "12ab", people: [{ ...NEW_PARTNER.people[0], firstName: "" }] },
+    });
+    expectInvalid("POST", "/admin/partner/", bad, ["companyName", "contactNumber", "people.0.firstName"]);
+    expect(bad.body.errors.companyName).toEqual(["Please input Company name!"]);
+    expect(bad.body.errors.contactNumber).toEqual(["Contact should have only numbers!"]);
+
+    const duplicate = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, email: "PARTNER2@example.org" } });
+    expectInvalid("POST", "/admin/partner/", duplicate, ["email"]);
+    expect(duplicate.body.errors.email).toEqual(["A partner or user with this e-mail already exists."]);
+
+    const unknown = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, company_name: "Delta" } });
+    expectInvalid("POST", "/admin/partner/", unknown, ["company_name"]);
+    expect(await mails()).toHaveLength(0);
+  });
+});
+
+describe("GET /admin/partner/{id}/", () => {
+  it("STAFF reads a partner with its products, people and the form to send back", async () => {
+    const answer = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
+    expectAnswer("GET", "/admin/partner/{id}/", answer, 200);
+    expect(answer.body).toMatchObject({ partner_id: borealis, company_name: "Borealis Pharma Pvt", email: "partner2@example.org", is_active: true });
+    expect(answer.body.contact_number).toMatch(/^\+\d{1,4}\d{10}$/);
+    const assigned = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, borealis), eq(partnerProducts.isActive, true)));
+    expect(answer.body.active_products.map((row: { product_id: number }) => row.product_id).sort()).toEqual(assigned.map((row) => row.productId).sort());
+    expect(answer.body.active_products.every((row: { product_name: string }) => row.product_name)).toBe(true);
+    expect(answer.body.form).toMatchObject({ companyName: "Borealis Pharma Pvt", email: "partner2@example.org" });
+  });
+
+  it("refuses a partner, even for its own id or another partner's (403); unknown id 404; bad id 400", async () => {
+    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${borealis}/`, { token: partner1 }));
+    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${acme}/`, { token: partner1 }));
+    const missing = await callApi("GET", "/admin/partner/999999/", { token: admin });
+    expectAnswer("GET", "/admin/partner/{id}/", missing, 404);
+    expect(missing.body.status).toBe("notfound");
+    expectInvalid("GET", "/admin/partner/{id}/", await callApi("GET", "/admin/partner/abc/", { token: admin }), ["path.id"]);
+  });
+});
+
+describe("PUT /admin/partner/{id}/", () => {
+  it("ADMIN edits a partner: the form as read, changed and sent back, is saved", async () => {
+    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const form = { ...read.body.form, companyName: "Borealis Pharma International", address: "" };
+    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: form });
+    expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Partner edited succcessfully!", partner_id: borealis });
+
+    const again = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
+    expect(again.body).toMatchObject({ company_name: "Borealis Pharma International", address: null });
+    expect(again.body.employee.map((person: { employee_id: number }) => person.employee_id)).toEqual(
+      read.body.employee.map((person: { employee_id: number }) => person.employee_id),
+    );
+  });
+
+  it("refuses STAFF and a partner reaching for another partner (403): nothing changes", async () => {
+    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const form = { ...read.body.form, companyName: "Taken Over" };
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: partner1, body: form }));
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: staff, body: form }));
+    const [row] = await db.select().from(partners).where(eq(partners.id, borealis));
+    expect(row.companyName).toBe("Borealis Pharma Pvt");
+  });
+
+  it("answers 400 by field and 404 for an unknown partner", async () => {
+    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const bad = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body.form, contactNumber: "12345", region: "Mars" } });
+    expectInvalid("PUT", "/admin/partner/{id}/", bad, ["contactNumber", "region"]);
+    expect(bad.body.errors.contactNumber).toEqual(["Contact should have 10 digits!"]);
+    const taken = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body.form, email: "partner1@example.org" } });
+    expectInvalid("PUT", "/admin/partner/{id}/", taken, ["email"]);
+    const missing = await callApi("PUT", "/admin/partner/999999/", { token: admin, body: read.body.form });
+    expectAnswer("PUT", "/admin/partner/{id}/", missing, 404);
+  });
+});
+
+describe("DELETE /admin/partner/{id}/", () => {
+  it("ADMIN deactivates a partner: listed as inactive, its token ends and it cannot sign in", async () => {
+    const partner2 = await apiToken("partner2@example.org", "partner-pass-2");
+    const answer = await callApi("DELETE", `/admin/partner/${borealis}/`, { token: admin });
+    expectAnswer("DELETE", "/admin/partner/{id}/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Partner successfully removed!" });
+
+    const active = await callApi("GET", "/admin/partner/", { token: staff });
+    expect(active.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).not.toContain(borealis);
+    const inactive = await callApi("GET", "/admin/partner/", { token: staff, query: { status: "inactive" } });
+    expect(inactive.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toContain(borealis);
+    expect((await callApi("GET", "/partner/dashboard/", { token: partner2 })).status).toBe(401);
+    expect((await callApi("POST", "/login/", { body: { email: "partner2@example.org", password: "partner-pass-2" } })).status).toBe(401);
+  });
+
+  it("refuses STAFF and a partner reaching for another partner (403); unknown id 404", async () => {
+    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${borealis}/`, { token: partner1 }));
+    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${borealis}/`, { token: staff }));
+    const [row] = await db.select().from(partners).where(eq(partners.id, borealis));
+    expect(row.isActive).toBe(true);
+    expectAnswer("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/999999/", { token: admin }), 404);
+    expectInvalid("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/0/", { token: admin }), ["path.id"]);
+  });
+});
+
+// ---------------------------------------------------------------- products
+
+const NEW_PRODUCT = { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" };
+
+describe("GET /admin/product/", () => {
+  it("STAFF lists products by name; ?recent=true lists the one added last first; filters apply", async () => {
+    const answer = await callApi("GET", "/admin/product/", { token: staff });
+    expectAnswer("GET", "/admin/product/", answer, 200);
+    const names = answer.body.products.map((product: { product_name: string }) => product.product_name);
+    expect(names.length).toBeGreaterThanOrEqual(12);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+
+    await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, name: "Zz Newest Product" } });
+    const recent = await callApi("GET", "/admin/product/", { token: staff, query: { recent: "true" } });
+    expectAnswer("GET", "/admin/product/", recent, 200);
+    expect(recent.body.products[0].product_name).toBe("Zz Newest Product");
+    const byName = await callApi("GET", "/admin/product/", { token: staff, query: { recent: "false" } });
+    expect(byName.body.products[0].product_name).not.toBe("Zz Newest Product");
+
+    const api = await callApi("GET", "/admin/product/", { token: staff, query: { category: "API" } });
+    expect(api.body.products.length).toBeGreaterThan(0);
+    expect(api.body.products.every((product: { category: string }) => product.category === "API")).toBe(true);
+  });
+
+  it("refuses a partner (403) and a bad flag (400)", async () => {
+    expectForbidden("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: partner1 }));
+    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: staff, query: { recent: "maybe" } }), ["query.recent"]);
+    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: staff, query: { sort: "price" } }), ["query.sort"]);
+  });
+});
+
+describe("POST /admin/product/", () => {
+  it("ADMIN adds a product: saved and readable", async () => {
+    const answer = await callApi("POST", "/admin/product/", { token: admin, body: NEW_PRODUCT });
+    expectAnswer("POST", "/admin/product/", answer, 200);
+    expect(answer.body).toMatchObject({
+      status: "OK",
+      detail: "Product added succcessfully!",
+      product: { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV", is_active: true },
+    });
+    expect(await productNamed("Lenacapavir 300 mg")).toMatchObject({ id: answer.body.product.product_id, category: "FDF" });
+  });
+
+  it("refuses STAFF and a partner (403): nothing added", async () => {
+    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: staff, body: NEW_PRODUCT }));
+    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: partner1, body: NEW_PRODUCT }));
+    expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
+  });
+
+  it("answers 400 by field: empty name, unknown category, duplicate name, unknown therapy area", async () => {
+    const bad = await callApi("POST", "/admin/product/", { token: admin, body: { name: "", category: "Tablet", therapyArea: "HIV" } });
+    expectInvalid("POST", "/admin/product/", bad, ["name", "category"]);
+    expect(bad.body.errors.name).toEqual(["Please enter product name!"]);
+    const [existing] = await db.select().from(products).limit(1);
+    const duplicate = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, name: existing.name.toUpperCase() } });
+    expectInvalid("POST", "/admin/product/", duplicate, ["name"]);
+    expect(duplicate.body.errors.name).toEqual(["A product with this name already exists."]);
+    const area = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, therapyArea: "Malaria" } });
+    expectInvalid("POST", "/admin/product/", area, ["therapyArea"]);
+    expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
+  });
+});
+
+describe("GET /admin/product/{id}/", () => {
+  it("STAFF reads a product with its category's stages", async () => {
+    const { assigned } = await productsOf(acme);
+    const answer = await callApi("GET", `/admin/product/${assigned.id}/`, { token: staff });
+    expectAnswer("GET", "/admin/product/{id}/", answer, 200);
+    expect(answer.body).toMatchObject({ product_id: assigned.id, product_name: assigned.name, is_active: true });
+    const firstStage = answer.body.category === "FDF" ? "Development set-up" : "Investigation and route selection";
+    expect(answer.body.stages[0].stage).toBe(firstStage);
+  });
+
+  it("refuses a partner, even for its own product (403); unknown id 404", async () => {
+    const { assigned } = await productsOf(acme);
+    expectForbidden("GET", "/admin/product/{id}/", await callApi("GET", `/admin/product/${assigned.id}/`, { token: partner1 }));
+    expectAnswer("GET", "/admin/product/{id}/", await callApi("GET", "/admin/product/999999/", { token: staff }), 404);
+  });
+});
+
+describe("PUT /admin/product/{id}/", () => {
+  it("ADMIN renames a product and changes its therapy area", async () => {
+    const created = await callApi("POST", "/admin/product/", { token: admin, body: NEW_PRODUCT });
+    const id = created.body.product.product_id;
+    const answer = await callApi("PUT", `/admin/product/${id}/`, { token: admin, body: { name: "Lenacapavir 300 mg tablets", therapyArea: "HBV" } });
+    expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
+    expect(answer.body).toMatchObject({ detail: "Product edited succcessfully!", product: { product_id: id, product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
+    const read = await callApi("GET", `/admin/product/${id}/`, { token: staff });
+    expect(read.body).toMatchObject({ product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV", category: "FDF" });
+  });
+
+  it("refuses STAFF and a partner (403); the locked category is an unknown field (400); unknown id 404", async () => {
+    const { assigned } = await productsOf(acme);
+    const body = { name: "Renamed", therapyArea: "HIV" };
+    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: staff, body }));
+    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: partner1, body }));
+    const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, category: "API" } });
+    expectInvalid("PUT", "/admin/product/{id}/", locked, ["category"]);
+    expectInvalid("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { name: " ", therapyArea: "HIV" } }), ["name"]);
+    expect((await productNamed(assigned.name))?.id).toBe(assigned.id);
+    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", "/admin/product/999999/", { token: admin, body }), 404);
+  });
+});
+
+describe("DELETE /admin/product/{id}/", () => {
+  it("ADMIN deactivates a product: it leaves the active list for the inactive one", async () => {
+    const { assigned } = await productsOf(acme);
+    const answer = await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: admin });
+    expectAnswer("DELETE", "/admin/product/{id}/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Product Deactivated!" });
+    const ids = async (query: Record<string, string>) =>
+      (await callApi("GET", "/admin/product/", { token: staff, query })).body.products.map((product: { product_id: number }) => product.product_id);
+    expect(await ids({})).not.toContain(assigned.id);
+    expect(await ids({ status: "inactive" })).toContain(assigned.id);
+  });
+
+  it("refuses STAFF and a partner (403): the product stays active; unknown id 404", async () => {
+    const { assigned } = await productsOf(acme);
+    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: staff }));
+    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: partner1 }));
+    expect((await productNamed(assigned.name)).isActive).toBe(true);
+    expectAnswer("DELETE", "/admin/product/{id}/", await callApi("DELETE", "/admin/product/999999/", { token: admin }), 404);
+  });
+});
+
+describe("POST /admin/product_detail/", () => {
+  it("answers a product's details for a partner: assigned, not assigned, unknown name", async () => {
+    const { assigned, unassigned } = await productsOf(acme);
+    const answer = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: assigned.name.toUpperCase(), partner_id: acme } });
+    expectAnswer("POST", "/admin/product_detail/", answer, 200);
+    const [assignment] = await db
+      .select()
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, assigned.id)));
+    expect(answer.body).toMatchObject({
+      product_name: assigned.name,
+      partner_id: acme,
+      does_product_exist: true,
+      product_id: assigned.id,
+      active_product_id: assignment.id,
+      product_status: assignment.projectStatus,
+    });
+
+    const other = await callApi("POST", "/admin/product_detail/", { token: staff, body: { product_name: unassigned.name, partner_id: acme } });
+    expectAnswer("POST", "/admin/product_detail/", other, 200);
+    expect(other.body).toMatchObject({ does_product_exist: true, product_id: unassigned.id, active_product_id: null, product_status: null });
+
+    const unknown = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: UNVERIFIED, partner_id: acme } });
+    expectAnswer("POST", "/admin/product_detail/", unknown, 200);
+    expect(unknown.body).toMatchObject({ product_name: UNVERIFIED, does_product_exist: false, product_id: null, category: null });
+  });
+
+  it("refuses a partner asking about another partner or itself (403); 400 by field; unknown partner 404", async () => {
+    const { assigned } = await productsOf(borealis);
+    expectForbidden("POST", "/admin/product_detail/", await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: borealis } }));
+    expectForbidden("POST", "/admin/product_detail/", await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: acme } }));
+    const bad = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: "", partner_id: "first" } });
+    expectInvalid("POST", "/admin/product_detail/", bad, ["product_name", "partner_id"]);
+    const missing = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: assigned.name, partner_id: 999999 } });
+    expectAnswer("POST", "/admin/product_detail/", missing, 404);
+  });
+});
+
+// ---------------------------------------------------------------- product verification
+
+describe("GET /template/product_verification/{partnerId}", () => {
+  it("ADMIN and STAFF read the names waiting in the partner's open-quarter Sales Report", async () => {
+    const answer = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    expectAnswer("GET", "/template/product_verification/{partnerId}", answer, 200);
+    expect(answer.body).toMatchObject({ partner_id: acme, quarter: (await getOpenQuarter()).name, pending_product_count: 1 });
+    expect(answer.body.pending_products).toEqual([
+      expect.objectContaining({ product_name: UNVERIFIED, is_approved: null, category: "FDF", does_product_exist: false, row_count: 1 }),
+    ]);
+    const asStaff = await callApi("GET", `/template/product_verification/${acme}`, { token: staff });
+    expectAnswer("GET", "/template/product_verification/{partnerId}", asStaff, 200);
+    expect(asStaff.body.pending_products).toHaveLength(1);
+
+    const other = await callApi("GET", `/template/product_verification/${borealis}`, { token: admin });
+    expectAnswer("GET", "/template/product_verification/{partnerId}", other, 200);
+    expect(other.body.pending_products).toEqual([]);
+  });
+
+  it("refuses a partner for another partner or itself (403); bad id 400; unknown partner 404", async () => {
+    expectForbidden("GET", "/template/product_verification/{partnerId}", await callApi("GET", `/template/product_verification/${borealis}`, { token: partner1 }));
+    expectForbidden("GET", "/template/product_verification/{partnerId}", await callApi("GET", `/template/product_verification/${acme}`, { token: partner1 }));
+    expectInvalid("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/x1", { token: admin }), ["path.partnerId"]);
+    expectAnswer("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/999999", { token: admin }), 404);
+  });
+});
+
+describe("POST /template/product_verification/{partnerId}", () => {
+  async function pendingId() {
+    const [row] = await db.select().from(productVerifications).where(eq(productVerifications.productName, UNVERIFIED));
+    return row.id;
+  }
+
+  it("ADMIN approves a name with a new product: created, assigned to the partner, no longer pending", async () => {
+    const id = await pendingId();
+    const answer = await callApi("POST", `/template/product_verification/${acme}`, {
+      token: admin,
+      body: { product_verification_id: id, is_approved: true, product_name: UNVERIFIED, therapy_area: "HIV", product_status: "FILED" },
+    });
+    expectAnswer("POST", "/template/product_verification/{partnerId}", answer, 200);
+    expect(answer.body).toMatchObject({ status: "OK", detail: "Product approved and assigned to the partner.", is_approved: true, created_product: true, rows_mapped: 1 });
+
+    const product = await productNamed(UNVERIFIED);
+    expect(product).toMatchObject({ id: answer.body.product_id, category: "FDF", therapyArea: "HIV" });
+    const detail = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: UNVERIFIED, partner_id: acme } });
+    expect(detail.body).toMatchObject({ does_product_exist: true, product_status: "FILED", active_product_id: expect.any(Number) });
+    const list = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    expect(list.body.pending_products).toEqual([]);
+    expect(list.body.pending_product_count).toBe(0);
+    expect(list.body.existing_products).toEqual([expect.objectContaining({ product_verification_id: id, is_approved: true, product_id: product.id })]);
+
+    const again = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: false } });
+    expectAnswer("POST", "/template/product_verification/{partnerId}", again, 409);
+  });
+
+  it("refuses STAFF and partners (403), another partner's path (404), and missing fields (400): still pending", async () => {
+    const id = await pendingId();
+    const reject = { product_verification_id: id, is_approved: false };
+    expectForbidden("POST", "/template/product_verification/{partnerId}", await callApi("POST", `/template/product_verification/${acme}`, { token: staff, body: reject }));
+    expectForbidden("POST", "/template/product_verification/{partnerId}", await callApi("POST", `/template/product_verification/${acme}`, { token: partner1, body: reject }));
+    const elsewhere = await callApi("POST", `/template/product_verification/${borealis}`, { token: admin, body: reject });
+    expectAnswer("POST", "/template/product_verification/{partnerId}", elsewhere, 404);
+
+    const noArea = await callApi("POST", `/template/product_verification/${acme}`, {
+      token: admin,
+      body: { product_verification_id: id, is_approved: true, product_name: "A Brand New Name" },
+    });
+    expectInvalid("POST", "/template/product_verification/{partnerId}", noArea, ["therapy_area"]);
+    const noName = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: true } });
+    expectInvalid("POST", "/template/product_verification/{partnerId}", noName, ["product_name"]);
+    expectInvalid(
+      "POST",
+      "/template/product_verification/{partnerId}",
+      await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: "yes" } }),
+      ["is_approved"],
+    );
+    const [row] = await db.select().from(productVerifications).where(eq(productVerifications.id, id));
+    expect(row.status).toBe("pending");
+  });
+});
+
+// ---------------------------------------------------------------- cut-off date
+
+describe("GET /admin/cut_off_date/", () => {
+  it("STAFF reads the cut-off date as DD-MM-YYYY", async () => {
+    const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
+    const answer = await callApi("GET", "/admin/cut_off_date/", { token: staff });
+    expectAnswer("GET", "/admin/cut_off_date/", answer, 200);
+    expect(answer.body).toEqual({ cut_off_date: formatDate(stored.value as string) });
+    expect(answer.body.cut_off_date).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+  });
+
+  it("refuses a partner (403)", async () => {
+    expectForbidden("GET", "/admin/cut_off_date/", await callApi("GET", "/admin/cut_off_date/", { token: partner1 }));
+  });
+});
+
+describe("POST /admin/cut_off_date/", () => {
+  it("ADMIN sets the date: read back, stored, audited, shown on the partner dashboard", async () => {
+    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2026" } });
+    expectAnswer("POST", "/admin/cut_off_date/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Submission Date set successfully!" });
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2026" });
+    const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
+    expect(stored.value).toBe("2026-12-20");
+    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "setting.cut_off_date"));
+    expect(audit.after).toBe("2026-12-20");
+    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2026");
+  });
+
+  it("refuses STAFF and a partner (403), and a date that does not exist (400): unchanged", async () => {
+    const before = (await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date;
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2026" } }));
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2026" } }));
+    const bad = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "31-02-2026" } });
+    expectInvalid("POST", "/admin/cut_off_date/", bad, ["cut_off_date"]);
+    expect(bad.body.errors.cut_off_date).toEqual(["Please select a valid date!"]);
+    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2026" } }), ["date"]);
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date).toBe(before);
+  });
+});
+
+// ---------------------------------------------------------------- reminders
+
+describe("POST /template/reminder/", () => {
+  it("ADMIN reminds a partner: 'Reminder sent!' and the mail is in the outbox", async () => {
+    const answer = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } });
+    expectAnswer("POST", "/template/reminder/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme], skipped: [] });
+    const quarter = await getOpenQuarter();
+    const [mail] = await mails();
+    expect(mail).toMatchObject({ kind: "reminder", toAddress: "partner1@example.org", partnerId: acme, reportType: "sales" });
+    expect(mail.subject).toBe(`Reminder: your Sales Report for ${quarter.name} is due`);
+
+    const filing = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "filing plan" } });
+    expect(filing.body.detail).toBe("Reminder sent!");
+    expect((await mails())[1]).toMatchObject({ reportType: "filing" });
+
+    // The page's rule: one reminder per partner and report an hour.
+    const again = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } });
+    expectAnswer("POST", "/template/reminder/", again, 200);
+    expect(again.body).toMatchObject({ detail: "No reminder sent: 1 skipped (already reminded in the last hour).", sent: [] });
+    expect(await mails()).toHaveLength(2);
+  });
+
+  it("refuses STAFF and a partner reminding another partner (403); 400 by field; unknown partner 404: no mail", async () => {
+    const body = { partner_id: borealis, template_type: "pdt" };
+    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: staff, body }));
+    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: partner1, body }));
+    const bad = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: -3, template_type: "invoice" } });
+    expectInvalid("POST", "/template/reminder/", bad, ["partner_id", "template_type"]);
+    expectAnswer("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: admin, body: { ...body, partner_id: 999999 } }), 404);
+    expect(await mails()).toHaveLength(0);
+  });
+});
+
+describe("POST /template/bulkReminder/", () => {
+  it("ADMIN reminds several partners: one mail each, unknown ids skipped with the reason", async () => {
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "pdt" } });
+    expectAnswer("POST", "/template/bulkReminder/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
+    expect((await mails()).map((mail) => [mail.toAddress, mail.reportType])).toEqual([
+      ["partner1@example.org", "pdt"],
+      ["partner2@example.org", "pdt"],
+    ]);
+
+    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme], template_type: "sales" } });
+    expectAnswer("POST", "/template/bulkReminder/", mixed, 200);
+    expect(mixed.body).toMatchObject({ sent: [acme], skipped: [{ partner_id: 999999, reason: "partner not found" }] });
+    expect(mixed.body.detail).toContain("Reminder sent!");
+  });
+
+  it("refuses STAFF and a partner (403) and an empty list (400): no mail", async () => {
+    const body = { partner_ids: [acme, borealis], template_type: "sales" };
+    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: staff, body }));
+    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: partner1, body }));
+    const empty = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [], template_type: "sales" } });
+    expectInvalid("POST", "/template/bulkReminder/", empty, ["partner_ids"]);
+    expect(empty.body.errors.partner_ids).toEqual(["Please select a partner."]);
+    expectInvalid("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } }), ["partner_id"]);
+    expect(await mails()).toHaveLength(0);
+  });
+});
+
+// ---------------------------------------------------------------- reference data and partner dashboard
+
+describe("GET /country_list/", () => {
+  it("every role reads the countries with their calling codes", async () => {
+    for (const token of [admin, staff, partner1]) {
+      const answer = await callApi("GET", "/country_list/", { token });
+      expectAnswer("GET", "/country_list/", answer, 200);
+      expect(answer.body.countries).toContainEqual(expect.objectContaining({ country: "India", iso_code: "IN", calling_code: "+91" }));
+    }
+    const [{ total }] = await db.select({ total: count() }).from(countries);
+    expect((await callApi("GET", "/country_list/", { token: staff })).body.countries).toHaveLength(Number(total));
+  });
+
+  it("refuses a caller without a token (401)", async () => {
+    const answer = await callApi("GET", "/country_list/");
+    expectAnswer("GET", "/country_list/", answer, 401);
+    expect(answer.body).toEqual({ status: "unauthorized", detail: "Session timeout!" });
+  });
+});
+
+describe("GET /partner/dashboard/", () => {
+  async function pageFigures(email: string) {
+    const page = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await sessionCookieFor(email) }));
+    expect(page.status).toBe(200);
+    return page.data as { tiles: Record<string, { quarterName: string; status: string; submittedAt: Date | null; lastMessage: string | null } | null>; cutOffDate: string | null };
+  }
+
+  it("a partner reads the figures of its dashboard page, and only its own", async () => {
+    for (const [email, password] of [
+      ["partner1@example.org", "partner-pass-1"],
+      ["partner2@example.org", "partner-pass-2"],
+    ]) {
+      const answer = await callApi("GET", "/partner/dashboard/", { token: await apiToken(email, password) });
+      expectAnswer("GET", "/partner/dashboard/", answer, 200);
+      const page = await pageFigures(email);
+      expect(answer.body.cut_off_date).toBe(formatDate(page.cutOffDate));
+      expect(answer.body.template_data).toEqual(
+        (["pdt", "filing", "sales"] as const).map((type) => ({
+          template_type: type === "filing" ? "filing plan" : type,
+          quarter_name: page.tiles[type]?.quarterName ?? null,
+          report_status: page.tiles[type]?.status ?? "not started",
+          submission_time: page.tiles[type]?.submittedAt ? new Date(page.tiles[type]!.submittedAt!).toISOString() : null,
+          last_message: page.tiles[type]?.lastMessage ?? null,
+        })),
+      );
+    }
+    const one = await callApi("GET", "/partner/dashboard/", { token: partner1 });
+    const two = await callApi("GET", "/partner/dashboard/", { token: await apiToken("partner2@example.org", "partner-pass-2") });
+    expect(one.body.template_data.some((tile: { report_status: string }) => tile.report_status !== "not started")).toBe(true);
+    expect(one.body.template_data).not.toEqual(two.body.template_data);
+  });
+
+  it("refuses ADMIN and STAFF (403)", async () => {
+    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: admin }));
+    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: staff }));
+  });
+});
