@@ -152,3 +152,45 @@ describe("JSON API: the Sales Report", () => {
     expect(final.sales_meta.can_edit).toBe(false);
   });
 });
+
+describe("JSON API: one quarter by machine alone", () => {
+  it("a partner saves and submits sales rows, the administrator approves; the consolidated report and the dashboard show them", async () => {
+    const token = await apiToken(...ACME);
+    const report = (await callApi("GET", "/template/sales/", { token })).body;
+    const template = report.template_data.API[0];
+    const saved = await callApi("POST", "/template/sales/", {
+      token,
+      body: { version: report.sales_meta.version, API: [{ ...newRowFrom(template, "Machine Buyer Ltd"), quantity: "1000", totalValue: "777777" }] },
+    });
+    expect(saved.status).toBe(200);
+    const submitted = await callApi("POST", "/template/sales/submit/", { token, body: { message: "Sent by our ERP.", version: saved.body.version } });
+    expect(submitted.status).toBe(200);
+
+    const admin = await apiToken(...ADMIN);
+    const acme = report.partner_id;
+    const pending = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    expect(pending.status).toBe(200);
+    // Settle the seeded pending product names by API too, then approve.
+    for (const verification of await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))) {
+      const decided = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: verification.id, is_approved: false } });
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    }
+    const approved = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Approved by API.", is_approved: true } });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+
+    const consolidated = await callApi("POST", "/report/sales/api", { token: admin, body: { partner_id: acme, purchaser: "Machine Buyer" } });
+    expect(consolidated.status, JSON.stringify(consolidated.body)).toBe(200);
+    expectDocumented("POST", "/report/sales/{x}", consolidated);
+    expect(consolidated.body.count).toBe(1);
+    expect(JSON.stringify(consolidated.body.rows[0])).toContain("Machine Buyer Ltd");
+    expect(JSON.stringify(consolidated.body.rows[0])).toContain("Approved");
+
+    // The dashboard counts approved reports only: the row's value is in Acme's sales value now.
+    const byCompany = await callApi("GET", "/admin/dashboard/sales/", { token: admin, query: { map_with: "company", for: "product" } });
+    expect(byCompany.status, JSON.stringify(byCompany.body)).toBe(200);
+    expectDocumented("GET", "/admin/dashboard/sales/", byCompany);
+    const acmeRows = byCompany.body.rows.filter((row: Record<string, unknown>) => Object.values(row).includes(report.company_name));
+    const values = acmeRows.flatMap((row: Record<string, unknown>) => Object.values(row)).map(String);
+    expect(values.some((value: string) => Number(value.replace(/,/g, "")) >= 777777)).toBe(true);
+  });
+});
