@@ -1142,6 +1142,18 @@ const VARIANTS: Variant[] = [
     twentyMegabytes: true,
   },
   {
+    // The API answers JSON bodies with a bearer token: a signed-in browser's form gets a refusal.
+    module: "/app/routes/api.$.tsx",
+    name: "a form posted to an API call",
+    role: "PARTNER",
+    path: (_ctx, params) => `/api/${params["*"]}`,
+    params: () => ({ "*": "template/sales/" }),
+    hostileParams: ["*"],
+    base: () => formOf({ a: "1" }),
+    fields: { a: "lenient" },
+    alwaysRefuses: true,
+  },
+  {
     module: "/app/routes/logout.tsx",
     name: "log out",
     role: "ADMIN",
