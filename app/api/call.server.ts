@@ -36,6 +36,12 @@ export class ApiError extends Error {
 
 export const notFound = (detail: string) => new ApiError(404, { status: "notfound", detail });
 
+/** A 400 with field errors by path; a model's "people[0].name" is keyed as zod's "people.0.name". */
+export function invalid(errors: Record<string, string[]>) {
+  const byPath = Object.fromEntries(Object.entries(errors).map(([key, messages]) => [key.replace(/\[(\d+)\]/g, ".$1"), messages]));
+  return new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: byPath });
+}
+
 /** A downloaded file instead of JSON. */
 export interface FileAnswer {
   contentType: string;

@@ -10,12 +10,11 @@ import { StaleReportError, WorkflowError } from "~/models/report-workflow.server
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
 import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
-import { ApiError, type ApiCall, type ApiErrorBody } from "./call.server";
+import { ApiError, invalid, type ApiCall, type ApiErrorBody } from "./call.server";
 import { API_CALLS } from "./calls/index.server";
 
 export const API_BASE = "/api";
 export const SESSION_TIMEOUT = "Session timeout!";
-const INVALID_DATA = "Invalid data!";
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 interface Route {
@@ -78,12 +77,12 @@ function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, wher
   if (!schema) return undefined;
   const unknown = unknownFields(schema, value);
   if (unknown.length) {
-    throw new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors: Object.fromEntries(unknown.map((key) => [where === "body" ? key : `${where}.${key}`, ["Unknown field."]])) });
+    throw invalid(Object.fromEntries(unknown.map((key) => [where === "body" ? key : `${where}.${key}`, ["Unknown field."]])));
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = Object.entries(fieldErrors(result.error)).map(([key, messages]) => [where === "body" ? key : [where, key].filter(Boolean).join("."), messages]);
-  throw new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors: Object.fromEntries(errors) });
+  throw invalid(Object.fromEntries(errors));
 }
 
 const STATUS_WORDS: Record<number, ApiErrorBody["status"]> = {

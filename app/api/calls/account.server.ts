@@ -10,7 +10,7 @@ import { ChangePasswordSchema, ForgotPasswordSchema, LoginSchema, newPasswordFie
 import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { WRONG_CURRENT_PASSWORD } from "~/utils/messages";
 import { quarterName } from "~/utils/quarters";
-import { ALL_ROLES, ApiError, publicCall, signedInCall } from "../call.server";
+import { ALL_ROLES, ApiError, invalid, publicCall, signedInCall } from "../call.server";
 
 const TAG = "Account";
 /** Retry-After of the sign-in throttle (its window). */
@@ -101,7 +101,7 @@ export const ACCOUNT_CALLS = [
     async handle({ user, body, context }) {
       if (!(await takePasswordAttempt(user.email, context.clientIp))) throw rateLimited(TOO_MANY_ATTEMPTS, SIGN_IN_RETRY_SECONDS);
       if (!(await checkUserPassword(user.id, body.currentPassword))) {
-        throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: { currentPassword: [WRONG_CURRENT_PASSWORD] } });
+        throw invalid({ currentPassword: [WRONG_CURRENT_PASSWORD] });
       }
       await clearPasswordAttempts(user.email, context.clientIp);
       await setUserPassword(user.id, body.password);

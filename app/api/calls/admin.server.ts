@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { deactivatePartner, getPartnerSummary, listPartners } from "~/models/partner-list.server";
-import { createPartner, getPartnerFormOptions, getPartnerFormValues, listCountries, updatePartner, type FieldErrors } from "~/models/partner.server";
+import { createPartner, getPartnerFormOptions, getPartnerFormValues, listCountries, updatePartner } from "~/models/partner.server";
 import { decideProductVerification, listProductVerifications, verificationPartnerId, type ProductVerificationItem } from "~/models/product-verification.server";
 import {
   createProduct,
@@ -30,7 +30,7 @@ import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
-import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, notFound, signedInCall, type ApiCall } from "../call.server";
+import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, invalid, notFound, signedInCall, type ApiCall } from "../call.server";
 
 const PARTNERS = "Partners";
 const PRODUCTS = "Products";
@@ -38,15 +38,9 @@ const SETTINGS = "Settings and reminders";
 const REFERENCE = "Reference data";
 const DASHBOARD = "Partner dashboard";
 
-const INVALID_DATA = "Invalid data!";
 const PARTNER_NOT_FOUND = "Partner not found.";
 const PRODUCT_NOT_FOUND = "Product not found.";
 
-/** Field errors of a model ("people[0].contactPrefix") keyed as the dispatcher keys zod's ("people.0.contactPrefix"). */
-function invalid(errors: FieldErrors): ApiError {
-  const byPath = Object.fromEntries(Object.entries(errors).map(([key, messages]) => [key.replace(/\[(\d+)\]/g, ".$1"), messages]));
-  return new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors: byPath });
-}
 
 const IdParams = z.object({ id: idParam });
 const PartnerParams = z.object({ partnerId: idParam });

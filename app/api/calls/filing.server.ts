@@ -11,13 +11,12 @@ import type { AuthUser } from "~/models/user.server";
 import { FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { DATA_RECORDED } from "~/reports/frame/contract";
-import { ADMIN_AND_STAFF, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
+import { ADMIN_AND_STAFF, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
 import {
   decisionCall,
   frameAnswer,
   frameShape,
   inboxCall,
-  invalid,
   ownPartner,
   PartnerParams,
   ReportMetaSchema,

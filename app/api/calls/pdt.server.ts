@@ -12,13 +12,12 @@ import { DATA_RECORDED } from "~/reports/frame/contract";
 import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { ADMIN_AND_STAFF, idParam, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
+import { ADMIN_AND_STAFF, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
 import {
   decisionCall,
   frameAnswer,
   frameShape,
   inboxCall,
-  invalid,
   ownPartner,
   PartnerParams,
   ReportMetaSchema,

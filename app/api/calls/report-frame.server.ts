@@ -1,5 +1,5 @@
 /**
- * What the PDT and Filing Plans calls share around their rows (the Sales Report calls could too):
+ * What the three report templates' calls share around their rows:
  * the report's header as an answer (quarter, dropdown, meta, messages), the bodies and answers of
  * submit, decide and read-messages, and the decision and inbox calls themselves. The rules are the
  * report screens': loadReportFrame, decideReport and markReportMessagesRead.
@@ -8,14 +8,7 @@ import { z } from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
-import { ALL_ROLES, ApiError, idParam, QuarterQuery, signedInCall } from "../call.server";
-
-export const INVALID_DATA = "Invalid data!";
-
-/** A 400 answer with field errors by path (`rows.3.start_date`). */
-export function invalid(errors: Record<string, string[]>) {
-  return new ApiError(400, { status: "invalid", detail: INVALID_DATA, errors });
-}
+import { ALL_ROLES, idParam, invalid, QuarterQuery, signedInCall } from "../call.server";
 
 export const PartnerParams = z.object({ partnerId: idParam });
 

@@ -17,7 +17,7 @@ import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES } from "~/utils/reports";
 import { columnsFor, type SalesKind } from "~/utils/sales-rows";
-import { ADMIN_AND_STAFF, ApiError, idParam, signedInCall } from "../call.server";
+import { ADMIN_AND_STAFF, idParam, invalid, signedInCall } from "../call.server";
 
 const TAG = "Consolidated reports";
 /** The most rows one page of an API answer holds. */
@@ -167,7 +167,7 @@ type FilingBody = z.infer<typeof FilingBody>;
 
 function filingQuery(body: FilingBody) {
   const [entry] = Object.entries(body.product_status_dict ?? {});
-  if (entry && body.status) throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: { status: ["Give a status in product_status_dict or in status, not both."] } });
+  if (entry && body.status) throw invalid({ status: ["Give a status in product_status_dict or in status, not both."] });
   return asPageQuery(filingQuerySchema, {
     quarter: body.quarter,
     partner: body.partner_id,
@@ -262,7 +262,7 @@ type SalesBody = z.infer<typeof SalesBody>;
 async function salesQuery(kind: SalesKind, body: SalesBody) {
   if (kind === "API") {
     const fdfOnly = FDF_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null && body[field] !== "");
-    if (fdfOnly.length) throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: Object.fromEntries(fdfOnly.map((field) => [field, ["Only the FDF table has this filter."]])) });
+    if (fdfOnly.length) throw invalid(Object.fromEntries(fdfOnly.map((field) => [field, ["Only the FDF table has this filter."]])));
   }
   const quarter = body.quarter_id ? (await getQuarterById(body.quarter_id)).name : undefined;
   const month = typeof body.month === "string" ? MONTHS.indexOf(body.month) + 1 : body.month;

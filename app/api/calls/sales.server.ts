@@ -5,16 +5,14 @@
  * screen's: saveSalesReport, decideReport and markReportMessagesRead.
  */
 import { z } from "zod";
-import { decideReport, markReportMessagesRead } from "~/models/report-screen.server";
 import { loadSalesReport, saveMessage, saveSalesReport, type SalesReportView } from "~/models/sales-report.server";
 import type { AuthUser } from "~/models/user.server";
-import { REPORT_STATES } from "~/utils/reports";
 import { columnsFor, SALES_KINDS, type SalesKind } from "~/utils/sales-rows";
 import { SAVE_MAX_ROWS } from "~/reports/sales/contract";
-import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, QuarterQuery, signedInCall } from "../call.server";
+import { ADMIN_AND_STAFF, idParam, invalid, QuarterQuery, signedInCall } from "../call.server";
+import { decisionCall, frameAnswer, frameShape, inboxCall, ownPartner, PartnerParams, ReportMetaSchema, reportMeta, ReportSubmitBody } from "./report-frame.server";
 
 const TAG = "Sales Report";
-const PartnerParams = z.object({ partnerId: idParam });
 
 const cell = z.union([z.string().max(4000), z.number()]).optional();
 function rowSchema(kind: SalesKind) {
@@ -23,56 +21,16 @@ function rowSchema(kind: SalesKind) {
 }
 const RowsByKind = z.object({ API: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))), FDF: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))) });
 
-const QuarterOption = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() });
-
 const SalesTemplate = z
   .object({
-    partner_id: z.number().int(),
-    company_name: z.string(),
-    quarter: z.string(),
-    quarter_dropdown: z.array(QuarterOption),
-    unread_message_count: z.number().int(),
-    sales_meta: z.object({
-      report_id: z.number().int().nullable(),
-      status: z.enum(REPORT_STATES).nullable().meta({ description: "null: not started." }),
-      version: z.number().int().meta({ description: "Send it back with a save: a save over a newer version is refused (409)." }),
-      submitted_at: z.iso.datetime().nullable(),
-      decided_at: z.iso.datetime().nullable(),
-      is_late: z.boolean(),
-      can_edit: z.boolean(),
-    }),
+    ...frameShape,
+    sales_meta: ReportMetaSchema,
     template_data: RowsByKind.meta({ description: "The saved rows by table, each with its id." }),
-    messages: z.array(
-      z.object({ from: z.enum(["partner", "admin"]), author: z.string().nullable(), message: z.string(), is_approved: z.boolean().nullable(), at: z.iso.datetime() }),
-    ),
   })
   .meta({ id: "SalesTemplate" });
 
 function template(view: SalesReportView): z.infer<typeof SalesTemplate> {
-  return {
-    partner_id: view.partner.id,
-    company_name: view.partner.companyName,
-    quarter: view.quarter.name,
-    quarter_dropdown: view.quarterDropdown,
-    unread_message_count: view.unreadMessageCount,
-    sales_meta: {
-      report_id: view.report.id,
-      status: view.report.status,
-      version: view.report.version,
-      submitted_at: view.report.submittedAt?.toISOString() ?? null,
-      decided_at: view.report.decidedAt?.toISOString() ?? null,
-      is_late: view.report.isLate,
-      can_edit: view.canEditRows,
-    },
-    template_data: view.rows as unknown as z.infer<typeof RowsByKind>,
-    messages: view.messages.map((message) => ({
-      from: message.isPartnerMessage ? "partner" : "admin",
-      author: message.author,
-      message: message.message,
-      is_approved: message.isApproved,
-      at: message.createdAt.toISOString(),
-    })),
-  };
+  return { ...frameAnswer(view), sales_meta: reportMeta(view), template_data: view.rows as unknown as z.infer<typeof RowsByKind> };
 }
 
 const SaveBody = z
@@ -126,7 +84,7 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   });
   if (!saved.ok) {
     const errors = Object.fromEntries(SALES_KINDS.flatMap((kind) => saved.problems[kind].map((problem) => [`${kind}.${problem.rowNumber - 1}`, problem.columns])));
-    throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors });
+    throw invalid(errors);
   }
   return Saved.parse({
     status: "OK",
@@ -136,18 +94,6 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
     warnings: saved.warnings.FDF.map((warning) => ({ row: warning.rowNumber - 1, column: warning.label, expected: warning.expected })),
   });
 }
-
-const SubmitBody = z.object({ message: z.string().max(2000).meta({ description: "The comment for the administrator (required)." }), version: z.number().int().min(0) });
-const DecisionBody = z.object({
-  partner_id: idParam,
-  message: z.string().max(2000).meta({ description: "The comment for the partner (required)." }),
-  is_approved: z.boolean(),
-});
-const Done = z.object({ status: z.literal("OK"), detail: z.string(), unread_message_count: z.number().int().optional() });
-const InboxParams = z.object({ who: z.enum(["admin", "partner"]) });
-const InboxBody = z.object({ partner_id: idParam.optional() });
-
-const readOwn = (user: AuthUser) => user.partnerId!;
 
 export const SALES_CALLS = [
   signedInCall({
@@ -159,7 +105,7 @@ export const SALES_CALLS = [
     query: QuarterQuery,
     answer: SalesTemplate,
     errors: [400, 404],
-    handle: async ({ user, query }) => template(await loadSalesReport({ viewer: user, partnerId: readOwn(user), quarterName: query.quarter })),
+    handle: async ({ user, query }) => template(await loadSalesReport({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter })),
   }),
   signedInCall({
     method: "GET",
@@ -186,7 +132,7 @@ export const SALES_CALLS = [
     errors: [400, 404, 409],
     example: { body: SAVE_EXAMPLE },
     handle: ({ user, query, body, context }) =>
-      save({ user, partnerId: readOwn(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
+      save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
   }),
   signedInCall({
     method: "POST",
@@ -210,49 +156,13 @@ export const SALES_CALLS = [
     summary: "Submits the caller's report of the open quarter to the administrators, with a comment.",
     tag: TAG,
     access: ["PARTNER"],
-    body: SubmitBody,
+    body: ReportSubmitBody,
     answer: Saved,
     errors: [400, 409],
     example: { body: { message: "Q4 sales as agreed.", version: 4 } },
     handle: ({ user, body, context }) =>
-      save({ user, partnerId: readOwn(user), quarterName: undefined, body: { version: body.version, sales_report_id: [], API: [], FDF: [] }, action: "submit", comment: body.message, requestId: context.requestId }),
+      save({ user, partnerId: ownPartner(user), quarterName: undefined, body: { version: body.version, sales_report_id: [], API: [], FDF: [] }, action: "submit", comment: body.message, requestId: context.requestId }),
   }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/message/",
-    summary: "Approves or rejects a partner's submitted report of the open quarter, with a comment (mailed to the partner).",
-    tag: TAG,
-    access: ["ADMIN"],
-    body: DecisionBody,
-    answer: Done,
-    errors: [400, 404, 409],
-    example: { body: { partner_id: 1, message: "Thank you.", is_approved: true } },
-    async handle({ user, body, context }) {
-      const view = await loadSalesReport({ viewer: user, partnerId: body.partner_id });
-      const action = body.is_approved ? "approve" : "reject";
-      const decided = await decideReport({ actor: user, partnerId: body.partner_id, quarterId: view.quarter.id, type: "sales", action, comment: body.message, requestId: context.requestId });
-      return { status: "OK", detail: decided.message };
-    },
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/inbox/{who}",
-    summary: "Marks the report's messages as read by the caller's side (`partner` for a partner, `admin` with partner_id for administrators).",
-    tag: TAG,
-    access: ALL_ROLES,
-    params: InboxParams,
-    query: QuarterQuery,
-    body: InboxBody,
-    answer: Done,
-    errors: [400, 404],
-    async handle({ user, params, query, body }) {
-      const partnerId = user.role === "PARTNER" ? readOwn(user) : body.partner_id;
-      if ((user.role === "PARTNER") !== (params.who === "partner") || !partnerId) {
-        throw new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: { partner_id: ["Send partner_id to /inbox/admin; a partner reads /inbox/partner."] } });
-      }
-      const view = await loadSalesReport({ viewer: user, partnerId, quarterName: query.quarter });
-      const result = await markReportMessagesRead(user, partnerId, view.quarter.id, "sales");
-      return { status: "OK", detail: "Messages read.", unread_message_count: result.unreadMessageCount };
-    },
-  }),
+  decisionCall("sales", "sales", TAG),
+  inboxCall("sales", "sales", TAG),
 ];
