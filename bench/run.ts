@@ -42,6 +42,18 @@ interface Meta {
   savePartner: { id: number; email: string };
 }
 
+const BENCH_GROUPS = ["dashboard", "consolidated", "downloads", "save", "page", "signin", "js"] as const;
+type BenchGroup = (typeof BENCH_GROUPS)[number];
+
+/** `--only=save,js`: measure some groups of figures (all when absent). */
+function parseOnly(value: string | undefined): BenchGroup[] | null {
+  if (value === undefined) return null;
+  const groups = value.split(",").filter(Boolean);
+  const unknown = groups.filter((group) => !(BENCH_GROUPS as readonly string[]).includes(group));
+  if (unknown.length || !groups.length) throw new Error(`--only takes a comma-separated list of ${BENCH_GROUPS.join(", ")}`);
+  return groups as BenchGroup[];
+}
+
 type Status = "ok" | "missed" | "info";
 interface Figure {
   section: string;
@@ -170,6 +182,11 @@ async function withPeakRss<T>(pid: number, run: () => Promise<T>): Promise<{ val
   }
 }
 
+/** BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": extra Node options for the measured server. */
+function serverNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+}
+
 async function startServer(databaseUrl: string, logFile: string): Promise<ChildProcess> {
   try {
     await request("/healthz");
@@ -190,7 +207,7 @@ async function startServer(databaseUrl: string, logFile: string): Promise<ChildP
   delete env.SMTP_URL;
   delete env.PORTAL_TODAY;
   // One process (not the tsx CLI, which runs the server in a child): its RSS is the server's.
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", log, log] });
+  const child = spawn(process.execPath, [...serverNodeArgs(), "--import", "tsx", "server.ts"], { env, stdio: ["ignore", log, log] });
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}); see ${logFile}`);
@@ -762,7 +779,8 @@ function printTable(size: BenchSize) {
 }
 
 async function main() {
-  const size = parseSize(process.argv[2]);
+  const size = parseSize(process.argv.slice(2).find((arg) => !arg.startsWith("--")));
+  const only = parseOnly(process.argv.slice(2).find((arg) => arg.startsWith("--only="))?.slice("--only=".length));
   const databaseUrl = benchDatabaseUrl(size);
   const database = new URL(databaseUrl).pathname.slice(1);
   const runStarted = performance.now();
@@ -812,13 +830,16 @@ async function main() {
     child = await startServer(databaseUrl, logFile);
     const startRss = readRss(child.pid!);
     const admin = await signIn(meta.admin, meta.password);
-    await benchDashboard(sql, admin, Number(openQuarterId));
-    await benchConsolidated(sql, admin, meta, ids);
-    await benchDownloads(sql, databaseUrl, child, admin, meta, Number(bigQuarterId));
-    await benchSave(sql, meta, Number(openQuarterId));
-    await benchSalesPage(meta);
-    await benchSignIn(sql, meta);
-    await benchJavaScript(meta, admin);
+    const groups: Record<BenchGroup, () => Promise<void>> = {
+      dashboard: () => benchDashboard(sql, admin, Number(openQuarterId)),
+      consolidated: () => benchConsolidated(sql, admin, meta, ids),
+      downloads: () => benchDownloads(sql, databaseUrl, child!, admin, meta, Number(bigQuarterId)),
+      save: () => benchSave(sql, meta, Number(openQuarterId)),
+      page: () => benchSalesPage(meta),
+      signin: () => benchSignIn(sql, meta),
+      js: () => benchJavaScript(meta, admin),
+    };
+    for (const group of only ?? BENCH_GROUPS) await groups[group]();
     record("server", "server RSS", `${mb(startRss)} after start, ${mb(readRss(child.pid!))} at the end`, "context for the download peaks", "info", {
       startRssBytes: startRss,
       endRssBytes: readRss(child.pid!),

@@ -261,6 +261,8 @@ describe("invalidColumns", () => {
   it("refuses numbers too large for the stored columns", () => {
     expect(apiInvalid({ totalValue: "99999999999999.999999" })).toEqual([]);
     expect(apiInvalid({ totalValue: "100000000000000" })).toEqual(["totalValue"]);
+    expect(apiInvalid({ totalValue: "99999999999999.9999995" })).toEqual(["totalValue"]);
+    expect(apiInvalid({ totalValue: "000099999999999999" })).toEqual([]);
     expect(fdfInvalid({ usdExchangeRate: "1000000000000" })).toEqual(["usdExchangeRate"]);
   });
 
