@@ -1,6 +1,6 @@
 import { RemixBrowser } from "@remix-run/react";
 import i18next from "i18next";
-import Backend from "i18next-http-backend";
+import Backend from "i18next-fetch-backend";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";

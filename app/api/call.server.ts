@@ -4,7 +4,7 @@
  * call. The dispatcher (handle.server.ts) and the OpenAPI document (openapi.server.ts) both read
  * these declarations, so what is documented is what is checked.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser, Role } from "~/models/user.server";
 

@@ -3,7 +3,7 @@
  * and the role, reads and validates the path, query and body with the call's zod schemas (unknown
  * fields refused), runs the handler and answers JSON, or the error shape of spec section 8.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
 import { findApiTokenUser } from "~/models/api-token.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";

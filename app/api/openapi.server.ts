@@ -1,5 +1,5 @@
 /** The OpenAPI 3.1 document of the JSON API, generated from the calls' zod schemas (zod-openapi). */
-import { z } from "zod";
+import * as z from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ApiErrorSchema, type ApiCall } from "./call.server";
 import { API_CALLS } from "./calls/index.server";

@@ -20,7 +20,7 @@
  */
 import { and, asc, desc, eq, exists, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "~/db/client.server";
 import { partners, quarters, reminders, reportMessages, reports } from "~/db/schema";
 import { baseQuery, choiceFilter, idFilter } from "~/reports/consolidated/query";

@@ -5,7 +5,7 @@
  * route modules call their guard first and pass the signed-in user here.
  */
 import { data } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { decideReport, decisionMessage, markReportMessagesRead } from "~/models/report-screen.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import type { AuthUser } from "~/models/user.server";

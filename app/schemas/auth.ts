@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { boundedText } from "./fields";
 import { TEXT_MAX } from "~/utils/text-rules";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CHARACTERS_NOT_ALLOWED, CONTROL_CHARACTERS, TEXT_TOO_LONG } from "~/utils/text-rules";
 
 /** A string of at most `max` characters without control characters; `missing` is the error when it is absent. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { MAX_ID, parseId } from "~/utils/ids";
 import { emailField } from "./auth";

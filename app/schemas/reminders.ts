@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_ID } from "~/utils/ids";
 import type { ReportTypeKey } from "~/utils/reports";
 

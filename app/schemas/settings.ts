@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { boundedText } from "./fields";
 
 /** Error texts are English i18n keys; the UI translates them. */

@@ -8,7 +8,7 @@
 import { formatPaths, getPaths, INTENT, STATE } from "@conform-to/dom";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { BAD_REQUEST } from "./messages";
 
 export const REQUEST_REFUSALS = {

@@ -1,5 +1,5 @@
 /** Sign-in with a bearer token, sign-out, password change and the password-reset calls: the rules of the sign-in and password pages. */
-import { z } from "zod";
+import * as z from "zod";
 import { issueApiToken, revokeApiToken } from "~/models/api-token.server";
 import { writeAudit } from "~/models/audit.server";
 import { checkPasswordToken, sendPasswordLink, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";

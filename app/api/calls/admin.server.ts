@@ -3,7 +3,7 @@
  * the country list and the partner dashboard. Each handler calls the model functions of the page
  * that does the same thing, so the rules are the pages' rules.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { deactivatePartner, getPartnerSummary, listPartners } from "~/models/partner-list.server";
 import { createPartner, getPartnerFormOptions, getPartnerFormValues, listCountries, updatePartner } from "~/models/partner.server";

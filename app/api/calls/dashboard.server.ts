@@ -5,7 +5,7 @@
  * the API's parameters are written as the page's query string and read by its schema, so
  * `?unapproved=1`, the quarter and the page number mean what they mean on the page.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { dashboardTable } from "~/models/dashboard/dashboard.server";
 import { filingScope } from "~/models/dashboard/filings.server";
 import { DASHBOARD_PROJECT_STATUSES, projectStatusCounts } from "~/models/dashboard/projects.server";

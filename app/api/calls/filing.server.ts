@@ -4,7 +4,7 @@
  * administrator sees it; `?quarter=` picks an earlier quarter. The rules are the Filing Plans
  * screen's: loadFilingPlan, filingCellsFromMap and saveFilingPlan, decideReport, markReportMessagesRead.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView } from "~/models/filing-plan.server";
 import { resolveQuarter } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";

@@ -4,7 +4,7 @@
  * report as an administrator sees it; `?quarter=` picks an earlier quarter. The rules are the PDT
  * screen's: loadPdtReport, splitPdtPostedRows and savePdtReport, decideReport, markReportMessagesRead.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { loadPdtReport, PDT_POSTED_REFUSALS, savePdtReport, splitPdtPostedRows, type PdtReportView } from "~/models/pdt-report.server";
 import { resolveQuarter } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";

@@ -4,7 +4,7 @@
  * submit, decide and read-messages, and the decision and inbox calls themselves. The rules are the
  * report screens': loadReportFrame, decideReport and markReportMessagesRead.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";

@@ -5,7 +5,7 @@
  * own query schemas, so the filter rules have one home: the page, its downloads and these calls
  * run the same model functions on the same query.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { csvResponse, xlsxResponse } from "~/models/consolidated/download.server";
 import { filingConsolidatedDownload, filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/models/consolidated/filing.server";
 import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/models/consolidated/pdt.server";

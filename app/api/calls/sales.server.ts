@@ -4,7 +4,7 @@
  * administrator sees it; `?quarter=` picks an earlier quarter. The rules are the Sales Report
  * screen's: saveSalesReport, decideReport and markReportMessagesRead.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { loadSalesReport, saveMessage, saveSalesReport, type SalesReportView } from "~/models/sales-report.server";
 import type { AuthUser } from "~/models/user.server";
 import { columnsFor, SALES_KINDS, type SalesKind } from "~/utils/sales-rows";

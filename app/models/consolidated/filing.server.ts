@@ -17,7 +17,7 @@
  * order, in keyset batches of one query each (groups, names and cells).
  */
 import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "~/db/client.server";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";

@@ -12,7 +12,7 @@
  */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "~/db/client.server";
 import { partnerProducts, partners, pdtValues, products, quarters, reports, stages } from "~/db/schema";
 import { baseQuery, choiceFilter, idFilter } from "~/reports/consolidated/query";

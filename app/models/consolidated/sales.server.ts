@@ -20,7 +20,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";

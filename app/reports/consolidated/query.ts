@@ -5,7 +5,7 @@
  * filters as a zod object; a value a link cannot mean (a page of "x", an id of -1) falls back to
  * none rather than failing the page. Client-safe.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_ID } from "~/utils/ids";
 
 /** A record id filter: a positive int4, or no filter. */

@@ -3,7 +3,7 @@
  * be shared and works without JavaScript. A value a link cannot mean falls back to the default
  * rather than failing the page. Read on the server only (the page ships ./view, not zod).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { idFilter, textFilter } from "~/reports/consolidated/query";
 import { COUNTRY_FILING_VIEWS, DASHBOARD_TABS, PERIODS, PRODUCT_FILING_VIEWS, SUMMARY_VIEWS } from "./view";
 
