@@ -358,7 +358,11 @@ export const filingValues = pgTable(
       .references(() => products.id),
     status: text("status").notNull(),
   },
-  (t) => [uniqueIndex("filing_values_report_country_product_uq").on(t.reportId, t.countryId, t.productId)],
+  (t) => [
+    uniqueIndex("filing_values_report_country_product_uq").on(t.reportId, t.countryId, t.productId),
+    // The consolidated report reads a quarter's filled cells (status, country, product) from this index alone.
+    index("filing_values_report_status_idx").on(t.reportId, t.status, t.countryId, t.productId),
+  ],
 );
 
 export const productVerifications = pgTable(

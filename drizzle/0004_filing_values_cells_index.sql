@@ -1,0 +1,1 @@
+CREATE INDEX "filing_values_report_status_idx" ON "filing_values" USING btree ("report_id","status","country_id","product_id");
