@@ -11,17 +11,17 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx runs server.ts; it is a runtime dependency.
+# tsx runs scripts/migrate.ts; it is a runtime dependency.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/app ./app
 COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/scripts ./scripts
-COPY --from=build /app/server.ts /app/tsconfig.json ./
+COPY --from=build /app/tsconfig.json ./
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://localhost:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Migrations, then the server (server.ts applies pending migrations and seeds an empty database at start).
-CMD ["sh", "-c", "npx tsx scripts/migrate.ts && npx tsx server.ts"]
+CMD ["sh", "-c", "npx tsx scripts/migrate.ts && node build/server.js"]

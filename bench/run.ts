@@ -206,8 +206,8 @@ async function startServer(databaseUrl: string, logFile: string): Promise<ChildP
   };
   delete env.SMTP_URL;
   delete env.PORTAL_TODAY;
-  // One process (not the tsx CLI, which runs the server in a child): its RSS is the server's.
-  const child = spawn(process.execPath, [...serverNodeArgs(), "--import", "tsx", "server.ts"], { env, stdio: ["ignore", log, log] });
+  // The server as `npm start` runs it: one process, so its RSS is the server's.
+  const child = spawn(process.execPath, [...serverNodeArgs(), "build/server.js"], { env, stdio: ["ignore", log, log] });
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}); see ${logFile}`);
@@ -803,7 +803,7 @@ async function main() {
     if (result.status !== 0) throw new Error("bench/generate.ts failed");
     generationSeconds = (performance.now() - start) / 1000;
   }
-  if (!fs.existsSync("build/index.js")) {
+  if (!fs.existsSync("build/index.js") || !fs.existsSync("build/server.js")) {
     console.log("build/ is missing: npm run build");
     const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
     if (result.status !== 0) throw new Error("npm run build failed");
