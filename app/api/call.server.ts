@@ -108,5 +108,8 @@ export const ADMIN_AND_STAFF = ["ADMIN", "STAFF"] as const satisfies readonly Ro
 /** A path parameter that is a record id. */
 export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
 
+/** `/…/{partnerId}/`: the partner a call is about. */
+export const PartnerParams = z.object({ partnerId: idParam });
+
 /** `?quarter=Q2 2026`: a quarter up to the open one; none means the open quarter. */
 export const QuarterQuery = z.object({ quarter: z.string().max(20).optional().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }) }).strict();

@@ -30,7 +30,7 @@ import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
-import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, invalid, notFound, signedInCall, type ApiCall } from "../call.server";
+import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, invalid, notFound, PartnerParams, signedInCall, type ApiCall } from "../call.server";
 
 const PARTNERS = "Partners";
 const PRODUCTS = "Products";
@@ -43,7 +43,6 @@ const PRODUCT_NOT_FOUND = "Product not found.";
 
 
 const IdParams = z.object({ id: idParam });
-const PartnerParams = z.object({ partnerId: idParam });
 
 const Detail = z.object({ status: z.literal("OK"), detail: z.string() }).meta({ id: "AdminDone" });
 

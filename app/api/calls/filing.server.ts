@@ -7,23 +7,11 @@
 import * as z from "zod";
 import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView } from "~/models/filing-plan.server";
 import { resolveQuarter } from "~/models/report-screen.server";
-import type { AuthUser } from "~/models/user.server";
 import { FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { DATA_RECORDED } from "~/reports/frame/contract";
-import { ADMIN_AND_STAFF, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
-import {
-  decisionCall,
-  frameAnswer,
-  frameShape,
-  inboxCall,
-  ownPartner,
-  PartnerParams,
-  ReportMetaSchema,
-  reportMeta,
-  ReportSavedSchema,
-  ReportSubmitBody,
-} from "./report-frame.server";
+import { invalid, type ApiCall } from "../call.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Filing Plans";
 
@@ -71,15 +59,7 @@ const FilingSaveBody = z
 const SAVE_EXAMPLE = { version: 1, cells: { "12": { "3": "Filed", "5": FILING_EMPTY } } };
 
 /** A save, or a submission that saves first, of the partner's Filing Plans in the quarter asked for. */
-async function save({ user, partnerId, quarterName, body, action, comment, requestId }: {
-  user: AuthUser;
-  partnerId: number;
-  quarterName: string | undefined;
-  body: z.infer<typeof FilingSaveBody>;
-  action: "save" | "submit";
-  comment: string | null;
-  requestId: string;
-}) {
+async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<z.infer<typeof FilingSaveBody>>) {
   const posted = filingCellsFromMap(body.cells);
   if (!posted.ok) throw invalid({ [["cells", ...posted.path].join(".")]: [FILING_POSTED_REFUSALS[posted.reason]] });
   const quarter = await resolveQuarter(quarterName);
@@ -106,72 +86,20 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   });
 }
 
-export const FILING_CALLS: ApiCall[] = [
-  signedInCall({
-    method: "GET",
-    path: "/template/filing/",
-    summary: "The caller's own Filing Plans of the open quarter (or ?quarter=).",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    answer: FilingTemplate,
-    errors: [400, 404],
-    handle: async ({ user, query }) => template(await loadFilingPlan({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/filing/",
-    summary: "Saves the caller's changed cells. Nothing is saved when a status is not one of its product's list.",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    body: FilingSaveBody,
-    maxBodyBytes: 16 * 1024 * 1024,
-    answer: ReportSavedSchema,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, query, body, context }) => save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/filing/submit/",
-    summary: "Submits the caller's Filing Plans of the open quarter to the administrators, with a comment.",
-    tag: TAG,
-    access: ["PARTNER"],
-    body: ReportSubmitBody,
-    answer: ReportSavedSchema,
-    errors: [400, 409],
-    example: { body: { message: "Filing plans updated.", version: 1 } },
-    handle: ({ user, body, context }) =>
-      save({ user, partnerId: ownPartner(user), quarterName: undefined, body: { version: body.version, cells: {} }, action: "submit", comment: body.message, requestId: context.requestId }),
-  }),
-  decisionCall("filing", "filing", TAG),
-  inboxCall("filing", "filing", TAG),
-  signedInCall({
-    method: "GET",
-    path: "/template/filing/{partnerId}/",
-    summary: "A partner's Filing Plans, as the administrators see them.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    params: PartnerParams,
-    query: QuarterQuery,
-    answer: FilingTemplate,
-    errors: [400, 404],
-    handle: async ({ user, params, query }) => template(await loadFilingPlan({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/filing/{partnerId}/",
-    summary: "An administrator saves a partner's cells (any quarter, with ?quarter=).",
-    tag: TAG,
-    access: ["ADMIN"],
-    params: PartnerParams,
-    query: QuarterQuery,
-    body: FilingSaveBody,
-    maxBodyBytes: 16 * 1024 * 1024,
-    answer: ReportSavedSchema,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, params, query, body, context }) => save({ user, partnerId: params.partnerId, quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-];
+export const FILING_CALLS: ApiCall[] = reportTemplateCalls({
+  type: "filing",
+  tag: TAG,
+  template: FilingTemplate,
+  load: async (input) => template(await loadFilingPlan(input)),
+  saveBody: FilingSaveBody,
+  emptySave: (version) => ({ version, cells: {} }),
+  maxBodyBytes: 16 * 1024 * 1024,
+  saved: ReportSavedSchema,
+  save,
+  summaries: {
+    save: "Saves the caller's changed cells. Nothing is saved when a status is not one of its product's list.",
+    adminSave: "An administrator saves a partner's cells (any quarter, with ?quarter=).",
+    submit: "Submits the caller's Filing Plans of the open quarter to the administrators, with a comment.",
+  },
+  examples: { save: SAVE_EXAMPLE, submit: { message: "Filing plans updated.", version: 1 } },
+});

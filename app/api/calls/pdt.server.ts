@@ -7,24 +7,12 @@
 import * as z from "zod";
 import { loadPdtReport, PDT_POSTED_REFUSALS, savePdtReport, splitPdtPostedRows, type PdtReportView } from "~/models/pdt-report.server";
 import { resolveQuarter } from "~/models/report-screen.server";
-import type { AuthUser } from "~/models/user.server";
 import { DATA_RECORDED } from "~/reports/frame/contract";
 import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { ADMIN_AND_STAFF, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
-import {
-  decisionCall,
-  frameAnswer,
-  frameShape,
-  inboxCall,
-  ownPartner,
-  PartnerParams,
-  ReportMetaSchema,
-  reportMeta,
-  ReportSavedSchema,
-  ReportSubmitBody,
-} from "./report-frame.server";
+import { idParam, invalid, type ApiCall } from "../call.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Development Timeline";
 
@@ -114,15 +102,7 @@ const FIELD: Record<PdtColumnKey, string> = { status: "status", notes: "notes", 
 type SaveBody = z.infer<typeof PdtSaveBody>;
 
 /** A save, or a submission that saves first, of the partner's timeline in the quarter asked for. */
-async function save({ user, partnerId, quarterName, body, action, comment, requestId }: {
-  user: AuthUser;
-  partnerId: number;
-  quarterName: string | undefined;
-  body: SaveBody;
-  action: "save" | "submit";
-  comment: string | null;
-  requestId: string;
-}) {
+async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<SaveBody>) {
   const posted = body.rows.map((row) => ({ productId: row.product_id, stageId: row.stage_id, status: row.status, notes: row.notes, startDate: row.start_date, endDate: row.end_date }));
   const split = splitPdtPostedRows(posted);
   if (!split.ok) throw invalid({ [`rows.${split.index}`]: [PDT_POSTED_REFUSALS[split.reason]] });
@@ -151,72 +131,20 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   });
 }
 
-export const PDT_CALLS: ApiCall[] = [
-  signedInCall({
-    method: "GET",
-    path: "/template/pdt/",
-    summary: "The caller's own Development Timeline of the open quarter (or ?quarter=).",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    answer: PdtTemplate,
-    errors: [400, 404],
-    handle: async ({ user, query }) => template(await loadPdtReport({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/pdt/",
-    summary: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    body: PdtSaveBody,
-    maxBodyBytes: 8 * 1024 * 1024,
-    answer: ReportSavedSchema,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, query, body, context }) => save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/pdt/submit/",
-    summary: "Submits the caller's timeline of the open quarter to the administrators, with a comment (a quarter never saved is submitted as carried over).",
-    tag: TAG,
-    access: ["PARTNER"],
-    body: ReportSubmitBody,
-    answer: ReportSavedSchema,
-    errors: [400, 409],
-    example: { body: { message: "Timeline updated for the quarter.", version: 2 } },
-    handle: ({ user, body, context }) =>
-      save({ user, partnerId: ownPartner(user), quarterName: undefined, body: { version: body.version, rows: [] }, action: "submit", comment: body.message, requestId: context.requestId }),
-  }),
-  decisionCall("pdt", "pdt", TAG),
-  inboxCall("pdt", "pdt", TAG),
-  signedInCall({
-    method: "GET",
-    path: "/template/pdt/{partnerId}/",
-    summary: "A partner's Development Timeline, as the administrators see it.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    params: PartnerParams,
-    query: QuarterQuery,
-    answer: PdtTemplate,
-    errors: [400, 404],
-    handle: async ({ user, params, query }) => template(await loadPdtReport({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/pdt/{partnerId}/",
-    summary: "An administrator saves a partner's rows (any quarter, with ?quarter=).",
-    tag: TAG,
-    access: ["ADMIN"],
-    params: PartnerParams,
-    query: QuarterQuery,
-    body: PdtSaveBody,
-    maxBodyBytes: 8 * 1024 * 1024,
-    answer: ReportSavedSchema,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, params, query, body, context }) => save({ user, partnerId: params.partnerId, quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-];
+export const PDT_CALLS: ApiCall[] = reportTemplateCalls({
+  type: "pdt",
+  tag: TAG,
+  template: PdtTemplate,
+  load: async (input) => template(await loadPdtReport(input)),
+  saveBody: PdtSaveBody,
+  emptySave: (version) => ({ version, rows: [] }),
+  maxBodyBytes: 8 * 1024 * 1024,
+  saved: ReportSavedSchema,
+  save,
+  summaries: {
+    save: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",
+    adminSave: "An administrator saves a partner's rows (any quarter, with ?quarter=).",
+    submit: "Submits the caller's timeline of the open quarter to the administrators, with a comment (a quarter never saved is submitted as carried over).",
+  },
+  examples: { save: SAVE_EXAMPLE, submit: { message: "Timeline updated for the quarter.", version: 2 } },
+});

@@ -8,9 +8,7 @@ import * as z from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
-import { ALL_ROLES, idParam, invalid, QuarterQuery, signedInCall } from "../call.server";
-
-export const PartnerParams = z.object({ partnerId: idParam });
+import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "../call.server";
 
 export const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
 
@@ -103,15 +101,15 @@ export const ReportInboxBody = z
   .object({ partner_id: idParam.optional().meta({ description: "Required on /inbox/admin; a partner may leave it out (its own)." }) })
   .meta({ id: "ReportInboxBody" });
 
-export const ownPartner = (user: AuthUser) => user.partnerId!;
+const ownPartner = (user: AuthUser) => user.partnerId!;
 
 const LABELS: Record<ReportTypeKey, string> = { pdt: "Development Timeline", filing: "Filing Plans", sales: "Sales Report" };
 
-/** POST /template/{kind}/message/: an administrator approves or rejects the partner's submitted report of the open quarter. */
-export function decisionCall(type: ReportTypeKey, kind: string, tag: string) {
+/** POST /template/{type}/message/: an administrator approves or rejects the partner's submitted report of the open quarter. */
+function decisionCall(type: ReportTypeKey, tag: string) {
   return signedInCall({
     method: "POST",
-    path: `/template/${kind}/message/`,
+    path: `/template/${type}/message/`,
     summary: `Approves or rejects a partner's submitted ${LABELS[type]} of the open quarter, with a comment (mailed to the partner).`,
     tag,
     access: ["ADMIN"],
@@ -128,11 +126,11 @@ export function decisionCall(type: ReportTypeKey, kind: string, tag: string) {
   });
 }
 
-/** POST /template/{kind}/inbox/{who}: the caller's side reads the report's messages. */
-export function inboxCall(type: ReportTypeKey, kind: string, tag: string) {
+/** POST /template/{type}/inbox/{who}: the caller's side reads the report's messages. */
+function inboxCall(type: ReportTypeKey, tag: string) {
   return signedInCall({
     method: "POST",
-    path: `/template/${kind}/inbox/{who}`,
+    path: `/template/${type}/inbox/{who}`,
     summary: `Marks the ${LABELS[type]}'s messages as read by the caller's side (\`partner\` for a partner, \`admin\` with partner_id for administrators); ?quarter= for an earlier quarter.`,
     tag,
     access: ALL_ROLES,
@@ -153,4 +151,110 @@ export function inboxCall(type: ReportTypeKey, kind: string, tag: string) {
       return { status: "OK" as const, detail: "Messages read.", unread_message_count: result.unreadMessageCount };
     },
   });
+}
+
+/** What a report template's save receives: whose report, which quarter, the body, and save or submit. */
+export interface TemplateSaveInput<Body> {
+  user: AuthUser;
+  partnerId: number;
+  quarterName: string | undefined;
+  body: Body;
+  action: "save" | "submit";
+  comment: string | null;
+  requestId: string;
+}
+
+/**
+ * The calls every report template has, under /template/{kind}/: read the caller's own report or
+ * a partner's (administrators), save the caller's own or a partner's (an administrator), submit
+ * (a save of no rows with a comment), decide and read the messages. The report brings its answer,
+ * its save body and the two functions; the rest is the same for the three.
+ */
+export function reportTemplateCalls<Template extends z.ZodType, Body extends z.ZodType, Saved extends z.ZodType>(report: {
+  type: ReportTypeKey;
+  tag: string;
+  template: Template;
+  load(input: { viewer: AuthUser; partnerId: number; quarterName: string | undefined }): Promise<z.output<Template>>;
+  saveBody: Body;
+  /** The body of a submission: nothing changed, at the version read. */
+  emptySave(version: number): z.output<Body>;
+  maxBodyBytes: number;
+  saved: Saved;
+  save(input: TemplateSaveInput<z.output<Body>>): Promise<z.output<Saved>>;
+  summaries: { save: string; adminSave: string; submit: string };
+  examples: { save: unknown; submit: z.input<typeof ReportSubmitBody> };
+}) {
+  const { type, tag } = report;
+  const path = `/template/${type}`;
+  return [
+    signedInCall({
+      method: "GET",
+      path: `${path}/`,
+      summary: `The caller's own ${LABELS[type]} of the open quarter (or ?quarter=).`,
+      tag,
+      access: ["PARTNER"],
+      query: QuarterQuery,
+      answer: report.template,
+      errors: [400, 404],
+      handle: ({ user, query }) => report.load({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter }),
+    }),
+    signedInCall({
+      method: "GET",
+      path: `${path}/{partnerId}/`,
+      summary: `A partner's ${LABELS[type]}, as the administrators see it.`,
+      tag,
+      access: ADMIN_AND_STAFF,
+      params: PartnerParams,
+      query: QuarterQuery,
+      answer: report.template,
+      errors: [400, 404],
+      handle: ({ user, params, query }) => report.load({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter }),
+    }),
+    signedInCall({
+      method: "POST",
+      path: `${path}/`,
+      summary: report.summaries.save,
+      tag,
+      access: ["PARTNER"],
+      query: QuarterQuery,
+      body: report.saveBody,
+      maxBodyBytes: report.maxBodyBytes,
+      answer: report.saved,
+      errors: [400, 404, 409],
+      example: { body: report.examples.save },
+      handle: ({ user, query, body, context }) =>
+        report.save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
+    }),
+    signedInCall({
+      method: "POST",
+      path: `${path}/{partnerId}/`,
+      summary: report.summaries.adminSave,
+      tag,
+      access: ["ADMIN"],
+      params: PartnerParams,
+      query: QuarterQuery,
+      body: report.saveBody,
+      maxBodyBytes: report.maxBodyBytes,
+      answer: report.saved,
+      errors: [400, 404, 409],
+      example: { body: report.examples.save },
+      handle: ({ user, params, query, body, context }) =>
+        report.save({ user, partnerId: params.partnerId, quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
+    }),
+    signedInCall({
+      method: "POST",
+      path: `${path}/submit/`,
+      summary: report.summaries.submit,
+      tag,
+      access: ["PARTNER"],
+      body: ReportSubmitBody,
+      answer: report.saved,
+      errors: [400, 409],
+      example: { body: report.examples.submit },
+      handle: ({ user, body, context }) =>
+        report.save({ user, partnerId: ownPartner(user), quarterName: undefined, body: report.emptySave(body.version), action: "submit", comment: body.message, requestId: context.requestId }),
+    }),
+    decisionCall(type, tag),
+    inboxCall(type, tag),
+  ];
 }

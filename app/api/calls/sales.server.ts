@@ -6,11 +6,10 @@
  */
 import * as z from "zod";
 import { loadSalesReport, saveMessage, saveSalesReport, type SalesReportView } from "~/models/sales-report.server";
-import type { AuthUser } from "~/models/user.server";
 import { columnsFor, SALES_KINDS, type SalesKind } from "~/utils/sales-rows";
 import { SAVE_MAX_ROWS } from "~/reports/sales/contract";
-import { ADMIN_AND_STAFF, idParam, invalid, QuarterQuery, signedInCall } from "../call.server";
-import { decisionCall, frameAnswer, frameShape, inboxCall, ownPartner, PartnerParams, ReportMetaSchema, reportMeta, ReportSubmitBody } from "./report-frame.server";
+import { idParam, invalid } from "../call.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Sales Report";
 
@@ -60,15 +59,7 @@ const SAVE_EXAMPLE = {
 };
 
 /** A save, or a submission that saves first, of the partner's report in the quarter asked for. */
-async function save({ user, partnerId, quarterName, body, action, comment, requestId }: {
-  user: AuthUser;
-  partnerId: number;
-  quarterName: string | undefined;
-  body: z.infer<typeof SaveBody>;
-  action: "save" | "submit";
-  comment: string | null;
-  requestId: string;
-}) {
+async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<z.infer<typeof SaveBody>>) {
   const view = await loadSalesReport({ viewer: user, partnerId, quarterName });
   const saved = await saveSalesReport({
     actor: user,
@@ -95,74 +86,20 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   });
 }
 
-export const SALES_CALLS = [
-  signedInCall({
-    method: "GET",
-    path: "/template/sales/",
-    summary: "The caller's own Sales Report of the open quarter (or ?quarter=).",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    answer: SalesTemplate,
-    errors: [400, 404],
-    handle: async ({ user, query }) => template(await loadSalesReport({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "GET",
-    path: "/template/sales/{partnerId}/",
-    summary: "A partner's Sales Report, as the administrators see it.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    params: PartnerParams,
-    query: QuarterQuery,
-    answer: SalesTemplate,
-    errors: [400, 404],
-    handle: async ({ user, params, query }) => template(await loadSalesReport({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter })),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/",
-    summary: "Saves the caller's rows: changed and new rows, and the ids of saved rows to delete. Nothing is saved when a row is invalid.",
-    tag: TAG,
-    access: ["PARTNER"],
-    query: QuarterQuery,
-    body: SaveBody,
-    maxBodyBytes: 32 * 1024 * 1024,
-    answer: Saved,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, query, body, context }) =>
-      save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/{partnerId}/",
-    summary: "An administrator saves a partner's rows.",
-    tag: TAG,
-    access: ["ADMIN"],
-    params: PartnerParams,
-    query: QuarterQuery,
-    body: SaveBody,
-    maxBodyBytes: 32 * 1024 * 1024,
-    answer: Saved,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, params, query, body, context }) =>
-      save({ user, partnerId: params.partnerId, quarterName: query.quarter, body, action: "save", comment: null, requestId: context.requestId }),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/submit/",
-    summary: "Submits the caller's report of the open quarter to the administrators, with a comment.",
-    tag: TAG,
-    access: ["PARTNER"],
-    body: ReportSubmitBody,
-    answer: Saved,
-    errors: [400, 409],
-    example: { body: { message: "Q4 sales as agreed.", version: 4 } },
-    handle: ({ user, body, context }) =>
-      save({ user, partnerId: ownPartner(user), quarterName: undefined, body: { version: body.version, sales_report_id: [], API: [], FDF: [] }, action: "submit", comment: body.message, requestId: context.requestId }),
-  }),
-  decisionCall("sales", "sales", TAG),
-  inboxCall("sales", "sales", TAG),
-];
+export const SALES_CALLS = reportTemplateCalls({
+  type: "sales",
+  tag: TAG,
+  template: SalesTemplate,
+  load: async (input) => template(await loadSalesReport(input)),
+  saveBody: SaveBody,
+  emptySave: (version) => ({ version, sales_report_id: [], API: [], FDF: [] }),
+  maxBodyBytes: 32 * 1024 * 1024,
+  saved: Saved,
+  save,
+  summaries: {
+    save: "Saves the caller's rows: changed and new rows, and the ids of saved rows to delete. Nothing is saved when a row is invalid.",
+    adminSave: "An administrator saves a partner's rows.",
+    submit: "Submits the caller's report of the open quarter to the administrators, with a comment.",
+  },
+  examples: { save: SAVE_EXAMPLE, submit: { message: "Q4 sales as agreed.", version: 4 } },
+});
