@@ -48,8 +48,6 @@ const DECIMALS = 12;
 // ---------------------------------------------------------------- reference lists
 
 export interface SalesScreenLists extends SalesReferenceLists {
-  /** The partner's active products by category: the product cell's dropdown. */
-  productNames: Record<SalesKind, string[]>;
   /** Currency code → USD rate as a plain decimal (the FDF exchange rate's default). */
   usdRates: Record<string, string>;
 }

@@ -96,12 +96,17 @@ export function emptySalesRow<K extends SalesKind>(kind: K): SalesGridRow<K> {
 
 /** "1,234,567.50": groups of exactly three digits after the first comma. "1,2" is not one. */
 const THOUSANDS_PATTERN = /^-?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
-const MONTH_BY_LOWER_NAME = new Map<string, string>(MONTHS.map((month) => [month.toLowerCase(), month]));
+/** A month by its name or its first three letters, in lower case ("october", "oct"; also "sept"). */
+const MONTH_BY_LOWER_NAME = new Map<string, string>([
+  ...MONTHS.flatMap((month) => [month.toLowerCase(), month.slice(0, 3).toLowerCase()].map((name): [string, string] => [name, month])),
+  ["sept", "September"],
+]);
 
 /**
  * One cell as it will be checked and saved: trimmed (a single space or only whitespace
- * clears it), thousands separators removed from numbers and years, a month name in any case
- * or a number 1–12 turned into the month's name, a currency code upper-cased. A value that
+ * clears it), thousands separators removed from numbers and years, a month name or its
+ * three-letter abbreviation in any case ("Oct", "oct.", "OCTOBER") or a number 1–12 ("10", "01")
+ * turned into the month's name, a currency code upper-cased. A value that
  * cannot be normalised is returned trimmed, so that validation flags it.
  */
 export function normaliseCell(type: SalesColumnType, raw: string | null | undefined): string {
@@ -116,7 +121,7 @@ export function normaliseCell(type: SalesColumnType, raw: string | null | undefi
         const index = Number(value);
         return index >= 1 && index <= 12 ? MONTHS[index - 1] : value;
       }
-      return MONTH_BY_LOWER_NAME.get(value.toLowerCase()) ?? value;
+      return MONTH_BY_LOWER_NAME.get(value.toLowerCase().replace(/\.$/, "")) ?? value;
     }
     case "currency":
       return value.toUpperCase();
@@ -147,6 +152,8 @@ export interface SalesReferenceLists {
   formulationTypes: readonly string[];
   /** Currency codes, e.g. "USD". */
   currencies: readonly string[];
+  /** The partner's active products by category. A name outside the list is kept as typed (it asks for a product verification). */
+  productNames: Readonly<Record<SalesKind, readonly string[]>>;
 }
 
 /** How many years back a sales row may be dated (spec section 9). */
@@ -216,8 +223,14 @@ function isValidNumber(key: SalesColumnKey, value: string): boolean {
 
 // ---------------------------------------------------------------- validation
 
-/** FDF cells that are checked even when empty (spec section 5). */
-const REQUIRED_FDF_COLUMNS: readonly SalesColumnKey[] = ["royaltyPercent", "royaltyDue"];
+/**
+ * Cells a row that has any value needs (issue "Forgiving input"), and FDF Royalty %, checked even
+ * when empty (spec section 5). Royalty Due is derived when empty, like the other derived values.
+ */
+const REQUIRED_COLUMNS: Record<SalesKind, readonly SalesColumnKey[]> = {
+  API: ["month", "country", "productName", "quantity"],
+  FDF: ["month", "country", "productName", "quantity", "royaltyPercent"],
+};
 
 function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: SalesReferenceLists): boolean {
   switch (column.type) {
@@ -243,13 +256,13 @@ function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: 
   }
 }
 
-/** The keys of the invalid cells of a normalised row, in column order. */
+/** The keys of the invalid or missing cells of a normalised row that is not empty, in column order. */
 export function invalidColumns(kind: SalesKind, row: SalesRowInput, lists: SalesReferenceLists): SalesColumnKey[] {
   const invalid: SalesColumnKey[] = [];
   for (const column of columnsFor(kind)) {
     const value = row[column.key] ?? "";
     if (value === "") {
-      if (kind === "FDF" && REQUIRED_FDF_COLUMNS.includes(column.key)) invalid.push(column.key);
+      if (REQUIRED_COLUMNS[kind].includes(column.key)) invalid.push(column.key);
       continue;
     }
     if (!isValidCell(column, value, lists)) invalid.push(column.key);
@@ -268,18 +281,6 @@ export interface SalesRowProblem {
 
 function problemFor(kind: SalesKind, rowNumber: number, keys: SalesColumnKey[]): SalesRowProblem | undefined {
   return keys.length ? { rowNumber, keys, columns: keys.map((key) => columnLabel(kind, key)) } : undefined;
-}
-
-/** The non-empty rows that have invalid cells (rows are normalised first). */
-export function validateTable(kind: SalesKind, rows: readonly SalesRowInput[], lists: SalesReferenceLists): SalesRowProblem[] {
-  const problems: SalesRowProblem[] = [];
-  rows.forEach((raw, index) => {
-    const row = normaliseRow(kind, raw);
-    if (isEmptyRow(kind, row)) return;
-    const problem = problemFor(kind, index + 1, invalidColumns(kind, row, lists));
-    if (problem) problems.push(problem);
-  });
-  return problems;
 }
 
 export const VALIDATION_DIALOG_TITLE = "Invalid data!";
@@ -398,19 +399,70 @@ export interface PreparedSalesRows<K extends SalesKind> {
   warnings: SalesRowWarning[];
 }
 
-const LIST_OF_TYPE: Partial<Record<SalesColumnType, keyof SalesReferenceLists>> = {
-  month: "months",
-  country: "countries",
-  formulation: "formulationTypes",
-  currency: "currencies",
-};
+/** The reference list a column's values come from (product names: the partner's products of the kind). */
+function listOf(kind: SalesKind, type: SalesColumnType, lists: SalesReferenceLists): readonly string[] | undefined {
+  switch (type) {
+    case "month":
+      return lists.months;
+    case "country":
+      return lists.countries;
+    case "formulation":
+      return lists.formulationTypes;
+    case "currency":
+      return lists.currencies;
+    case "product":
+      return lists.productNames[kind];
+    default:
+      return undefined;
+  }
+}
+
+export interface CheckedRow<K extends SalesKind> {
+  /** Normalised, FDF values derived where empty. */
+  row: NormalisedRow<K>;
+  /** Invalid or missing cells; none for an empty row. */
+  invalid: SalesColumnKey[];
+  warnings: DerivedValueWarning[];
+}
 
 /**
- * One table, ready to save: normalises every row, drops fully empty rows (a saved row
- * emptied completely is dropped too), derives the FDF values, validates (row numbers are
- * grid positions), then writes list values in the list's spelling and turns every empty
- * number cell into "0" (spec: a null numeric becomes 0). Validation runs before the zero
- * fill, so an empty FDF Royalty % or Royalty Due is still reported.
+ * One row as the save reads it, wherever it comes from (grid, paste, form, workbook, API):
+ * normalised, FDF values derived, then checked. The grid shows the same derived values and
+ * highlights the same cells as it is typed.
+ */
+export function checkRow<K extends SalesKind>(
+  kind: K,
+  raw: SalesRowInput,
+  lists: SalesReferenceLists,
+  usdRateForCurrency: FdfUsdRateLookup,
+): CheckedRow<K> {
+  const normalised = normaliseRow(kind, raw);
+  if (isEmptyRow(kind, normalised)) return { row: normalised, invalid: [], warnings: [] };
+  const { row, warnings } = kind === "FDF" ? deriveFdfValues(normalised, usdRateForCurrency) : { row: normalised, warnings: [] };
+  return { row: row as NormalisedRow<K>, invalid: invalidColumns(kind, row, lists), warnings };
+}
+
+/** The non-empty rows that have invalid or missing cells, by grid position (empty rows in between count). */
+export function validateTable(
+  kind: SalesKind,
+  rows: readonly SalesRowInput[],
+  lists: SalesReferenceLists,
+  usdRateForCurrency: FdfUsdRateLookup,
+): SalesRowProblem[] {
+  const problems: SalesRowProblem[] = [];
+  rows.forEach((raw, index) => {
+    const problem = problemFor(kind, index + 1, checkRow(kind, raw, lists, usdRateForCurrency).invalid);
+    if (problem) problems.push(problem);
+  });
+  return problems;
+}
+
+/**
+ * One table, ready to save: drops fully empty rows (a saved row emptied completely is dropped
+ * too), checks the others with `checkRow` (row numbers are grid positions), then writes list
+ * values and known product names in the list's spelling and turns every empty number cell into
+ * "0" (spec: a null numeric becomes 0). Checking runs before the zero fill, so an empty FDF
+ * Royalty % or Quantity is still reported.
  */
 export function prepareRowsForSave<K extends SalesKind>(
   kind: K,
@@ -425,25 +477,19 @@ export function prepareRowsForSave<K extends SalesKind>(
 
   rows.forEach((raw, index) => {
     const rowNumber = index + 1;
-    let row = normaliseRow(kind, raw);
-    if (isEmptyRow(kind, row)) return;
-    if (kind === "FDF") {
-      const derived = deriveFdfValues(row, usdRateForCurrency);
-      row = derived.row as NormalisedRow<K>;
-      for (const warning of derived.warnings) warnings.push({ rowNumber, ...warning });
-    }
-    const problem = problemFor(kind, rowNumber, invalidColumns(kind, row, lists));
+    if (isEmptyRow(kind, raw)) return;
+    const checked = checkRow(kind, raw, lists, usdRateForCurrency);
+    for (const warning of checked.warnings) warnings.push({ rowNumber, ...warning });
+    const problem = problemFor(kind, rowNumber, checked.invalid);
     if (problem) problems.push(problem);
 
-    const cells = row as Record<string, string>;
+    const cells = checked.row as Record<string, string>;
     for (const column of columns) {
-      const listName = LIST_OF_TYPE[column.type];
-      if (listName && cells[column.key] !== "") {
-        cells[column.key] = canonicalName(lists[listName] as readonly string[], cells[column.key]) ?? cells[column.key];
-      }
+      const list = listOf(kind, column.type, lists);
+      if (list && cells[column.key] !== "") cells[column.key] = canonicalName(list, cells[column.key]) ?? cells[column.key];
       if (column.type === "number" && cells[column.key] === "") cells[column.key] = "0";
     }
-    prepared.push(row);
+    prepared.push(checked.row);
   });
 
   return { rows: prepared, problems, warnings };

@@ -17,6 +17,7 @@ const cell = (page: Page, row: number, column: number, kind: "API" | "FDF" = "AP
   grid(page, kind).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
 const API_COLUMN = { year: 2, month: 3, country: 4, purchaser: 5, product: 6, quantity: 7, total: 8 };
 const FDF_ROYALTY_DUE_COLUMN = 19;
+const FDF_COLUMN = { year: 2, month: 3, country: 4, product: 6, quantity: 10, currency: 11, priceLocal: 12, rate: 13, priceUsd: 14, gross: 15, net: 17, royaltyPercent: 18, royaltyDue: FDF_ROYALTY_DUE_COLUMN };
 /** The FDF product of partner1's demo draft that is not in its product list (see the seed). */
 const SEEDED_UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 
@@ -35,9 +36,9 @@ async function scrollToCell(page: Page, row: number, column: number, kind: "API"
 }
 
 /** The first grid row (1-based) with an empty Year cell. */
-async function firstEmptyRow(page: Page) {
+async function firstEmptyRow(page: Page, kind: "API" | "FDF" = "API") {
   for (let row = 1; row < 400; row++) {
-    const text = (await cell(page, row, API_COLUMN.year).textContent())?.trim();
+    const text = (await cell(page, row, API_COLUMN.year, kind).textContent())?.trim();
     if (!text) return row;
   }
   throw new Error("no empty row");
@@ -51,6 +52,19 @@ async function pasteInto(target: Locator, text: string) {
     data.setData("text/plain", clipboardText);
     (document.activeElement ?? element).dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
   }, text);
+}
+
+/** The cell `columns` to the right of the selected one (after `scrollToCell` or a commit), moving there with the keyboard. */
+async function moveRight(page: Page, row: number, from: number, columns: number, kind: "API" | "FDF") {
+  for (let step = 0; step < columns; step++) await page.keyboard.press("ArrowRight");
+  return cell(page, row, from + columns, kind);
+}
+
+/** Types a value into a grid cell through its editor (Enter commits). */
+async function typeInto(page: Page, target: Locator, value: string) {
+  await target.dblclick();
+  await page.locator(".report-grid__editor").fill(value);
+  await page.locator(".report-grid__editor").press("Enter");
 }
 
 async function switchUser(page: Page, signIn: (account: "admin" | "partner1" | "partner3") => Promise<void>, account: "admin" | "partner1" | "partner3") {
@@ -333,6 +347,71 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
   });
 });
 
+test.describe("forgiving input with JavaScript (partner1)", () => {
+  test("'oct' and lower-case names are accepted, FDF values are calculated as they are typed, Add Row says when it clamps", async ({ page, open, signIn }) => {
+    test.setTimeout(90_000);
+    await signIn("partner1");
+    await open("/partner/sales-report");
+    await page.getByRole("tab", { name: "FDF" }).click();
+
+    // FDF: month as a number, names in other cases; the derived values follow the typing.
+    const row = await firstEmptyRow(page, "FDF");
+    await typeInto(page, cell(page, row, FDF_COLUMN.year, "FDF"), year);
+    await typeInto(page, cell(page, row, FDF_COLUMN.month, "FDF"), "10");
+    await typeInto(page, cell(page, row, FDF_COLUMN.country, "FDF"), "KENYA");
+    await typeInto(page, cell(page, row, FDF_COLUMN.product, "FDF"), "tld (tenofovir/lamivudine/dolutegravir)");
+    await typeInto(page, await scrollToCell(page, row, FDF_COLUMN.quantity, "FDF"), "100");
+    await typeInto(page, await scrollToCell(page, row, FDF_COLUMN.currency, "FDF"), "usd");
+    await typeInto(page, await scrollToCell(page, row, FDF_COLUMN.priceLocal, "FDF"), "2.5");
+    // Long column names wrap instead of being cut.
+    const header = grid(page, "FDF").getByRole("columnheader", { name: "Gross Sale Price (per pack) (Local Currency)" }).locator("span");
+    expect(await header.evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight)).toBe(true);
+    await expect(cell(page, row, FDF_COLUMN.rate, "FDF")).toHaveText("1");
+    const gross = await moveRight(page, row, FDF_COLUMN.priceLocal, FDF_COLUMN.gross - FDF_COLUMN.priceLocal, "FDF");
+    await expect(gross).toHaveText("250");
+    await expect(gross.locator("[data-derived]")).toHaveAttribute("title", "Calculated when saved");
+    // Royalty Due changes with each keystroke in Royalty %, before the cell is committed.
+    await (await moveRight(page, row, FDF_COLUMN.gross, FDF_COLUMN.royaltyPercent - FDF_COLUMN.gross, "FDF")).dblclick();
+    const editor = page.locator(".report-grid__editor");
+    await editor.fill("4");
+    await expect(cell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveText("10");
+    await editor.fill("5");
+    await expect(cell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveText("12.5");
+    await editor.press("Enter");
+    await expect(grid(page, "FDF").locator(".report-grid__cell--invalid")).toHaveCount(0);
+
+    // API: 'oct', a lower-case country and product.
+    await page.getByRole("tab", { name: "API" }).click();
+    const apiRow = await firstEmptyRow(page);
+    await typeInto(page, cell(page, apiRow, API_COLUMN.year), year);
+    await typeInto(page, cell(page, apiRow, API_COLUMN.month), "oct");
+    await typeInto(page, cell(page, apiRow, API_COLUMN.country), "india");
+    await typeInto(page, cell(page, apiRow, API_COLUMN.product), "dolutegravir api");
+    // A row that misses its quantity is flagged as it is typed.
+    await expect(cell(page, apiRow, API_COLUMN.quantity)).toHaveClass(/report-grid__cell--invalid/);
+    await typeInto(page, cell(page, apiRow, API_COLUMN.quantity), "7");
+    await expect(grid(page).locator(".report-grid__cell--invalid")).toHaveCount(0);
+
+    // Add Row adds at most 10,000 rows and says so.
+    const addRow = page.getByRole("spinbutton", { name: "Add Row" });
+    await addRow.fill("25000");
+    await page.getByRole("button", { name: "Add rows" }).click();
+    await expect(page.getByText("At most 10,000 rows can be added at a time: 10,000 rows were added.")).toBeVisible();
+    await expect(addRow).toHaveValue("10000");
+
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page)).toContainText(/Data successfully recorded\. Total Rows: \d+, Newly Added Rows: 2/);
+    await expect(cell(page, apiRow, API_COLUMN.month)).toHaveText("October");
+    await expect(cell(page, apiRow, API_COLUMN.country)).toHaveText("India");
+    await expect(cell(page, apiRow, API_COLUMN.product)).toHaveText("Dolutegravir API");
+    await page.getByRole("tab", { name: "FDF" }).click();
+    await expect(cell(page, row, FDF_COLUMN.month, "FDF")).toHaveText("October");
+    await expect(cell(page, row, FDF_COLUMN.country, "FDF")).toHaveText("Kenya");
+    await expect(cell(page, row, FDF_COLUMN.product, "FDF")).toHaveText("TLD (Tenofovir/Lamivudine/Dolutegravir)");
+    await expect(await scrollToCell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveText("12.5");
+  });
+});
+
 test.describe("without JavaScript (partner3 and the admin)", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -349,10 +428,10 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
 
     const table = page.getByTestId("sales-table-API");
     await table.getByLabel("Year, row 1", { exact: true }).fill(year);
-    await table.getByLabel("Month, row 1", { exact: true }).selectOption("April");
+    await table.getByLabel("Month, row 1", { exact: true }).fill("Oct");
     await table.getByLabel("Country, row 1", { exact: true }).fill("Atlantis");
     await table.getByLabel("Purchaser, row 1", { exact: true }).fill("No-JS Purchaser");
-    await table.getByLabel("Api Name, row 1", { exact: true }).fill("Abacavir API");
+    await table.getByLabel("Api Name, row 1", { exact: true }).fill("abacavir api");
     await table.getByLabel("Quantity (Kg), row 1", { exact: true }).fill("12.5");
     await table.getByLabel("Total Value (USD), row 1", { exact: true }).fill("2,500");
     await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -364,10 +443,14 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     await expect(table.getByLabel("Country, row 1", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expect(table.getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("No-JS Purchaser");
 
-    await table.getByLabel("Country, row 1", { exact: true }).fill("South Africa");
+    // Forgiving: the month's abbreviation and lower-case names are saved in their own spelling.
+    await table.getByLabel("Country, row 1", { exact: true }).fill("south africa");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 1, Newly Added Rows: 1");
     await expect(table.getByLabel("Total Value (USD), row 1", { exact: true })).toHaveValue("2500");
+    await expect(table.getByLabel("Month, row 1", { exact: true })).toHaveValue("October");
+    await expect(table.getByLabel("Country, row 1", { exact: true })).toHaveValue("South Africa");
+    await expect(table.getByLabel("Api Name, row 1", { exact: true })).toHaveValue("Abacavir API");
 
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect(page.getByText("Enter comments for admin").first()).toBeVisible();

@@ -54,7 +54,11 @@ describe("JSON API: the Sales Report", () => {
     const body = {
       version: before.sales_meta.version,
       sales_report_id: [second.id],
-      API: [{ ...first, purchaser: "Changed Buyer Ltd" }, newRowFrom(first, "New Buyer Ltd")],
+      API: [
+        { ...first, purchaser: "Changed Buyer Ltd" },
+        // Typed loosely: the month as a number, the names in other cases; saved in their canonical spelling.
+        { ...newRowFrom(first, "New Buyer Ltd"), month: "10", country: ` ${first.country.toUpperCase()} `, productName: first.productName.toLowerCase() },
+      ],
       FDF: [],
     };
 
@@ -62,6 +66,9 @@ describe("JSON API: the Sales Report", () => {
     expect(invalid.status).toBe(400);
     expectDocumented("POST", "/template/sales/", invalid);
     expect(invalid.body.errors).toEqual({ "API.0": ["Year"] });
+    const onlyYear = await callApi("POST", "/template/sales/", { token, body: { ...body, API: [{ year: first.year }] } });
+    expect(onlyYear.status).toBe(400);
+    expect(onlyYear.body.errors).toEqual({ "API.0": ["Month", "Country", "Api Name", "Quantity (Kg)"] });
     const unknownColumn = await callApi("POST", "/template/sales/", { token, body: { ...body, API: [{ ...first, royalty: "1" }] } });
     expect(unknownColumn.status).toBe(400);
     expect((await callApi("GET", "/template/sales/", { token })).body.template_data).toEqual(before.template_data);
@@ -73,7 +80,11 @@ describe("JSON API: the Sales Report", () => {
     const after = (await callApi("GET", "/template/sales/", { token })).body;
     const purchasers = after.template_data.API.map((row: { purchaser: string }) => row.purchaser);
     expect(purchasers).toContain("Changed Buyer Ltd");
-    expect(purchasers).toContain("New Buyer Ltd");
+    expect(after.template_data.API.find((row: { purchaser: string }) => row.purchaser === "New Buyer Ltd")).toMatchObject({
+      month: "October",
+      country: first.country,
+      productName: first.productName,
+    });
     expect(after.template_data.API.map((row: { id: number }) => row.id)).not.toContain(second.id);
     expect(after.template_data.API).toHaveLength(before.template_data.API.length);
     expect(after.sales_meta.version).toBe(saved.body.version);

@@ -274,10 +274,24 @@ describe("saving from the grid (JSON)", () => {
       kind: "problems",
       problems: {
         API: [{ rowNumber: 2, columns: ["Year", "Country"] }],
-        FDF: [{ rowNumber: 2, columns: ["Royalty %", "Royalty Due"] }],
+        FDF: [{ rowNumber: 2, columns: ["Royalty %"] }],
       },
     });
     expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("a row with only a year is refused, listing what it misses; nothing is written", async () => {
+    const result = await saveJson(CEDAR, { API: [apiRow(), { year }], FDF: [{}, {}, { year, purchaser: "PEPFAR" }] });
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      kind: "problems",
+      problems: {
+        API: [{ rowNumber: 2, columns: ["Month", "Country", "Api Name", "Quantity (Kg)"] }],
+        FDF: [{ rowNumber: 3, columns: ["Month", "Country", "Product", "Quantity", "Royalty %"] }],
+      },
+    });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+    expect((await partnerPage(CEDAR)).data.view.report.status).toBeNull();
   });
 
   it("a save of the changed rows alone (with their grid positions) gives the same report as a save of every row", async () => {
@@ -471,6 +485,23 @@ describe("the form without JavaScript", () => {
     expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund (changed)"]);
   });
 
+  it("months as 'Oct' or '10' and names in any case are saved in their canonical spelling", async () => {
+    const form: Record<string, string> = { intent: "save", quarterId: String(quarterId), version: await versionOf(CEDAR), tab: "API", page: "1" };
+    for (const [key, value] of Object.entries(apiRow({ month: "Oct", country: " india ", productName: "abacavir api" }))) form[`api[0][${key}]`] = value;
+    for (const [key, value] of Object.entries(apiRow({ month: "01", country: "SOUTH AFRICA" }))) form[`api[1][${key}]`] = value;
+    expect((await postPartner(CEDAR, form)).status).toBe(302);
+    const rows = (await partnerPage(CEDAR)).data.view.rows.API;
+    expect(rows.map((row: Record<string, unknown>) => [row.month, row.country, row.productName])).toEqual([
+      ["October", "India", "Abacavir API"],
+      ["January", "South Africa", "Abacavir API"],
+    ]);
+    const stored = await storedRows(cedarId);
+    expect(stored.map((row) => [row.month, row.productName, row.productId != null, row.productVerificationId])).toEqual([
+      [10, "Abacavir API", true, null],
+      [1, "Abacavir API", true, null],
+    ]);
+  });
+
   it("invalid cells come back by grid row with the posted values kept; nothing is saved", async () => {
     const form: Record<string, string> = { intent: "save", quarterId: String(quarterId), version: await versionOf(CEDAR), tab: "API", page: "1" };
     for (const [key, value] of Object.entries(apiRow({ month: "Smarch" }))) form[`api[4][${key}]`] = value;
@@ -555,12 +586,12 @@ describe("Excel download and upload", () => {
     expect(await toastOf(appended)).toMatchObject({ values: { total: 6, count: 3 } });
   });
 
-  it("an uploaded FDF value off the calculated one is saved and listed by its sheet row", async () => {
+  it("an uploaded FDF value off the calculated one is saved and listed by its sheet row; 'oct' and lower-case names are read", async () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet("API").addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
     const fdf = workbook.addWorksheet("FDF");
     fdf.addRow(Object.keys(fdfRow()));
-    fdf.addRow(Object.values(fdfRow()));
+    fdf.addRow(Object.values(fdfRow({ month: "oct", country: "KENYA", productName: "lopinavir/ritonavir PELLETS" })));
     fdf.addRow(Object.values(fdfRow({ royaltyDue: "999" })));
     const result = await upload(CEDAR, new Blob([await workbook.xlsx.writeBuffer()]), "replace");
     expect(result.status).toBe(302);
@@ -569,6 +600,8 @@ describe("Excel download and upload", () => {
       source: "workbook",
       items: [{ row: 3, column: "Royalty Due", expected: "120" }],
     });
+    const [first] = (await pageAfter(CEDAR, result)).data.view.rows.FDF;
+    expect(first).toMatchObject({ month: "October", country: "Kenya", productName: "Lopinavir/ritonavir pellets" });
   });
 
   it("an invalid workbook: errors by sheet, row and column, and nothing is saved", async () => {
@@ -589,7 +622,7 @@ describe("Excel download and upload", () => {
       kind: "upload-problems",
       problems: [
         { sheet: "API", row: 3, columns: ["Year", "Country", "Quantity (Kg)"], message: "Sheet {{sheet}}, row {{row}}: {{columns}}" },
-        { sheet: "FDF", row: 3, columns: ["Royalty %", "Royalty Due"] },
+        { sheet: "FDF", row: 3, columns: ["Royalty %"] },
       ],
     });
     expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);

@@ -296,7 +296,7 @@ describe("saving rows", () => {
       month: 3,
       purchaser: "Cipla Ltd",
       productId: abacavir.id,
-      productName: "abacavir api",
+      productName: "Abacavir API",
       productVerificationId: null,
       strength: null,
       packSize: null,
@@ -397,19 +397,19 @@ describe("saving rows", () => {
       action: "save" as const,
     };
     const deleting = await refusal(
-      saveSalesReport({ ...base, api: [{ year, month: "May", purchaser: "New buyer" }], deletedIds: [foreign.id] })
+      saveSalesReport({ ...base, api: [{ year, month: "May", country: "India", purchaser: "New buyer", productName: "Any API", quantity: "1" }], deletedIds: [foreign.id] })
     );
     expect(deleting).toMatchObject({ status: 400, message: ROWS_NOT_IN_REPORT });
     const updating = await refusal(
       saveSalesReport({
         ...base,
-        api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", quantity: "1", totalValue: "1" }],
+        api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", productName: "Any API", quantity: "1", totalValue: "1" }],
       })
     );
     expect(updating.status).toBe(400);
     // An admin saving one partner's report cannot reach into another's either.
     const adminReaching = await refusal(
-      saveSalesReport({ ...base, actor: admin, api: [{ id: foreign.id, year, purchaser: "Overwritten" }] })
+      saveSalesReport({ ...base, actor: admin, api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", productName: "Any API", quantity: "1" }] })
     );
     expect(adminReaching.status).toBe(400);
 
@@ -443,7 +443,7 @@ describe("saving rows", () => {
       quarterId: open,
       expectedVersion: acmeReport.version,
       api: [
-        { year, month: "June", country: "India", purchaser: "Valid buyer", quantity: "5", totalValue: "10" },
+        { year, month: "June", country: "India", purchaser: "Valid buyer", productName: "Any API", quantity: "5", totalValue: "10" },
         { year: "1990", month: "Juny", country: "India", quantity: "1O" },
       ],
       fdf: [{}, {}, fdfRow({ royaltyPercent: "", currency: "XXX" })],
@@ -453,8 +453,8 @@ describe("saving rows", () => {
     expect(result).toEqual({
       ok: false,
       problems: {
-        API: [{ rowNumber: 2, keys: ["year", "month", "quantity"], columns: ["Year", "Month", "Quantity (Kg)"] }],
-        FDF: [{ rowNumber: 3, keys: ["currency", "royaltyPercent", "royaltyDue"], columns: ["Currency", "Royalty %", "Royalty Due"] }],
+        API: [{ rowNumber: 2, keys: ["year", "month", "productName", "quantity"], columns: ["Year", "Month", "Api Name", "Quantity (Kg)"] }],
+        FDF: [{ rowNumber: 3, keys: ["currency", "royaltyPercent"], columns: ["Currency", "Royalty %"] }],
       },
     });
     expect(await rowsOf(acmeReport.id)).toEqual(before);
@@ -549,7 +549,7 @@ describe("product names outside the partner's list", () => {
 
   it("an API row naming one of the partner's FDF products asks for an API product", async () => {
     const result = await saveSalesReport(
-      cedarSave({ api: [{ year, month: "May", productName: "Lopinavir/ritonavir pellets", quantity: "2", totalValue: "3" }] })
+      cedarSave({ api: [{ year, month: "May", country: "India", productName: "Lopinavir/ritonavir pellets", quantity: "2", totalValue: "3" }] })
     );
     if (!result.ok) throw new Error("save failed");
     const [row] = await rowsOf(result.reportId);
@@ -788,7 +788,7 @@ describe("approval and product verification", () => {
     const approved = await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Thank you." });
     expect(approved).toMatchObject({ status: "Approved", message: "Report Approved!" });
     // Once approved the partner can no longer save.
-    const refused = await refusal(saveSalesReport(cedarSave({ expectedVersion: approved.version, api: [{ year, purchaser: "late" }] })));
+    const refused = await refusal(saveSalesReport(cedarSave({ expectedVersion: approved.version, api: [{ year, month: "May", country: "India", purchaser: "late", productName: "Abacavir API", quantity: "1" }] })));
     expect(refused.message).toBe(WORKFLOW_REFUSALS.approved);
   });
 

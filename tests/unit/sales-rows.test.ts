@@ -14,6 +14,7 @@ import {
   normaliseRow,
   prepareRowsForSave,
   validateTable,
+  checkRow,
   type SalesReferenceLists,
   type SalesRowInput,
 } from "~/utils/sales-rows";
@@ -24,6 +25,7 @@ const lists: SalesReferenceLists = {
   countries: ["India", "Kenya", "South Africa", "Côte d'Ivoire"],
   formulationTypes: ["Tablet", "Granules", "Liquid", "Powder for suspension", "Oral pellets"],
   currencies: ["USD", "INR", "EUR", "IDR"],
+  productNames: { API: ["Tenofovir", "Dolutegravir API"], FDF: ["TLD 300/300/50"] },
 };
 
 const rates: Record<string, string> = { USD: "1", INR: "0.012000000000", EUR: "1.08", IDR: "0.0000625" };
@@ -162,7 +164,12 @@ describe("normaliseCell", () => {
     expect(normaliseCell("text", "1,234")).toBe("1,234");
   });
 
-  it("turns a month name in any case or a number 1 to 12 into the month's name", () => {
+  it("turns a month name or its three-letter abbreviation in any case, or a number 1 to 12, into the month's name", () => {
+    for (const typed of ["Oct", "oct", "OCT", "oct.", "October", "october", "10", " 10 "]) expect(normaliseCell("month", typed), typed).toBe("October");
+    expect(normaliseCell("month", "01")).toBe("January");
+    expect(normaliseCell("month", "sept")).toBe("September");
+    expect(normaliseCell("month", "Sep")).toBe("September");
+    expect(normaliseCell("month", "Octo")).toBe("Octo");
     expect(normaliseCell("month", "march")).toBe("March");
     expect(normaliseCell("month", "DECEMBER")).toBe("December");
     expect(normaliseCell("month", "3")).toBe("March");
@@ -226,7 +233,9 @@ describe("invalidColumns", () => {
     expect(apiInvalid({ month: "september" })).toEqual([]);
     expect(apiInvalid({ month: "9" })).toEqual([]);
     expect(apiInvalid({ month: "13" })).toEqual(["month"]);
-    expect(apiInvalid({ month: "Sept" })).toEqual(["month"]);
+    expect(apiInvalid({ month: "Sept" })).toEqual([]);
+    expect(apiInvalid({ month: "Oct" })).toEqual([]);
+    expect(apiInvalid({ month: "Octob" })).toEqual(["month"]);
   });
 
   it("accepts countries from the country list in any case; the procurement end-country is free text", () => {
@@ -266,11 +275,11 @@ describe("invalidColumns", () => {
     expect(fdfInvalid({ usdExchangeRate: "1000000000000" })).toEqual(["usdExchangeRate"]);
   });
 
-  it("allows empty cells, except FDF Royalty % and Royalty Due", () => {
-    const emptyApi = { year: "", month: "", country: "", purchaser: "", productName: "", quantity: "", totalValue: "" };
-    expect(invalidColumns("API", { ...emptyApi, purchaser: "x" }, lists)).toEqual([]);
-    const emptyFdf = normaliseRow("FDF", { purchaser: "x" });
-    expect(invalidColumns("FDF", emptyFdf, lists)).toEqual(["royaltyPercent", "royaltyDue"]);
+  it("needs Month, Country, Product and Quantity (and FDF Royalty %) in a row with any value; other cells may be empty", () => {
+    expect(invalidColumns("API", normaliseRow("API", { year: "2025" }), lists)).toEqual(["month", "country", "productName", "quantity"]);
+    expect(invalidColumns("FDF", normaliseRow("FDF", { purchaser: "x" }), lists)).toEqual(["month", "country", "productName", "quantity", "royaltyPercent"]);
+    expect(apiInvalid({ year: "", purchaser: "", totalValue: "" })).toEqual([]);
+    expect(fdfInvalid({ year: "", strength: "", packSize: "", currency: "", usdExchangeRate: "", royaltyDue: "", comments: "" })).toEqual([]);
   });
 
   it("accepts a royalty % from 0 to 100", () => {
@@ -278,14 +287,13 @@ describe("invalidColumns", () => {
     expect(fdfInvalid({ royaltyPercent: "100", royaltyDue: "1900" })).toEqual([]);
     expect(fdfInvalid({ royaltyPercent: "100.01" })).toEqual(["royaltyPercent"]);
     expect(fdfInvalid({ royaltyPercent: "" })).toEqual(["royaltyPercent"]);
-    expect(fdfInvalid({ royaltyDue: " " })).toEqual(["royaltyDue"]);
   });
 });
 
 describe("validateTable and the 'Invalid data!' report", () => {
   it("reports invalid non-empty rows by grid position, empty rows in between counting", () => {
     const rows = [apiRow(), {}, apiRow({ year: "1999", country: "Atlantis" }), { year: " " }, apiRow({ quantity: "-3" })];
-    const problems = validateTable("API", rows, lists);
+    const problems = validateTable("API", rows, lists, usdRate);
     expect(problems.map(({ rowNumber, columns }) => ({ rowNumber, columns }))).toEqual([
       { rowNumber: 3, columns: ["Year", "Country"] },
       { rowNumber: 5, columns: ["Quantity (Kg)"] },
@@ -294,7 +302,12 @@ describe("validateTable and the 'Invalid data!' report", () => {
   });
 
   it("normalises before checking", () => {
-    expect(validateTable("API", [apiRow({ month: " 4 ", quantity: "1,000", country: "india " })], lists)).toEqual([]);
+    expect(validateTable("API", [apiRow({ month: " oct ", quantity: "1,000", country: "india " })], lists, usdRate)).toEqual([]);
+  });
+
+  it("refuses a row with only a year, listing what is missing", () => {
+    const problems = validateTable("API", [apiRow(), { year: "2025" }], lists, usdRate);
+    expect(formatValidationReport("API", problems).lines).toEqual(["Please Check API Table", "Row No. 2: Month, Country, Api Name, Quantity (Kg)"]);
   });
 
   it("formats the API report with the spec's heading", () => {
@@ -306,7 +319,7 @@ describe("validateTable and the 'Invalid data!' report", () => {
   });
 
   it("formats the FDF report with the spec's heading, using the FDF labels", () => {
-    const problems = validateTable("FDF", [fdfRow(), fdfRow({ royaltyPercent: "101", quantity: "-1" })], lists);
+    const problems = validateTable("FDF", [fdfRow(), fdfRow({ royaltyPercent: "101", quantity: "-1" })], lists, usdRate);
     const report = formatValidationReport("FDF", problems);
     expect(report.heading).toBe("Please Check FDF Table:");
     expect(report.lines).toEqual(["Please Check FDF Table:", "Row No. 2: Quantity, Royalty %"]);
@@ -433,25 +446,50 @@ describe("deriveFdfValues", () => {
   });
 });
 
+describe("checkRow", () => {
+  it("gives the row as the save reads it: normalised, FDF values derived, what is invalid or missing", () => {
+    const checked = checkRow("FDF", { month: "oct", country: "KENYA", productName: "x", quantity: "10", grossSalePriceCurrency: "2", currency: "usd", royaltyPercent: "5" }, lists, usdRate);
+    expect(checked.invalid).toEqual([]);
+    expect(checked.row).toMatchObject({ month: "October", usdExchangeRate: "1", grossSalePriceUsd: "2", totalGrossValue: "20", totalValue: "20", royaltyDue: "1" });
+    expect(checkRow("API", { year: "2025" }, lists, usdRate).invalid).toEqual(["month", "country", "productName", "quantity"]);
+    expect(checkRow("API", { id: 3, year: " " }, lists, usdRate).invalid).toEqual([]);
+  });
+});
+
 describe("prepareRowsForSave", () => {
   it("drops empty rows, keeps grid numbering, and turns empty numbers into 0", () => {
     const result = prepareRowsForSave(
       "API",
-      [{ year: " ", purchaser: "" }, apiRow({ quantity: "", totalValue: "1,500" }), {}, { id: 9, purchaser: " " }],
+      [{ year: " ", purchaser: "" }, apiRow({ quantity: "1,500", totalValue: "" }), {}, { id: 9, purchaser: " " }],
       lists,
       usdRate,
     );
     expect(result.problems).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result.rows).toEqual([
-      { year: "2025", month: "March", country: "India", purchaser: "Global Fund", productName: "Tenofovir", quantity: "0", totalValue: "1500" },
+      { year: "2025", month: "March", country: "India", purchaser: "Global Fund", productName: "Tenofovir", quantity: "1500", totalValue: "0" },
     ]);
   });
 
-  it("leaves empty year, month and text cells empty", () => {
-    const { rows, problems } = prepareRowsForSave("API", [{ id: 4, purchaser: "Someone" }], lists, usdRate);
+  it("leaves empty year and text cells empty", () => {
+    const row = { id: 4, month: "10", country: "kenya", productName: "Tenofovir", quantity: "3" };
+    const { rows, problems } = prepareRowsForSave("API", [row], lists, usdRate);
     expect(problems).toEqual([]);
-    expect(rows).toEqual([{ id: 4, year: "", month: "", country: "", purchaser: "Someone", productName: "", quantity: "0", totalValue: "0" }]);
+    expect(rows).toEqual([{ id: 4, year: "", month: "October", country: "Kenya", purchaser: "", productName: "Tenofovir", quantity: "3", totalValue: "0" }]);
+  });
+
+  it("refuses a row with only a year, and saves nothing of it", () => {
+    const result = prepareRowsForSave("FDF", [{ year: "2025" }], lists, usdRate);
+    expect(result.problems).toEqual([
+      { rowNumber: 1, keys: ["month", "country", "productName", "quantity", "royaltyPercent"], columns: ["Month", "Country", "Product", "Quantity", "Royalty %"] },
+    ]);
+  });
+
+  it("writes known product names in the partner's spelling and keeps an unknown one as typed", () => {
+    const { rows } = prepareRowsForSave("API", [apiRow({ productName: " dolutegravir api " }), apiRow({ productName: "new api" })], lists, usdRate);
+    expect(rows.map((row) => row.productName)).toEqual(["Dolutegravir API", "new api"]);
+    // Product names are per category: an FDF name typed on an API row is not matched.
+    expect(prepareRowsForSave("API", [apiRow({ productName: "tld 300/300/50" })], lists, usdRate).rows[0].productName).toBe("tld 300/300/50");
   });
 
   it("returns list values in the list's spelling", () => {
@@ -467,14 +505,23 @@ describe("prepareRowsForSave", () => {
       usdRate,
     );
     expect(result.problems.map(({ rowNumber, columns }) => ({ rowNumber, columns }))).toEqual([
-      { rowNumber: 3, columns: ["Royalty %", "Royalty Due"] },
+      { rowNumber: 3, columns: ["Royalty %"] },
       { rowNumber: 4, columns: ["Year", "Country"] },
     ]);
     expect(formatValidationReport("FDF", result.problems).lines).toEqual([
       "Please Check FDF Table:",
-      "Row No. 3: Royalty %, Royalty Due",
+      "Row No. 3: Royalty %",
       "Row No. 4: Year, Country",
     ]);
+  });
+
+  it("fills an empty Royalty Due like the other derived values: calculated when it can be, else 0", () => {
+    const derived = prepareRowsForSave("FDF", [fdfRow({ royaltyDue: "" })], lists, usdRate);
+    expect(derived.problems).toEqual([]);
+    expect(derived.rows[0].royaltyDue).toBe("95");
+    const underivable = prepareRowsForSave("FDF", [fdfRow({ grossSalePriceCurrency: "", usdExchangeRate: "", grossSalePriceUsd: "", totalGrossValue: "", totalValue: "", royaltyDue: "" })], lists, usdRate);
+    expect(underivable.problems).toEqual([]);
+    expect(underivable.rows[0]).toMatchObject({ totalValue: "0", royaltyDue: "0" });
   });
 
   it("derives FDF values before validating, so an empty royalty due with its inputs present is filled", () => {
@@ -522,6 +569,6 @@ describe("prepareRowsForSave", () => {
   it("flags a derived net value that comes out negative", () => {
     const result = prepareRowsForSave("FDF", [fdfRow({ totalValue: "", royaltyDue: "", deductableExpenses: "2500" })], lists, usdRate);
     expect(result.rows[0].totalValue).toBe("-500");
-    expect(result.problems.map((problem) => problem.columns)).toEqual([["Total Net Sales Value", "Royalty Due"]]);
+    expect(result.problems.map((problem) => problem.columns)).toEqual([["Total Net Sales Value"]]);
   });
 });

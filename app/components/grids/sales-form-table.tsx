@@ -30,7 +30,8 @@ function CellInput({
   const name = formFieldName(kind, index, column.key);
   const className = `input report-form-table__input${invalid ? " report-form-table__input--invalid" : ""}`;
   const common = { name, "aria-label": label, "aria-invalid": invalid || undefined, className, disabled };
-  const options = column.type === "month" ? lists.months : column.type === "formulation" ? lists.formulationTypes : null;
+  // Month is typed like the other list cells ("Oct", "10"), suggested from its datalist.
+  const options = column.type === "formulation" ? lists.formulationTypes : null;
   if (options) {
     return (
       <select {...common} defaultValue={value}>

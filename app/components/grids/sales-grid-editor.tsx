@@ -9,7 +9,7 @@ import { InvalidDataDialog } from "../report/dialogs";
 import { postReport, type ReportScreen } from "../report/report-page";
 import { WorkflowToolbar } from "../report/workflow-toolbar";
 import { nextRowKey, useGridHeight, type EditableRow } from "./editable-grid";
-import { emptyEditableRow, rowInput, SalesGrid } from "./sales-grid";
+import { emptyEditableRow, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
 
 /**
  * What was typed into the form without JavaScript before the grid took over (a slow link): the
@@ -97,6 +97,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   const [selected, setSelected] = useState<Record<SalesKind, ReadonlySet<number>>>({ API: new Set(), FDF: new Set() });
   const [dirty, setDirty] = useState(() => !readOnly && (typed.API.cells.size + typed.FDF.cells.size + typed.API.deleteIds.length > 0));
   const [addCount, setAddCount] = useState("0");
+  const [addClamped, setAddClamped] = useState(false);
   const [problems, setProblems] = useState<TableProblems | null>(null);
   const loaded = useMemo(
     () => ({
@@ -130,9 +131,10 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
     const api = changedRows("API", rows.API, loaded.API);
     const fdf = changedRows("FDF", rows.FDF, loaded.FDF);
     const at = (positions: number[]) => (problem: RowProblem): RowProblem => ({ ...problem, rowNumber: positions[problem.rowNumber - 1] + 1 });
+    const usdRate = usdRateLookup(view.lists);
     const found = {
-      API: validateTable("API", api.inputs, view.lists).map(at(api.positions)),
-      FDF: validateTable("FDF", fdf.inputs, view.lists).map(at(fdf.positions)),
+      API: validateTable("API", api.inputs, view.lists, usdRate).map(at(api.positions)),
+      FDF: validateTable("FDF", fdf.inputs, view.lists, usdRate).map(at(fdf.positions)),
     };
     if (found.API.length || found.FDF.length) {
       setProblems(found);
@@ -150,7 +152,10 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   };
 
   const addRows = () => {
-    const count = Math.min(Math.max(Math.trunc(Number(addCount)) || 0, 0), ADD_ROWS_MAX);
+    const asked = Math.max(Math.trunc(Number(addCount)) || 0, 0);
+    const count = Math.min(asked, ADD_ROWS_MAX);
+    setAddClamped(asked > ADD_ROWS_MAX);
+    if (asked > ADD_ROWS_MAX) setAddCount(String(ADD_ROWS_MAX));
     if (!count) return;
     setters[tab]((previous) => [...previous, ...Array.from({ length: count }, () => emptyEditableRow(tab))]);
   };
@@ -233,6 +238,9 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
           <button type="button" className="button button--danger" disabled={readOnly || selectedCount === 0} onClick={deleteSelected}>
             {t("Delete Selected Rows")}
           </button>
+          <span className="report-toolbar__note" role="status">
+            {addClamped ? t("At most {{max, number}} rows can be added at a time: {{max, number}} rows were added.", { max: ADD_ROWS_MAX }) : null}
+          </span>
         </div>
         <SalesGrid
           key={tab}

@@ -1,4 +1,15 @@
-import { useCallback, useMemo, useRef, type ClipboardEvent, type Dispatch, type SetStateAction } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type Dispatch,
+  type SetStateAction,
+} from "react";
 import DataGrid, {
   SelectCellFormatter,
   useHeaderRowSelection,
@@ -8,19 +19,12 @@ import DataGrid, {
   type Column,
   type DataGridHandle,
   type RenderCellProps,
+  type RenderEditCellProps,
   type RenderHeaderCellProps,
 } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
-import {
-  columnsFor,
-  invalidColumns,
-  isEmptyRow,
-  normaliseRow,
-  type SalesColumn,
-  type SalesKind,
-  type SalesReferenceLists,
-} from "~/utils/sales-rows";
+import { checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
 import { CellEditor, cellOf, nextRowKey, type EditableRow } from "./editable-grid";
 
@@ -56,20 +60,83 @@ export function datalistIdFor(kind: SalesKind, column: SalesColumn): string | un
   }
 }
 
-/** Invalid cells of a row (empty rows have none), computed once per row object. */
-export function useInvalidCells(kind: SalesKind, lists: SalesReferenceLists) {
+/** The currency table's USD rate: the FDF exchange rate's default. */
+export const usdRateLookup = (lists: SalesScreenLists) => (code: string) => lists.usdRates[code];
+
+/** A row checked by the save's rules (invalid cells, FDF derived values), computed once per row object. */
+export function useCheckedRow(kind: SalesKind, lists: SalesScreenLists) {
   return useMemo(() => {
-    const cache = new WeakMap<EditableRow, ReadonlySet<string>>();
-    return (row: EditableRow): ReadonlySet<string> => {
-      let invalid = cache.get(row);
-      if (!invalid) {
-        const input = rowInput(kind, row);
-        invalid = isEmptyRow(kind, input) ? new Set() : new Set(invalidColumns(kind, normaliseRow(kind, input), lists));
-        cache.set(row, invalid);
+    const cache = new WeakMap<EditableRow, CheckedRow<SalesKind>>();
+    const usdRate = usdRateLookup(lists);
+    return (row: EditableRow): CheckedRow<SalesKind> => {
+      let checked = cache.get(row);
+      if (!checked) {
+        checked = checkRow(kind, rowInput(kind, row), lists, usdRate);
+        cache.set(row, checked);
       }
-      return invalid;
+      return checked;
     };
   }, [kind, lists]);
+}
+
+/** The row being typed in the open cell editor, so that the row's derived values follow each keystroke. */
+const DraftRowContext = createContext<EditableRow | null>(null);
+
+/**
+ * A cell as shown: the value typed, or for an empty FDF derived cell the value the save will fill
+ * in (muted), computed from the row as it is being typed.
+ */
+function SalesCell({
+  row,
+  columnKey,
+  checked,
+  invalid,
+}: {
+  row: EditableRow;
+  columnKey: string;
+  checked: (row: EditableRow) => CheckedRow<SalesKind>;
+  invalid: boolean;
+}) {
+  const { t } = useTranslation();
+  const draft = useContext(DraftRowContext);
+  const current = draft?._key === row._key ? draft : row;
+  const value = cellOf(current, columnKey);
+  if (invalid) {
+    return (
+      <span data-invalid="true" title={t("Invalid value")}>
+        {value}
+      </span>
+    );
+  }
+  const derived = value.trim() === "" ? (checked(current).row as Record<string, string>)[columnKey] : "";
+  return derived ? (
+    <span className="report-grid__derived" data-derived="true" title={t("Calculated when saved")}>
+      {derived}
+    </span>
+  ) : (
+    value
+  );
+}
+
+/** The cell editor, telling the grid the row as it is typed (and that typing ended when it closes). */
+function DraftCellEditor({
+  onDraft,
+  ...props
+}: RenderEditCellProps<EditableRow> & {
+  listId?: string;
+  label: string;
+  onDraft: (row: EditableRow | null) => void;
+}) {
+  useEffect(() => () => onDraft(null), [onDraft]);
+  return (
+    <CellEditor
+      {...props}
+      onRowChange={(row, commit) => {
+        if (!commit) onDraft(row);
+        props.onRowChange(row, commit);
+      }}
+    />
+  );
 }
 
 function SrNoHeader({ label, disabled }: RenderHeaderCellProps<EditableRow> & { label: string; disabled: boolean }) {
@@ -108,6 +175,8 @@ function SrNoCell({ row, rowIdx, tabIndex }: RenderCellProps<EditableRow>) {
 }
 
 const SR_NO_KEY = "srNo";
+/** Room for a header wrapped on three lines. */
+const HEADER_ROW_HEIGHT = 56;
 
 function widthOf(column: SalesColumn): number {
   switch (column.type) {
@@ -160,7 +229,8 @@ export function SalesGrid({
   const { t } = useTranslation();
   const gridRef = useRef<DataGridHandle>(null);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
-  const invalidCells = useInvalidCells(kind, lists);
+  const checked = useCheckedRow(kind, lists);
+  const [draft, setDraft] = useState<EditableRow | null>(null);
   const salesColumns = columnsFor(kind);
 
   const isEditable = useCallback(
@@ -187,28 +257,23 @@ export function SalesGrid({
         return {
           key: column.key,
           name: label,
-          width: widthOf(column),
+          // At least its width, and a share of the free width; long headers wrap.
+          width: `minmax(${widthOf(column)}px, auto)`,
+          minWidth: widthOf(column),
           resizable: true,
           editable: isEditable(column.key),
           headerCellClass: "report-grid__header",
           renderHeaderCell: () => <span title={label}>{label}</span>,
           cellClass: (row) =>
-            invalidCells(row).has(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
-          renderCell: ({ row }) => {
-            const value = cellOf(row, column.key);
-            return invalidCells(row).has(column.key) ? (
-              <span data-invalid="true" title={t("Invalid value")}>
-                {value}
-              </span>
-            ) : (
-              value
-            );
-          },
-          renderEditCell: (props) => <CellEditor {...props} listId={listId} label={label} />,
+            checked(row).invalid.includes(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
+          renderCell: ({ row }) => (
+            <SalesCell row={row} columnKey={column.key} checked={checked} invalid={checked(row).invalid.includes(column.key)} />
+          ),
+          renderEditCell: (props) => <DraftCellEditor {...props} listId={listId} label={label} onDraft={setDraft} />,
         };
       }),
     ];
-  }, [t, salesColumns, kind, isEditable, invalidCells, readOnly]);
+  }, [t, salesColumns, kind, isEditable, checked, readOnly]);
 
   const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
 
@@ -269,27 +334,30 @@ export function SalesGrid({
 
   return (
     <div className="report-grid" data-testid={`report-grid-${kind}`} onPaste={onPaste} onCopy={onCopy}>
-      <DataGrid
-        ref={gridRef}
-        className={`report-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
-        aria-label={t("{{kind}} sales", { kind })}
-        columns={columns}
-        rows={rows}
-        onRowsChange={setRows}
-        rowKeyGetter={(row) => row._key}
-        selectedRows={selectedKeys}
-        onSelectedRowsChange={onSelectedKeysChange}
-        isRowSelectionDisabled={() => readOnly}
-        onSelectedCellChange={({ rowIdx, column }) => {
-          selectedCell.current = { rowIdx, idx: column.idx };
-        }}
-        onCellKeyDown={onCellKeyDown}
-        direction={direction}
-        style={{ blockSize: height }}
-        renderers={{
-          noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
-        }}
-      />
+      <DraftRowContext.Provider value={draft}>
+        <DataGrid
+          ref={gridRef}
+          className={`report-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
+          aria-label={t("{{kind}} sales", { kind })}
+          columns={columns}
+          rows={rows}
+          onRowsChange={setRows}
+          rowKeyGetter={(row) => row._key}
+          selectedRows={selectedKeys}
+          onSelectedRowsChange={onSelectedKeysChange}
+          isRowSelectionDisabled={() => readOnly}
+          onSelectedCellChange={({ rowIdx, column }) => {
+            selectedCell.current = { rowIdx, idx: column.idx };
+          }}
+          onCellKeyDown={onCellKeyDown}
+          direction={direction}
+          headerRowHeight={HEADER_ROW_HEIGHT}
+          style={{ blockSize: height }}
+          renderers={{
+            noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
+          }}
+        />
+      </DraftRowContext.Provider>
     </div>
   );
 }
