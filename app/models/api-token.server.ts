@@ -6,6 +6,7 @@ import { getAuthUser, type AuthUser } from "./user.server";
 
 /** An API token lasts as long as a browser session. */
 export const API_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+const LAST_USED_RESOLUTION_MS = 60 * 1000;
 
 export async function issueApiToken(userId: number): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecretToken();
@@ -20,13 +21,17 @@ export async function issueApiToken(userId: number): Promise<{ token: string; ex
  */
 export async function findApiTokenUser(token: string): Promise<{ user: AuthUser; tokenId: number } | null> {
   const [found] = await db
-    .select({ id: apiTokens.id, userId: apiTokens.userId })
+    .select({ id: apiTokens.id, userId: apiTokens.userId, lastUsedAt: apiTokens.lastUsedAt })
     .from(apiTokens)
     .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt), gt(apiTokens.expiresAt, new Date())));
   if (!found) return null;
   const user = await getAuthUser(found.userId);
   if (!user) return null;
-  await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, found.id));
+  // Noted at most once a minute: a script calling in a loop should not write a row per call.
+  const now = new Date();
+  if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, found.id));
+  }
   return { user, tokenId: found.id };
 }
 

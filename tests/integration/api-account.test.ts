@@ -31,6 +31,17 @@ describe("JSON API: sign-in and the bearer token", () => {
     const own = await callApi("GET", "/template/sales/", { token: answer.body.access });
     expect(own.status).toBe(200);
     expect(own.body.company_name).toBe("Acme Generics Ltd");
+
+    // The token's last use is noted, at most once a minute (not a write per call).
+    const [{ lastUsedAt: firstUse }] = await db.select().from(apiTokens);
+    expect(firstUse).not.toBeNull();
+    expect((await callApi("GET", "/template/sales/", { token: answer.body.access })).status).toBe(200);
+    const [{ lastUsedAt: afterSecondCall }] = await db.select().from(apiTokens);
+    expect(afterSecondCall).toEqual(firstUse);
+    await db.update(apiTokens).set({ lastUsedAt: new Date(firstUse!.getTime() - 61_000) });
+    expect((await callApi("GET", "/template/sales/", { token: answer.body.access })).status).toBe(200);
+    const [{ lastUsedAt: aMinuteLater }] = await db.select().from(apiTokens);
+    expect(aMinuteLater!.getTime()).toBeGreaterThan(firstUse!.getTime() - 61_000);
   });
 
   it("a wrong password or an unknown e-mail gets 401 with the sign-in page's text; a deactivated partner's login its own", async () => {
