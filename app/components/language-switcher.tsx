@@ -39,7 +39,7 @@ export function LanguageMenu() {
   const hrefFor = useLanguageHref();
   const current = SUPPORTED_LANGUAGES.find((language) => language === i18n.language) ?? "en";
   return (
-    <details className="menu">
+    <details className="menu" data-popup>
       <summary className="menu__trigger" aria-label={`${t("Language")}: ${LANGUAGE_NAMES[current]}`}>
         <GlobeIcon />
         <span className="menu__label">{LANGUAGE_NAMES[current]}</span>

@@ -71,8 +71,8 @@ export function PartnerListTable({
               {rows.map((row) => (
                 <tr key={row.id} data-partner-id={row.id}>
                   <th scope="row">{row.companyName}</th>
-                  <td>{row.email}</td>
-                  <td>
+                  <td data-label={t("E-mail")}>{row.email}</td>
+                  <td data-label={t("Active Products")}>
                     {row.products.length ? (
                       <ul className="partner-list__tags" aria-label={t("Active Products")}>
                         {row.products.map((product) => (
@@ -86,11 +86,11 @@ export function PartnerListTable({
                     )}
                   </td>
                   {REPORT_TYPES.map((type) => (
-                    <td key={type} className="partner-list__status">
+                    <td key={type} className="partner-list__status" data-label={t(REPORT_STATUS_TYPE_LABELS[type])}>
                       <ReportStatusIcon type={type} state={row.statuses[type]} to={`${ADMIN_REPORT_PATHS[type]}/${row.id}`} />
                     </td>
                   ))}
-                  <td>
+                  <td className="partner-list__actions-cell">
                     <div className="partner-list__actions">
                       <PartnerActions row={row} canEdit={canEdit} back={back} query={query} onDeactivate={confirmDeactivate} />
                     </div>
@@ -173,7 +173,7 @@ function PartnerActions({
           >
             {t("Deactivate")} {name}
           </Link>
-          <details className="partner-list__reminder">
+          <details className="partner-list__reminder" data-popup>
             <summary className="button button--secondary">
               {t("Send reminder")} {name}
             </summary>

@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { AuthUser } from "~/models/user.server";
 import { DEFAULT_DISPLAY, LAYOUT_TYPES, NAV_STYLES, THEMES, type DisplaySettings } from "~/utils/display";
@@ -34,6 +34,9 @@ const ICONS: Record<NavIcon, () => JSX.Element> = {
   logout: LogoutIcon,
 };
 
+/** The checkbox behind the drawer (phones) and the expanded mini sidebar (desktop). */
+const DRAWER_TOGGLE_ID = "drawer-toggle";
+
 function NavEntry({ item }: { item: NavItem }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -43,7 +46,7 @@ function NavEntry({ item }: { item: NavItem }) {
     return (
       <li>
         <details className="sidebar__group" open={open}>
-          <summary className="sidebar__link" title={t(item.label)}>
+          <summary className="sidebar__link" title={t(item.label)} onClick={expandMiniSidebar}>
             {Icon ? <Icon /> : null}
             <span className="sidebar__label">{t(item.label)}</span>
             <span className="sidebar__chevron">
@@ -71,6 +74,41 @@ function NavEntry({ item }: { item: NavItem }) {
       </NavLink>
     </li>
   );
+}
+
+/** The collapsed mini sidebar hides a group's links: a click on the group expands the sidebar with the group open. */
+function expandMiniSidebar(event: MouseEvent<HTMLElement>) {
+  if (document.documentElement.dataset.navStyle !== "mini-sidebar") return;
+  const toggle = document.getElementById(DRAWER_TOGGLE_ID);
+  const group = event.currentTarget.parentElement;
+  if (!(toggle instanceof HTMLInputElement) || toggle.checked || !(group instanceof HTMLDetailsElement)) return;
+  event.preventDefault();
+  toggle.checked = true;
+  group.open = true;
+}
+
+/**
+ * Escape closes the innermost open popup (`<details data-popup>`: header menus, the messages
+ * popover, row menus), else the drawer, and gives focus back to the control that opened it.
+ * A modal dialog handles its own Escape.
+ */
+function closeOnEscape(event: KeyboardEvent) {
+  if (event.key !== "Escape" || event.defaultPrevented) return;
+  const focused = document.activeElement;
+  if (focused?.closest("dialog[open]")) return;
+  const popup =
+    focused?.closest<HTMLDetailsElement>("details[data-popup][open]") ??
+    document.querySelector<HTMLDetailsElement>("details[data-popup][open]");
+  if (popup) {
+    popup.open = false;
+    popup.querySelector("summary")?.focus();
+    return;
+  }
+  const toggle = document.getElementById(DRAWER_TOGGLE_ID);
+  if (toggle instanceof HTMLInputElement && toggle.checked) {
+    toggle.checked = false;
+    toggle.focus();
+  }
 }
 
 function Sidebar({ user }: { user: AuthUser }) {
@@ -126,7 +164,7 @@ function DisplayMenu({ display }: { display: DisplaySettings }) {
     </li>
   );
   return (
-    <details className="menu">
+    <details className="menu" data-popup>
       <summary className="menu__trigger" aria-label={t("Display settings")}>
         <PaletteIcon />
       </summary>
@@ -145,7 +183,7 @@ function UserMenu({ user }: { user: AuthUser }) {
   const { t } = useTranslation();
   const profilePath = user.role === "PARTNER" ? "/partner/profile" : "/admin/profile";
   return (
-    <details className="menu">
+    <details className="menu" data-popup>
       <summary className="menu__trigger" aria-label={`${t("Account")}: ${user.name}`}>
         <span className="avatar" aria-hidden="true">
           {user.name.slice(0, 1).toUpperCase()}
@@ -185,7 +223,8 @@ function UserMenu({ user }: { user: AuthUser }) {
 
 /**
  * The signed-in layout: sidebar, header, content, footer. Below 992 px the sidebar is a drawer,
- * opened by a checkbox label so that it also works without JavaScript.
+ * opened by a checkbox label so that it also works without JavaScript; on a desktop the same
+ * checkbox expands the mini sidebar, which then pushes the content aside instead of covering it.
  */
 export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: AuthUser; display?: DisplaySettings; children: ReactNode }) {
   const { t } = useTranslation();
@@ -196,10 +235,15 @@ export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: Aut
   useEffect(() => {
     const shell = shellRef.current;
     if (!shell) return;
-    const drawer = shell.querySelector<HTMLInputElement>("#drawer-toggle");
+    const drawer = shell.querySelector<HTMLInputElement>(`#${DRAWER_TOGGLE_ID}`);
     if (drawer) drawer.checked = false;
     shell.querySelectorAll<HTMLDetailsElement>("details.menu[open]").forEach((menu) => (menu.open = false));
   }, [pathname, search]);
+
+  useEffect(() => {
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, []);
 
   return (
     <div className="shell" ref={shellRef}>
@@ -208,16 +252,16 @@ export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: Aut
       </a>
       <input
         type="checkbox"
-        id="drawer-toggle"
+        id={DRAWER_TOGGLE_ID}
         className="shell__drawer-toggle"
         aria-label={t("Open navigation")}
         aria-controls="sidebar"
       />
       <Sidebar user={user} />
-      <label htmlFor="drawer-toggle" className="shell__scrim" aria-hidden="true" />
+      <label htmlFor={DRAWER_TOGGLE_ID} className="shell__scrim" aria-hidden="true" />
       <div className="shell__main">
         <header className="header">
-          <label htmlFor="drawer-toggle" className="header__drawer-button" aria-hidden="true">
+          <label htmlFor={DRAWER_TOGGLE_ID} className="header__drawer-button" aria-hidden="true">
             <MenuIcon />
           </label>
           <span className="header__title">{t("MPP Data Portal")}</span>

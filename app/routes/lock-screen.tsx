@@ -57,7 +57,9 @@ export default function LockScreenPage() {
     id: "unlock",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UnlockSchema }),
-    shouldValidate: "onBlur",
+    // Checked on submit only: a check on blur would drop the server's "Incorrect password" as the
+    // pointer leaves the field for Unlock, and the button would move away from under it.
+    shouldValidate: "onSubmit",
   });
   return (
     <AuthCard title={t("Screen locked")} subtitle={`${name} (${email})`}>

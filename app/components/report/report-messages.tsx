@@ -44,6 +44,7 @@ export function ReportMessages({
   return (
     <details
       className="messages-popover"
+      data-popup
       data-testid="report-messages"
       onToggle={(event) => {
         if (event.currentTarget.open) markRead();
