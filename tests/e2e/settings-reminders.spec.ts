@@ -7,10 +7,8 @@ import { startMailbox } from "./support/mailbox";
  * scheduled reminder (7 days before, 1 and 7 days after by default) falls on today.
  */
 function daysAhead(days: number) {
-  const date = new Date(Date.now() + days * 86_400_000);
-  const iso = date.toISOString().slice(0, 10);
-  const [year, month, day] = iso.split("-");
-  return { iso, shown: `${day}-${month}-${year}` };
+  const [year, month, day] = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10).split("-");
+  return { shown: `${day}-${month}-${year}` };
 }
 
 const dateInput = (page: Page) => page.getByLabel("Set Report submission date");
@@ -34,10 +32,17 @@ test.describe("settings with JavaScript", () => {
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Please select date!")).toBeVisible();
 
-    await dateInput(page).fill(date.iso);
+    // Before the open quarter: refused as it is typed.
+    await expect(cutOffCard(page).getByText(/^Format: DD-MM-YYYY\. The open quarter, Q\d \d{4}, starts on \d{2}-\d{2}-\d{4}\.$/)).toBeVisible();
+    await dateInput(page).fill("01-01-2020");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("The report submission date cannot be before the open quarter starts.")).toBeVisible();
+
+    await dateInput(page).fill(date.shown);
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
     await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
+    await expect(dateInput(page)).toHaveValue(date.shown);
 
     await partnerSeesCutOff(page, signIn, date.shown);
   });
@@ -46,8 +51,8 @@ test.describe("settings with JavaScript", () => {
     await signIn("admin");
     await open("/admin/settings");
     const stored = await dateInput(page).inputValue();
-    expect(stored).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    await dateInput(page).fill("2031-01-02");
+    expect(stored).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    await dateInput(page).fill("02-01-2031");
     await cutOffCard(page).getByRole("link", { name: "Cancel" }).click();
     await expect(dateInput(page)).toHaveValue(stored);
   });
@@ -99,7 +104,13 @@ test.describe("settings without JavaScript", () => {
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Please select date!")).toBeVisible();
 
-    await dateInput(page).fill(date.iso);
+    // The server refuses a date before the open quarter starts.
+    await dateInput(page).fill("01-01-2020");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("The report submission date cannot be before the open quarter starts.")).toBeVisible();
+    await expect(dateInput(page)).toHaveValue("01-01-2020");
+
+    await dateInput(page).fill(date.shown);
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL("/admin/settings");
     await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");

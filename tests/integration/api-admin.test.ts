@@ -8,8 +8,9 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, countries, outbox, partnerProducts, partners, productVerifications, products, settings } from "~/db/schema";
-import { getOpenQuarter } from "~/models/quarter.server";
+import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
+import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
 import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
@@ -496,25 +497,30 @@ describe("GET /admin/cut_off_date/", () => {
 
 describe("POST /admin/cut_off_date/", () => {
   it("ADMIN sets the date: read back, stored, audited, shown on the partner dashboard", async () => {
-    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2026" } });
+    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2030" } });
     expectAnswer("POST", "/admin/cut_off_date/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Submission Date set successfully!" });
-    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2026" });
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2030" });
     const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
-    expect(stored.value).toBe("2026-12-20");
+    expect(stored.value).toBe("2030-12-20");
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "setting.cut_off_date"));
-    expect(audit.after).toBe("2026-12-20");
-    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2026");
+    expect(audit.after).toBe("2030-12-20");
+    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2030");
   });
 
-  it("refuses STAFF and a partner (403), and a date that does not exist (400): unchanged", async () => {
+  it("refuses STAFF and a partner (403), a date that does not exist or is before the open quarter (400): unchanged", async () => {
     const before = (await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date;
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2026" } }));
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2026" } }));
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2030" } }));
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2030" } }));
     const bad = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "31-02-2026" } });
     expectInvalid("POST", "/admin/cut_off_date/", bad, ["cut_off_date"]);
     expect(bad.body.errors.cut_off_date).toEqual(["Please select a valid date!"]);
-    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2026" } }), ["date"]);
+    // The settings page's rule: not before the open quarter starts.
+    const lastDayBefore = formatDate(new Date(Date.parse(`${openQuarterSpan().startDate}T00:00:00Z`) - 86_400_000));
+    const early = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: lastDayBefore } });
+    expectInvalid("POST", "/admin/cut_off_date/", early, ["cut_off_date"]);
+    expect(early.body.errors.cut_off_date).toEqual([CUT_OFF_BEFORE_OPEN_QUARTER]);
+    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2030" } }), ["date"]);
     expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date).toBe(before);
   });
 });

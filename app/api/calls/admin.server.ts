@@ -18,13 +18,14 @@ import {
   updateProduct,
   type ProductRow,
 } from "~/models/product.server";
+import { openQuarterSpan } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
 import { partnerReportTiles } from "~/models/report-overview.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import { PartnerSchema, joinContactNumber } from "~/schemas/partner";
 import { EditProductSchema, PRODUCT_CATEGORIES, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
-import { CutOffDateSchema } from "~/schemas/settings";
+import { cutOffDateField } from "~/schemas/settings";
 import { REMINDER_PARTNERS_MAX, ReminderRequestSchema } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
@@ -283,7 +284,10 @@ const CutOffAnswer = z
   .object({ cut_off_date: z.string().nullable().meta({ description: "DD-MM-YYYY; null when none is set.", example: "15-12-2026" }) })
   .meta({ id: "CutOffDate" });
 const CutOffBody = z.object({
-  cut_off_date: CutOffDateSchema.shape.cutOffDate.meta({ description: "DD-MM-YYYY (YYYY-MM-DD is also read).", example: "15-12-2026" }),
+  cut_off_date: cutOffDateField().meta({
+    description: "DD-MM-YYYY (YYYY-MM-DD is also read); not before the first day of the open quarter.",
+    example: "15-12-2026",
+  }),
 });
 
 /** 'filing' is the app's own name of 'filing plan'. */
@@ -623,7 +627,10 @@ export const ADMIN_CALLS: ApiCall[] = [
     errors: [400],
     example: { body: { cut_off_date: "15-12-2026" } },
     async handle({ user, body, context }) {
-      await setCutOffDate(body.cut_off_date, { actorId: user.id, requestId: context.requestId });
+      // The form's rule: the body's date is read again with the open quarter's first day as its bound.
+      const date = cutOffDateField(openQuarterSpan().startDate).safeParse(body.cut_off_date);
+      if (!date.success) throw invalid({ cut_off_date: date.error.issues.map((issue) => issue.message) });
+      await setCutOffDate(date.data, { actorId: user.id, requestId: context.requestId });
       return { status: "OK", detail: "Submission Date set successfully!" };
     },
   }),
