@@ -560,19 +560,39 @@ describe("POST /template/reminder/", () => {
 });
 
 describe("POST /template/bulkReminder/", () => {
-  it("ADMIN reminds several partners: one mail each, unknown ids skipped with the reason", async () => {
-    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "pdt" } });
+  it("ADMIN reminds several partners: one mail each, unknown ids and reports already submitted skipped with the reason", async () => {
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "filing plan" } });
     expectAnswer("POST", "/template/bulkReminder/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
     expect((await mails()).map((mail) => [mail.toAddress, mail.reportType])).toEqual([
-      ["partner1@example.org", "pdt"],
-      ["partner2@example.org", "pdt"],
+      ["partner1@example.org", "filing"],
+      ["partner2@example.org", "filing"],
     ]);
 
-    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme], template_type: "sales" } });
+    // Demo seed: Acme's Sales Report is Saved, Borealis's is Approved.
+    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme, borealis], template_type: "sales" } });
     expectAnswer("POST", "/template/bulkReminder/", mixed, 200);
-    expect(mixed.body).toMatchObject({ sent: [acme], skipped: [{ partner_id: 999999, reason: "partner not found" }] });
+    expect(mixed.body).toMatchObject({
+      sent: [acme],
+      skipped: [
+        { partner_id: borealis, reason: "report already submitted or approved" },
+        { partner_id: 999999, reason: "partner not found" },
+      ],
+    });
     expect(mixed.body.detail).toContain("Reminder sent!");
+  });
+
+  it("without template_type each partner gets one mail listing every report it owes", async () => {
+    // Demo seed, open quarter: Acme owes Filing Plans and Sales Report; Borealis owes Filing Plans.
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis] } });
+    expectAnswer("POST", "/template/bulkReminder/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
+    const [toAcme, toBorealis] = await mails();
+    expect(toAcme.reportType).toBeNull();
+    expect(toAcme.textBody).toContain("/partner/filing-plans");
+    expect(toAcme.textBody).toContain("/partner/sales-report");
+    expect(toAcme.textBody).not.toContain("/partner/development-timeline");
+    expect(toBorealis).toMatchObject({ reportType: "filing" });
   });
 
   it("refuses STAFF and a partner (403) and an empty list (400): no mail", async () => {

@@ -300,7 +300,9 @@ const partnerIdField = ReminderRequestSchema.shape.partnerId.element;
 const ReminderBody = z.object({ partner_id: partnerIdField, template_type: TemplateType });
 const BulkReminderBody = z.object({
   partner_ids: z.array(partnerIdField).min(1, { error: "Please select a partner." }).max(REMINDER_PARTNERS_MAX, { error: "Too many partners in one reminder." }),
-  template_type: TemplateType,
+  template_type: TemplateType.optional().meta({
+    description: "The report to remind of: 'pdt', 'filing plan' (or 'filing') or 'sales'. Without it each partner gets one mail listing every report it owes.",
+  }),
 });
 
 const ReminderAnswer = z
@@ -637,7 +639,8 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "POST",
     path: "/template/reminder/",
-    summary: "Mails a partner a reminder of a report with the link and the cut-off date (at most one per report an hour).",
+    summary:
+      "Mails a partner a reminder of a report with the link and the cut-off date (at most one per report an hour; none for a report already submitted or approved).",
     tag: SETTINGS,
     access: ["ADMIN"],
     body: ReminderBody,
@@ -659,7 +662,8 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "POST",
     path: "/template/bulkReminder/",
-    summary: "Mails a reminder of a report to each partner named; inactive, unknown and recently reminded partners are listed as skipped.",
+    summary:
+      "Mails a reminder of a report (or of every report owed) to each partner named; inactive, unknown and recently reminded partners, and reports already submitted or approved, are listed as skipped.",
     tag: SETTINGS,
     access: ["ADMIN"],
     body: BulkReminderBody,
@@ -669,7 +673,7 @@ export const ADMIN_CALLS: ApiCall[] = [
     async handle({ user, body, context }) {
       const result = await sendReminders({
         partnerIds: body.partner_ids,
-        reportType: reportTypeOf(body.template_type),
+        reportType: body.template_type && reportTypeOf(body.template_type),
         actorId: user.id,
         requestId: context.requestId,
         kind: "manual",
