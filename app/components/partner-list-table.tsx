@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report-status-icon";
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
-import { ADMIN_REPORT_PATHS, owedReportTypes, REPORT_TYPES } from "~/utils/reports";
+import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/utils/reports";
 
 interface Target {
   id: number;
@@ -139,7 +139,6 @@ function PartnerActions({
 }) {
   const { t } = useTranslation();
   const name = <span className="visually-hidden">{row.companyName}</span>;
-  const owed = owedReportTypes(row.statuses);
 
   if (!canEdit) {
     return (
@@ -178,8 +177,8 @@ function PartnerActions({
               {t("Send reminder")} {name}
             </summary>
             <div className="partner-list__reminder-menu">
-              {owed.length ? (
-                owed.map((type) => (
+              {row.owed.length ? (
+                row.owed.map((type) => (
                   // A native post: /admin/reminders answers with a redirect back here and its toast.
                   <Form key={type} method="post" action="/admin/reminders" reloadDocument>
                     <input type="hidden" name="partnerId" value={row.id} />
