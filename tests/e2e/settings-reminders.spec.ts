@@ -157,3 +157,79 @@ test.describe("reminders", () => {
     }
   });
 });
+
+/**
+ * What partners owe, from the demo seed's open quarter for Borealis (partner2), whose reports no other
+ * spec submits: PDT Resubmitted, Filing Plans not started, Sales Report Approved.
+ */
+const BOREALIS = "Borealis Pharma Pvt";
+const rowOf = (page: Page, companyName: string) => page.getByTestId("partner-list").getByRole("row").filter({ hasText: companyName });
+
+test.describe("what is owed, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the menu offers only the reports a partner owes; one click mails each owing partner once, listing its reports", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    const mailbox = await startMailbox();
+    try {
+      await signIn("admin");
+      await open("/admin/partner-list");
+      const borealis = rowOf(page, BOREALIS);
+      await borealis.getByText("Send reminder").click();
+      await expect(borealis.locator(".partner-list__reminder-menu").getByRole("button")).toHaveText(["Filing Plans"]);
+
+      await page.getByRole("button", { name: "Remind everyone who owes a report" }).click();
+      await expect(page).toHaveURL("/admin/partner-list");
+      await expect(page.getByRole("status")).toContainText("Reminder sent!");
+
+      // The mails went out before the answer: one per partner, Borealis's about its Filing Plans only.
+      const recipients = mailbox.received.flatMap((mail) => mail.to);
+      expect(recipients.length).toBeGreaterThan(0);
+      expect(new Set(recipients).size).toBe(recipients.length);
+      const toBorealis = mailbox.received.filter((mail) => mail.to.includes("partner2@example.org"));
+      expect(toBorealis).toHaveLength(1);
+      const raw = toBorealis[0].raw.replace(/=\r?\n/g, "");
+      expect(raw).toMatch(/Subject: Reminder: your Filing Plans for Q\d \d{4} is due/);
+      expect(raw).toContain("/partner/filing-plans");
+      expect(raw).not.toContain("/partner/development-timeline");
+      expect(raw).not.toContain("/partner/sales-report");
+    } finally {
+      await mailbox.close();
+    }
+  });
+});
+
+test.describe("what is owed, with JavaScript", () => {
+  test("a report already approved is refused with a message; a report reminded within the hour is not sent again; STAFF cannot remind", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    await signIn("admin");
+    await open("/admin/partner-list");
+    const borealisId = await rowOf(page, BOREALIS).getAttribute("data-partner-id");
+
+    // Not offered in the menu, and refused when posted all the same.
+    const approved = await page.request.post("/admin/reminders", {
+      form: { partnerId: borealisId!, reportType: "sales", redirectTo: "/admin/partner-list" },
+      maxRedirects: 0,
+    });
+    expect(approved.headers().location).toBe("/admin/partner-list");
+    await open("/admin/partner-list");
+    await expect(page.getByRole("alert")).toContainText("No reminder sent: the report has already been submitted or approved.");
+
+    // The previous test reminded Borealis of its Filing Plans.
+    const borealis = rowOf(page, BOREALIS);
+    await borealis.getByText("Send reminder").click();
+    await borealis.getByRole("button", { name: "Filing Plans", exact: true }).click();
+    await expect(page.getByRole("status")).toContainText("No reminder sent: 1 skipped (already reminded in the last hour).");
+
+    await page.context().clearCookies();
+    await signIn("staff");
+    await open("/admin/partner-list");
+    await expect(page.getByRole("button", { name: "Remind everyone who owes a report" })).toBeDisabled();
+  });
+});
