@@ -5,8 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
-import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
 import { openQuarterSpan } from "~/models/quarter.server";
+import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
 import {
   CUT_OFF_DATE_FORMAT,
   CUT_OFF_DATE_KEY,
