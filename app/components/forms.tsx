@@ -33,16 +33,23 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 }
 
 const errorIdOf = (field: FieldMetadata<unknown>) => `${field.id}-error`;
-const describedBy = (field: FieldMetadata<unknown>) => (field.errors?.length ? errorIdOf(field) : undefined);
+const hintIdOf = (field: FieldMetadata<unknown>) => `${field.id}-hint`;
+const describedBy = (field: FieldMetadata<unknown>, hasHint = false) =>
+  [hasHint ? hintIdOf(field) : null, field.errors?.length ? errorIdOf(field) : null].filter(Boolean).join(" ") || undefined;
 
-/** Label, control and translated errors of one form field. */
-function FieldFrame({ label, field, children }: { label: ReactNode; field: FieldMetadata<unknown>; children: ReactNode }) {
+/** Label, control, hint and translated errors of one form field. */
+function FieldFrame({ label, field, hint, children }: { label: ReactNode; field: FieldMetadata<unknown>; hint?: ReactNode; children: ReactNode }) {
   return (
     <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
       <label className="field__label" htmlFor={field.id}>
         {label}
       </label>
       <div className="field__control">{children}</div>
+      {hint ? (
+        <p id={hintIdOf(field)} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
       <ErrorList id={errorIdOf(field)} errors={field.errors} />
     </div>
   );
@@ -56,19 +63,21 @@ export function TextField({
   type = "text",
   inputAttributes,
   prefix,
+  hint,
 }: {
   label: ReactNode;
   field: FieldMetadata<string | undefined>;
   type?: InputType;
   inputAttributes?: InputHTMLAttributes<HTMLInputElement>;
   prefix?: ReactNode;
+  hint?: ReactNode;
 }) {
   return (
-    <FieldFrame label={label} field={field}>
+    <FieldFrame label={label} field={field} hint={hint}>
       {prefix}
       <input
         {...getInputProps(field, { type, ariaAttributes: true })}
-        aria-describedby={describedBy(field)}
+        aria-describedby={describedBy(field, Boolean(hint))}
         className="input"
         {...inputAttributes}
       />

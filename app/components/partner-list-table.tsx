@@ -6,7 +6,6 @@ import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
 import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/utils/reports";
 
-
 interface Target {
   id: number;
   companyName: string;
@@ -178,17 +177,21 @@ function PartnerActions({
               {t("Send reminder")} {name}
             </summary>
             <div className="partner-list__reminder-menu">
-              {REPORT_TYPES.map((type) => (
-                // A native post: /admin/reminders answers with a redirect back here and its toast.
-                <Form key={type} method="post" action="/admin/reminders" reloadDocument>
-                  <input type="hidden" name="partnerId" value={row.id} />
-                  <input type="hidden" name="reportType" value={type} />
-                  <input type="hidden" name="redirectTo" value={back} />
-                  <button type="submit" className="button button--secondary">
-                    {t(REPORT_STATUS_TYPE_LABELS[type])}
-                  </button>
-                </Form>
-              ))}
+              {row.owed.length ? (
+                row.owed.map((type) => (
+                  // A native post: /admin/reminders answers with a redirect back here and its toast.
+                  <Form key={type} method="post" action="/admin/reminders" reloadDocument>
+                    <input type="hidden" name="partnerId" value={row.id} />
+                    <input type="hidden" name="reportType" value={type} />
+                    <input type="hidden" name="redirectTo" value={back} />
+                    <button type="submit" className="button button--secondary">
+                      {t(REPORT_STATUS_TYPE_LABELS[type])}
+                    </button>
+                  </Form>
+                ))
+              ) : (
+                <p className="partner-list__reminder-none">{t("Nothing to remind: every report of the open quarter has been submitted.")}</p>
+              )}
             </div>
           </details>
         </>

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm
 import { db } from "~/db/client.server";
 import { apiTokens, partnerProducts, partners, products, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
-import type { ReportState, ReportTypeKey } from "~/utils/reports";
+import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
 import { getOpenQuarter } from "./quarter.server";
 
@@ -15,6 +15,8 @@ export interface PartnerListRow {
   isActive: boolean;
   products: { id: number; name: string }[];
   statuses: Record<ReportTypeKey, ReportState>;
+  /** The reports of the open quarter it still owes: what its reminder menu offers. */
+  owed: ReportTypeKey[];
 }
 
 export interface PartnerList {
@@ -65,6 +67,7 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
     ...partner,
     products: [],
     statuses: { pdt: "not started", filing: "not started", sales: "not started" },
+    owed: [],
   }));
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const product of productRows) byId.get(product.partnerId)?.products.push({ id: product.id, name: product.name });
@@ -72,6 +75,7 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
     const row = byId.get(report.partnerId);
     if (row) row.statuses[report.type] = report.status;
   }
+  for (const row of rows) row.owed = owedReportTypes(row.statuses);
   return { quarterName: quarter.name, rows };
 }
 

@@ -11,14 +11,23 @@ export const PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
 
 type Purpose = (typeof passwordTokens.$inferSelect)["purpose"];
 
-/** A random single-use token; only its hash is stored. */
+/**
+ * A random single-use token; only its hash is stored. The user's earlier unused tokens end in the
+ * same transaction (marked used), so only the newest link mailed can set the password.
+ */
 export async function createPasswordToken(userId: number, purpose: Purpose): Promise<string> {
   const token = newSecretToken();
-  await db.insert(passwordTokens).values({
-    userId,
-    purpose,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + PASSWORD_TOKEN_TTL_MS),
+  await db.transaction(async (tx) => {
+    await tx
+      .update(passwordTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
+    await tx.insert(passwordTokens).values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + PASSWORD_TOKEN_TTL_MS),
+    });
   });
   return token;
 }

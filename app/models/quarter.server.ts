@@ -24,6 +24,12 @@ export function openQuarterRef(): QuarterRef {
   return quarterOf(portalNow());
 }
 
+/** The open quarter's name and first and last days (YYYY-MM-DD), without a database round trip. */
+export function openQuarterSpan(): { name: string; startDate: string; endDate: string } {
+  const ref = openQuarterRef();
+  return { name: quarterName(ref), ...quarterBounds(ref) };
+}
+
 export function getOpenQuarter(): Promise<Quarter> {
   return ensureQuarter(openQuarterRef());
 }

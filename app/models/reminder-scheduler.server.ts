@@ -3,10 +3,9 @@ import { db } from "~/db/client.server";
 import type { ReminderSchedule } from "~/schemas/settings";
 import { logger } from "~/utils/logger.server";
 import { quarterBounds, quarterOf } from "~/utils/quarters";
-import { REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
 import { portalNow } from "~/utils/today.server";
 import { ensureQuarter } from "./quarter.server";
-import { claimReminders, partnersOwing, sendClaimed, type SkippedReminder } from "./reminder.server";
+import { claimReminders, owedReports, sendClaimed, type SkippedReminder } from "./reminder.server";
 import { getCutOffDate, getReminderSchedule } from "./settings.server";
 
 /** Only one server instance decides a pass at a time (transaction-scoped advisory lock). */
@@ -28,7 +27,6 @@ export function dueScheduleKeys(cutOffDate: string, schedule: ReminderSchedule, 
 
 export interface ScheduledBatch {
   scheduleKey: string;
-  reportType: ReportTypeKey;
   sent: number[];
   skipped: SkippedReminder[];
 }
@@ -43,8 +41,8 @@ export interface ScheduledRun {
 
 /**
  * One pass of the scheduled reminders: on a day of the schedule (cut-off date minus `daysBefore`
- * or plus `daysAfter`), every active partner that still owes a report of the open quarter is
- * reminded of it. Each (partner, report type, quarter, schedule key) is claimed by inserting a
+ * or plus `daysAfter`), every active partner that still owes reports of the open quarter is
+ * reminded of them in one mail (the rule of `owedReports`, as for a reminder sent by hand). Each (partner, report type, quarter, schedule key) is claimed by inserting a
  * row under a unique index before its mail goes out, so it is sent once, whatever the number of
  * passes or servers; the claims of a pass are made under an advisory lock.
  */
@@ -71,19 +69,10 @@ export async function runScheduledReminders(now: Date = portalNow()): Promise<Sc
     if (!lock?.locked) return null;
     const batches = [];
     for (const scheduleKey of due) {
-      for (const reportType of REPORT_TYPES) {
-        const owing = await partnersOwing(reportType, quarter, tx);
-        if (!owing.length) continue;
-        const claim = await claimReminders(tx, {
-          partnerIds: owing,
-          reportType,
-          actorId: null,
-          kind: "scheduled",
-          scheduleKey,
-          quarter,
-        });
-        batches.push({ scheduleKey, reportType, ...claim });
-      }
+      const owing = [...(await owedReports(quarter, { executor: tx })).keys()];
+      if (!owing.length) continue;
+      const claim = await claimReminders(tx, { partnerIds: owing, actorId: null, kind: "scheduled", scheduleKey, quarter });
+      batches.push({ scheduleKey, ...claim });
     }
     return batches;
   });
@@ -93,17 +82,16 @@ export async function runScheduledReminders(now: Date = portalNow()): Promise<Sc
   }
 
   const batches: ScheduledBatch[] = [];
-  for (const { scheduleKey, reportType, claims, skipped } of claimed) {
+  for (const { scheduleKey, claims, skipped } of claimed) {
     const result = await sendClaimed(claims, skipped, {
       partnerIds: claims.map((claim) => claim.partnerId),
-      reportType,
       actorId: null,
       requestId: null,
       kind: "scheduled",
       scheduleKey,
       quarter,
     });
-    batches.push({ scheduleKey, reportType, ...result });
+    batches.push({ scheduleKey, ...result });
   }
   return { ran: true, today, due, batches };
 }

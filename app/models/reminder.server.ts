@@ -6,7 +6,7 @@ import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast.server";
 import { appUrl } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { owedReportTypes, PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
 import { sendMail } from "./mail.server";
 import { getOpenQuarter, type Quarter } from "./quarter.server";
@@ -20,6 +20,7 @@ export type ReminderKind = "manual" | "scheduled";
 export const SKIP_THROTTLED = "already reminded in the last hour";
 export const SKIP_INACTIVE = "partner is inactive";
 export const SKIP_UNKNOWN = "partner not found";
+export const SKIP_NOT_OWED = "report already submitted or approved";
 export const SKIP_ALREADY_SCHEDULED = "scheduled reminder already sent";
 export const SKIP_DELIVERY_FAILED = "mail delivery failed";
 
@@ -35,7 +36,8 @@ export interface ReminderResult {
 
 export interface SendRemindersOptions {
   partnerIds: number[];
-  reportType: ReportTypeKey;
+  /** The report to remind of; without it each partner is reminded, in one mail, of every report it owes. */
+  reportType?: ReportTypeKey;
   actorId: number | null;
   requestId?: string | null;
   kind: ReminderKind;
@@ -52,42 +54,50 @@ export const REMINDER_REPORT_NAMES: Record<ReportTypeKey, string> = {
   sales: "Sales Report",
 };
 
-/** A report is done once submitted; missing, Saved and Rejected reports are still owed. */
-export const OWED_STATUSES = ["Saved", "Rejected"] as const;
-
-/** Active partners that still owe a report of this type for the quarter (default: the open quarter). */
-export async function partnersOwing(
-  reportType: ReportTypeKey,
-  quarter?: Pick<Quarter, "id">,
-  executor: Pick<typeof db, "select"> = db,
-): Promise<number[]> {
-  const quarterId = (quarter ?? (await getOpenQuarter())).id;
+/**
+ * What each active partner still owes for the quarter (the rule is `owedReportTypes`): partner id →
+ * report types, in partner id order; partners that owe nothing are left out. `partnerIds` narrows it.
+ */
+export async function owedReports(
+  quarter: Pick<Quarter, "id">,
+  { partnerIds, executor = db }: { partnerIds?: number[]; executor?: Pick<typeof db, "select"> } = {},
+): Promise<Map<number, ReportTypeKey[]>> {
   const rows = await executor
-    .select({ id: partners.id })
+    .select({ partnerId: partners.id, type: reports.type, status: reports.status })
     .from(partners)
-    .leftJoin(
-      reports,
-      and(eq(reports.partnerId, partners.id), eq(reports.quarterId, quarterId), eq(reports.type, reportType)),
-    )
-    .where(and(eq(partners.isActive, true), or(isNull(reports.id), inArray(reports.status, [...OWED_STATUSES]))))
+    .leftJoin(reports, and(eq(reports.partnerId, partners.id), eq(reports.quarterId, quarter.id)))
+    .where(and(eq(partners.isActive, true), partnerIds ? inArray(partners.id, partnerIds) : undefined))
     .orderBy(asc(partners.id));
-  return rows.map((row) => row.id);
+  const statuses = new Map<number, Record<ReportTypeKey, ReportState>>();
+  for (const row of rows) {
+    const partner = statuses.get(row.partnerId) ?? { pdt: "not started", filing: "not started", sales: "not started" };
+    if (row.type && row.status) partner[row.type] = row.status;
+    statuses.set(row.partnerId, partner);
+  }
+  const owed = new Map<number, ReportTypeKey[]>();
+  for (const [partnerId, partner] of statuses) {
+    const types = owedReportTypes(partner);
+    if (types.length) owed.set(partnerId, types);
+  }
+  return owed;
 }
 
 // ---------------------------------------------------------------- claiming
 
 interface Claim {
-  reminderId: number;
   partnerId: number;
+  reportTypes: ReportTypeKey[];
+  reminderIds: number[];
 }
 
-/** Advisory lock namespace per report type: (namespace, partner id) serialises reminders of one partner and type. */
+/** Advisory lock namespace: (namespace, partner id) serialises the reminders of one partner. */
 const LOCK_NAMESPACE = 72015100;
 
 /**
- * Records the reminders about to be sent, inside the caller's transaction: the throttle check and
- * the insert happen under a per-partner advisory lock, so two administrators clicking at once (or
- * the scheduler at the same moment) send one mail, and a scheduled key is claimed only once.
+ * Records the reminders about to be sent, inside the caller's transaction: for each partner, the
+ * reports asked for that it still owes, less those reminded in the last hour (or, for a scheduled
+ * key, already sent). The checks and the inserts happen under a per-partner advisory lock, so two
+ * administrators clicking at once (or the scheduler at the same moment) send one mail.
  */
 export async function claimReminders(
   tx: Executor,
@@ -103,7 +113,7 @@ export async function claimReminders(
     .select({ id: partners.id, isActive: partners.isActive })
     .from(partners)
     .where(inArray(partners.id, ids));
-  const lockKey = LOCK_NAMESPACE + REPORT_TYPES.indexOf(reportType);
+  const asked = reportType ? [reportType] : REPORT_TYPES;
 
   // Ascending ids: every transaction takes its locks in the same order.
   for (const partnerId of [...ids].sort((a, b) => a - b)) {
@@ -116,56 +126,71 @@ export async function claimReminders(
       skipped.push({ partnerId, reason: SKIP_INACTIVE });
       continue;
     }
-    await tx.execute(sql`select pg_advisory_xact_lock(${lockKey}::int, ${partnerId}::int)`);
-    if (scheduleKey) {
-      const [done] = await tx
-        .select({ id: reminders.id })
-        .from(reminders)
-        .where(
-          and(
-            eq(reminders.partnerId, partnerId),
-            eq(reminders.reportType, reportType),
-            eq(reminders.quarterId, quarter.id),
-            eq(reminders.scheduleKey, scheduleKey),
-          ),
-        )
-        .limit(1);
-      if (done) {
-        skipped.push({ partnerId, reason: SKIP_ALREADY_SCHEDULED });
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int, ${partnerId}::int)`);
+    const owed = (await owedReports(quarter, { partnerIds: [partnerId], executor: tx })).get(partnerId) ?? [];
+    const due = asked.filter((type) => owed.includes(type));
+    if (!due.length) {
+      skipped.push({ partnerId, reason: SKIP_NOT_OWED });
+      continue;
+    }
+    const claim: Claim = { partnerId, reportTypes: [], reminderIds: [] };
+    let reason = SKIP_ALREADY_SCHEDULED;
+    for (const type of due) {
+      if (scheduleKey && (await scheduledAlready(tx, { partnerId, reportType: type, quarter, scheduleKey }))) continue;
+      if (await remindedLastHour(tx, partnerId, type)) {
+        reason = SKIP_THROTTLED;
         continue;
       }
+      const [inserted] = await tx
+        .insert(reminders)
+        .values({ partnerId, reportType: type, quarterId: quarter.id, kind, scheduleKey: scheduleKey ?? null, createdBy: actorId })
+        .onConflictDoNothing()
+        .returning({ id: reminders.id });
+      if (!inserted) continue;
+      claim.reportTypes.push(type);
+      claim.reminderIds.push(inserted.id);
     }
-    // At most one reminder per partner and report type an hour. A failed delivery does not count:
-    // the administrator may try again at once.
-    const [recent] = await tx
-      .select({ id: reminders.id })
-      .from(reminders)
-      .leftJoin(outbox, eq(outbox.id, reminders.outboxId))
-      .where(
-        and(
-          eq(reminders.partnerId, partnerId),
-          eq(reminders.reportType, reportType),
-          gt(reminders.createdAt, sql`now() - interval '1 hour'`),
-          or(isNull(outbox.status), ne(outbox.status, "failed")),
-        ),
-      )
-      .limit(1);
-    if (recent) {
-      skipped.push({ partnerId, reason: SKIP_THROTTLED });
-      continue;
-    }
-    const [inserted] = await tx
-      .insert(reminders)
-      .values({ partnerId, reportType, quarterId: quarter.id, kind, scheduleKey: scheduleKey ?? null, createdBy: actorId })
-      .onConflictDoNothing()
-      .returning({ id: reminders.id });
-    if (!inserted) {
-      skipped.push({ partnerId, reason: SKIP_ALREADY_SCHEDULED });
-      continue;
-    }
-    claims.push({ reminderId: inserted.id, partnerId });
+    if (claim.reportTypes.length) claims.push(claim);
+    else skipped.push({ partnerId, reason });
   }
   return { claims, skipped };
+}
+
+async function scheduledAlready(
+  tx: Executor,
+  { partnerId, reportType, quarter, scheduleKey }: { partnerId: number; reportType: ReportTypeKey; quarter: Quarter; scheduleKey: string },
+) {
+  const [done] = await tx
+    .select({ id: reminders.id })
+    .from(reminders)
+    .where(
+      and(
+        eq(reminders.partnerId, partnerId),
+        eq(reminders.reportType, reportType),
+        eq(reminders.quarterId, quarter.id),
+        eq(reminders.scheduleKey, scheduleKey),
+      ),
+    )
+    .limit(1);
+  return Boolean(done);
+}
+
+/** At most one reminder per partner and report type an hour. A failed delivery does not count: the administrator may try again at once. */
+async function remindedLastHour(tx: Executor, partnerId: number, reportType: ReportTypeKey) {
+  const [recent] = await tx
+    .select({ id: reminders.id })
+    .from(reminders)
+    .leftJoin(outbox, eq(outbox.id, reminders.outboxId))
+    .where(
+      and(
+        eq(reminders.partnerId, partnerId),
+        eq(reminders.reportType, reportType),
+        gt(reminders.createdAt, sql`now() - interval '1 hour'`),
+        or(isNull(outbox.status), ne(outbox.status, "failed")),
+      ),
+    )
+    .limit(1);
+  return Boolean(recent);
 }
 
 // ---------------------------------------------------------------- mails
@@ -175,11 +200,11 @@ interface Recipient {
   companyName: string;
   email: string;
   language: string;
-  status: string | null;
+  statuses: Partial<Record<ReportTypeKey, string>>;
 }
 
-/** Company, address and language (of the partner's login; the login with the partner's e-mail first). */
-async function recipients(partnerIds: number[], reportType: ReportTypeKey, quarterId: number): Promise<Map<number, Recipient>> {
+/** Company, address, language (of the partner's login; the login with the partner's e-mail first) and report states. */
+async function recipients(partnerIds: number[], quarterId: number): Promise<Map<number, Recipient>> {
   if (!partnerIds.length) return new Map();
   const rows = await db
     .select({
@@ -187,21 +212,24 @@ async function recipients(partnerIds: number[], reportType: ReportTypeKey, quart
       companyName: partners.companyName,
       email: partners.email,
       language: users.language,
-      status: reports.status,
     })
     .from(partners)
     .leftJoin(users, and(eq(users.partnerId, partners.id), eq(users.role, "PARTNER")))
-    .leftJoin(reports, and(eq(reports.partnerId, partners.id), eq(reports.quarterId, quarterId), eq(reports.type, reportType)))
     .where(inArray(partners.id, partnerIds))
     .orderBy(
       asc(partners.id),
       sql`case when lower(${users.email}) = lower(${partners.email}) then 0 else 1 end`,
       asc(users.id),
     );
+  const states = await db
+    .select({ partnerId: reports.partnerId, type: reports.type, status: reports.status })
+    .from(reports)
+    .where(and(inArray(reports.partnerId, partnerIds), eq(reports.quarterId, quarterId)));
   const byPartner = new Map<number, Recipient>();
   for (const row of rows) {
     if (byPartner.has(row.partnerId)) continue;
-    byPartner.set(row.partnerId, { ...row, language: row.language ?? "en" });
+    const statuses = Object.fromEntries(states.filter((state) => state.partnerId === row.partnerId).map((state) => [state.type, state.status]));
+    byPartner.set(row.partnerId, { ...row, language: row.language ?? "en", statuses });
   }
   return byPartner;
 }
@@ -211,86 +239,117 @@ export interface ReminderMailContent {
   text: string;
 }
 
-/** The reminder in the partner's language: report, quarter, status, cut-off date and a link to the report. */
+/**
+ * The reminder in the partner's language: for one report its name, status and link; for several a
+ * list of them. Then the quarter and the cut-off date.
+ */
 export async function reminderMail(
-  { language, companyName, status }: Pick<Recipient, "language" | "companyName" | "status">,
-  { reportType, quarterName, cutOffDate }: { reportType: ReportTypeKey; quarterName: string; cutOffDate?: string | null },
+  { language, companyName, statuses }: Pick<Recipient, "language" | "companyName" | "statuses">,
+  { reportTypes, quarterName, cutOffDate }: { reportTypes: ReportTypeKey[]; quarterName: string; cutOffDate?: string | null },
 ): Promise<ReminderMailContent> {
   const t = await translatorFor(language);
-  const report = t(REMINDER_REPORT_NAMES[reportType]);
-  const link = `${appUrl()}${PARTNER_REPORT_PATHS[reportType]}`;
-  const subject = t("Reminder: your {{report}} for {{quarter}} is due", { report, quarter: quarterName });
-  const text = [
-    t("Dear {{company}},", { company: companyName }),
-    "",
-    t("This is a reminder about your {{report}} for {{quarter}}.", { report, quarter: quarterName }),
-    t("Current status: {{status}}", { status: t(status ?? "Not started") }),
-    cutOffDate
-      ? t("Please submit it by the report submission date: {{date}}.", { date: formatDate(cutOffDate) })
-      : t("Please submit it as soon as possible."),
-    "",
-    t("Open the report:"),
-    link,
-    "",
-    t("If you have submitted it in the meantime, please ignore this mail."),
-  ].join("\n");
-  return { subject, text };
+  const reportName = (type: ReportTypeKey) => t(REMINDER_REPORT_NAMES[type]);
+  const statusOf = (type: ReportTypeKey) => t(statuses[type] ?? "Not started");
+  const linkOf = (type: ReportTypeKey) => `${appUrl()}${PARTNER_REPORT_PATHS[type]}`;
+  const quarter = quarterName;
+  const date = cutOffDate ? formatDate(cutOffDate) : null;
+
+  if (reportTypes.length === 1) {
+    const [type] = reportTypes;
+    const report = reportName(type);
+    return {
+      subject: t("Reminder: your {{report}} for {{quarter}} is due", { report, quarter }),
+      text: [
+        t("Dear {{company}},", { company: companyName }),
+        "",
+        t("This is a reminder about your {{report}} for {{quarter}}.", { report, quarter }),
+        t("Current status: {{status}}", { status: statusOf(type) }),
+        date ? t("Please submit it by the report submission date: {{date}}.", { date }) : t("Please submit it as soon as possible."),
+        "",
+        t("Open the report:"),
+        linkOf(type),
+        "",
+        t("If you have submitted it in the meantime, please ignore this mail."),
+      ].join("\n"),
+    };
+  }
+  return {
+    subject: t("Reminder: your reports for {{quarter}} are due", { quarter }),
+    text: [
+      t("Dear {{company}},", { company: companyName }),
+      "",
+      t("This is a reminder about your reports for {{quarter}} that are still to be submitted:", { quarter }),
+      ...reportTypes.flatMap((type) => ["", `- ${reportName(type)}: ${statusOf(type)}`, `  ${linkOf(type)}`]),
+      "",
+      date ? t("Please submit them by the report submission date: {{date}}.", { date }) : t("Please submit them as soon as possible."),
+      "",
+      t("If you have submitted them in the meantime, please ignore this mail."),
+    ].join("\n"),
+  };
 }
 
 async function deliver(
   claims: Claim[],
-  { reportType, actorId, requestId, kind, scheduleKey, quarter }: SendRemindersOptions & { quarter: Quarter },
+  { actorId, requestId, kind, scheduleKey, quarter }: SendRemindersOptions & { quarter: Quarter },
 ): Promise<ReminderResult> {
   const result: ReminderResult = { sent: [], skipped: [] };
   if (!claims.length) return result;
   const [people, cutOffDate] = await Promise.all([
     recipients(
       claims.map((claim) => claim.partnerId),
-      reportType,
       quarter.id,
     ),
     getCutOffDate(),
   ]);
-  for (const claim of claims) {
-    const recipient = people.get(claim.partnerId)!;
+  for (const { partnerId, reportTypes, reminderIds } of claims) {
+    const recipient = people.get(partnerId)!;
     try {
-      const content = await reminderMail(recipient, { reportType, quarterName: quarter.name, cutOffDate });
+      const content = await reminderMail(recipient, { reportTypes, quarterName: quarter.name, cutOffDate });
       const mail = await sendMail({
         kind: "reminder",
         to: recipient.email,
         subject: content.subject,
         text: content.text,
-        partnerId: claim.partnerId,
-        reportType,
+        partnerId,
+        reportType: reportTypes.length === 1 ? reportTypes[0] : null,
       });
-      await db.update(reminders).set({ outboxId: mail.id }).where(eq(reminders.id, claim.reminderId));
+      await db.update(reminders).set({ outboxId: mail.id }).where(inArray(reminders.id, reminderIds));
       await writeAudit({
         actorId,
         action: "reminder.send",
         entity: "partner",
-        entityId: claim.partnerId,
-        after: { reportType, kind, scheduleKey: scheduleKey ?? null, quarter: quarter.name, outboxId: mail.id, delivery: mail.status },
+        entityId: partnerId,
+        after: { reportTypes, kind, scheduleKey: scheduleKey ?? null, quarter: quarter.name, outboxId: mail.id, delivery: mail.status },
         requestId,
       });
-      if (mail.status === "failed") result.skipped.push({ partnerId: claim.partnerId, reason: SKIP_DELIVERY_FAILED });
-      else result.sent.push(claim.partnerId);
+      if (mail.status === "failed") result.skipped.push({ partnerId, reason: SKIP_DELIVERY_FAILED });
+      else result.sent.push(partnerId);
     } catch (error) {
-      logger.error({ err: error, partnerId: claim.partnerId, reportType, kind }, "reminder could not be sent");
-      result.skipped.push({ partnerId: claim.partnerId, reason: SKIP_DELIVERY_FAILED });
+      logger.error({ err: error, partnerId, reportTypes, kind }, "reminder could not be sent");
+      result.skipped.push({ partnerId, reason: SKIP_DELIVERY_FAILED });
     }
   }
   return result;
 }
 
 /**
- * Mails a reminder about one report type to each of the given partners (decisions.md section 6).
- * Inactive and unknown partners, and partners reminded of this report in the last hour, are
+ * Mails reminders to each of the given partners (decisions.md section 6): of `reportType`, or
+ * without it of every report the partner owes, in one mail. Reports already submitted or approved
+ * are not reminded; inactive and unknown partners, and reports reminded of in the last hour, are
  * returned as skipped with the reason. Every mail is recorded in the outbox.
  */
 export async function sendReminders(options: SendRemindersOptions): Promise<ReminderResult> {
   const quarter = options.quarter ?? (await getOpenQuarter());
   const { claims, skipped } = await db.transaction((tx) => claimReminders(tx, { ...options, quarter }));
   return sendClaimed(claims, skipped, { ...options, quarter });
+}
+
+/** Reminds every active partner that owes a report of the open quarter of what it owes: one mail each. */
+export async function remindEveryoneOwing({ actorId, requestId }: { actorId: number; requestId?: string | null }): Promise<ReminderResult> {
+  const quarter = await getOpenQuarter();
+  const owing = [...(await owedReports(quarter)).keys()];
+  if (!owing.length) return { sent: [], skipped: [] };
+  return sendReminders({ partnerIds: owing, actorId, requestId, kind: "manual", quarter });
 }
 
 /** Sends what `claimReminders` recorded (after its transaction has committed). */
@@ -304,7 +363,7 @@ export async function sendClaimed(
   // A scheduled pass that finds its reminders already sent is routine: not worth an info line every 15 minutes.
   const level = result.sent.length || options.kind === "manual" ? "info" : "debug";
   logger[level](
-    { reportType: options.reportType, kind: options.kind, scheduleKey: options.scheduleKey, sent: result.sent, skipped: result.skipped },
+    { reportType: options.reportType ?? "owed", kind: options.kind, scheduleKey: options.scheduleKey, sent: result.sent, skipped: result.skipped },
     "reminders",
   );
   return result;
@@ -321,14 +380,18 @@ export function reminderToast({ sent, skipped }: ReminderResult): Toast {
     if (!count) return { type: "success", message: "Reminder sent!" };
     if (only(SKIP_THROTTLED))
       return { type: "success", message: "Reminder sent! {{count}} skipped: already reminded in the last hour.", values: { count } };
+    if (only(SKIP_NOT_OWED))
+      return { type: "success", message: "Reminder sent! {{count}} skipped: report already submitted or approved.", values: { count } };
     if (only(SKIP_DELIVERY_FAILED))
       return { type: "error", message: "Reminder sent! {{count}} could not be delivered.", values: { count } };
     if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
       return { type: "success", message: "Reminder sent! {{count}} skipped: partner inactive or not found.", values: { count } };
     return { type: "success", message: "Reminder sent! {{count}} skipped.", values: { count } };
   }
+  if (!count) return { type: "info", message: "No reminder sent: no partner owes a report of the open quarter." };
   if (only(SKIP_THROTTLED))
     return { type: "info", message: "No reminder sent: {{count}} skipped (already reminded in the last hour).", values: { count } };
+  if (only(SKIP_NOT_OWED)) return { type: "error", message: "No reminder sent: the report has already been submitted or approved." };
   if (only(SKIP_DELIVERY_FAILED)) return { type: "error", message: "No reminder sent: the mail could not be delivered." };
   if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
     return { type: "error", message: "No reminder sent: partner inactive or not found." };

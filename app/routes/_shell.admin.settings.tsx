@@ -5,10 +5,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
+import { openQuarterSpan } from "~/models/quarter.server";
 import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
 import {
+  CUT_OFF_DATE_FORMAT,
   CUT_OFF_DATE_KEY,
-  CutOffDateSchema,
+  CUT_OFF_DATE_PATTERN,
+  cutOffDateSchema,
   formatDayList,
   REMINDER_SCHEDULE_KEY,
   ReminderScheduleSchema,
@@ -28,7 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getReminderSchedule(),
     settingVersions([CUT_OFF_DATE_KEY, REMINDER_SCHEDULE_KEY]),
   ]);
-  return { cutOffDate: cutOffDate ?? null, schedule, versions, canEdit: user.role === "ADMIN" };
+  const { name, startDate } = openQuarterSpan();
+  return { cutOffDate: cutOffDate ?? null, openQuarter: { name, startDate }, schedule, versions, canEdit: user.role === "ADMIN" };
 }
 
 /** Two forms post here, told apart by `intent`: the cut-off date and the reminder schedule. ADMIN only. */
@@ -39,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const change = { actorId: user.id, requestId: context.requestId };
 
   if (intent === "cut-off") {
-    const submission = parseForm(formData, CutOffDateSchema);
+    const submission = parseForm(formData, cutOffDateSchema(openQuarterSpan().startDate));
     if (submission.status !== "success") {
       return data({ intent: "cut-off" as SettingsIntent, result: submission.reply() }, { status: 400 });
     }
@@ -65,7 +69,7 @@ type ActionData = ReturnType<typeof useActionData<typeof action>>;
 
 export default function AdminSettings() {
   const { t } = useTranslation();
-  const { cutOffDate, schedule, versions, canEdit } = useLoaderData<typeof loader>();
+  const { cutOffDate, openQuarter, schedule, versions, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const scheduleText = { daysBefore: formatDayList(schedule.daysBefore), daysAfter: formatDayList(schedule.daysAfter) };
   return (
@@ -77,7 +81,13 @@ export default function AdminSettings() {
         </p>
       ) : null}
       {/* Keyed by the stored version: after a save the form starts again from what was stored. */}
-      <CutOffDateForm key={versions[CUT_OFF_DATE_KEY] ?? ""} cutOffDate={cutOffDate} canEdit={canEdit} actionData={actionData} />
+      <CutOffDateForm
+        key={versions[CUT_OFF_DATE_KEY] ?? ""}
+        cutOffDate={cutOffDate}
+        openQuarter={openQuarter}
+        canEdit={canEdit}
+        actionData={actionData}
+      />
       <ReminderScheduleForm
         key={versions[REMINDER_SCHEDULE_KEY] ?? ""}
         schedule={scheduleText}
@@ -115,15 +125,30 @@ function FormActions({ intent, canEdit }: { intent: SettingsIntent; canEdit: boo
   );
 }
 
-function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: string | null; canEdit: boolean; actionData: ActionData }) {
+function CutOffDateForm({
+  cutOffDate,
+  openQuarter,
+  canEdit,
+  actionData,
+}: {
+  cutOffDate: string | null;
+  openQuarter: { name: string; startDate: string };
+  canEdit: boolean;
+  actionData: ActionData;
+}) {
   const { t } = useTranslation();
   const [form, fields] = useValidatedForm({
     id: "cut-off-date",
     lastResult: actionData?.intent === "cut-off" ? actionData.result : undefined,
-    defaultValue: { cutOffDate: cutOffDate ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CutOffDateSchema }),
+    defaultValue: { cutOffDate: formatDate(cutOffDate) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cutOffDateSchema(openQuarter.startDate) }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+  });
+  const hint = t("Format: {{format}}. The open quarter, {{quarter}}, starts on {{date}}.", {
+    format: CUT_OFF_DATE_FORMAT,
+    quarter: openQuarter.name,
+    date: formatDate(openQuarter.startDate),
   });
   return (
     <section className="card card--narrow">
@@ -135,11 +160,12 @@ function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: strin
         <fieldset className="settings__fieldset" disabled={!canEdit}>
           <input type="hidden" name="intent" value="cut-off" />
           <FormErrors errors={form.errors} />
+          {/* A text field: a native date input shows the browser's own format, the spec asks for DD-MM-YYYY. */}
           <TextField
             label={t("Set Report submission date")}
             field={fields.cutOffDate}
-            type="date"
-            inputAttributes={{ min: "2000-01-01", max: "2100-12-31" }}
+            hint={hint}
+            inputAttributes={{ pattern: CUT_OFF_DATE_PATTERN, title: hint, placeholder: CUT_OFF_DATE_FORMAT, autoComplete: "off" }}
           />
           <FormActions intent="cut-off" canEdit={canEdit} />
         </fieldset>

@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
+import { RequestLinkForm } from "~/components/request-link-form";
 import { sendPasswordLink } from "~/models/password-token.server";
 import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/rate-limit.server";
 import { findUserByEmail, getAuthUser } from "~/models/user.server";
@@ -40,14 +38,6 @@ export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useValidatedForm({
-    id: "reset-password",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
   const resend = searchParams.get("token") === "true";
   const expired = searchParams.get("token") === "reset";
   return (
@@ -60,13 +50,7 @@ export default function ResetPasswordPage() {
           {t("Token expired")}
         </div>
       ) : null}
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <FormErrors errors={form.errors} />
-        <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "email" }} />
-        <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
-          {t("Send link")}
-        </button>
-      </Form>
+      <RequestLinkForm lastResult={lastResult} />
       <p className="auth__aside">
         <Link to="/login" className="link">
           {t("Back to login")}

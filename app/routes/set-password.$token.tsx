@@ -1,10 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { TextField, useValidatedForm } from "~/components/forms";
+import { RequestLinkForm } from "~/components/request-link-form";
 import { checkPasswordToken, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
@@ -13,19 +14,19 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Set password | MPP Data Portal" }];
 
-/** An unknown or used token is not found; an expired one goes to the resend form with 'Token expired'. */
-async function refuseInvalidToken(check: TokenCheck) {
-  if (check.status === "notfound") throw redirect("/error-404");
+/** An expired token goes to the resend form with 'Token expired'. */
+async function refuseExpiredToken(check: TokenCheck) {
   if (check.status === "expired") {
     throw await redirectWithToast("/reset-password?token=reset", { type: "info", message: "Token expired" });
   }
 }
 
+/** A used, superseded or unknown token (one answer for the three) shows a form to ask for a new link. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await refuseSignedInUser(request);
   const check = await checkPasswordToken(params.token ?? "");
-  await refuseInvalidToken(check);
-  return { purpose: check.status === "valid" ? check.purpose : "reset" };
+  await refuseExpiredToken(check);
+  return data({ usable: check.status === "valid" }, { status: check.status === "valid" ? 200 : 404 });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -35,11 +36,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }
   const result = await setPasswordWithToken(params.token ?? "", submission.value.password);
-  await refuseInvalidToken(result);
+  await refuseExpiredToken(result);
+  // Used in the meantime: the page, loaded again, says so.
+  if (result.status === "notfound") return redirect(new URL(request.url).pathname);
   return redirectWithToast("/login", { type: "success", message: "Password set successfully" });
 }
 
 export default function SetPasswordPage() {
+  const { usable } = useLoaderData<typeof loader>();
+  return usable ? <SetPasswordForm /> : <LinkEnded />;
+}
+
+function LinkEnded() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t("Ask for a new link")} subtitle={t("Enter your registered e-mail and we will send you a link to choose a password.")}>
+      <div className="alert alert--info" role="status">
+        {t("This link has already been used or has expired.")}
+      </div>
+      <RequestLinkForm />
+      <p className="auth__aside">
+        <Link to="/login" className="link">
+          {t("Back to login")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function SetPasswordForm() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();

@@ -21,8 +21,18 @@ export function normaliseDate(value: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-export const CutOffDateSchema = z.object({
-  cutOffDate: boundedText(40, { missing: "Please select date!" })
+/** What the cut-off field shows and reads (spec section 9); YYYY-MM-DD is read too (API callers, older links). */
+export const CUT_OFF_DATE_FORMAT = "DD-MM-YYYY";
+export const CUT_OFF_DATE_PATTERN = "\\d{1,2}-\\d{1,2}-\\d{4}";
+export const CUT_OFF_BEFORE_OPEN_QUARTER = "The report submission date cannot be before the open quarter starts.";
+
+/**
+ * The cut-off date, stored as YYYY-MM-DD. It is the open quarter's deadline, so it cannot fall
+ * before `openQuarterStart` (YYYY-MM-DD, the first day of the open quarter); without it only the
+ * format is checked (the API's documented body).
+ */
+export function cutOffDateField(openQuarterStart?: string) {
+  return boundedText(40, { missing: "Please select date!" })
     .trim()
     .min(1, { error: "Please select date!" })
     .transform((value, ctx) => {
@@ -31,9 +41,18 @@ export const CutOffDateSchema = z.object({
         ctx.addIssue({ code: "custom", message: "Please select a valid date!" });
         return z.NEVER;
       }
+      if (openQuarterStart && iso < openQuarterStart) {
+        ctx.addIssue({ code: "custom", message: CUT_OFF_BEFORE_OPEN_QUARTER });
+        return z.NEVER;
+      }
       return iso;
-    }),
-});
+    });
+}
+
+/** The settings form, in the browser and on the server (the loader passes the open quarter's start). */
+export function cutOffDateSchema(openQuarterStart: string) {
+  return z.object({ cutOffDate: cutOffDateField(openQuarterStart) });
+}
 
 // ---------------------------------------------------------------- reminder schedule
 

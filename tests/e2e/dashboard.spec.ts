@@ -130,6 +130,8 @@ test.describe("with JavaScript", () => {
     await reminder.getByRole("button", { name: /Send Reminder/ }).click();
     await expect(page).toHaveURL(/tab=summary&view=not-submitted/);
     await expect(page.getByRole("status").or(page.getByRole("alert")).first()).toBeVisible();
+    // The reminder form is a native post: a full page load, so wait for React before using the filter.
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
     await page.getByLabel("View").selectOption("awaiting-approval");
     await expect(page).toHaveURL(/view=awaiting-approval/);

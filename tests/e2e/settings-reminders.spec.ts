@@ -7,10 +7,8 @@ import { startMailbox } from "./support/mailbox";
  * scheduled reminder (7 days before, 1 and 7 days after by default) falls on today.
  */
 function daysAhead(days: number) {
-  const date = new Date(Date.now() + days * 86_400_000);
-  const iso = date.toISOString().slice(0, 10);
-  const [year, month, day] = iso.split("-");
-  return { iso, shown: `${day}-${month}-${year}` };
+  const [year, month, day] = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10).split("-");
+  return { shown: `${day}-${month}-${year}` };
 }
 
 const dateInput = (page: Page) => page.getByLabel("Set Report submission date");
@@ -34,10 +32,17 @@ test.describe("settings with JavaScript", () => {
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Please select date!")).toBeVisible();
 
-    await dateInput(page).fill(date.iso);
+    // Before the open quarter: refused as it is typed.
+    await expect(cutOffCard(page).getByText(/^Format: DD-MM-YYYY\. The open quarter, Q\d \d{4}, starts on \d{2}-\d{2}-\d{4}\.$/)).toBeVisible();
+    await dateInput(page).fill("01-01-2020");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("The report submission date cannot be before the open quarter starts.")).toBeVisible();
+
+    await dateInput(page).fill(date.shown);
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
     await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
+    await expect(dateInput(page)).toHaveValue(date.shown);
 
     await partnerSeesCutOff(page, signIn, date.shown);
   });
@@ -46,8 +51,8 @@ test.describe("settings with JavaScript", () => {
     await signIn("admin");
     await open("/admin/settings");
     const stored = await dateInput(page).inputValue();
-    expect(stored).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    await dateInput(page).fill("2031-01-02");
+    expect(stored).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    await dateInput(page).fill("02-01-2031");
     await cutOffCard(page).getByRole("link", { name: "Cancel" }).click();
     await expect(dateInput(page)).toHaveValue(stored);
   });
@@ -99,7 +104,13 @@ test.describe("settings without JavaScript", () => {
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Please select date!")).toBeVisible();
 
-    await dateInput(page).fill(date.iso);
+    // The server refuses a date before the open quarter starts.
+    await dateInput(page).fill("01-01-2020");
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("The report submission date cannot be before the open quarter starts.")).toBeVisible();
+    await expect(dateInput(page)).toHaveValue("01-01-2020");
+
+    await dateInput(page).fill(date.shown);
     await cutOffCard(page).getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL("/admin/settings");
     await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
@@ -144,5 +155,81 @@ test.describe("reminders", () => {
     } finally {
       await mailbox.close();
     }
+  });
+});
+
+/**
+ * What partners owe, from the demo seed's open quarter for Borealis (partner2), whose reports no other
+ * spec submits: PDT Resubmitted, Filing Plans not started, Sales Report Approved.
+ */
+const BOREALIS = "Borealis Pharma Pvt";
+const rowOf = (page: Page, companyName: string) => page.getByTestId("partner-list").getByRole("row").filter({ hasText: companyName });
+
+test.describe("what is owed, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the menu offers only the reports a partner owes; one click mails each owing partner once, listing its reports", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    const mailbox = await startMailbox();
+    try {
+      await signIn("admin");
+      await open("/admin/partner-list");
+      const borealis = rowOf(page, BOREALIS);
+      await borealis.getByText("Send reminder").click();
+      await expect(borealis.locator(".partner-list__reminder-menu").getByRole("button")).toHaveText(["Filing Plans"]);
+
+      await page.getByRole("button", { name: "Remind everyone who owes a report" }).click();
+      await expect(page).toHaveURL("/admin/partner-list");
+      await expect(page.getByRole("status")).toContainText("Reminder sent!");
+
+      // The mails went out before the answer: one per partner, Borealis's about its Filing Plans only.
+      const recipients = mailbox.received.flatMap((mail) => mail.to);
+      expect(recipients.length).toBeGreaterThan(0);
+      expect(new Set(recipients).size).toBe(recipients.length);
+      const toBorealis = mailbox.received.filter((mail) => mail.to.includes("partner2@example.org"));
+      expect(toBorealis).toHaveLength(1);
+      const raw = toBorealis[0].raw.replace(/=\r?\n/g, "");
+      expect(raw).toMatch(/Subject: Reminder: your Filing Plans for Q\d \d{4} is due/);
+      expect(raw).toContain("/partner/filing-plans");
+      expect(raw).not.toContain("/partner/development-timeline");
+      expect(raw).not.toContain("/partner/sales-report");
+    } finally {
+      await mailbox.close();
+    }
+  });
+});
+
+test.describe("what is owed, with JavaScript", () => {
+  test("a report already approved is refused with a message; a report reminded within the hour is not sent again; STAFF cannot remind", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    await signIn("admin");
+    await open("/admin/partner-list");
+    const borealisId = await rowOf(page, BOREALIS).getAttribute("data-partner-id");
+
+    // Not offered in the menu, and refused when posted all the same.
+    const approved = await page.request.post("/admin/reminders", {
+      form: { partnerId: borealisId!, reportType: "sales", redirectTo: "/admin/partner-list" },
+      maxRedirects: 0,
+    });
+    expect(approved.headers().location).toBe("/admin/partner-list");
+    await open("/admin/partner-list");
+    await expect(page.getByRole("alert")).toContainText("No reminder sent: the report has already been submitted or approved.");
+
+    // The previous test reminded Borealis of its Filing Plans.
+    const borealis = rowOf(page, BOREALIS);
+    await borealis.getByText("Send reminder").click();
+    await borealis.getByRole("button", { name: "Filing Plans", exact: true }).click();
+    await expect(page.getByRole("status")).toContainText("No reminder sent: 1 skipped (already reminded in the last hour).");
+
+    await page.context().clearCookies();
+    await signIn("staff");
+    await open("/admin/partner-list");
+    await expect(page.getByRole("button", { name: "Remind everyone who owes a report" })).toBeDisabled();
   });
 });

@@ -135,7 +135,7 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect((await callApi("GET", "/template/sales/", { token: third })).status).toBe(401);
   });
 
-  it("password reset: the mail goes out, the token validates once, confirm sets the password; an unknown token is notfound, an old one expired", async () => {
+  it("password reset: the mail goes out, the token validates once, confirm sets the password; an unknown or superseded token is notfound, an old one expired", async () => {
     const asked = await callApi("POST", "/password_reset/", { body: { email: "partner2@example.org" } });
     expect(asked.status).toBe(200);
     expectDocumented("POST", "/password_reset/", asked);
@@ -168,8 +168,14 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect((await callApi("POST", "/password_reset/confirm/", { body: { token, password: "fresh-pass-78" } })).body.status).toBe("notfound");
 
     await callApi("POST", "/password_reset/", { body: { email: "partner3@example.org" } });
+    await callApi("POST", "/password_reset/", { body: { email: "partner3@example.org" } });
     const mails = await db.select().from(outbox).orderBy(asc(outbox.id));
-    const later = /set-password\/([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.textBody)![1];
+    const [superseded, later] = mails.slice(-2).map((mail) => /set-password\/([A-Za-z0-9_-]+)/.exec(mail.textBody)![1]);
+    // A newer link ends the older one.
+    const ended = await callApi("POST", "/password_reset/validate_token/", { body: { token: superseded } });
+    expect(ended.status).toBe(404);
+    expect(ended.body.status).toBe("notfound");
+    expect((await callApi("POST", "/password_reset/validate_token/", { body: { token: later } })).status).toBe(200);
     const partner3 = await findUserByEmail("partner3@example.org");
     await db.update(passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(passwordTokens.userId, partner3!.id)));
     const expired = await callApi("POST", "/password_reset/confirm/", { body: { token: later, password: "fresh-pass-79" } });

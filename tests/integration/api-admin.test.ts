@@ -8,8 +8,9 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, countries, outbox, partnerProducts, partners, productVerifications, products, settings } from "~/db/schema";
-import { getOpenQuarter } from "~/models/quarter.server";
+import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
+import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
 import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
@@ -496,25 +497,30 @@ describe("GET /admin/cut_off_date/", () => {
 
 describe("POST /admin/cut_off_date/", () => {
   it("ADMIN sets the date: read back, stored, audited, shown on the partner dashboard", async () => {
-    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2026" } });
+    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2030" } });
     expectAnswer("POST", "/admin/cut_off_date/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Submission Date set successfully!" });
-    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2026" });
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2030" });
     const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
-    expect(stored.value).toBe("2026-12-20");
+    expect(stored.value).toBe("2030-12-20");
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "setting.cut_off_date"));
-    expect(audit.after).toBe("2026-12-20");
-    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2026");
+    expect(audit.after).toBe("2030-12-20");
+    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2030");
   });
 
-  it("refuses STAFF and a partner (403), and a date that does not exist (400): unchanged", async () => {
+  it("refuses STAFF and a partner (403), a date that does not exist or is before the open quarter (400): unchanged", async () => {
     const before = (await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date;
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2026" } }));
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2026" } }));
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2030" } }));
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2030" } }));
     const bad = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "31-02-2026" } });
     expectInvalid("POST", "/admin/cut_off_date/", bad, ["cut_off_date"]);
     expect(bad.body.errors.cut_off_date).toEqual(["Please select a valid date!"]);
-    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2026" } }), ["date"]);
+    // The settings page's rule: not before the open quarter starts.
+    const lastDayBefore = formatDate(new Date(Date.parse(`${openQuarterSpan().startDate}T00:00:00Z`) - 86_400_000));
+    const early = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: lastDayBefore } });
+    expectInvalid("POST", "/admin/cut_off_date/", early, ["cut_off_date"]);
+    expect(early.body.errors.cut_off_date).toEqual([CUT_OFF_BEFORE_OPEN_QUARTER]);
+    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2030" } }), ["date"]);
     expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date).toBe(before);
   });
 });
@@ -554,19 +560,39 @@ describe("POST /template/reminder/", () => {
 });
 
 describe("POST /template/bulkReminder/", () => {
-  it("ADMIN reminds several partners: one mail each, unknown ids skipped with the reason", async () => {
-    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "pdt" } });
+  it("ADMIN reminds several partners: one mail each, unknown ids and reports already submitted skipped with the reason", async () => {
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "filing plan" } });
     expectAnswer("POST", "/template/bulkReminder/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
     expect((await mails()).map((mail) => [mail.toAddress, mail.reportType])).toEqual([
-      ["partner1@example.org", "pdt"],
-      ["partner2@example.org", "pdt"],
+      ["partner1@example.org", "filing"],
+      ["partner2@example.org", "filing"],
     ]);
 
-    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme], template_type: "sales" } });
+    // Demo seed: Acme's Sales Report is Saved, Borealis's is Approved.
+    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme, borealis], template_type: "sales" } });
     expectAnswer("POST", "/template/bulkReminder/", mixed, 200);
-    expect(mixed.body).toMatchObject({ sent: [acme], skipped: [{ partner_id: 999999, reason: "partner not found" }] });
+    expect(mixed.body).toMatchObject({
+      sent: [acme],
+      skipped: [
+        { partner_id: borealis, reason: "report already submitted or approved" },
+        { partner_id: 999999, reason: "partner not found" },
+      ],
+    });
     expect(mixed.body.detail).toContain("Reminder sent!");
+  });
+
+  it("without template_type each partner gets one mail listing every report it owes", async () => {
+    // Demo seed, open quarter: Acme owes Filing Plans and Sales Report; Borealis owes Filing Plans.
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis] } });
+    expectAnswer("POST", "/template/bulkReminder/", answer, 200);
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
+    const [toAcme, toBorealis] = await mails();
+    expect(toAcme.reportType).toBeNull();
+    expect(toAcme.textBody).toContain("/partner/filing-plans");
+    expect(toAcme.textBody).toContain("/partner/sales-report");
+    expect(toAcme.textBody).not.toContain("/partner/development-timeline");
+    expect(toBorealis).toMatchObject({ reportType: "filing" });
   });
 
   it("refuses STAFF and a partner (403) and an empty list (400): no mail", async () => {

@@ -1187,7 +1187,8 @@ const VARIANTS: Variant[] = [
     refused: (base) => setField(base, "confirmPassword", "other-pass-4"),
     conform: true,
     repeatField: "password",
-    refusalRedirect: toNotFound,
+    // An unknown or used link goes back to its own page, which says the link has ended.
+    refusalRedirect: (outcome) => Boolean(outcome.location?.startsWith("/set-password/")),
   },
 ];
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
-import { apiTokens, auditLog, partnerProducts, partners, products, sessions, users } from "~/db/schema";
+import { apiTokens, auditLog, partnerProducts, partners, products, reports, sessions, users } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as listAction, loader as listLoader } from "~/routes/_shell.admin.partner-list";
 import { loader as confirmLoader } from "~/routes/_shell.admin.partner-list_.deactivate.$id";
@@ -137,6 +137,15 @@ describe("GET /admin/partner-list", () => {
       [BOREALIS]: { pdt: "Resubmitted", filing: "not started", sales: "Approved" },
       [CEDAR]: { pdt: "not started", filing: "not started", sales: "not started" },
     });
+  });
+
+  it("each partner's reminder menu offers only the reports it owes: none once everything is submitted", async () => {
+    const owed = async () =>
+      Object.fromEntries((await openList()).data.rows.map((row: { companyName: string; owed: string[] }) => [row.companyName, row.owed]));
+    expect(await owed()).toEqual({ [ACME]: ["filing", "sales"], [BOREALIS]: ["filing"], [CEDAR]: ["pdt", "filing", "sales"] });
+    const quarter = await getOpenQuarter();
+    await db.update(reports).set({ status: "Approved" }).where(and(eq(reports.quarterId, quarter.id), eq(reports.partnerId, await partnerId("partner1@example.org"))));
+    expect((await owed())[ACME]).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { outbox, passwordTokens, sessions, users } from "~/db/schema";
@@ -64,15 +64,18 @@ describe("set password with a token", () => {
   const setPassword = (token: string, password: string, confirmPassword = password) =>
     runRoute(setPasswordAction, buildRequest(`/set-password/${token}`, { form: { password, confirmPassword } }), { params: { token } });
 
-  it("checks the token on load: unknown goes to 404, expired to the resend form with 'Token expired'", async () => {
-    const valid = await tokenFor("partner1@example.org");
-    expect((await runRoute(setPasswordLoader, buildRequest(`/set-password/${valid}`), { params: { token: valid } })).status).toBe(200);
+  const openLink = (token: string) => runRoute(setPasswordLoader, buildRequest(`/set-password/${token}`), { params: { token } });
+  /** The page of a link that cannot set a password any more: its message and a form to ask for a new one. */
+  const endedLink = { status: 404, location: null, data: { usable: false } };
 
-    const unknown = await runRoute(setPasswordLoader, buildRequest("/set-password/abc"), { params: { token: "abc" } });
-    expect(unknown.location).toBe("/error-404");
+  it("checks the token on load: unknown shows the 'already used or expired' page, expired goes to the resend form with 'Token expired'", async () => {
+    const valid = await tokenFor("partner1@example.org");
+    expect(await openLink(valid)).toMatchObject({ status: 200, data: { usable: true } });
+
+    expect(await openLink("abc")).toMatchObject(endedLink);
 
     await db.update(passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) });
-    const expired = await runRoute(setPasswordLoader, buildRequest(`/set-password/${valid}`), { params: { token: valid } });
+    const expired = await openLink(valid);
     expect(expired.location).toBe("/reset-password?token=reset");
     expect(await toastOf(expired)).toMatchObject({ message: "Token expired" });
   });
@@ -99,19 +102,26 @@ describe("set password with a token", () => {
     const oldPassword = await runRoute(loginAction, buildRequest("/login", { form: { email: "partner1@example.org", password: "partner-pass-1" } }));
     expect(oldPassword.status).toBe(401);
 
-    expect((await setPassword(token, "another-pass-8")).location).toBe("/error-404");
+    // Used: the link's page says so (a post, too, comes back to it) and the password stays.
+    expect((await setPassword(token, "another-pass-8")).location).toBe(`/set-password/${token}`);
+    expect(await openLink(token)).toMatchObject(endedLink);
+    expect((await runRoute(loginAction, buildRequest("/login", { form: { email: "partner1@example.org", password: "brand-new-pass-7" } }))).location).toBe(
+      "/partner/dashboard",
+    );
   });
 
-  it("a new partner account without a password gets a set-password mail", async () => {
-    const [user] = await db.update(users).set({ passwordHash: null }).where(eq(users.email, "partner3@example.org")).returning();
-    await requestLink("partner3@example.org");
-    const [mail] = await db.select().from(outbox);
-    expect(mail.kind).toBe("password-set");
-    expect(mail.subject).toBe("Set your MPP Data Portal password");
-    const token = tokenFromMail(mail.textBody);
-    expect((await setPassword(token, "first-pass-1")).location).toBe("/login");
-    const [after] = await db.select().from(users).where(eq(users.id, user.id));
-    expect(after.passwordHash).toMatch(/^\$argon2id\$/);
+  it("a new link ends the older unused ones of the same user, not other users' links", async () => {
+    await requestLink("partner1@example.org");
+    const other = await tokenFor("partner2@example.org");
+    await requestLink("partner1@example.org");
+    const [first, second] = (await db.select().from(outbox).orderBy(asc(outbox.id))).map((mail) => tokenFromMail(mail.textBody));
+
+    expect(await openLink(first)).toMatchObject(endedLink);
+    expect((await setPassword(first, "older-link-pass-1")).location).toBe(`/set-password/${first}`);
+    expect(await openLink(other)).toMatchObject({ status: 200, data: { usable: true } });
+    expect((await setPassword(second, "newest-link-pass-1")).location).toBe("/login");
+    const signIn = await runRoute(loginAction, buildRequest("/login", { form: { email: "partner1@example.org", password: "newest-link-pass-1" } }));
+    expect(signIn.location).toBe("/partner/dashboard");
   });
 });
 

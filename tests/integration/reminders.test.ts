@@ -1,11 +1,12 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, outbox, partners, reminders, reports, settings, users } from "~/db/schema";
 import { getOpenQuarter, openQuarterRef } from "~/models/quarter.server";
 import { dueScheduleKeys, runScheduledReminders, startReminderScheduler } from "~/models/reminder-scheduler.server";
-import { partnersOwing, sendReminders, SKIP_INACTIVE, SKIP_THROTTLED, SKIP_UNKNOWN } from "~/models/reminder.server";
+import { owedReports, sendReminders, SKIP_INACTIVE, SKIP_NOT_OWED, SKIP_UNKNOWN } from "~/models/reminder.server";
 import { action as remindersAction, loader as remindersLoader } from "~/routes/admin.reminders";
+import { REMIND_EVERYONE_OWING } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
 import { quarterBounds } from "~/utils/quarters";
@@ -57,13 +58,13 @@ describe("POST /admin/reminders", () => {
     expect(row).toMatchObject({ partnerId: acme, reportType: "sales", quarterId: quarter.id, kind: "manual", scheduleKey: null, outboxId: mail.id });
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "reminder.send"));
     expect(audit).toMatchObject({ entity: "partner", entityId: String(acme), requestId: "reminder-request" });
-    expect(audit.after).toMatchObject({ reportType: "sales", kind: "manual" });
+    expect(audit.after).toMatchObject({ reportTypes: ["sales"], kind: "manual" });
   });
 
   it("each report type links to its own page", async () => {
-    const acme = await partnerId("partner1@example.org");
-    await remind([acme], "pdt");
-    await remind([acme], "filing");
+    const cedar = await partnerId("partner3@example.org");
+    await remind([cedar], "pdt");
+    await remind([cedar], "filing");
     const [pdt, filing] = await mails();
     expect(pdt.subject).toContain("PDT");
     expect(pdt.textBody).toContain(`${appUrl()}/partner/development-timeline`);
@@ -84,9 +85,9 @@ describe("POST /admin/reminders", () => {
   it("sends at most one reminder per partner and report type per hour, and says so", async () => {
     const acme = await partnerId("partner1@example.org");
     const cedar = await partnerId("partner3@example.org");
-    expect(await toastOf(await remind([acme], "pdt"))).toMatchObject({ message: "Reminder sent!" });
+    expect(await toastOf(await remind([acme], "sales"))).toMatchObject({ message: "Reminder sent!" });
 
-    const again = await remind([acme], "pdt");
+    const again = await remind([acme], "sales");
     expect(again.location).toBe("/admin/partner-list");
     expect(await toastOf(again)).toEqual({
       type: "info",
@@ -99,21 +100,21 @@ describe("POST /admin/reminders", () => {
     expect(await toastOf(await remind([acme], "filing"))).toMatchObject({ message: "Reminder sent!" });
 
     // In a bulk send the throttled partner is reported, the others get their mail.
-    const bulk = await remind([acme, cedar], "pdt");
+    const bulk = await remind([acme, cedar], "sales");
     expect(await toastOf(bulk)).toEqual({
       type: "success",
       message: "Reminder sent! {{count}} skipped: already reminded in the last hour.",
       values: { count: 1 },
     });
     expect((await mails()).map((m) => [m.partnerId, m.reportType])).toEqual([
-      [acme, "pdt"],
+      [acme, "sales"],
       [acme, "filing"],
-      [cedar, "pdt"],
+      [cedar, "sales"],
     ]);
 
     // An hour later the partner can be reminded again.
     await ageReminders();
-    expect(await toastOf(await remind([acme], "pdt"))).toMatchObject({ message: "Reminder sent!" });
+    expect(await toastOf(await remind([acme], "sales"))).toMatchObject({ message: "Reminder sent!" });
     expect(await mails()).toHaveLength(4);
   });
 
@@ -146,15 +147,15 @@ describe("POST /admin/reminders", () => {
     const acme = await partnerId("partner1@example.org");
     process.env.SMTP_URL = "smtp://127.0.0.1:9/?connectionTimeout=2000";
     try {
-      const result = await remind([acme], "pdt");
+      const result = await remind([acme], "sales");
       expect(await toastOf(result)).toMatchObject({ type: "error", message: "No reminder sent: the mail could not be delivered." });
       const [mail] = await mails();
-      expect(mail).toMatchObject({ status: "failed", partnerId: acme, reportType: "pdt" });
+      expect(mail).toMatchObject({ status: "failed", partnerId: acme, reportType: "sales" });
       expect(mail.error).toBeTruthy();
     } finally {
       delete process.env.SMTP_URL;
     }
-    expect(await toastOf(await remind([acme], "pdt"))).toMatchObject({ message: "Reminder sent!" });
+    expect(await toastOf(await remind([acme], "sales"))).toMatchObject({ message: "Reminder sent!" });
   });
 
   it("only returns to an /admin/ page", async () => {
@@ -196,22 +197,128 @@ describe("POST /admin/reminders", () => {
   });
 });
 
-describe("partners owing a report", () => {
-  it("missing, Saved and Rejected reports of the open quarter are owed; submitted ones are not", async () => {
+describe("what partners owe", () => {
+  it("missing, Saved and Rejected reports of the open quarter are owed; submitted and approved ones are not", async () => {
     const [acme, borealis, cedar] = await Promise.all(
       ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
     );
     // Demo seed, open quarter: Acme PDT Submitted, Filing Rejected, Sales Saved; Borealis PDT Resubmitted,
     // no Filing, Sales Approved; Cedar nothing.
-    expect(await partnersOwing("pdt")).toEqual([cedar]);
-    expect(await partnersOwing("filing")).toEqual([acme, borealis, cedar]);
-    expect(await partnersOwing("sales")).toEqual([acme, cedar]);
+    const quarter = await getOpenQuarter();
+    expect(await owedReports(quarter)).toEqual(
+      new Map([
+        [acme, ["filing", "sales"]],
+        [borealis, ["filing"]],
+        [cedar, ["pdt", "filing", "sales"]],
+      ]),
+    );
 
     await db.update(partners).set({ isActive: false }).where(eq(partners.id, cedar));
-    expect(await partnersOwing("pdt")).toEqual([]);
+    await db.update(reports).set({ status: "Submitted" }).where(and(eq(reports.partnerId, acme), eq(reports.quarterId, quarter.id)));
+    expect(await owedReports(quarter)).toEqual(new Map([[borealis, ["filing"]]]));
+  });
+
+  it("a reminder of a report already submitted or approved is refused with a message; a bulk one skips it", async () => {
+    const [acme, borealis, cedar] = await Promise.all(
+      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
+    );
+    for (const [id, type] of [
+      [acme, "pdt"],
+      [borealis, "pdt"],
+      [borealis, "sales"],
+    ] as const) {
+      const refused = await remind([id], type);
+      expect(await toastOf(refused), type).toEqual({ type: "error", message: "No reminder sent: the report has already been submitted or approved." });
+    }
+    expect(await mails()).toHaveLength(0);
+
+    const bulk = await remind([acme, borealis, cedar], "pdt");
+    expect(await toastOf(bulk)).toEqual({
+      type: "success",
+      message: "Reminder sent! {{count}} skipped: report already submitted or approved.",
+      values: { count: 2 },
+    });
+    expect((await mails()).map((m) => [m.partnerId, m.reportType])).toEqual([[cedar, "pdt"]]);
+    expect(await sendReminders({ partnerIds: [acme], reportType: "pdt", actorId: null, kind: "manual" })).toEqual({
+      sent: [],
+      skipped: [{ partnerId: acme, reason: SKIP_NOT_OWED }],
+    });
+  });
+});
+
+describe("remind everyone who owes a report", () => {
+  const remindEveryone = () =>
+    postReminder("admin@example.org", [
+      ["intent", REMIND_EVERYONE_OWING],
+      ["redirectTo", "/admin/partner-list?q=a"],
+    ]);
+
+  it("mails each owing active partner once, listing only the reports it owes; a second click within the hour sends nothing", async () => {
+    const [acme, borealis, cedar] = await Promise.all(
+      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
+    );
+    // An inactive partner gets nothing, though it owes its Filing Plans.
+    await db.update(partners).set({ isActive: false }).where(eq(partners.id, borealis));
+
+    const result = await remindEveryone();
+    expect(result.location).toBe("/admin/partner-list?q=a");
+    expect(await toastOf(result)).toEqual({ type: "success", message: "Reminder sent!" });
+
     const quarter = await getOpenQuarter();
-    await db.update(reports).set({ status: "Submitted" }).where(and(eq(reports.partnerId, acme), eq(reports.quarterId, quarter.id), eq(reports.type, "sales")));
-    expect(await partnersOwing("sales")).toEqual([]);
+    const sent = await mails();
+    expect(sent.map((m) => [m.partnerId, m.toAddress])).toEqual([
+      [acme, "partner1@example.org"],
+      [cedar, "partner3@example.org"],
+    ]);
+    const [toAcme, toCedar] = sent;
+    expect(toAcme.subject).toBe(`Reminder: your reports for ${quarter.name} are due`);
+    expect(toAcme.reportType).toBeNull();
+    expect(toAcme.textBody).toContain(`This is a reminder about your reports for ${quarter.name} that are still to be submitted:`);
+    expect(toAcme.textBody).toContain(`- Filing Plans: Rejected\n  ${appUrl()}/partner/filing-plans`);
+    expect(toAcme.textBody).toContain(`- Sales Report: Saved\n  ${appUrl()}/partner/sales-report`);
+    expect(toAcme.textBody).not.toContain("PDT");
+    expect(toAcme.textBody).not.toContain("/partner/development-timeline");
+    expect(toAcme.textBody).toMatch(/Please submit them by the report submission date: \d{2}-\d{2}-\d{4}\./);
+    for (const path of ["/partner/development-timeline", "/partner/filing-plans", "/partner/sales-report"]) expect(toCedar.textBody).toContain(path);
+    expect(toCedar.textBody).toContain("- PDT: Not started");
+
+    // One reminder row per report, all pointing at the partner's one mail.
+    const rows = await db.select().from(reminders).orderBy(asc(reminders.id));
+    expect(rows.map((row) => [row.partnerId, row.reportType, row.outboxId])).toEqual([
+      [acme, "filing", toAcme.id],
+      [acme, "sales", toAcme.id],
+      [cedar, "pdt", toCedar.id],
+      [cedar, "filing", toCedar.id],
+      [cedar, "sales", toCedar.id],
+    ]);
+    const audits = await db.select().from(auditLog).where(eq(auditLog.action, "reminder.send"));
+    expect(audits.map((audit) => audit.after)).toEqual([
+      expect.objectContaining({ reportTypes: ["filing", "sales"], kind: "manual" }),
+      expect.objectContaining({ reportTypes: ["pdt", "filing", "sales"], kind: "manual" }),
+    ]);
+
+    expect(await toastOf(await remindEveryone())).toEqual({
+      type: "info",
+      message: "No reminder sent: {{count}} skipped (already reminded in the last hour).",
+      values: { count: 2 },
+    });
+    expect(await mails()).toHaveLength(2);
+  });
+
+  it("says so when nobody owes a report", async () => {
+    const quarter = await getOpenQuarter();
+    // Acme has all three reports of the open quarter; Borealis and Cedar, which miss some, are inactive.
+    await db.update(reports).set({ status: "Approved" }).where(eq(reports.quarterId, quarter.id));
+    const missing = await Promise.all(["partner2@example.org", "partner3@example.org"].map(partnerId));
+    await db.update(partners).set({ isActive: false }).where(inArray(partners.id, missing));
+    expect(await toastOf(await remindEveryone())).toEqual({ type: "info", message: "No reminder sent: no partner owes a report of the open quarter." });
+    expect(await mails()).toHaveLength(0);
+  });
+
+  it("is for ADMIN only", async () => {
+    const refused = await postReminder("staff@example.org", [["intent", REMIND_EVERYONE_OWING]]);
+    expect(refused.status).toBe(403);
+    expect(await mails()).toHaveLength(0);
   });
 });
 
@@ -235,7 +342,7 @@ describe("scheduled reminders", () => {
     expect(dueScheduleKeys("2026-03-03", schedule, "2026-02-24")).toEqual(["before-7"]);
   });
 
-  it("7 days before the cut-off date reminds, once, only the partners that still owe a report", async () => {
+  it("7 days before the cut-off date reminds, once, each partner that still owes reports: one mail listing them", async () => {
     const cutOff = await cutOffAtQuarterEnd();
     const [acme, borealis, cedar] = await Promise.all(
       ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
@@ -243,36 +350,44 @@ describe("scheduled reminders", () => {
     const run = await runScheduledReminders(day(cutOff, -7));
     expect(run).toMatchObject({ ran: true, due: ["before-7"] });
 
+    // The rule of a reminder sent by hand: submitted and approved reports are not reminded.
     const sent = (await mails()).map((m) => [m.partnerId, m.reportType]);
     expect(sent).toEqual([
-      [cedar, "pdt"],
-      [acme, "filing"],
+      [acme, null],
       [borealis, "filing"],
-      [cedar, "filing"],
+      [cedar, null],
+    ]);
+    const rows = await db.select().from(reminders).orderBy(asc(reminders.id));
+    expect(rows.map((row) => [row.partnerId, row.reportType])).toEqual([
+      [acme, "filing"],
       [acme, "sales"],
+      [borealis, "filing"],
+      [cedar, "pdt"],
+      [cedar, "filing"],
       [cedar, "sales"],
     ]);
-    const rows = await db.select().from(reminders);
     expect(rows.every((row) => row.kind === "scheduled" && row.scheduleKey === "before-7" && row.createdBy === null)).toBe(true);
     const [mail] = await mails();
     expect(mail.textBody).toContain(`${formatDate(cutOff)}.`);
+    expect(mail.textBody).toContain("- Filing Plans: Rejected");
+    expect(mail.textBody).not.toContain("PDT");
     const audits = await db.select().from(auditLog).where(eq(auditLog.action, "reminder.send"));
-    expect(audits).toHaveLength(6);
-    expect(audits[0].after).toMatchObject({ kind: "scheduled", scheduleKey: "before-7" });
+    expect(audits).toHaveLength(3);
+    expect(audits[0].after).toMatchObject({ kind: "scheduled", scheduleKey: "before-7", reportTypes: ["filing", "sales"] });
 
     // A second pass the same day, or much later that day, sends nothing more.
     await runScheduledReminders(day(cutOff, -7));
     await ageReminders();
     const later = await runScheduledReminders(day(cutOff, -7));
     expect(later.batches.every((batch) => batch.sent.length === 0)).toBe(true);
-    expect(await mails()).toHaveLength(6);
+    expect(await mails()).toHaveLength(3);
   });
 
   it("two passes at the same time still send each reminder once", async () => {
     const cutOff = await cutOffAtQuarterEnd();
     const runs = await Promise.all([runScheduledReminders(day(cutOff, -7)), runScheduledReminders(day(cutOff, -7))]);
     expect(runs.some((run) => run.ran)).toBe(true);
-    expect(await mails()).toHaveLength(6);
+    expect(await mails()).toHaveLength(3);
   });
 
   it("a day that is not in the schedule sends nothing", async () => {
@@ -290,7 +405,7 @@ describe("scheduled reminders", () => {
     await runScheduledReminders(day(cutOff, -7));
     expect(await mails()).toHaveLength(0);
     await runScheduledReminders(day(cutOff, -3));
-    expect(await mails()).toHaveLength(6);
+    expect(await mails()).toHaveLength(3);
     expect(new Set((await db.select().from(reminders)).map((row) => row.scheduleKey))).toEqual(new Set(["before-3"]));
   });
 
@@ -299,16 +414,18 @@ describe("scheduled reminders", () => {
     const cedar = await partnerId("partner3@example.org");
     await sendReminders({ partnerIds: [cedar], reportType: "pdt", actorId: null, kind: "manual" });
 
-    const first = await runScheduledReminders(day(cutOff, -7));
-    const pdt = first.batches.find((batch) => batch.reportType === "pdt")!;
-    expect(pdt.skipped).toEqual([{ partnerId: cedar, reason: SKIP_THROTTLED }]);
-    expect(await mails()).toHaveLength(1 + 5);
+    // Cedar's scheduled mail leaves out the PDT it was reminded of by hand.
+    await runScheduledReminders(day(cutOff, -7));
+    const cedarMails = async () => (await mails()).filter((mail) => mail.partnerId === cedar);
+    expect(await mails()).toHaveLength(1 + 3);
+    expect((await cedarMails())[1].textBody).not.toContain("PDT");
 
     await ageReminders();
     await runScheduledReminders(day(cutOff, -7));
     const scheduled = await db.select().from(reminders).where(and(eq(reminders.partnerId, cedar), eq(reminders.reportType, "pdt")));
     expect(scheduled.map((row) => row.kind).sort()).toEqual(["manual", "scheduled"]);
-    expect(await mails()).toHaveLength(7);
+    expect(await mails()).toHaveLength(5);
+    expect((await cedarMails())[2]).toMatchObject({ reportType: "pdt" });
   });
 
   it("does nothing after the cut-off date once its quarter has closed", async () => {

@@ -2,10 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, settings } from "~/db/schema";
+import { openQuarterSpan } from "~/models/quarter.server";
 import { getCutOffDate, getReminderSchedule } from "~/models/settings.server";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/_shell.admin.settings";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
-import { CUT_OFF_DAY_TWICE_ERROR, DAY_LIST_ERROR, DEFAULT_REMINDER_SCHEDULE } from "~/schemas/settings";
+import { CUT_OFF_BEFORE_OPEN_QUARTER, CUT_OFF_DAY_TWICE_ERROR, DAY_LIST_ERROR, DEFAULT_REMINDER_SCHEDULE } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
 import { readToast } from "~/utils/toast.server";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor } from "../support/remix";
@@ -27,6 +28,9 @@ describe("settings page: loader", () => {
     expect(result.data.cutOffDate).toBe(await getCutOffDate());
     expect(result.data.schedule).toEqual({ daysBefore: [7], daysAfter: [1, 7] });
     expect(result.data.canEdit).toBe(true);
+    // The hint names the open quarter and its first day, the earliest date the form takes.
+    const { name, startDate } = openQuarterSpan();
+    expect(result.data.openQuarter).toEqual({ name, startDate });
   });
 
   it("shows STAFF the same settings read-only and refuses PARTNER", async () => {
@@ -57,9 +61,26 @@ describe("settings page: report submission date", () => {
     expect(formatDate(dashboard.data.cutOffDate)).toBe("15-03-2027");
   });
 
-  it("accepts a date typed as DD-MM-YYYY", async () => {
+  it("reads a date typed as DD-MM-YYYY (day first, not month first)", async () => {
     expect((await setDate("admin@example.org", "05-01-2028")).status).toBe(302);
     expect(await getCutOffDate()).toBe("2028-01-05");
+    expect((await setDate("admin@example.org", "5-1-2029")).status).toBe(302);
+    expect(await getCutOffDate()).toBe("2029-01-05");
+    expect((await setDate("admin@example.org", "12-31-2028")).data.result.error.cutOffDate).toEqual(["Please select a valid date!"]);
+  });
+
+  it("refuses a date before the open quarter starts, with a message; the quarter's first day is taken", async () => {
+    const { startDate } = openQuarterSpan();
+    const stored = await getCutOffDate();
+    const dayBefore = formatDate(new Date(Date.parse(`${startDate}T00:00:00Z`) - 86_400_000));
+    for (const early of [dayBefore, "01-01-2020"]) {
+      const result = await setDate("admin@example.org", early);
+      expect(result.status, early).toBe(400);
+      expect(result.data.result.error.cutOffDate).toEqual([CUT_OFF_BEFORE_OPEN_QUARTER]);
+    }
+    expect(await getCutOffDate()).toBe(stored);
+    expect((await setDate("admin@example.org", formatDate(startDate))).status).toBe(302);
+    expect(await getCutOffDate()).toBe(startDate);
   });
 
   it("an empty date is refused with 'Please select date!', an impossible one with its own message", async () => {

@@ -18,13 +18,14 @@ import {
   updateProduct,
   type ProductRow,
 } from "~/models/product.server";
+import { openQuarterSpan } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
 import { partnerReportTiles } from "~/models/report-overview.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import { PartnerSchema, joinContactNumber } from "~/schemas/partner";
 import { EditProductSchema, PRODUCT_CATEGORIES, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
-import { CutOffDateSchema } from "~/schemas/settings";
+import { cutOffDateField } from "~/schemas/settings";
 import { REMINDER_PARTNERS_MAX, ReminderRequestSchema } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
@@ -282,7 +283,10 @@ const CutOffAnswer = z
   .object({ cut_off_date: z.string().nullable().meta({ description: "DD-MM-YYYY; null when none is set.", example: "15-12-2026" }) })
   .meta({ id: "CutOffDate" });
 const CutOffBody = z.object({
-  cut_off_date: CutOffDateSchema.shape.cutOffDate.meta({ description: "DD-MM-YYYY (YYYY-MM-DD is also read).", example: "15-12-2026" }),
+  cut_off_date: cutOffDateField().meta({
+    description: "DD-MM-YYYY (YYYY-MM-DD is also read); not before the first day of the open quarter.",
+    example: "15-12-2026",
+  }),
 });
 
 /** 'filing' is the app's own name of 'filing plan'. */
@@ -295,7 +299,9 @@ const partnerIdField = ReminderRequestSchema.shape.partnerId.element;
 const ReminderBody = z.object({ partner_id: partnerIdField, template_type: TemplateType });
 const BulkReminderBody = z.object({
   partner_ids: z.array(partnerIdField).min(1, { error: "Please select a partner." }).max(REMINDER_PARTNERS_MAX, { error: "Too many partners in one reminder." }),
-  template_type: TemplateType,
+  template_type: TemplateType.optional().meta({
+    description: "The report to remind of: 'pdt', 'filing plan' (or 'filing') or 'sales'. Without it each partner gets one mail listing every report it owes.",
+  }),
 });
 
 const ReminderAnswer = z
@@ -622,14 +628,18 @@ export const ADMIN_CALLS: ApiCall[] = [
     errors: [400],
     example: { body: { cut_off_date: "15-12-2026" } },
     async handle({ user, body, context }) {
-      await setCutOffDate(body.cut_off_date, { actorId: user.id, requestId: context.requestId });
+      // The form's rule: the body's date is read again with the open quarter's first day as its bound.
+      const date = cutOffDateField(openQuarterSpan().startDate).safeParse(body.cut_off_date);
+      if (!date.success) throw invalid({ cut_off_date: date.error.issues.map((issue) => issue.message) });
+      await setCutOffDate(date.data, { actorId: user.id, requestId: context.requestId });
       return { status: "OK", detail: "Submission Date set successfully!" };
     },
   }),
   signedInCall({
     method: "POST",
     path: "/template/reminder/",
-    summary: "Mails a partner a reminder of a report with the link and the cut-off date (at most one per report an hour).",
+    summary:
+      "Mails a partner a reminder of a report with the link and the cut-off date (at most one per report an hour; none for a report already submitted or approved).",
     tag: SETTINGS,
     access: ["ADMIN"],
     body: ReminderBody,
@@ -651,7 +661,8 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "POST",
     path: "/template/bulkReminder/",
-    summary: "Mails a reminder of a report to each partner named; inactive, unknown and recently reminded partners are listed as skipped.",
+    summary:
+      "Mails a reminder of a report (or of every report owed) to each partner named; inactive, unknown and recently reminded partners, and reports already submitted or approved, are listed as skipped.",
     tag: SETTINGS,
     access: ["ADMIN"],
     body: BulkReminderBody,
@@ -661,7 +672,7 @@ export const ADMIN_CALLS: ApiCall[] = [
     async handle({ user, body, context }) {
       const result = await sendReminders({
         partnerIds: body.partner_ids,
-        reportType: reportTypeOf(body.template_type),
+        reportType: body.template_type && reportTypeOf(body.template_type),
         actorId: user.id,
         requestId: context.requestId,
         kind: "manual",
