@@ -84,6 +84,8 @@ const MEASURED_ROWS = 500;
 const WIDTH = { min: 6, max: 60 } as const;
 /** Excel's limit for a list written in the validation itself. */
 const INLINE_LIST_MAX_CHARS = 255;
+/** What Excel says about a value outside a drop-down's list (it keeps the value: the upload checks it). */
+const LIST_WARNING = "This value is not in the list.";
 /** Empty rows under the last one that keep the drop-downs, for rows added offline. */
 const BLANK_ROWS_VALIDATED = 1000;
 
@@ -211,7 +213,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, 
       showErrorMessage: true,
       errorStyle: "warning",
       errorTitle: column.label,
-      error: "This value is not in the list.",
+      error: LIST_WARNING,
     });
   });
   sheet.autoFilter = `A1:${lastColumn}${count + 1}`;
