@@ -53,7 +53,7 @@ export interface WorkbookInfo {
   quarter?: string | null;
   /** The report's status; null: not started. Left out for exports that are not one report. */
   status?: string | null;
-  /** More lines (a blank template says how to use it, a consolidated report its filters). */
+  /** More lines (a blank template says how to use it). */
   notes?: readonly (readonly [string, string])[];
 }
 
@@ -62,9 +62,9 @@ export interface WorkbookDocument {
   sheets: readonly WorkbookSheet[];
 }
 
-export const INFO_SHEET = "Info";
-export const LISTS_SHEET = "Lists";
-export const NOT_STARTED = "Not started";
+const INFO_SHEET = "Info";
+const LISTS_SHEET = "Lists";
+const NOT_STARTED = "Not started";
 
 const DATE_FORMAT = "mm/dd/yyyy";
 const NUMBER_FORMATS: Record<WorkbookFormat, string | undefined> = {
@@ -144,7 +144,7 @@ class ListSheet {
     sheet.columns = this.lists.map((list) => ({ width: Math.min(Math.max(...list.values.map((value) => value.length), list.label.length) + 2, WIDTH.max) }));
     const longest = Math.max(...this.lists.map((list) => list.values.length));
     sheet.addRow(this.lists.map((list) => list.label)).commit();
-    for (let index = 0; index < longest; index++) sheet.addRow(this.lists.map((list) => list.values[index] ?? null)).commit();
+    for (let index = 0; index < longest; index++) sheet.addRow(this.lists.map((list) => written(list.values[index] ?? null))).commit();
     sheet.commit();
   }
 }
@@ -244,11 +244,11 @@ function writeInfo(workbook: ExcelJS.stream.xlsx.WorkbookWriter, info: WorkbookI
  * for large reports), yielding to the event loop every 64 rows: the report's sheets, the Info
  * sheet, then the hidden Lists sheet when a list is too long to write inline.
  */
-export async function writeWorkbook(stream: Writable, { info, sheets }: WorkbookDocument, exportedAt = new Date()): Promise<void> {
+export async function writeWorkbook(stream: Writable, { info, sheets }: WorkbookDocument): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const lists = new ListSheet();
   for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
-  writeInfo(workbook, info, exportedAt);
+  writeInfo(workbook, info, new Date());
   lists.write(workbook);
   await workbook.commit();
 }

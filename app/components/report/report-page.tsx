@@ -98,7 +98,6 @@ function UploadForm({
   const confirmed = useRef(false);
   const [confirming, setConfirming] = useState(false);
   const savedRows = modes?.savedRows ?? 0;
-  const replaceQuestion = t("Replace the {{count}} rows saved for this quarter with the workbook's rows?", { count: savedRows });
   return (
     <Form
       method="post"
@@ -178,7 +177,7 @@ function UploadForm({
         <h2 id="replace-dialog-title" className="dialog__title">
           {t("Replace the saved rows?")}
         </h2>
-        <p>{replaceQuestion}</p>
+        <p>{t("Replace the {{count}} rows saved for this quarter with the workbook's rows?", { count: savedRows })}</p>
         <div className="dialog__actions">
           <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
             {t("Cancel")}
