@@ -1,15 +1,42 @@
 /**
- * The Sales Report as an Excel workbook: `sales-report.xlsx`, sheets API and FDF with the grid's
- * columns (numbers and years typed), and the upload of a filled workbook of that layout, read
- * into the grid's string cells so that the same rules (app/utils/sales-rows.ts) check it.
+ * The Sales Report as an Excel workbook: sheets API and FDF with the grid's columns (numbers,
+ * money and years typed and formatted, drop-downs for Month, Country, Formulation Type and
+ * Currency), and the upload of a filled workbook of that layout, read into the grid's string
+ * cells so that the same rules (app/utils/sales-rows.ts) check it.
  */
 import { MONTHS } from "~/db/reference-data";
-import { columnsFor, SALES_KINDS, type SalesColumnType, type SalesKind, type SalesRowInput } from "~/utils/sales-rows";
-import { readWorkbook, workbookResponse, type ReadWorkbookResult, type WorkbookCell, type WorkbookSheet } from "./workbook.server";
-
-export const SALES_WORKBOOK_FILENAME = "sales-report.xlsx";
+import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesColumnType, type SalesKind, type SalesReferenceLists, type SalesRowInput } from "~/utils/sales-rows";
+import type { SalesReportView } from "./sales-report.server";
+import { readWorkbook, reportWorkbookResponse, type ReadWorkbookResult, type WorkbookCell, type WorkbookColumn, type WorkbookFormat, type WorkbookSheet } from "./workbook.server";
 
 export type SalesWorkbookRows = Record<SalesKind, readonly SalesRowInput[]>;
+
+/** Number columns that are not money. */
+const NUMBER_FORMATS: Partial<Record<SalesColumnKey, WorkbookFormat>> = {
+  quantity: "quantity",
+  packSize: "integer",
+  usdExchangeRate: "decimal",
+  royaltyPercent: "decimal",
+};
+
+function formatOf(column: SalesColumn<SalesColumnKey>): WorkbookFormat {
+  if (column.type === "year") return "year";
+  if (column.type === "number") return NUMBER_FORMATS[column.key] ?? "money";
+  return "text";
+}
+
+function listOf(type: SalesColumnType, lists: SalesReferenceLists): readonly string[] | undefined {
+  if (type === "month") return lists.months;
+  if (type === "country") return lists.countries;
+  if (type === "formulation") return lists.formulationTypes;
+  if (type === "currency") return lists.currencies;
+  return undefined;
+}
+
+/** A table's columns as a workbook's: formats by column, and the reference lists as drop-downs when given. */
+export function salesWorkbookColumns(kind: SalesKind, lists?: SalesReferenceLists): WorkbookColumn[] {
+  return columnsFor(kind).map((column) => ({ key: column.key, label: column.label, format: formatOf(column), list: lists && listOf(column.type, lists) }));
+}
 
 /** Numbers and years as numbers, everything else as text; an empty cell stays empty. */
 function cellValue(type: SalesColumnType, value: string | null | undefined): WorkbookCell {
@@ -24,12 +51,13 @@ function* sheetRows(kind: SalesKind, rows: readonly SalesRowInput[]) {
   for (const row of rows) yield columns.map((column) => cellValue(column.type, row[column.key]));
 }
 
-export function salesWorkbookSheets(rows: SalesWorkbookRows): WorkbookSheet[] {
-  return SALES_KINDS.map((kind) => ({ name: kind, columns: columnsFor(kind), rows: sheetRows(kind, rows[kind]) }));
+export function salesWorkbookSheets(rows: SalesWorkbookRows, lists?: SalesReferenceLists): WorkbookSheet[] {
+  return SALES_KINDS.map((kind) => ({ name: kind, columns: salesWorkbookColumns(kind, lists), rows: sheetRows(kind, rows[kind]) }));
 }
 
-export function salesWorkbookResponse(rows: SalesWorkbookRows): Response {
-  return workbookResponse(SALES_WORKBOOK_FILENAME, salesWorkbookSheets(rows));
+/** The report's workbook, or its blank template (the same sheets without rows). */
+export function salesWorkbookResponse(view: SalesReportView, template: boolean): Response {
+  return reportWorkbookResponse(view, salesWorkbookSheets(template ? { API: [], FDF: [] } : view.rows, view.lists), template);
 }
 
 const TABLES = SALES_KINDS.map((kind) => ({

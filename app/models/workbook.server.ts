@@ -1,23 +1,41 @@
 /**
- * Reports as Excel workbooks, for every report: the download (one sheet per table, the grid's
- * columns, typed numbers and dates, frozen header, formula-like texts neutralised) written with
- * exceljs' streaming WorkbookWriter, and the upload of a filled workbook of that layout, read as a
- * stream into the same string cells as the grid so that the same rules check it.
+ * Reports as Excel workbooks, for every export: the download (one sheet per table, the grid's
+ * columns, typed numbers and dates, formula-like texts neutralised) written with exceljs'
+ * streaming WorkbookWriter, and the upload of a filled workbook of that layout, read as a stream
+ * into the same string cells as the grid so that the same rules check it.
+ *
+ * Every sheet is built here the same way, so that a download also works as an offline template:
+ * number formats per column, widths fitted to the content, an autofilter on the header row,
+ * drop-down lists (short ones inline, long ones from a hidden sheet), landscape print fitted to
+ * the page width with the header row repeated, and an Info sheet saying what the file holds.
  */
 import { PassThrough, type Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import Decimal from "decimal.js";
 import ExcelJS from "exceljs";
 import type { UploadProblem } from "~/reports/frame/contract";
+import { attachmentDisposition, type DownloadName } from "~/utils/download-names";
+import { REPORT_WORKBOOKS, templateFile } from "~/utils/reports";
 import { logger } from "~/utils/logger.server";
+import type { ReportFrameView } from "./report-screen.server";
 import { openXlsx, XlsxReadError, type XlsxCellValue, type XlsxRefusal, type XlsxWorkbook } from "~/utils/xlsx-reader.server";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-/** A column of a sheet: its header label and the key of the row's cell. */
+/**
+ * How a column's numbers show: whole numbers, quantities (whole, or with their decimals), money
+ * (two decimals), plain decimals (rates, percentages), years, dates, or text (Excel keeps what
+ * is typed, e.g. a strength "10/20" is not turned into a date).
+ */
+export type WorkbookFormat = "text" | "year" | "integer" | "quantity" | "money" | "decimal" | "date";
+
+/** A column of a sheet: its header label, the key of the row's cell, how it shows and what it may hold. */
 export interface WorkbookColumn {
   key: string;
   label: string;
+  format?: WorkbookFormat;
+  /** The values a cell may take: a drop-down list (Excel warns about anything else but lets it be). */
+  list?: readonly string[];
 }
 
 export type WorkbookCell = string | number | Date | null;
@@ -26,9 +44,50 @@ export interface WorkbookSheet {
   name: string;
   columns: readonly WorkbookColumn[];
   rows: Iterable<readonly WorkbookCell[]> | AsyncIterable<readonly WorkbookCell[]>;
-  /** Number format of the date columns (Excel dates). */
-  dateFormat?: string;
 }
+
+/** What the Info sheet says about the file; the export time is added when it is written. */
+export interface WorkbookInfo {
+  report: string;
+  partner?: string | null;
+  quarter?: string | null;
+  /** The report's status; null: not started. Left out for exports that are not one report. */
+  status?: string | null;
+  /** More lines (a blank template says how to use it). */
+  notes?: readonly (readonly [string, string])[];
+}
+
+export interface WorkbookDocument {
+  info: WorkbookInfo;
+  sheets: readonly WorkbookSheet[];
+}
+
+const INFO_SHEET = "Info";
+const LISTS_SHEET = "Lists";
+const NOT_STARTED = "Not started";
+
+const DATE_FORMAT = "mm/dd/yyyy";
+const NUMBER_FORMATS: Record<WorkbookFormat, string | undefined> = {
+  text: "@",
+  year: "0",
+  integer: "#,##0",
+  quantity: "#,##0",
+  money: "#,##0.00",
+  decimal: undefined,
+  date: DATE_FORMAT,
+};
+/** A quantity with decimals shows them (the column's whole-number format would round them away). */
+const FRACTIONAL_QUANTITY = "#,##0.######";
+const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm";
+/** Rows measured to fit the column widths (the rest stream by without being held). */
+const MEASURED_ROWS = 500;
+const WIDTH = { min: 6, max: 60 } as const;
+/** Excel's limit for a list written in the validation itself. */
+const INLINE_LIST_MAX_CHARS = 255;
+/** What Excel says about a value outside a drop-down's list (it keeps the value: the upload checks it). */
+const LIST_WARNING = "This value is not in the list.";
+/** Empty rows under the last one that keep the drop-downs, for rows added offline. */
+const BLANK_ROWS_VALIDATED = 1000;
 
 /** decisions.md section 7: a text cell that a spreadsheet would run as a formula gets a leading apostrophe. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -41,44 +100,193 @@ const written = (value: WorkbookCell): WorkbookCell => (typeof value === "string
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * Writes the workbook into `stream` row by row (exceljs' streaming writer: memory stays flat
- * for large reports), yielding to the event loop every 64 rows.
- */
-export async function writeWorkbook(stream: Writable, sheets: readonly WorkbookSheet[]): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-  for (const { name, columns, rows, dateFormat } of sheets) {
-    const sheet = workbook.addWorksheet(name, { views: [{ state: "frozen", ySplit: 1, xSplit: 0 }] });
-    sheet.columns = columns.map((column) => ({ key: column.key, width: Math.min(Math.max(column.label.length + 2, 10), 40) }));
-    const header = sheet.addRow(columns.map((column) => column.label));
-    header.font = { bold: true };
-    header.commit();
-    let count = 0;
-    for await (const cells of rows) {
-      const row = sheet.addRow(cells.map(written));
-      if (dateFormat) cells.forEach((cell, index) => cell instanceof Date && (row.getCell(index + 1).numFmt = dateFormat));
-      row.commit();
-      if (++count % 64 === 0) await yieldToEventLoop();
-    }
+/** Column letters of a 1-based column number (1 → A, 27 → AA). */
+function columnLetter(column: number): string {
+  let letters = "";
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  return letters;
+}
+
+/** The characters a cell shows, near enough to size its column. */
+function shownLength(value: WorkbookCell, format: WorkbookFormat | undefined): number {
+  if (value === null) return 0;
+  if (value instanceof Date) return 10;
+  if (typeof value === "number") {
+    const digits = String(Math.trunc(Math.abs(value))).length;
+    const grouped = format === "year" || format === undefined ? digits : digits + Math.floor((digits - 1) / 3);
+    const decimals = format === "money" ? 3 : Number.isInteger(value) ? 0 : String(value).split(".")[1]?.length ?? 0;
+    return grouped + decimals + (value < 0 ? 1 : 0);
+  }
+  return Math.max(...value.split(/\r?\n/).map((line) => line.length));
+}
+
+/** The lists of a workbook: one column of the hidden Lists sheet per list too long to write inline. */
+class ListSheet {
+  private readonly lists: { label: string; values: readonly string[] }[] = [];
+  private readonly byContent = new Map<string, string>();
+
+  /** The validation formula of a list: inline when it fits, else a range of the Lists sheet. */
+  formula(label: string, values: readonly string[]): string {
+    const inline = values.join(",");
+    if (inline.length + 2 <= INLINE_LIST_MAX_CHARS && !values.some((value) => /[,"]/.test(value))) return `"${inline}"`;
+    const known = this.byContent.get(inline);
+    if (known) return known;
+    this.lists.push({ label, values });
+    const letter = columnLetter(this.lists.length);
+    const range = `${LISTS_SHEET}!$${letter}$2:$${letter}$${values.length + 1}`;
+    this.byContent.set(inline, range);
+    return range;
+  }
+
+  write(workbook: ExcelJS.stream.xlsx.WorkbookWriter): void {
+    if (!this.lists.length) return;
+    const sheet = workbook.addWorksheet(LISTS_SHEET, { state: "hidden" });
+    sheet.columns = this.lists.map((list) => ({ width: Math.min(Math.max(...list.values.map((value) => value.length), list.label.length) + 2, WIDTH.max) }));
+    const longest = Math.max(...this.lists.map((list) => list.values.length));
+    sheet.addRow(this.lists.map((list) => list.label)).commit();
+    for (let index = 0; index < longest; index++) sheet.addRow(this.lists.map((list) => written(list.values[index] ?? null))).commit();
     sheet.commit();
   }
+}
+
+/** The first rows of a sheet (to measure) and an iterator over the rest. */
+async function firstRows(rows: WorkbookSheet["rows"]) {
+  const iterator: AsyncIterator<readonly WorkbookCell[]> | Iterator<readonly WorkbookCell[]> =
+    Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+  const head: (readonly WorkbookCell[])[] = [];
+  let done = false;
+  while (head.length < MEASURED_ROWS) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    head.push(next.value);
+  }
+  const rest = async function* () {
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  };
+  return { head, rest: rest() };
+}
+
+/** exceljs' sheets keep their data validations here; its types do not declare it. */
+interface SheetWithValidations {
+  dataValidations: { add(range: string, validation: ExcelJS.DataValidation): void };
+}
+
+async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, columns, rows }: WorkbookSheet, lists: ListSheet) {
+  const lastColumn = columnLetter(Math.max(columns.length, 1));
+  const sheet = workbook.addWorksheet(name, {
+    views: [{ state: "frozen", ySplit: 1, xSplit: 0 }],
+    pageSetup: { orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: "1:1" },
+  });
+  const { head, rest } = await firstRows(rows);
+  sheet.columns = columns.map((column, index) => {
+    const widest = Math.max(column.label.length, ...head.map((cells) => shownLength(cells[index] ?? null, column.format)));
+    const numFmt = column.format ? NUMBER_FORMATS[column.format] : undefined;
+    return { key: column.key, width: Math.min(Math.max(widest + 2, WIDTH.min), WIDTH.max), ...(numFmt ? { style: { numFmt } } : {}) };
+  });
+  const header = sheet.addRow(columns.map((column) => column.label));
+  header.font = { bold: true };
+  header.commit();
+  let count = 0;
+  const writeRow = async (cells: readonly WorkbookCell[]) => {
+    const row = sheet.addRow(cells.map(written));
+    cells.forEach((cell, index) => {
+      const format = columns[index]?.format;
+      if (cell instanceof Date && format !== "date") row.getCell(index + 1).numFmt = DATE_FORMAT;
+      if (typeof cell === "number" && format === "quantity" && !Number.isInteger(cell)) row.getCell(index + 1).numFmt = FRACTIONAL_QUANTITY;
+    });
+    row.commit();
+    if (++count % 64 === 0) await yieldToEventLoop();
+  };
+  for (const cells of head) await writeRow(cells);
+  for await (const cells of rest) await writeRow(cells);
+  columns.forEach((column, index) => {
+    if (!column.list?.length) return;
+    const letter = columnLetter(index + 1);
+    (sheet as unknown as SheetWithValidations).dataValidations.add(`${letter}2:${letter}${count + 1 + BLANK_ROWS_VALIDATED}`, {
+      type: "list",
+      allowBlank: true,
+      formulae: [lists.formula(column.label, column.list)],
+      showErrorMessage: true,
+      errorStyle: "warning",
+      errorTitle: column.label,
+      error: LIST_WARNING,
+    });
+  });
+  sheet.autoFilter = `A1:${lastColumn}${count + 1}`;
+  sheet.commit();
+}
+
+function writeInfo(workbook: ExcelJS.stream.xlsx.WorkbookWriter, info: WorkbookInfo, exportedAt: Date) {
+  const lines: [string, WorkbookCell][] = [["Report", info.report]];
+  if (info.partner !== undefined) lines.push(["Partner", info.partner]);
+  if (info.quarter !== undefined) lines.push(["Quarter", info.quarter]);
+  if (info.status !== undefined) lines.push(["Status", info.status ?? NOT_STARTED]);
+  lines.push(["Exported at (UTC)", exportedAt]);
+  for (const [label, value] of info.notes ?? []) lines.push([label, value]);
+  const sheet = workbook.addWorksheet(INFO_SHEET, { pageSetup: { orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0 } });
+  const valueWidth = Math.max(...lines.map(([, value]) => shownLength(value, undefined)));
+  sheet.columns = [{ width: Math.max(...lines.map(([label]) => label.length)) + 2 }, { width: Math.min(Math.max(valueWidth + 2, 18), WIDTH.max * 2) }];
+  for (const [label, value] of lines) {
+    const row = sheet.addRow([label, written(value)]);
+    row.getCell(1).font = { bold: true };
+    if (value instanceof Date) row.getCell(2).numFmt = DATE_TIME_FORMAT;
+    row.commit();
+  }
+  sheet.commit();
+}
+
+/**
+ * Writes the workbook into `stream` row by row (exceljs' streaming writer: memory stays flat
+ * for large reports), yielding to the event loop every 64 rows: the report's sheets, the Info
+ * sheet, then the hidden Lists sheet when a list is too long to write inline.
+ */
+export async function writeWorkbook(stream: Writable, { info, sheets }: WorkbookDocument): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const lists = new ListSheet();
+  for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
+  writeInfo(workbook, info, new Date());
+  lists.write(workbook);
   await workbook.commit();
 }
 
 /** The download response: the workbook is streamed into the body while it is written. */
-export function workbookResponse(filename: string, sheets: readonly WorkbookSheet[]): Response {
+export function workbookResponse(name: Omit<DownloadName, "extension">, document: WorkbookDocument): Response {
   const body = new PassThrough();
-  writeWorkbook(body, sheets).catch((error: unknown) => {
-    logger.error({ err: error, filename }, "workbook failed");
+  writeWorkbook(body, document).catch((error: unknown) => {
+    logger.error({ err: error, report: name.report }, "workbook failed");
     body.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   return new Response(createReadableStreamFromReadable(body), {
     headers: {
       "Content-Type": XLSX_TYPE,
-      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Content-Disposition": attachmentDisposition({ ...name, extension: "xlsx" }),
       "Cache-Control": "private, no-store",
     },
   });
+}
+
+const TEMPLATE_NOTE: readonly [string, string] = ["How to use", "Fill in the rows under the header, then upload this file on the report's page."];
+
+/**
+ * A partner's report as a workbook named by the report, partner and quarter, its Info sheet
+ * saying which; a blank template (`template`) is named and described as one (its sheets come
+ * from the report: the same columns, with no values to report).
+ */
+export function reportWorkbookResponse(frame: Pick<ReportFrameView, "type" | "partner" | "quarter" | "report">, sheets: readonly WorkbookSheet[], template: boolean): Response {
+  const { file, title } = REPORT_WORKBOOKS[frame.type];
+  const partner = frame.partner.companyName;
+  const quarter = frame.quarter.name;
+  return workbookResponse(
+    { report: template ? templateFile(file) : file, partner, quarter },
+    {
+      info: { report: template ? `${title} (blank template)` : title, partner, quarter, status: frame.report.status, notes: template ? [TEMPLATE_NOTE] : undefined },
+      sheets,
+    },
+  );
 }
 
 // ---------------------------------------------------------------- upload

@@ -5,7 +5,7 @@
  */
 import { filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
 import { listReportHistory } from "~/models/report-workflow.server";
-import { cellText, readWorkbook, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, workbookResponse, type WorkbookColumn } from "~/models/workbook.server";
+import { cellText, readWorkbook, reportWorkbookResponse, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, type WorkbookColumn } from "~/models/workbook.server";
 import { parseId } from "~/utils/ids";
 import { openXlsx, XlsxReadError } from "~/utils/xlsx-reader.server";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
@@ -34,7 +34,6 @@ import {
   FILING_SHEET,
   FILING_STATUS_MAX_CHARS,
   FILING_TABLE,
-  FILING_WORKBOOK_FILENAME,
 } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 
@@ -55,21 +54,27 @@ export type FilingPlanPageData = Awaited<ReturnType<typeof loadFilingPlanPage>>;
 const COUNTRY_COLUMN: WorkbookColumn = { key: "country", label: FILING_COUNTRY_COLUMN };
 const productKey = (productId: number) => `product-${productId}`;
 
-function* workbookRows(view: FilingPlanView) {
+function* workbookRows(view: FilingPlanView, template: boolean) {
   for (const row of view.rows) {
     yield [row.country, ...view.products.map((product) => {
       const status = row.cells[String(product.id)] ?? FILING_EMPTY;
-      return status === FILING_EMPTY ? null : status;
+      return template || status === FILING_EMPTY ? null : status;
     })];
   }
 }
 
-/** The plan as filing-plans.xlsx: one sheet, a row per country, a column per product, empty cells for "0". */
-export async function filingWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/**
+ * The plan as a workbook: one sheet, a row per country, a column per product (its statuses as a
+ * drop-down), empty cells for "0"; its blank template (`template`) has every cell empty.
+ */
+export async function filingWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
   const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
-  const columns = [COUNTRY_COLUMN, ...view.products.map((product) => ({ key: productKey(product.id), label: product.name }))];
-  return workbookResponse(FILING_WORKBOOK_FILENAME, [{ name: FILING_SHEET, columns, rows: workbookRows(view) }]);
+  const columns: WorkbookColumn[] = [
+    { ...COUNTRY_COLUMN, format: "text" },
+    ...view.products.map((product): WorkbookColumn => ({ key: productKey(product.id), label: product.name, format: "text", list: view.statusLists[product.category] })),
+  ];
+  return reportWorkbookResponse(view, [{ name: FILING_SHEET, columns, rows: workbookRows(view, template) }], template);
 }
 
 // ---------------------------------------------------------------- posted cells
@@ -158,7 +163,7 @@ async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: strin
 }
 
 /**
- * A filled filing-plans.xlsx: the Country column names the row's country, every other header a
+ * A filled Filing Plans workbook: the Country column names the row's country, every other header a
  * product of the partner (without regard to case); an empty cell empties the filing. Checked by
  * the same rules as the grid and saved together; nothing is saved when anything is wrong.
  */

@@ -188,6 +188,8 @@ export interface UploadRequest {
   expectedVersion: number;
   /** Sales: "replace" (default) or "append". */
   mode: string | null;
+  /** The user confirmed that the upload replaces the rows already saved. */
+  confirmReplace: boolean;
   bytes: Uint8Array;
 }
 
@@ -303,7 +305,7 @@ export async function handleReportAction<Posted extends PostedRowsBase>(plugin: 
 // ---------------------------------------------------------------- upload
 
 /** The upload form's fields; any other part is skipped unread. */
-const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "version"] as const;
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "confirmReplace", "version"] as const;
 /** What the upload form adds around its file. */
 const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 
@@ -327,7 +329,12 @@ async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePl
   let fields: Omit<UploadRequest, "actor" | "partnerId" | "requestId" | "bytes">;
   try {
     if (single(form, "intent") !== "upload") throw new BadRequest();
-    fields = { quarterName: single(form, "quarter") || null, mode: single(form, "mode"), expectedVersion: parseVersion(single(form, "version")) };
+    fields = {
+      quarterName: single(form, "quarter") || null,
+      mode: single(form, "mode"),
+      confirmReplace: single(form, "confirmReplace") === "yes",
+      expectedVersion: parseVersion(single(form, "version")),
+    };
   } catch {
     throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
   }

@@ -5,7 +5,7 @@
  */
 import { loadPdtReport, savePdtReport, splitPdtPostedRows, type PdtGridRow, type PdtPostedCells, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
 import { listReportHistory } from "~/models/report-workflow.server";
-import { readWorkbook, workbookResponse, type WorkbookCell } from "~/models/workbook.server";
+import { readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/models/workbook.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { parseId } from "~/utils/ids";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
@@ -26,7 +26,7 @@ import {
   type UploadOutcome,
   type UploadRequest,
 } from "./frame.server";
-import { PDT_CELL_MAX_CHARS, PDT_FORM_FIELD, PDT_SAVE_MAX_ROWS, PDT_SHEET, PDT_WORKBOOK_COLUMNS, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
+import { PDT_CELL_MAX_CHARS, PDT_FORM_FIELD, PDT_SAVE_MAX_ROWS, PDT_SHEET, PDT_WORKBOOK_COLUMNS } from "~/reports/pdt/contract";
 import { normalisePdtStatus, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
 
 type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
@@ -45,14 +45,24 @@ export type PdtReportPageData = Awaited<ReturnType<typeof loadPdtReportPage>>;
 /** An ISO date as an Excel date (UTC midnight), or an empty cell. */
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
 
-function* workbookRows(view: PdtReportView) {
+/** The columns an upload reads, formatted, the status a drop-down of the statuses as the screen names them. */
+const EDITABLE_COLUMNS: WorkbookColumn[] = PDT_WORKBOOK_COLUMNS.map((column) => ({
+  ...column,
+  format: column.key === "startDate" || column.key === "endDate" ? "date" : "text",
+  list: column.key === "status" ? Object.values(PROJECT_STATUS_LABELS) : undefined,
+}));
+
+function* workbookRows(view: PdtReportView, template: boolean) {
   const earlier = view.quarterOrder.slice(0, -1);
   for (const row of view.rows) {
+    // The status as the screen names it ("On Hold"); an upload reads either form back.
+    const keys = [row.productName, row.stageName, PROJECT_STATUS_LABELS[row.status]];
+    if (template) {
+      yield [...keys, null, null, null];
+      continue;
+    }
     yield [
-      row.productName,
-      row.stageName,
-      // The status as the screen names it ("On Hold"); an upload reads either form back.
-      PROJECT_STATUS_LABELS[row.status],
+      ...keys,
       row.notes,
       excelDate(row.startDate),
       excelDate(row.endDate),
@@ -63,21 +73,27 @@ function* workbookRows(view: PdtReportView) {
   }
 }
 
-/** The timeline as pdt.xlsx: one sheet, the grid's columns, dates as Excel dates, the slip in days, earlier quarters' plans. */
-export async function pdtWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/**
+ * The timeline as a workbook: one sheet, the grid's columns, dates as Excel dates, the slip in
+ * days and earlier quarters' plans; its blank template (`template`) has a row per product and
+ * stage with the product's status, and empty notes and dates to fill in.
+ */
+export async function pdtWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
   const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
   const earlier = view.quarterOrder.slice(0, -1);
-  const columns = [
-    ...PDT_WORKBOOK_COLUMNS,
-    { key: "startSlip", label: "Start slip (days)" },
-    { key: "endSlip", label: "End slip (days)" },
-    ...earlier.flatMap((quarter) => [
-      { key: `start-${quarter.name}`, label: `Start Date (${quarter.name})` },
-      { key: `end-${quarter.name}`, label: `End Date (${quarter.name})` },
-    ]),
-  ];
-  return workbookResponse(PDT_WORKBOOK_FILENAME, [{ name: PDT_SHEET, columns, rows: workbookRows(view), dateFormat: "mm/dd/yyyy" }]);
+  const columns: WorkbookColumn[] = template
+    ? EDITABLE_COLUMNS
+    : [
+        ...EDITABLE_COLUMNS,
+        { key: "startSlip", label: "Start slip (days)", format: "integer" },
+        { key: "endSlip", label: "End slip (days)", format: "integer" },
+        ...earlier.flatMap((quarter): WorkbookColumn[] => [
+          { key: `start-${quarter.name}`, label: `Start Date (${quarter.name})`, format: "date" },
+          { key: `end-${quarter.name}`, label: `End Date (${quarter.name})`, format: "date" },
+        ]),
+      ];
+  return reportWorkbookResponse(view, [{ name: PDT_SHEET, columns, rows: workbookRows(view, template) }], template);
 }
 
 // ---------------------------------------------------------------- posted rows
@@ -150,7 +166,7 @@ const UPLOAD_MESSAGES = {
 const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
 
 /**
- * A filled development-timeline.xlsx: its rows are matched to the timeline by product and stage
+ * A filled development-timeline workbook: its rows are matched to the timeline by product and stage
  * name, checked by the same rules as the grid, and saved together; nothing is saved when any row is wrong.
  */
 async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, bytes }: UploadRequest): Promise<UploadOutcome> {

@@ -74,10 +74,11 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
 
 export type SalesReportPageData = Awaited<ReturnType<typeof loadSalesReportPage>>["data"];
 
-export async function salesWorkbookDownload({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
+export async function salesWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
   const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
-  return salesWorkbookResponse(view.rows);
+  return salesWorkbookResponse(view, template);
 }
 
 // ---------------------------------------------------------------- action: reading rows
@@ -293,15 +294,19 @@ async function handleVerification({ actor, partnerId, requestId, request }: Repo
 
 // ---------------------------------------------------------------- upload
 
+export const REPLACE_NOT_CONFIRMED = "Nothing was replaced: confirm that the workbook replaces the {{count}} rows saved for this quarter.";
+
 /**
- * A filled workbook replaces the quarter's rows (every saved row is deleted) or is appended to
- * them; it is checked by the same rules as the grid and nothing is saved when any row is invalid.
+ * A filled workbook replaces the quarter's rows (every saved row is deleted, once the user has
+ * confirmed it) or is appended to them; it is checked by the same rules as the grid and nothing
+ * is saved when any row is invalid.
  */
-async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, mode, bytes }: UploadRequest): Promise<UploadOutcome> {
+async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, mode, confirmReplace, bytes }: UploadRequest): Promise<UploadOutcome> {
   const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
+  const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
+  if (deletedIds.length && !confirmReplace) return { ok: false, problems: [{ message: REPLACE_NOT_CONFIRMED, values: { count: deletedIds.length } }] };
   const workbook = await readSalesWorkbook(bytes);
   if (!workbook.ok) return workbook;
-  const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
   const result = await saveSalesReport({
     actor,
     partnerId,

@@ -38,6 +38,7 @@ export default function AdminDevelopmentTimeline() {
       data={data}
       actionData={useActionData<typeof action>()}
       downloadPath={`/admin/development-timeline/${data.view.partner.id}/xlsx`}
+      templatePath={`/admin/development-timeline/${data.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"
     />
   );

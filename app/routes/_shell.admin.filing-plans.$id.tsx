@@ -36,6 +36,7 @@ export default function AdminFilingPlans() {
       data={data}
       actionData={useActionData<typeof action>()}
       downloadPath={`/admin/filing-plans/${data.view.partner.id}/xlsx`}
+      templatePath={`/admin/filing-plans/${data.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"
     />
   );

@@ -37,6 +37,7 @@ export default function AdminSalesReport() {
       data={loaderData}
       actionData={actionData}
       downloadPath={`/admin/sales-report/${loaderData.view.partner.id}/xlsx`}
+      templatePath={`/admin/sales-report/${loaderData.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"
     />
   );

@@ -30,5 +30,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate = shouldRevalidateReport;
 
 export default function PartnerDevelopmentTimeline() {
-  return <PdtReportPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/development-timeline/xlsx" />;
+  return <PdtReportPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/development-timeline/xlsx" templatePath="/partner/development-timeline/template.xlsx" />;
 }

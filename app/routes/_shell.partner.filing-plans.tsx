@@ -28,5 +28,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate = shouldRevalidateReport;
 
 export default function PartnerFilingPlans() {
-  return <FilingPlanPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/filing-plans/xlsx" />;
+  return <FilingPlanPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/filing-plans/xlsx" templatePath="/partner/filing-plans/template.xlsx" />;
 }

@@ -30,5 +30,5 @@ export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateReport
 export default function PartnerSalesReport() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" />;
+  return <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" templatePath="/partner/sales-report/template.xlsx" />;
 }

@@ -3,7 +3,7 @@ import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 
-/** GET /admin/development-timeline/{partnerId}/xlsx?quarter=…: a partner's timeline as development-timeline.xlsx (ADMIN and STAFF). */
+/** GET /admin/development-timeline/{partnerId}/xlsx?quarter=…: a partner's timeline as development-timeline_{partner}_{yyyy-Qn}.xlsx (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
   return pdtWorkbookDownload({ request, viewer: user, partnerId: idParam(params.id) });

@@ -3,7 +3,7 @@ import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { salesWorkbookDownload } from "~/report-routes/sales.server";
 
-/** GET /admin/sales-report/{partnerId}/xlsx?quarter=…: a partner's Sales Report as sales-report.xlsx (ADMIN and STAFF). */
+/** GET /admin/sales-report/{partnerId}/xlsx?quarter=…: a partner's Sales Report as sales-report_{partner}_{yyyy-Qn}.xlsx (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
   const partnerId = idParam(params.id);

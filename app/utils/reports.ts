@@ -13,6 +13,16 @@ export const PARTNER_REPORT_PATHS: Record<ReportTypeKey, string> = {
   sales: "/partner/sales-report",
 };
 
+/** Each report's workbook: the file's stem (partner and quarter follow it) and the title its Info sheet gives. */
+export const REPORT_WORKBOOKS: Record<ReportTypeKey, { file: string; title: string }> = {
+  pdt: { file: "development-timeline", title: "Product Development Timeline" },
+  filing: { file: "filing-plans", title: "Filing Plans" },
+  sales: { file: "sales-report", title: "Sales Report" },
+};
+
+/** A blank template's file stem: the report's, marked as a template. */
+export const templateFile = (file: string) => `${file}-template`;
+
 /** A partner's report for ADMIN and STAFF: the path followed by `/{partnerId}`. */
 export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
   pdt: "/admin/development-timeline",

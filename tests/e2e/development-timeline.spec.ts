@@ -206,9 +206,9 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     const downloading = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download Excel" }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toBe("development-timeline.xlsx");
+    expect(download.suggestedFilename()).toMatch(/^development-timeline_Cedar-Life-Sciences_\d{4}-Q[1-4]\.xlsx$/);
     const sheets = await sheetsOf(await fs.readFile((await download.path())!));
-    expect(sheets.map((sheet) => sheet.name)).toEqual(["PDT"]);
+    expect(sheets.map((sheet) => sheet.name)).toEqual(["PDT", "Info"]);
     const [header, ...rows] = sheets[0].rows;
     expect(header.slice(0, 8)).toEqual(["Product", "Stage", "Status", "Notes", "Start Date", "End Date", "Start slip (days)", "End slip (days)"]);
     for (const label of header.slice(8)) expect(label).toMatch(/^(Start|End) Date \(Q[1-4] \d{4}\)$/);

@@ -120,9 +120,9 @@ test.describe.serial("with JavaScript (partner3)", () => {
     const downloading = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download Excel" }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toBe("filing-plans.xlsx");
+    expect(download.suggestedFilename()).toMatch(/^filing-plans_Cedar-Life-Sciences_\d{4}-Q[1-4]\.xlsx$/);
     const sheets = await sheetsOf(await fs.readFile((await download.path())!));
-    expect(sheets.map((sheet) => sheet.name)).toEqual(["Filing Plans"]);
+    expect(sheets.map((sheet) => sheet.name)).toEqual(["Filing Plans", "Info"]);
     const [header, ...rows] = sheets[0].rows;
     expect(header).toEqual(["Country", ...PRODUCTS]);
     const kenya = rows.find((row) => row[0] === COUNTRY);

@@ -138,6 +138,7 @@ test.describe("a save posts only what changed", () => {
     });
     await upload.getByLabel("Replace the quarter's rows").check();
     await upload.getByRole("button", { name: "Upload" }).click();
+    await page.getByTestId("replace-dialog").getByRole("button", { name: "Replace", exact: true }).click();
     await expect(toast(page)).toContainText(`Data successfully recorded. Total Rows: ${ROWS + fdfRows}`, { timeout: 30_000 });
 
     await open(`/admin/sales-report/${borealisId}`);

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import ExcelJS from "exceljs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
@@ -89,9 +90,9 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
 
     const first = await page.request.get("/partner/sales-report/xlsx");
     expect(first.status()).toBe(200);
-    expect(first.headers()["content-disposition"]).toBe('attachment; filename="sales-report.xlsx"');
+    expect(first.headers()["content-disposition"]).toMatch(/^attachment; filename="sales-report_Acme-Generics-Ltd_\d{4}-Q[1-4]\.xlsx"$/);
     const before = await cellsOf(await first.body());
-    expect(before.map((sheet) => sheet.name)).toEqual(["API", "FDF"]);
+    expect(before.map((sheet) => sheet.name)).toEqual(["API", "FDF", "Info", "Lists"]);
     expect(before[0].rows[0]).toEqual(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
     const total = before[0].rows.length - 1 + before[1].rows.length - 1;
     expect(total).toBeGreaterThan(0);
@@ -104,11 +105,26 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     });
     await upload.getByLabel("Replace the quarter's rows").check();
     await upload.getByRole("button", { name: "Upload" }).click();
+    // Replacing saved rows asks first: Cancel leaves everything as it is, Replace uploads.
+    const confirm = page.getByTestId("replace-dialog");
+    await expect(confirm).toContainText(`Replace the ${total} rows saved for this quarter with the workbook's rows?`);
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(toast(page)).toHaveCount(0);
+    await upload.getByRole("button", { name: "Upload" }).click();
+    await confirm.getByRole("button", { name: "Replace", exact: true }).click();
     await expect(toast(page)).toContainText(`Data successfully recorded. Total Rows: ${total}`);
     await expect(toast(page)).not.toContainText("Deleted Rows");
 
     const after = await cellsOf(await (await page.request.get("/partner/sales-report/xlsx")).body());
-    expect(after).toEqual(before);
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+
+    // A failed upload right after takes the success message away and shows its problems.
+    await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles({ name: "notes.xlsx", mimeType: "text/plain", buffer: Buffer.from("not a workbook") });
+    await upload.getByLabel("Append to them").check();
+    await upload.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByTestId("upload-problems")).toContainText("The file could not be read as an Excel workbook (.xlsx).");
+    await expect(toast(page)).toHaveCount(0, { timeout: 1000 });
   });
 
   test("a save that started before someone else's is refused with who and when, and the unsaved grid stays", async ({ page, open, signIn, browser }) => {
@@ -476,5 +492,38 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
     await expect(page.getByTestId("sales-table-API")).toContainText("No-JS Purchaser");
     await expect(page.getByTestId("sales-table-API").locator("input")).toHaveCount(0);
+  });
+
+  test("the admin fills in the blank template offline; Replace over saved rows needs the confirmation box", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    const cedarId = await partnerIdOf(page, "Cedar Life Sciences");
+    await open(`/admin/sales-report/${cedarId}`);
+    const upload = page.getByTestId("report-upload");
+    const downloading = page.waitForEvent("download");
+    await upload.getByRole("link", { name: "Download a blank template" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^sales-report-template_Cedar-Life-Sciences_\d{4}-Q[1-4]\.xlsx$/);
+    const template = new ExcelJS.Workbook();
+    await template.xlsx.load((await fs.readFile((await download.path())!)) as unknown as ExcelJS.Buffer);
+    expect(template.worksheets.map((sheet) => sheet.name)).toEqual(["API", "FDF", "Info", "Lists"]);
+    const api = template.getWorksheet("API")!;
+    expect(api.rowCount).toBe(1);
+    api.addRow([Number(year), "May", "Kenya", "Template Purchaser", "Abacavir API", 3, 300]);
+    const filled = { name: "filled.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: Buffer.from(await template.xlsx.writeBuffer()) };
+
+    // Replace is the default; without the box ticked nothing is replaced.
+    await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);
+    await upload.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByTestId("upload-problems")).toContainText("Nothing was replaced: confirm that the workbook replaces the 1 rows saved for this quarter.");
+    await expect(page.getByTestId("sales-table-API").getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("No-JS Purchaser");
+
+    await page.getByTestId("report-upload").getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);
+    await page.getByLabel("Yes, replace the 1 rows saved for this quarter").check();
+    await page.getByTestId("report-upload").getByRole("button", { name: "Upload" }).click();
+    await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 1");
+    await expect(page.getByTestId("upload-problems")).toHaveCount(0);
+    const table = page.getByTestId("sales-table-API");
+    await expect(table.getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("Template Purchaser");
+    await expect(table.getByLabel("Purchaser, row 2", { exact: true })).toHaveValue("");
   });
 });

@@ -543,7 +543,7 @@ describe("the consolidated Sales Report downloads", () => {
     const { workbook, response } = await xlsxSheet("?tab=FDF");
     expect(response.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="sales-report-fdf.xlsx"');
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["FDF"]);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["FDF", "Info"]);
     const stored = await storedRows(openQuarterId, "FDF");
     expect(workbook.getWorksheet("FDF")!.rowCount).toBe(stored.length + 1);
   });

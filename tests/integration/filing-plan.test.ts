@@ -462,10 +462,10 @@ describe("Filing Plans as a workbook", () => {
     return runRoute(partnerAction, request);
   }
 
-  it("downloads filing-plans.xlsx: Country, a column per product, the statuses (empty for '0')", async () => {
+  it("downloads the Filing Plans workbook: Country, a column per product, the statuses (empty for '0')", async () => {
     const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });
     const response = (await partnerXlsx({ request: buildRequest("/partner/filing-plans/xlsx", { cookie: await sessionCookieFor(ACME) }), params: {}, context: testContext() })) as Response;
-    expect(response.headers.get("Content-Disposition")).toContain("filing-plans.xlsx");
+    expect(response.headers.get("Content-Disposition")).toMatch(/filename="filing-plans_Acme-Generics-Ltd_\d{4}-Q[1-4]\.xlsx"/);
     const sheet = (await workbookOf(response)).getWorksheet(FILING_SHEET)!;
     expect(sheet.getRow(1).values).toEqual([undefined, "Country", ...acmeProducts.map((product) => product.name)]);
     expect(sheet.rowCount).toBe(view.rows.length + 1);

@@ -401,7 +401,7 @@ describe("who may read and change a timeline", () => {
     const own = await partnerXlsx({ request: buildRequest(`${PAGE}/xlsx`, { cookie: await sessionCookieFor(ACME) }), params: {}, context: testContext() });
     expect(own).toBeInstanceOf(Response);
     expect((own as Response).status).toBe(200);
-    expect((own as Response).headers.get("Content-Disposition")).toBe('attachment; filename="development-timeline.xlsx"');
+    expect((own as Response).headers.get("Content-Disposition")).toMatch(/^attachment; filename="development-timeline_Acme-Generics-Ltd_\d{4}-Q[1-4]\.xlsx"$/);
     await (own as Response).arrayBuffer();
 
     for (const partnerId of [acme, cedar]) {
@@ -927,7 +927,7 @@ describe("the workbook", () => {
     const response = await pdtWorkbookDownload({ request: buildRequest(`/admin/development-timeline/${acme}/xlsx`), viewer: admin, partnerId: acme });
     expect(response.status).toBe(200);
     const workbook = await workbookFrom(response);
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["PDT"]);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["PDT", "Info"]);
     const sheet = workbook.getWorksheet("PDT")!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     expect(header.slice(0, 8)).toEqual(["Product", "Stage", "Status", "Notes", "Start Date", "End Date", "Start slip (days)", "End slip (days)"]);

@@ -10,6 +10,7 @@ import { action as adminAction, loader as adminLoader } from "~/routes/_shell.ad
 import { loader as adminXlsx } from "~/routes/admin.sales-report.$id.xlsx";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
 import { loader as partnerXlsx } from "~/routes/partner.sales-report.xlsx";
+import { REPLACE_NOT_CONFIRMED } from "~/report-routes/sales.server";
 import { readToast } from "~/utils/toast.server";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 
@@ -540,11 +541,12 @@ async function download(email: string) {
   return response;
 }
 
-async function upload(email: string, file: Blob, mode: "replace" | "append", version?: string) {
+async function upload(email: string, file: Blob, mode: "replace" | "append", { version, confirmReplace = true }: { version?: string; confirmReplace?: boolean } = {}) {
   const cookie = await sessionCookieFor(email);
   const form = new FormData();
   form.set("intent", "upload");
   form.set("mode", mode);
+  if (confirmReplace) form.set("confirmReplace", "yes");
   form.set("version", version ?? (await versionOf(email)));
   form.set("file", file, "sales-report.xlsx");
   const request = new Request("http://localhost/partner/sales-report", { method: "POST", body: form, headers: { Cookie: cookie } });
@@ -552,13 +554,14 @@ async function upload(email: string, file: Blob, mode: "replace" | "append", ver
 }
 
 describe("Excel download and upload", () => {
-  it("downloads sales-report.xlsx with API and FDF sheets, the grid's headers, typed numbers and neutralised formulas", async () => {
+  it("downloads the report, partner and quarter's workbook with API and FDF sheets, the grid's headers, typed numbers and neutralised formulas", async () => {
     await saveJson(CEDAR, { API: [apiRow()], FDF: [fdfRow()] });
     const response = await download(CEDAR);
     expect(response.status).toBe(200);
-    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="sales-report.xlsx"');
+    const [, quarter, quarterYear] = /^Q(\d) (\d{4})$/.exec((await getOpenQuarter()).name)!;
+    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="sales-report_Cedar-Life-Sciences_${quarterYear}-Q${quarter}.xlsx"`);
     const workbook = await workbookOf(response);
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["API", "FDF"]);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["API", "FDF", "Info", "Lists"]);
     const api = workbook.getWorksheet("API")!;
     expect(api.getRow(1).values).toEqual([undefined, "Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
     expect(api.getRow(2).values).toEqual([undefined, Number(year), "March", "India", "Global Fund", "Abacavir API", 1250.5, 98000]);
@@ -573,6 +576,12 @@ describe("Excel download and upload", () => {
     const strip = (rows: Record<string, unknown>[]) => rows.map(({ id: _id, ...cells }) => cells);
     const before = (await partnerPage(CEDAR)).data.view.rows;
     const file = await (await download(CEDAR)).blob();
+
+    // Replacing saved rows needs the user's confirmation; without it nothing changes.
+    const unconfirmed = await upload(CEDAR, file, "replace", { confirmReplace: false });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.data).toEqual({ kind: "upload-problems", intent: "upload", problems: [{ message: REPLACE_NOT_CONFIRMED, values: { count: 3 } }] });
+    expect(strip((await partnerPage(CEDAR)).data.view.rows.API)).toEqual(strip(before.API));
 
     const replaced = await upload(CEDAR, file, "replace");
     expect(replaced.status).toBe(302);

@@ -178,7 +178,7 @@ describe("readSalesWorkbook: round trips", () => {
     };
     const out = new PassThrough();
     const bytes = buffer(out);
-    await writeWorkbook(out, salesWorkbookSheets(rows));
+    await writeWorkbook(out, { info: { report: "Sales Report" }, sheets: salesWorkbookSheets(rows) });
     out.end();
 
     const result = await readSalesWorkbook(await bytes);

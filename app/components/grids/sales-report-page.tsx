@@ -35,11 +35,13 @@ export function SalesReportPage({
   data,
   actionData,
   downloadPath,
+  templatePath,
   backTo,
 }: {
   data: SalesReportPageData;
   actionData: unknown;
   downloadPath: string;
+  templatePath: string;
   backTo?: string;
 }) {
   const { t } = useTranslation();
@@ -54,9 +56,9 @@ export function SalesReportPage({
       screen={screen}
       title={t("Sales Report for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name })}
       downloadPath={downloadPath}
-      downloadName="sales-report.xlsx"
+      templatePath={templatePath}
       backTo={backTo}
-      uploadModes
+      uploadModes={{ savedRows: view.rows.API.length + view.rows.FDF.length }}
       notices={
         <>
           {viewerRole === "ADMIN" ? (
@@ -68,7 +70,8 @@ export function SalesReportPage({
               errors={result?.kind === "verification-errors" ? { verificationId: result.verificationId, errors: result.errors } : null}
             />
           ) : null}
-          {data.savedWarnings ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
+          {/* A later post (a failed upload, say) leaves the page as loaded: the earlier save's notice no longer holds. */}
+          {data.savedWarnings && !result ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
         </>
       }
     >

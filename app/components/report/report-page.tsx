@@ -1,17 +1,19 @@
 import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit, type ShouldRevalidateFunction } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportHistoryEntry } from "~/models/report-workflow.server";
 import type { ReportFrameView } from "~/models/report-screen.server";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { keepsPageAfter, SAVE_WITHDRAWS_SUBMISSION, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 import { formatDateTime } from "~/utils/dates";
+import { downloadFileName } from "~/utils/download-names";
+import { REPORT_WORKBOOKS, templateFile } from "~/utils/reports";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
 import { PageHeader } from "../page-header";
 import { CommentField } from "./comment-field";
 import type { PlainFormState } from "./plain-form";
-import { InvalidDataList } from "./dialogs";
+import { InvalidDataList, ModalDialog } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
 
@@ -79,16 +81,40 @@ function UploadForm({
   problems,
   busy,
   modes,
+  template,
+  hydrated,
 }: {
   frame: ReportFrameView;
   problems: { listed: UploadProblem[]; more: number } | null;
   busy: boolean;
-  /** Sales: replace the quarter's rows or append to them. */
-  modes: boolean;
+  /** Sales: replace the quarter's rows (confirmed when rows are saved) or append to them. */
+  modes: { savedRows: number } | null;
+  /** The blank template's link and file name. */
+  template: { href: string; name: string };
+  hydrated: boolean;
 }) {
   const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmed = useRef(false);
+  const [confirming, setConfirming] = useState(false);
+  const savedRows = modes?.savedRows ?? 0;
   return (
-    <Form method="post" encType="multipart/form-data" className="card report-upload" data-testid="report-upload">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className="card report-upload"
+      data-testid="report-upload"
+      ref={formRef}
+      onSubmit={(event) => {
+        // With JavaScript a dialog asks before saved rows are replaced; without it, the checkbox does.
+        const replacing = savedRows > 0 && new FormData(event.currentTarget).get("mode") !== "append";
+        if (replacing && !confirmed.current) {
+          event.preventDefault();
+          setConfirming(true);
+        }
+        confirmed.current = false;
+      }}
+    >
       <h2 className="card__title">{t("Upload Excel")}</h2>
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="quarter" value={frame.quarter.name} />
@@ -97,7 +123,7 @@ function UploadForm({
         <label className="field__label" htmlFor="report-upload-file">
           {t("Excel file (.xlsx, at most 10 MB)")}
         </label>
-        <div className="field__control">
+        <div className="field__control report-upload__file">
           <input
             id="report-upload-file"
             type="file"
@@ -106,6 +132,9 @@ function UploadForm({
             required
             accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           />
+          <a href={template.href} download={template.name} className="report-upload__template" data-testid="template-download">
+            {t("Download a blank template")}
+          </a>
         </div>
       </div>
       {modes ? (
@@ -119,6 +148,13 @@ function UploadForm({
             <input type="radio" name="mode" value="append" />
             <span>{t("Append to them")}</span>
           </label>
+          {savedRows > 0 && hydrated ? <input type="hidden" name="confirmReplace" value="yes" /> : null}
+          {savedRows > 0 && !hydrated ? (
+            <label className="checkbox report-upload__confirm">
+              <input type="checkbox" name="confirmReplace" value="yes" />
+              <span>{t("Yes, replace the {{count}} rows saved for this quarter", { count: savedRows })}</span>
+            </label>
+          ) : null}
         </fieldset>
       ) : null}
       <button type="submit" className="button button--secondary" disabled={busy}>
@@ -137,6 +173,28 @@ function UploadForm({
           {problems.more ? <p>{t("…and {{count}} more problems.", { count: problems.more })}</p> : null}
         </div>
       ) : null}
+      <ModalDialog open={confirming} onClose={() => setConfirming(false)} labelledBy="replace-dialog-title" testId="replace-dialog">
+        <h2 id="replace-dialog-title" className="dialog__title">
+          {t("Replace the saved rows?")}
+        </h2>
+        <p>{t("Replace the {{count}} rows saved for this quarter with the workbook's rows?", { count: savedRows })}</p>
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+            {t("Cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => {
+              setConfirming(false);
+              confirmed.current = true;
+              formRef.current?.requestSubmit();
+            }}
+          >
+            {t("Replace")}
+          </button>
+        </div>
+      </ModalDialog>
     </Form>
   );
 }
@@ -328,24 +386,24 @@ export function ReportPage({
   screen,
   title,
   downloadPath,
-  downloadName,
+  templatePath,
   backTo,
   notices,
   children,
-  uploadModes = false,
+  uploadModes,
 }: {
   data: ReportPageData;
   screen: ReportScreen;
   title: string;
-  /** The report's workbook download; the shown quarter is added. */
+  /** The report's workbook download and its blank template; the shown quarter is added. */
   downloadPath: string;
-  downloadName: string;
+  templatePath: string;
   backTo?: string;
   /** Shown under the status line (Sales: product verification, FDF warnings). */
   notices?: ReactNode;
   children: ReactNode;
-  /** Sales: an upload replaces the quarter's rows or is appended to them. */
-  uploadModes?: boolean;
+  /** Sales: an upload replaces the quarter's rows (this many saved) or is appended to them. */
+  uploadModes?: { savedRows: number };
 }) {
   const { result, hydrated } = screen;
   const { t } = useTranslation();
@@ -356,6 +414,8 @@ export function ReportPage({
   const error = result?.kind === "error" ? result : null;
   // With JavaScript the comment dialogs show their own error.
   const pageError = error && !(hydrated && error.field === "comment") ? error : null;
+  const file = REPORT_WORKBOOKS[view.type].file;
+  const fileName = (report: string) => downloadFileName({ report, partner: view.partner.companyName, quarter: view.quarter.name, extension: "xlsx" });
 
   return (
     <div className="report-page" data-testid="report-page" data-report={view.type}>
@@ -375,7 +435,7 @@ export function ReportPage({
           canMarkRead={viewerRole !== "STAFF" && view.report.id !== null}
           hydrated={hydrated}
         />
-        <a href={screen.downloadHref(downloadPath)} className="button button--secondary" download={downloadName}>
+        <a href={screen.downloadHref(downloadPath)} className="button button--secondary" download={fileName(file)}>
           {t("Download Excel")}
         </a>
       </PageHeader>
@@ -409,7 +469,9 @@ export function ReportPage({
           frame={view}
           problems={result?.kind === "upload-problems" ? { listed: result.problems, more: result.more ?? 0 } : null}
           busy={screen.busy}
-          modes={uploadModes}
+          modes={uploadModes ?? null}
+          template={{ href: screen.downloadHref(templatePath), name: fileName(templateFile(file)) }}
+          hydrated={hydrated}
         />
       ) : null}
 

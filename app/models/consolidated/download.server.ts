@@ -63,7 +63,7 @@ export function csvResponse(filename: string, columns: readonly WorkbookColumn[]
   });
 }
 
-/** The same rows as an xlsx workbook of one sheet, streamed. */
+/** The same rows as an xlsx workbook of one sheet (its Info sheet names the sheet and the export time), streamed. */
 export function xlsxResponse(filename: string, sheet: string, columns: readonly WorkbookColumn[], rows: AsyncIterable<readonly WorkbookCell[]>): Response {
-  return workbookResponse(filename, [{ name: sheet, columns, rows }]);
+  return workbookResponse({ report: filename.replace(/\.xlsx$/, "") }, { info: { report: sheet }, sheets: [{ name: sheet, columns, rows }] });
 }

@@ -30,6 +30,7 @@ import { REPORT_STATES } from "~/utils/reports";
 import type { ReportStatus } from "~/utils/report-workflow";
 import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
 import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+import { salesWorkbookColumns } from "../sales-excel.server";
 import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
@@ -701,7 +702,7 @@ export function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
   return [
     { key: "companyName", label: "Company Name" },
     { key: "reportStatus", label: "Report Status" },
-    ...columnsFor(kind).map((column) => ({ key: column.key, label: column.label })),
+    ...salesWorkbookColumns(kind),
   ];
 }
 

@@ -1,7 +1,6 @@
 /** Client-safe constants of the Filing Plans screen, its plain form, its save body and its workbook. */
 import { INVALID_DATA_HINT } from "../pdt/rows";
 
-export const FILING_WORKBOOK_FILENAME = "filing-plans.xlsx";
 export const FILING_SHEET = "Filing Plans";
 export const FILING_TABLE = "Filing";
 /** The workbook's first column; the others are named by the partner's products. */

@@ -2,7 +2,6 @@
 import { TEXT_MAX } from "~/utils/text-rules";
 import { PDT_COLUMN_LABELS, INVALID_DATA_HINT } from "./rows";
 
-export const PDT_WORKBOOK_FILENAME = "development-timeline.xlsx";
 export const PDT_SHEET = "PDT";
 export const PDT_TABLE = "PDT";
 

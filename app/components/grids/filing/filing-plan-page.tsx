@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, FILING_WORKBOOK_FILENAME } from "~/reports/filing/contract";
+import { FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE } from "~/reports/filing/contract";
 import type { FilingPlanPageData } from "~/report-routes/filing.server";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../../report/report-page";
@@ -11,11 +11,13 @@ export function FilingPlanPage({
   data,
   actionData,
   downloadPath,
+  templatePath,
   backTo,
 }: {
   data: FilingPlanPageData;
   actionData: unknown;
   downloadPath: string;
+  templatePath: string;
   backTo?: string;
 }) {
   const { t } = useTranslation();
@@ -29,7 +31,7 @@ export function FilingPlanPage({
       screen={screen}
       title={t("Filing Plans for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name })}
       downloadPath={downloadPath}
-      downloadName={FILING_WORKBOOK_FILENAME}
+      templatePath={templatePath}
       backTo={backTo}
       notices={
         view.carriedOverFrom ? (

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, PDT_WORKBOOK_FILENAME } from "~/reports/pdt/contract";
+import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE } from "~/reports/pdt/contract";
 import type { PdtReportPageData } from "~/report-routes/pdt.server";
 import { PdtTimeline, type TimelineProduct } from "../../report/pdt-timeline";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../../report/report-page";
@@ -29,11 +29,13 @@ export function PdtReportPage({
   data,
   actionData,
   downloadPath,
+  templatePath,
   backTo,
 }: {
   data: PdtReportPageData;
   actionData: unknown;
   downloadPath: string;
+  templatePath: string;
   backTo?: string;
 }) {
   const { t, i18n } = useTranslation();
@@ -42,7 +44,7 @@ export function PdtReportPage({
   const title = t("Development Timeline for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name });
 
   return (
-    <ReportPage data={data} screen={screen} title={title} downloadPath={downloadPath} downloadName={PDT_WORKBOOK_FILENAME} backTo={backTo}>
+    <ReportPage data={data} screen={screen} title={title} downloadPath={downloadPath} templatePath={templatePath} backTo={backTo}>
       {screen.hydrated ? (
         <PdtGridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} screen={screen} />
       ) : (

@@ -1,0 +1,10 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { filingWorkbookDownload } from "~/report-routes/filing.server";
+import { requireAdminOrStaff } from "~/utils/auth.server";
+import { idParam } from "~/utils/params.server";
+
+/** GET /admin/filing-plans/{partnerId}/template.xlsx?quarter=…: the partner's Filing Plans layout with empty cells (ADMIN and STAFF). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAdminOrStaff(request);
+  return filingWorkbookDownload({ request, viewer: user, partnerId: idParam(params.id), template: true });
+}
