@@ -23,6 +23,7 @@ import {
   type ReportRoutePlugin,
   type Viewer,
   sheetRowProblem,
+  UPLOAD_MESSAGES as FRAME_UPLOAD_MESSAGES,
   type UploadOutcome,
   type UploadRequest,
 } from "./frame.server";
@@ -164,8 +165,10 @@ async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: strin
 
 /**
  * A filled Filing Plans workbook: the Country column names the row's country, every other header a
- * product of the partner (without regard to case); an empty cell empties the filing. Checked by
- * the same rules as the grid and saved together; nothing is saved when anything is wrong.
+ * product of the partner (without regard to case). A row with a status in any cell is the country's
+ * plan (an empty cell there empties the filing); a row without any is left as stored, so a blank
+ * template filled for a few countries changes only those. Checked by the same rules as the grid and
+ * saved together; nothing is saved when anything is wrong.
  */
 async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, bytes }: UploadRequest): Promise<UploadOutcome> {
   const view = await loadFilingPlan({ viewer: actor, partnerId, quarterName });
@@ -197,7 +200,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
   const cells: FilingPostedCell[] = [];
   workbook.rows[FILING_SHEET].forEach((row, index) => {
     const sheetRow = index + 2;
-    if (Object.values(row).every((value) => !value.trim())) return;
+    if ([...productOf.keys()].every((key) => !row[key].trim())) return;
     const countryId = countryByName.get(comparable(row.country));
     const values = { sheet: FILING_SHEET, row: sheetRow, country: echoed(row.country) };
     if (countryId === undefined) {
@@ -212,6 +215,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     for (const [key, productId] of productOf) cells.push({ countryId, productId, status: row[key].trim() || FILING_EMPTY });
   });
   if (problems.length) return { ok: false, problems };
+  if (!cells.length) return { ok: false, problems: [{ message: FRAME_UPLOAD_MESSAGES.nothingFilled }] };
 
   const result = await saveFilingPlan({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, cells, action: "save", requestId });
   if (!result.ok) {

@@ -201,6 +201,7 @@ export const UPLOAD_MESSAGES = {
   file: "Please choose an Excel file (.xlsx).",
   tooLarge: "The file is larger than 10 MB.",
   row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+  nothingFilled: "The file holds no values to save: nothing was changed. Fill in the rows, then upload it again.",
 } as const;
 
 /** An invalid row of an uploaded sheet, by its sheet row and the labels of its invalid columns. */

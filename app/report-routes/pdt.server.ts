@@ -23,6 +23,7 @@ import {
   type ReportRoutePlugin,
   type Viewer,
   sheetRowProblem,
+  UPLOAD_MESSAGES as FRAME_UPLOAD_MESSAGES,
   type UploadOutcome,
   type UploadRequest,
 } from "./frame.server";
@@ -168,6 +169,8 @@ const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").
 /**
  * A filled development-timeline workbook: its rows are matched to the timeline by product and stage
  * name, checked by the same rules as the grid, and saved together; nothing is saved when any row is wrong.
+ * A row without notes, dates or a new status is left as stored (a blank template changes only the
+ * rows filled in).
  */
 async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, bytes }: UploadRequest): Promise<UploadOutcome> {
   const view = await loadPdtReport({ viewer: actor, partnerId, quarterName });
@@ -202,9 +205,11 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
         statusRowOf.set(target.productId, sheetRow);
       }
     }
-    rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
+    const filled = [cells.notes, cells.startDate, cells.endDate].some((value) => value.trim());
+    if (filled) rows.push({ productId: target.productId, stageId: target.stageId, notes: cells.notes, startDate: cells.startDate, endDate: cells.endDate });
   });
   if (problems.length) return { ok: false, problems };
+  if (!rows.length && !Object.keys(statuses).length) return { ok: false, problems: [{ message: FRAME_UPLOAD_MESSAGES.nothingFilled }] };
   const result = await savePdtReport({ actor, partnerId, quarterId: view.quarter.id, expectedVersion, rows, statuses, action: "save", requestId });
   if (!result.ok) {
     const problemsBySheetRow = result.problems.map((problem) => {

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { countries, partners, users } from "~/db/schema";
 import { loadFilingPlan } from "~/models/filing-plan.server";
-import { loadPdtReport } from "~/models/pdt-report.server";
+import { loadPdtReport, type PdtGridRow } from "~/models/pdt-report.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { action as filingAction } from "~/routes/_shell.partner.filing-plans";
@@ -22,6 +22,7 @@ import { loader as pdtTemplate } from "~/routes/partner.development-timeline.tem
 import { loader as salesTemplate } from "~/routes/partner.sales-report.template[.]xlsx";
 import { FILING_SHEET } from "~/reports/filing/contract";
 import { PDT_SHEET } from "~/reports/pdt/contract";
+import { UPLOAD_MESSAGES } from "~/report-routes/frame.server";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 type Loader = Parameters<typeof runRoute>[0];
@@ -134,13 +135,21 @@ describe("blank templates", () => {
     expect(validationOf(sheet, "C2")?.type).toBe("list");
     expect(sheet.getColumn(5).numFmt).toBe("mm/dd/yyyy");
 
+    // Uploaded as it came, it holds nothing to save: refused, nothing changed.
+    const blank = await upload(pdtAction, "/partner/development-timeline", workbook, view.report.version);
+    expect(blank.status).toBe(400);
+    expect(JSON.stringify(blank.data)).toContain(UPLOAD_MESSAGES.nothingFilled);
+
     sheet.getRow(2).getCell(4).value = "Planned offline";
     sheet.getRow(2).getCell(5).value = new Date(Date.UTC(Number(year), 6, 1));
     sheet.getRow(2).getCell(6).value = `12/31/${year}`;
     const saved = await upload(pdtAction, "/partner/development-timeline", workbook, view.report.version);
     expect(saved.status).toBe(302);
-    const [first] = (await loadPdtReport({ viewer: partner1, partnerId: acme })).rows;
+    const [first, ...others] = (await loadPdtReport({ viewer: partner1, partnerId: acme })).rows;
     expect(first).toMatchObject({ notes: "Planned offline", startDate: `${year}-07-01`, endDate: `${year}-12-31` });
+    // The rows left empty in the template keep what was stored.
+    const plan = (row: PdtGridRow) => ({ notes: row.notes, startDate: row.startDate, endDate: row.endDate });
+    expect(others.map(plan)).toEqual(view.rows.slice(1).map(plan));
   });
 
   it("the Filing Plans template has a row per country and a status drop-down per product; filled in, it uploads", async () => {
@@ -156,12 +165,20 @@ describe("blank templates", () => {
     const france = sheet.getRow(franceIndex + 2);
     expect(france.values).toEqual([undefined, "France"]);
 
+    const blank = await upload(filingAction, "/partner/filing-plans", workbook, view.report.version);
+    expect(blank.status).toBe(400);
+    expect(JSON.stringify(blank.data)).toContain(UPLOAD_MESSAGES.nothingFilled);
+
     france.getCell(2).value = "Filed";
     const saved = await upload(filingAction, "/partner/filing-plans", workbook, view.report.version);
     expect(saved.status).toBe(302);
     const [franceId] = await db.select({ id: countries.id }).from(countries).where(eq(countries.name, "France"));
     const after = await loadFilingPlan({ viewer: partner1, partnerId: acme });
     expect(after.rows.find((row) => row.countryId === franceId.id)?.cells[String(first.id)]).toBe("Filed");
+    // The countries left empty in the template keep their stored filings.
+    const storedElsewhere = view.rows.filter((row) => row.countryId !== franceId.id && Object.values(row.cells).some(Boolean));
+    expect(storedElsewhere.length).toBeGreaterThan(0);
+    for (const row of storedElsewhere) expect(after.rows.find((other) => other.countryId === row.countryId)?.cells).toEqual(row.cells);
   });
 
   it("a template has the guard of its page: a partner gets its own only, ADMIN and STAFF any partner's, a visitor the login", async () => {
