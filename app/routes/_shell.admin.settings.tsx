@@ -16,7 +16,7 @@ import {
 } from "~/schemas/settings";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
-import { formatDate } from "~/utils/dates";
+import { useFormatters } from "~/hooks/use-formatters";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings | MPP Data Portal" }];
@@ -117,6 +117,7 @@ function FormActions({ intent, canEdit }: { intent: SettingsIntent; canEdit: boo
 
 function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: string | null; canEdit: boolean; actionData: ActionData }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const [form, fields] = useValidatedForm({
     id: "cut-off-date",
     lastResult: actionData?.intent === "cut-off" ? actionData.result : undefined,
@@ -129,7 +130,7 @@ function CutOffDateForm({ cutOffDate, canEdit, actionData }: { cutOffDate: strin
     <section className="card card--narrow">
       <h2 className="card__title">{t("Set Report submission date")}</h2>
       <p className="notice" data-testid="current-cut-off-date">
-        {t("Report submission date")}: <strong>{cutOffDate ? formatDate(cutOffDate) : t("Not set")}</strong>
+        {t("Report submission date")}: <strong>{cutOffDate ? format.date(cutOffDate) : t("Not set")}</strong>
       </p>
       <Form method="post" className="form" {...getFormProps(form)}>
         <fieldset className="settings__fieldset" disabled={!canEdit}>

@@ -11,7 +11,10 @@ export interface DashboardColumn {
   /** An English label (a translation key), or `raw` text such as a quarter name. */
   label: string;
   raw?: boolean;
+  /** Figures: shown the way the page's language writes numbers (downloads keep them plain). */
   numeric?: boolean;
+  /** Country names (stored in English): shown in the page's language. */
+  country?: boolean;
 }
 
 /** Figures are decimal strings (exact) or counts; names are text; null is an empty cell. */
