@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
@@ -15,8 +15,9 @@ import { DASHBOARD_TAB_LABELS } from "~/reports/dashboard/view";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { REPORT_STATES, REPORT_TYPE_LABELS } from "~/utils/reports";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Dashboard" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: consolidatedStyles },

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
@@ -18,8 +18,9 @@ import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
 import { useFormatters } from "~/hooks/use-formatters";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Settings | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Settings" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FilingIcon, SalesIcon, TimelineIcon } from "~/components/icons";
@@ -8,8 +8,9 @@ import { partnerReportTiles } from "~/models/report-overview.server";
 import { getCutOffDate } from "~/models/settings.server";
 import { requirePartner } from "~/utils/auth.server";
 import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Dashboard" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePartner(request);

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
@@ -12,8 +12,9 @@ import { ForgotPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Reset password | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Reset password" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await refuseSignedInUser(request);

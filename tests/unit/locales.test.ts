@@ -37,7 +37,7 @@ describe("translations", () => {
     }
   });
 
-  it("every literal t(\"…\") and schema message in the app has an English entry", () => {
+  it("every literal t(\"…\"), schema message and page title in the app has an English entry", () => {
     const missing = new Set<string>();
     // The JSON API answers machines in English (its texts and examples are not shown through the UI's translations).
     const api = path.resolve(import.meta.dirname, "../../app/api");
@@ -48,6 +48,8 @@ describe("translations", () => {
         ...source.matchAll(/\berror: "((?:[^"\\]|\\.)+)"/g),
         ...source.matchAll(/\bmessage: "((?:[^"\\]|\\.)+)"/g),
         ...source.matchAll(/\blabel: "((?:[^"\\]|\\.)+)"/g),
+        // Page titles of the routes' handles, shown translated in <title>.
+        ...source.matchAll(/\bhandle: PageHandle = \{ title: "((?:[^"\\]|\\.)+)"/g),
       ].map((match) => match[1]);
       for (const key of literals) if (!(key in english)) missing.add(`${path.basename(file)}: ${key}`);
     }
