@@ -27,7 +27,7 @@ export default function PartnerProfile() {
           ["Company Name", profile.companyName],
           ["E-mail", profile.email],
           ["Contact Number", profile.contactNumber],
-          ["Region", profile.region],
+          ["Region", profile.region ? t(profile.region) : null],
           ["Address", profile.address],
         ]}
       />

@@ -65,7 +65,7 @@ const collators = new Map<string, Intl.Collator>();
 /** The items in the alphabetical order of the page's language, by the label they are shown with. */
 export function sortByLabel<T>(items: readonly T[], label: (item: T) => string, locale: string): T[] {
   let collator = collators.get(locale);
-  if (!collator) collators.set(locale, (collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true })));
+  if (!collator) collators.set(locale, (collator = new Intl.Collator(locale, { numeric: true })));
   const compare = collator.compare;
   return items
     .map((item) => ({ item, text: label(item) }))

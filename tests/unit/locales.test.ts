@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { API_STAGES, FDF_STAGES, REGIONS } from "~/db/reference-data";
 import { SUPPORTED_LANGUAGES } from "~/i18n/config";
 
 const root = path.resolve(import.meta.dirname, "../../public/locales");
@@ -23,6 +24,10 @@ describe("translations", () => {
       expect(Object.keys(messages).sort(), language).toEqual(Object.keys(english).sort());
       for (const [key, value] of Object.entries(messages)) expect(value.trim(), `${language}: ${key}`).not.toBe("");
     }
+  });
+
+  it("names every stage and region of the reference data (shown translated, stored in English)", () => {
+    for (const name of [...FDF_STAGES, ...API_STAGES, ...REGIONS]) expect(name in english, name).toBe(true);
   });
 
   it("keeps the spec's English wording verbatim", () => {
