@@ -226,7 +226,7 @@ export async function reminderMail(
     t("This is a reminder about your {{report}} for {{quarter}}.", { report, quarter: quarterName }),
     t("Current status: {{status}}", { status: t(status ?? "Not started") }),
     cutOffDate
-      ? t("Please submit it by the report submission date: {{date}}.", { date: formatDate(cutOffDate) })
+      ? t("Please submit it by the report submission date: {{date}}.", { date: formatDate(cutOffDate, language) })
       : t("Please submit it as soon as possible."),
     "",
     t("Open the report:"),
