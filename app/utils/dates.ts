@@ -42,6 +42,20 @@ export function formatDateTime(value: DateValue, locale = "en"): string {
   return `${day}${ORDINAL_SUFFIX[englishOrdinal.select(Number(day))]} ${month} ${year}, ${hour}:${minute} ${dayPeriod}`;
 }
 
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A sales period as the dashboard names it: a month ('2026-07') gets the language's month name
+ * ('Jul 2026', 'juil. 2026', '2026年7月'); a year or a quarter name stays as it is.
+ */
+export function formatPeriod(label: string, locale = "en"): string {
+  const month = /^(\d{4})-(\d{2})$/.exec(label);
+  if (!month) return label;
+  let format = monthFormats.get(locale);
+  if (!format) monthFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "short", year: "numeric" })));
+  return format.format(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1));
+}
+
 /** Cut-off and other calendar dates: DD-MM-YYYY (spec section 9) in the language's digits. */
 export function formatDate(value: DateValue, locale = "en"): string {
   if (!value) return "";

@@ -50,6 +50,13 @@ test.describe("with JavaScript", () => {
     expect(rows.some((row) => row[0] === "South Africa")).toBe(true);
     for (const row of rows.slice(1)) expect(row.slice(2).join(" ")).toMatch(/^[-\d. ]*$/);
 
+    // Months of the sales periods are named in French in the table and on the chart's axis.
+    await open("/admin/dashboard?tab=sales-time&period=month&unapproved=1");
+    const months = await page.locator('[data-table="sales-over-time"] tbody th').allTextContents();
+    expect(months.length).toBeGreaterThan(0);
+    for (const month of months) expect(month).toMatch(/^\p{Ll}+\.? \d{4}$/u);
+    await expect(page.locator(".chart__category-label", { hasText: months[0] }).first()).toBeAttached();
+
     await open("/admin/report/filing-plans?lng=ar");
     await expect(page).toHaveTitle("خطط التسجيل | بوابة بيانات MPP");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDate, formatDateTime } from "~/utils/dates";
+import { formatDate, formatDateTime, formatPeriod } from "~/utils/dates";
 import { countryName, DEFAULT_DISPLAY, formatNumber, parseDisplaySettings, sortByLabel } from "~/utils/display";
 import { navigationFor } from "~/utils/navigation";
 import { addQuarters, parseQuarterName, quarterBounds, quarterName, quarterOf } from "~/utils/quarters";
@@ -52,6 +52,15 @@ describe("date formats", () => {
     expect(formatDateTime("2026-09-03T15:04:00Z", "it")).toBe("3 set 2026, 03:04 PM");
     expect(formatDateTime("2026-09-03T15:04:00Z", "zh")).toBe("2026年9月3日 下午03:04");
     expect(formatDateTime("2026-09-03T15:04:00Z", "ar")).toBe("3 سبتمبر 2026، 03:04 م");
+  });
+
+  it("names a sales month in the language; years and quarters stay as they are", () => {
+    expect(formatPeriod("2026-07", "en")).toBe("Jul 2026");
+    expect(formatPeriod("2026-07", "fr")).toBe("juil. 2026");
+    expect(formatPeriod("2026-07", "zh")).toBe("2026年7月");
+    expect(formatPeriod("2026-07", "ar")).toBe("يوليو 2026");
+    expect(formatPeriod("2026", "fr")).toBe("2026");
+    expect(formatPeriod("Q3 2026", "ar")).toBe("Q3 2026");
   });
 });
 

@@ -32,6 +32,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
     if (cell === "Not given") return t("Not given");
     if (column?.numeric) return format.number(cell);
     if (column?.country && typeof cell === "string") return format.country(cell);
+    if (column?.period && typeof cell === "string") return format.period(cell);
     return cell ?? "";
   };
   return (
@@ -50,7 +51,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                 <tr>
                   {table.columns.map((column) => (
                     <th key={column.key} scope="col" className={column.numeric ? "table__number" : undefined}>
-                      {column.raw ? column.label : t(column.label)}
+                      {column.raw ? format.period(column.label) : t(column.label)}
                     </th>
                   ))}
                 </tr>

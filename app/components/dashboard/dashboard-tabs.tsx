@@ -325,8 +325,8 @@ export function SalesTimeTab({ view, query }: { view: TabView<"sales-time">; que
       chart={
         <BarChart
           title={t("Sales total by {{period}}", { period: t(PERIOD_LABELS[query.period]).toLowerCase() })}
-          description={view.chart.map((point) => `${point.label}: ${format.number(point.units)}`).join(", ") || t("No data available!")}
-          categories={view.chart.map((point) => point.label)}
+          description={view.chart.map((point) => `${format.period(point.label)}: ${format.number(point.units)}`).join(", ") || t("No data available!")}
+          categories={view.chart.map((point) => format.period(point.label))}
           series={[{ key: "units", label: t("Sales total"), values: view.chart.map((point) => Number(point.units)) }]}
           {...language}
           emptyText={t("No data available!")}
@@ -359,9 +359,9 @@ export function PriceTab({ view, query }: { view: TabView<"price">; query: Dashb
         <LineChart
           title={t("Price trend (USD)")}
           description={
-            view.chart.map((point) => `${point.label}: ${format.number(point.pricePerPack) || "-"} / ${format.number(point.pricePerTreatment) || "-"}`).join(", ") || t("No data available!")
+            view.chart.map((point) => `${format.period(point.label)}: ${format.number(point.pricePerPack) || "-"} / ${format.number(point.pricePerTreatment) || "-"}`).join(", ") || t("No data available!")
           }
-          categories={view.chart.map((point) => point.label)}
+          categories={view.chart.map((point) => format.period(point.label))}
           series={[
             { key: "pack", label: t("Price per pack (USD)"), values: view.chart.map((point) => value(point.pricePerPack)) },
             { key: "treatment", label: t("Price per treatment (USD)"), values: view.chart.map((point) => value(point.pricePerTreatment)) },
