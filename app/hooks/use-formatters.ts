@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDate, formatDateTime, formatPeriod } from "~/utils/dates";
+import { formatDate, formatDateTime, formatMonthName, formatPeriod } from "~/utils/dates";
 import { countryName, formatNumber, sortByLabel } from "~/utils/display";
 
 /** The display helpers of app/utils bound to the page's language, for components. */
@@ -14,6 +14,7 @@ export function useFormatters() {
       date: (value: Date | string | null | undefined) => formatDate(value, locale),
       dateTime: (value: Date | string | null | undefined) => formatDateTime(value, locale),
       period: (label: string) => formatPeriod(label, locale),
+      month: (englishName: string) => formatMonthName(englishName, locale),
       country: (englishName: string) => countryName(englishName, locale),
       sortByLabel: <T>(items: readonly T[], label: (item: T) => string) => sortByLabel(items, label, locale),
     }),

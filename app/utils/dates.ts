@@ -1,3 +1,5 @@
+import { MONTHS } from "~/db/reference-data";
+
 /**
  * Dates as the UI shows them, in the page's language (Intl), always in UTC. The spec fixes the
  * pattern per place (section 9); the language gives the month names, the day period and the digits.
@@ -43,6 +45,16 @@ export function formatDateTime(value: DateValue, locale = "en"): string {
 }
 
 const monthFormats = new Map<string, Intl.DateTimeFormat>();
+const monthNames = new Map<string, Intl.DateTimeFormat>();
+
+/** A month stored under its English name ('July'), named in the language ('juillet'); anything else as it is. */
+export function formatMonthName(englishName: string, locale = "en"): string {
+  const index = MONTHS.indexOf(englishName as (typeof MONTHS)[number]);
+  if (index < 0 || locale === "en") return englishName;
+  let format = monthNames.get(locale);
+  if (!format) monthNames.set(locale, (format = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long" })));
+  return format.format(Date.UTC(2000, index, 1));
+}
 
 /**
  * A sales period as the dashboard names it: a month ('2026-07') gets the language's month name

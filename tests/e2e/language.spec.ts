@@ -93,6 +93,11 @@ test.describe("without JavaScript", () => {
     for (const value of values) expect(value).toMatch(FRENCH_FIGURE);
     expect(values.some((value) => value.includes("\u202f"))).toBe(true);
 
+    const frenchMonths = Array.from({ length: 12 }, (_, month) => new Intl.DateTimeFormat("fr", { month: "long", timeZone: "UTC" }).format(Date.UTC(2000, month, 1)));
+    const months = await table.locator('td[data-column="month"]').allTextContents();
+    expect(months.length).toBeGreaterThan(0);
+    for (const month of months) expect(frenchMonths).toContain(month);
+
     const choices = await countryChoices(page, "#sales-report-country");
     expect(choices).toContain("Afrique du Sud");
     expect(choices).toEqual([...choices].sort(new Intl.Collator("fr").compare));

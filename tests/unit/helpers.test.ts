@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatPeriod } from "~/utils/dates";
+import { formatDate, formatDateTime, formatMonthName, formatPeriod } from "~/utils/dates";
 import { countryName, DEFAULT_DISPLAY, formatNumber, parseDisplaySettings, sortByLabel } from "~/utils/display";
 import { navigationFor } from "~/utils/navigation";
 import { addQuarters, parseQuarterName, quarterBounds, quarterName, quarterOf } from "~/utils/quarters";
@@ -61,6 +61,15 @@ describe("date formats", () => {
     expect(formatPeriod("2026-07", "ar")).toBe("يوليو 2026");
     expect(formatPeriod("2026", "fr")).toBe("2026");
     expect(formatPeriod("Q3 2026", "ar")).toBe("Q3 2026");
+  });
+
+  it("names a month stored in English in the language", () => {
+    expect(formatMonthName("July", "en")).toBe("July");
+    expect(formatMonthName("July", "fr")).toBe("juillet");
+    expect(formatMonthName("February", "es")).toBe("febrero");
+    expect(formatMonthName("December", "it")).toBe("dicembre");
+    expect(formatMonthName("March", "zh")).toBe("三月");
+    expect(formatMonthName("Smarch", "fr")).toBe("Smarch");
   });
 });
 

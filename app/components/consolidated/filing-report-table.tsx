@@ -61,6 +61,7 @@ export function FilingReport({ view, query }: { view: FilingConsolidatedView; qu
 
 function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const navigation = useNavigation();
   const navigate = useNavigate();
   /** With JavaScript the form's values become a clean link (no empty parameters); without, the browser sends the form as it is. */
@@ -100,7 +101,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
         onChange={(event) => apply(event.currentTarget.form)}
       />
       <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
-      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} countries />
+      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} nameOf={format.country} alphabetical />
       <FilterSelect {...listed} id="filing-report-status" name="reportStatus" label={t("Report Status")} value={query.reportStatus} choices={options.report_status_filter} translate />
       <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
       <FilterSelect {...listed} id="filing-report-product-status" name="productStatus" label={t("Status")} value={query.productStatus} choices={options.status_filter} />

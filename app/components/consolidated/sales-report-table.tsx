@@ -145,6 +145,7 @@ const FILTER_FIELDS = [
  */
 function SalesReportFilters({ view }: { view: View }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const navigate = useNavigate();
   const { query, options, tab } = view;
   const openQuarter = options.quarters[0];
@@ -161,7 +162,12 @@ function SalesReportFilters({ view }: { view: View }) {
   };
 
   // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
-  const select = (name: keyof Query, label: string, choices: readonly FilterOption<string | number>[], translate = false, countries = false) => (
+  const select = (
+    name: keyof Query,
+    label: string,
+    choices: readonly FilterOption<string | number>[],
+    { translate = false, nameOf, alphabetical = false }: { translate?: boolean; nameOf?: (name: string) => string; alphabetical?: boolean } = {},
+  ) => (
     <FilterSelect
       id={id(name)}
       name={name}
@@ -170,7 +176,8 @@ function SalesReportFilters({ view }: { view: View }) {
       choices={choices}
       all={t("All")}
       translate={translate}
-      countries={countries}
+      nameOf={nameOf}
+      alphabetical={alphabetical}
       keepUnknown
       remountOn={String(query[name] ?? "")}
     />
@@ -223,8 +230,8 @@ function SalesReportFilters({ view }: { view: View }) {
       />
       {select("partner", t("Partner"), options.partners)}
       {select("year", t("Year"), options.years)}
-      {select("month", t("Month"), options.months)}
-      {select("country", t("Country"), options.countries, false, true)}
+      {select("month", t("Month"), options.months, { nameOf: format.month })}
+      {select("country", t("Country"), options.countries, { nameOf: format.country, alphabetical: true })}
       {text("purchaser", t("Purchaser"), options.purchasers)}
       {select("product", t("Product"), options.products)}
       {tab === "FDF" ? (
@@ -244,7 +251,7 @@ function SalesReportFilters({ view }: { view: View }) {
         "reportStatus",
         t("Report Status"),
         options.statuses.map((status) => ({ id: status, name: status })),
-        true,
+        { translate: true },
       )}
       {view.sort !== "company" || view.query.dir !== "asc" ? (
         <>
@@ -284,6 +291,7 @@ function SalesRowsTable({ view }: { view: View }) {
   const columns = columnsFor(view.tab);
   const shown = (key: SalesColumnKey, value: string | number | null | undefined) => {
     if (key === "country" && typeof value === "string") return format.country(value);
+    if (key === "month" && typeof value === "string") return format.month(value);
     // A year is a name, not a quantity: no grouping.
     return NUMBER_COLUMNS.has(key) && key !== "year" ? format.number(value) : (value ?? "");
   };

@@ -92,7 +92,8 @@ export function FilterSelect({
   choices,
   all,
   translate = false,
-  countries = false,
+  nameOf,
+  alphabetical = false,
   keepUnknown = false,
   remountOn,
   className = "field filter-bar__field",
@@ -108,8 +109,10 @@ export function FilterSelect({
   all?: string;
   /** Translate the choices' names. */
   translate?: boolean;
-  /** The choices are countries (English names): named in the page's language, in its alphabetical order. */
-  countries?: boolean;
+  /** How a choice is named (a country or a month in the page's language); default its name, translated when `translate`. */
+  nameOf?: (name: string) => string;
+  /** List the choices in the page's alphabetical order of their shown names. */
+  alphabetical?: boolean;
   /** A chosen value that is not among the choices is still listed (after `all`) and kept. */
   keepUnknown?: boolean;
   /** The list's key: when it changes the list is drawn anew with its value (after a client-side navigation). */
@@ -120,8 +123,8 @@ export function FilterSelect({
   const { t } = useTranslation();
   const format = useFormatters();
   const chosen = value == null ? "" : String(value);
-  const nameOf = (name: string) => (countries ? format.country(name) : translate ? t(name) : name);
-  const listed = countries ? format.sortByLabel(choices, (choice) => nameOf(choice.name)) : choices;
+  const shownName = nameOf ?? ((name: string) => (translate ? t(name) : name));
+  const listed = alphabetical ? format.sortByLabel(choices, (choice) => shownName(choice.name)) : choices;
   const unknown = keepUnknown && chosen !== "" && !choices.some((choice) => String(choice.id) === chosen);
   const select = (
     <select key={remountOn} id={id} name={name} className="input" defaultValue={chosen} onChange={onChange}>
@@ -129,7 +132,7 @@ export function FilterSelect({
       {unknown ? <option value={chosen}>{chosen}</option> : null}
       {listed.map((choice) => (
         <option key={choice.id} value={choice.id}>
-          {nameOf(choice.name)}
+          {shownName(choice.name)}
         </option>
       ))}
     </select>
