@@ -6,11 +6,13 @@ import { MONTHS } from "~/db/reference-data";
  */
 
 type DateValue = Date | string | null | undefined;
-type DateKind = "date" | "dateTime";
+type DateKind = "date" | "dateTime" | "monthName" | "yearMonth";
 
 const OPTIONS: Record<DateKind, Intl.DateTimeFormatOptions> = {
   date: { timeZone: "UTC", day: "2-digit", month: "2-digit", year: "numeric" },
   dateTime: { timeZone: "UTC", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h12" },
+  monthName: { timeZone: "UTC", month: "long" },
+  yearMonth: { timeZone: "UTC", month: "short", year: "numeric" },
 };
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -44,16 +46,11 @@ export function formatDateTime(value: DateValue, locale = "en"): string {
   return `${day}${ORDINAL_SUFFIX[englishOrdinal.select(Number(day))]} ${month} ${year}, ${hour}:${minute} ${dayPeriod}`;
 }
 
-const monthFormats = new Map<string, Intl.DateTimeFormat>();
-const monthNames = new Map<string, Intl.DateTimeFormat>();
-
 /** A month stored under its English name ('July'), named in the language ('juillet'); anything else as it is. */
 export function formatMonthName(englishName: string, locale = "en"): string {
   const index = MONTHS.indexOf(englishName as (typeof MONTHS)[number]);
   if (index < 0 || locale === "en") return englishName;
-  let format = monthNames.get(locale);
-  if (!format) monthNames.set(locale, (format = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long" })));
-  return format.format(Date.UTC(2000, index, 1));
+  return dateFormat(locale, "monthName").format(Date.UTC(2000, index, 1));
 }
 
 /**
@@ -63,9 +60,7 @@ export function formatMonthName(englishName: string, locale = "en"): string {
 export function formatPeriod(label: string, locale = "en"): string {
   const month = /^(\d{4})-(\d{2})$/.exec(label);
   if (!month) return label;
-  let format = monthFormats.get(locale);
-  if (!format) monthFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "short", year: "numeric" })));
-  return format.format(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1));
+  return dateFormat(locale, "yearMonth").format(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1));
 }
 
 /** Cut-off and other calendar dates: DD-MM-YYYY (spec section 9) in the language's digits. */

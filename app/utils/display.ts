@@ -28,6 +28,7 @@ export function parseDisplaySettings(input: Record<string, unknown>, current: Di
 // ---------------------------------------------------------------- numbers, countries, sorting in the page's language
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const DECIMAL = /^-?\d+(?:\.(\d+))?$/;
 
 /**
  * A figure in the page's language (grouping, decimal sign, digits). A decimal string keeps its
@@ -36,8 +37,12 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
  */
 export function formatNumber(value: number | string | null | undefined, locale: string): string {
   if (value == null || value === "") return "";
-  const decimals = typeof value === "string" ? /^-?\d+(?:\.(\d+))?$/.exec(value.trim())?.[1]?.length : undefined;
-  if (typeof value === "string" && decimals === undefined && !/^-?\d+$/.test(value.trim())) return value;
+  let decimals: number | undefined;
+  if (typeof value === "string") {
+    const decimal = DECIMAL.exec(value.trim());
+    if (!decimal) return value;
+    decimals = decimal[1]?.length ?? 0;
+  }
   const key = `${locale}:${decimals ?? "n"}`;
   let format = numberFormats.get(key);
   if (!format) {
