@@ -218,7 +218,6 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
 
 export function FilingsTab({ view, query }: { view: TabView<"filings">; query: DashboardQuery }) {
   const { t } = useTranslation();
-  const { locale } = useChartLanguage();
   const format = useFormatters();
   const countries = view.map.map((country) => ({ ...country, name: format.country(country.name) }));
   const statusLabel = query.filing === "Future-Quarters" ? t("Filings planned in the next four quarters") : t(query.filing);
@@ -257,7 +256,7 @@ export function FilingsTab({ view, query }: { view: TabView<"filings">; query: D
               : t("No data available!")
           }
           countries={countries}
-          locale={locale}
+          locale={format.locale}
           geometryHref={`${DASHBOARD_PATH}/world-map.svg`}
           legendLabel={t("Products")}
           emptyText={t("No data available!")}
