@@ -1,10 +1,11 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect } from "react";
@@ -19,6 +20,7 @@ import stylesheet from "./styles/app.css";
 import { DEFAULT_DISPLAY } from "./utils/display";
 import { resolveDisplaySettings } from "./utils/display.server";
 import { useNonce } from "./utils/nonce";
+import { PORTAL_NAME, routeTitle } from "./utils/page-title";
 import { readToast } from "./utils/toast.server";
 import { version as appVersion } from "../package.json";
 
@@ -26,8 +28,6 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
-
-export const meta: MetaFunction = () => [{ title: "MPP Data Portal" }];
 
 export const handle = { i18n: "common" };
 
@@ -56,7 +56,8 @@ export function useRootData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRootData();
   const nonce = useNonce();
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const title = routeTitle(useMatches());
   const locale = rootData?.locale ?? "en";
   const display = rootData?.display ?? DEFAULT_DISPLAY;
 
@@ -81,6 +82,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title ? `${t(title)} | ${t(PORTAL_NAME)}` : t(PORTAL_NAME)}</title>
         <Meta />
         <Links />
       </head>

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useFormatters } from "~/hooks/use-formatters";
 
 /** Previous / 'Page n of m' / Next links, for a report's plain form and the consolidated reports. */
 export function Pager({
@@ -15,6 +16,7 @@ export function Pager({
   showSinglePage?: boolean;
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   if (pages <= 1 && !showSinglePage) return null;
   return (
     <nav className="pager" aria-label={t("Pages")}>
@@ -23,7 +25,7 @@ export function Pager({
           {t("Previous")}
         </Link>
       ) : null}
-      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page, pages })}</span>
+      <span className="pager__status">{t("Page {{page}} of {{pages}}", { page: format.number(page), pages: format.number(pages) })}</span>
       {page < pages ? (
         <Link to={pageHref(page + 1)} className="button button--secondary" rel="next">
           {t("Next")}

@@ -11,14 +11,11 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { REGIONS } from "~/db/reference-data";
+import { useFormatters } from "~/hooks/use-formatters";
+import type { CallingCodeOption } from "~/models/partner.server";
 import { DEFAULT_CALLING_CODE, PARTNER_PEOPLE_MAX, PARTNER_PRODUCTS_MAX, PartnerSchema, type PartnerFormInput } from "~/schemas/partner";
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/utils/project-status";
 import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
-
-export interface CallingCodeOption {
-  value: string;
-  label: string;
-}
 
 export interface ProductOption {
   id: number;
@@ -46,6 +43,7 @@ export function PartnerForm({
   submitLabel: string;
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm<PartnerFormInput>({
     id,
@@ -90,7 +88,7 @@ export function PartnerForm({
                 className="input"
               >
                 <option value="">{t("Select a region")}</option>
-                {REGIONS.map((region) => (
+                {format.sortByLabel(REGIONS, (region) => t(region)).map((region) => (
                   <option key={region} value={region}>
                     {t(region)}
                   </option>
@@ -254,11 +252,10 @@ function PhoneField({
   callingCodes: CallingCodeOption[];
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const current = prefixField.initialValue;
-  const options =
-    typeof current === "string" && current && !callingCodes.some((option) => option.value === current)
-      ? [{ value: current, label: current }, ...callingCodes]
-      : callingCodes;
+  const options = callingCodes.map((option) => ({ value: option.value, label: `${option.value} (${format.country(option.country)})` }));
+  if (typeof current === "string" && current && !callingCodes.some((option) => option.value === current)) options.unshift({ value: current, label: current });
   const errors = [...(prefixField.errors ?? []), ...(numberField.errors ?? [])];
   const errorId = `${numberField.id}-error`;
   return (

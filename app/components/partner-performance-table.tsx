@@ -3,6 +3,7 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { BarChart } from "~/components/charts/bar-chart";
 import { Pager } from "~/components/pager";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
@@ -112,6 +113,7 @@ export function PerformanceChartPanel({ chart }: { chart: PerformanceChart }) {
         ]}
         stacked
         direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+        locale={i18n.language}
         emptyText={t("No data available!")}
       />
     </section>
@@ -142,6 +144,7 @@ export const formatAverageDays = (days: number | null) => (days === null ? "" : 
 /** Company Name, Quarter, Submitted ("n / 3"), On time, Late, Average days to approval, Rejections, Reminders; every column sorts. */
 export function PerformanceTable({ state, rows }: { state: PerformanceState; rows: PartnerPerformanceRow[] }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   return (
     <div className="table-wrap">
       <table className="table" data-testid="performance-table">
@@ -170,12 +173,12 @@ export function PerformanceTable({ state, rows }: { state: PerformanceState; row
               <tr key={`${row.partnerId}:${row.quarterId}`}>
                 <th scope="row">{row.companyName}</th>
                 <td>{row.quarterName}</td>
-                <td className="table__number">{`${row.submitted} / ${REPORTS_PER_QUARTER}`}</td>
-                <td className="table__number">{row.onTime}</td>
-                <td className="table__number">{row.late}</td>
-                <td className="table__number">{formatAverageDays(row.avgDaysToApproval)}</td>
-                <td className="table__number">{row.rejections}</td>
-                <td className="table__number">{row.reminders}</td>
+                <td className="table__number">{`${format.number(row.submitted)} / ${format.number(REPORTS_PER_QUARTER)}`}</td>
+                <td className="table__number">{format.number(row.onTime)}</td>
+                <td className="table__number">{format.number(row.late)}</td>
+                <td className="table__number">{format.number(formatAverageDays(row.avgDaysToApproval))}</td>
+                <td className="table__number">{format.number(row.rejections)}</td>
+                <td className="table__number">{format.number(row.reminders)}</td>
               </tr>
             ))
           )}

@@ -156,7 +156,7 @@ export function ProductStages({
           <h3 className="product-stages__heading">{name}</h3>
           <ol className="product-stages__list">
             {stagesByCategory[name].map((stage) => (
-              <li key={stage.id}>{stage.name}</li>
+              <li key={stage.id}>{t(stage.name)}</li>
             ))}
           </ol>
         </div>

@@ -37,10 +37,11 @@ const PRIMARY_COUNTRY_FOR_CODE: Record<string, string> = {
 
 export interface CallingCodeOption {
   value: string;
-  label: string;
+  /** The country the code stands for, in English (the form names it in the page's language). */
+  country: string;
 }
 
-/** Calling codes of the countries table, one per code, sorted numerically: "+91 (India)". */
+/** Calling codes of the countries table, one per code, sorted numerically, each with its main country (+91, India). */
 export async function listCallingCodes(): Promise<CallingCodeOption[]> {
   const rows = await db
     .select({ isoCode: countries.isoCode, name: countries.name, callingCode: countries.callingCode })
@@ -57,7 +58,7 @@ export async function listCallingCodes(): Promise<CallingCodeOption[]> {
     .sort(([a], [b]) => digits(a) - digits(b) || a.localeCompare(b))
     .map(([code, list]) => {
       const primary = list.find((country) => country.isoCode === PRIMARY_COUNTRY_FOR_CODE[code]) ?? list[0];
-      return { value: code, label: `${code} (${primary.name})` };
+      return { value: code, country: primary.name };
     });
 }
 

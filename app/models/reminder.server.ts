@@ -252,7 +252,7 @@ export async function reminderMail(
   const statusOf = (type: ReportTypeKey) => t(statuses[type] ?? "Not started");
   const linkOf = (type: ReportTypeKey) => `${appUrl()}${PARTNER_REPORT_PATHS[type]}`;
   const quarter = quarterName;
-  const date = cutOffDate ? formatDate(cutOffDate) : null;
+  const date = cutOffDate ? formatDate(cutOffDate, language) : null;
 
   if (reportTypes.length === 1) {
     const [type] = reportTypes;

@@ -74,7 +74,6 @@ export async function mailReportSubmission(
     const facts = {
       company: context.companyName,
       quarter: context.quarterName,
-      time: formatDateTime(context.submittedAt),
       sha256: result.snapshotSha256 ?? "",
       comment,
     };
@@ -88,7 +87,7 @@ export async function mailReportSubmission(
         "",
         audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
         t("Status: {{status}}", { status: t(context.status) }),
-        t("Submitted on: {{time}} (UTC)", facts),
+        t("Submitted on: {{time}} (UTC)", { time: formatDateTime(context.submittedAt, language) }),
         t(rows.message, rows.values),
         nothingToReport ? t("Nothing to report this quarter") : "",
         audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
@@ -142,13 +141,14 @@ const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string
 export async function mailReportDecision(result: ReportActionResult, { decision, comment }: { decision: ReportDecision; comment: string }) {
   try {
     const context = await reportContext(result.reportId);
-    const t = await translatorFor(await partnerLanguage(context.partnerId, context.partnerEmail));
+    const language = await partnerLanguage(context.partnerId, context.partnerEmail);
+    const t = await translatorFor(language);
     const facts = {
       company: context.companyName,
       quarter: context.quarterName,
       report: t(REPORT_TYPE_LABELS[context.type]),
       // A reopened report has no decision time any more: it was reopened when it was last updated.
-      time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt),
+      time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt, language),
       comment,
       sha256: result.snapshotSha256 ?? "",
     };

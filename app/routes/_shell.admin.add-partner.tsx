@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
@@ -9,8 +9,9 @@ import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { ErrorBoundary as AdminErrorBoundary } from "./_shell.admin";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Add Partner | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Add Partner" };
 
 /** ADMIN and STAFF open the form; STAFF sees it read-only. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
@@ -8,8 +8,9 @@ import { isProductCategory, PRODUCT_NAME_MAX, productSaveFieldErrors, ProductSch
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Add Product | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Add Product" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
@@ -6,6 +6,7 @@ import consolidatedStyles from "~/components/consolidated/consolidated-report.cs
 import dashboardStyles from "~/components/dashboard/dashboard.css";
 import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
 import { PageHeader } from "~/components/page-header";
+import { useFormatters } from "~/hooks/use-formatters";
 import { loadDashboardTab, readDashboardQuery } from "~/models/dashboard/dashboard.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { reportStatusCounts } from "~/models/report-overview.server";
@@ -13,10 +14,10 @@ import { getCutOffDate } from "~/models/settings.server";
 import { DASHBOARD_TAB_LABELS } from "~/reports/dashboard/view";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
-import { formatDate } from "~/utils/dates";
 import { REPORT_STATES, REPORT_TYPE_LABELS } from "~/utils/reports";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Dashboard" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: consolidatedStyles },
@@ -39,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminDashboard() {
   const { t } = useTranslation();
+  const format = useFormatters();
   const { quarterName, counts, cutOffDate, query, view, canRemind } = useLoaderData<typeof loader>();
   return (
     <>
@@ -48,7 +50,7 @@ export default function AdminDashboard() {
         {cutOffDate ? (
           <>
             {" · "}
-            {t("Report submission date")}: <strong>{formatDate(cutOffDate)}</strong>
+            {t("Report submission date")}: <strong>{format.date(cutOffDate)}</strong>
           </>
         ) : null}
       </p>
@@ -71,9 +73,9 @@ export default function AdminDashboard() {
               {counts.map((row) => (
                 <tr key={row.type}>
                   <th scope="row">{t(REPORT_TYPE_LABELS[row.type])}</th>
-                  <td>{row.notStarted}</td>
+                  <td>{format.number(row.notStarted)}</td>
                   {REPORT_STATES.map((state) => (
-                    <td key={state}>{row.byStatus[state] ?? 0}</td>
+                    <td key={state}>{format.number(row.byStatus[state] ?? 0)}</td>
                   ))}
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
@@ -9,8 +9,9 @@ import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Edit Partner | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Edit Partner" };
 
 function notFound() {
   return data({ message: "Oops, an error has occurred. Page not found!" }, { status: 404 });

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -12,8 +12,9 @@ import { readForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Partner List" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);

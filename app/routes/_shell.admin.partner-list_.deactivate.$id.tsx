@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeactivateConfirmation } from "~/components/deactivate-confirmation";
@@ -7,8 +7,9 @@ import { getPartnerSummary } from "~/models/partner-list.server";
 import { requireRole } from "~/utils/auth.server";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import { parseId } from "~/utils/ids";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Partner List | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Partner List" };
 
 /**
  * The deactivation question without JavaScript (with it, the list asks in a dialog). Ok posts to

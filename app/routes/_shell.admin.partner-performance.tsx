@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
@@ -17,8 +17,9 @@ import { listPartnerPerformance, performanceQuerySchema, performanceSortOf } fro
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Partner Performance | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Partner Performance" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: reportStyles },

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
@@ -8,8 +8,9 @@ import { getProduct } from "~/models/product.server";
 import { parseProductListQuery, productListSearch } from "~/schemas/product";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Deactivate Product | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Deactivate Product" };
 
 /**
  * /admin/product-list/deactivate/{product_id}: the deactivation question without JavaScript.

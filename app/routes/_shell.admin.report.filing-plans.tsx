@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { FilingReport } from "~/components/consolidated/filing-report-table";
 import styles from "~/components/consolidated/filing-report.css";
@@ -7,8 +7,9 @@ import { filingQuerySchema, listFilingConsolidated } from "~/models/consolidated
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Filing Plans" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: reportStyles },

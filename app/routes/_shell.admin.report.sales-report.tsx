@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SalesReportDownloads, SalesReportTable } from "~/components/consolidated/sales-report-table";
@@ -9,8 +9,9 @@ import { listSalesConsolidated, salesConsolidatedQuery } from "~/models/consolid
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Sales Report" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: reportStyles },

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
@@ -7,8 +7,9 @@ import { shouldRevalidateReport } from "~/components/report/report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Sales Report" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
@@ -19,10 +19,12 @@ import {
 } from "~/schemas/settings";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
+import { useFormatters } from "~/hooks/use-formatters";
 import { formatDate } from "~/utils/dates";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Settings | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Settings" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
@@ -137,6 +139,7 @@ function CutOffDateForm({
   actionData: ActionData;
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const [form, fields] = useValidatedForm({
     id: "cut-off-date",
     lastResult: actionData?.intent === "cut-off" ? actionData.result : undefined,
@@ -154,7 +157,7 @@ function CutOffDateForm({
     <section className="card card--narrow">
       <h2 className="card__title">{t("Set Report submission date")}</h2>
       <p className="notice" data-testid="current-cut-off-date">
-        {t("Report submission date")}: <strong>{cutOffDate ? formatDate(cutOffDate) : t("Not set")}</strong>
+        {t("Report submission date")}: <strong>{cutOffDate ? format.date(cutOffDate) : t("Not set")}</strong>
       </p>
       <Form method="post" className="form" {...getFormProps(form)}>
         <fieldset className="settings__fieldset" disabled={!canEdit}>

@@ -1,7 +1,7 @@
 import { WRONG_CURRENT_PASSWORD } from "~/utils/messages";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
@@ -13,8 +13,9 @@ import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.
 import { endSessionHeaders, requireUser, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Change Password | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Change Password" };
 
 
 export async function loader({ request }: LoaderFunctionArgs) {

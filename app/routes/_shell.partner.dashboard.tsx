@@ -1,15 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FilingIcon, SalesIcon, TimelineIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
+import { useFormatters } from "~/hooks/use-formatters";
 import { partnerReportTiles } from "~/models/report-overview.server";
 import { getCutOffDate } from "~/models/settings.server";
 import { requirePartner } from "~/utils/auth.server";
-import { formatDate, formatDateTime } from "~/utils/dates";
 import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Dashboard" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
@@ -21,13 +22,14 @@ const TILE_ICONS: Record<ReportTypeKey, () => JSX.Element> = { pdt: TimelineIcon
 
 export default function PartnerDashboard() {
   const { t } = useTranslation();
+  const format = useFormatters();
   const { tiles, cutOffDate } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("Welcome to MPP Data Portal")} />
       {cutOffDate ? (
         <p className="notice" data-testid="cut-off-date">
-          {t("Report submission date")}: <strong>{formatDate(cutOffDate)}</strong>
+          {t("Report submission date")}: <strong>{format.date(cutOffDate)}</strong>
         </p>
       ) : null}
       <div className="tiles">
@@ -45,7 +47,7 @@ export default function PartnerDashboard() {
                   <dt>{t("Quarter")}</dt>
                   <dd>{tile.quarterName}</dd>
                   <dt>{t("Last submission date")}</dt>
-                  <dd>{tile.submittedAt ? formatDateTime(tile.submittedAt) : "-"}</dd>
+                  <dd>{tile.submittedAt ? format.dateTime(tile.submittedAt) : "-"}</dd>
                   <dt>{t("Report Status")}</dt>
                   <dd>
                     <span className={`status status--${tile.status.toLowerCase()}`}>{t(tile.status)}</span>

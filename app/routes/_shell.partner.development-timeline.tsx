@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
@@ -7,8 +7,9 @@ import reportStyles from "~/components/report/report-frame.css";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
 import { requirePartner } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Development Timeline | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Development Timeline" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
@@ -6,8 +6,9 @@ import reportStyles from "~/components/report/report-frame.css";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handleFilingPlanAction, loadFilingPlanPage } from "~/report-routes/filing.server";
 import { requirePartner } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Filing Plans | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Filing Plans" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },

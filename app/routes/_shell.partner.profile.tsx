@@ -1,12 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import { ProfileList } from "~/components/profile-list";
 import { getPartnerProfile } from "~/models/user.server";
 import { requirePartner } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Profile | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Profile" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
@@ -26,7 +27,7 @@ export default function PartnerProfile() {
           ["Company Name", profile.companyName],
           ["E-mail", profile.email],
           ["Contact Number", profile.contactNumber],
-          ["Region", profile.region],
+          ["Region", profile.region ? t(profile.region) : null],
           ["Address", profile.address],
         ]}
       />

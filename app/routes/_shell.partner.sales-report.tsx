@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
@@ -6,8 +6,9 @@ import { SalesReportPage } from "~/components/grids/sales-report-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { requirePartner } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Sales Report | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Sales Report" };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: gridStyles },

@@ -1,10 +1,11 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { documentedCalls } from "~/api/docs.server";
 import styles from "~/components/api-docs.css";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "API documentation | MPP Data Portal" }];
+export const handle: PageHandle = { title: "API documentation" };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** Public: partners' developers read it before they have an account. */

@@ -1,7 +1,8 @@
-import { data, type MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { ErrorPage } from "~/components/error-page";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Page not found | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Page not found" };
 
 export const loader = () => data(null, { status: 404 });
 

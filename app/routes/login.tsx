@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
@@ -18,8 +18,9 @@ import {
   homePathFor,
 } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Login | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Login" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

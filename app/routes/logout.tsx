@@ -1,10 +1,11 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
 import { endSessionHeaders, getOptionalUser } from "~/utils/auth.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Logout | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Logout" };
 
 /** Opening /logout only asks: a link or an image must never end a session, a POST does. */
 export async function loader({ request }: LoaderFunctionArgs) {

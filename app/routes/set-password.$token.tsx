@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
@@ -11,8 +11,9 @@ import { SetPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { PageHandle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Set password | MPP Data Portal" }];
+export const handle: PageHandle = { title: "Set password" };
 
 /** An expired token goes to the resend form with 'Token expired'. */
 async function refuseExpiredToken(check: TokenCheck) {

@@ -28,6 +28,9 @@ async function cellsOf(table: Locator): Promise<string[][]> {
   return table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent!.trim())));
 }
 
+/** The page's figures as the downloads hold them: the English page groups thousands with commas, a file does not. */
+const plainFigures = (rows: string[][], firstFigure: number) => rows.map((row) => row.map((cell, index) => (index >= firstFigure ? cell.replaceAll(",", "") : cell)));
+
 async function download(page: Page, table: string, format: "CSV" | "Excel"): Promise<Download> {
   const downloading = page.waitForEvent("download");
   await card(page, table).getByRole("link", { name: `Download ${format}` }).click();
@@ -109,11 +112,11 @@ test.describe("with JavaScript", () => {
 
     const csv = await csvOf(await download(page, "product-company-sales", "CSV"), "product-company-sales");
     expect(csv.header).toEqual(["Product", "Company Name", "Sales total", "Sales value (USD)"]);
-    expect(csv.rows).toEqual(shown);
+    expect(csv.rows).toEqual(plainFigures(shown, 2));
 
     const xlsx = await xlsxOf(await download(page, "product-company-sales", "Excel"), "product-company-sales");
     expect(xlsx.header).toEqual(csv.header);
-    expect(xlsx.rows.map((row) => row.map(String))).toEqual(shown);
+    expect(xlsx.rows.map((row) => row.map(String))).toEqual(plainFigures(shown, 2));
     expect(typeof xlsx.rows[0][2]).toBe("number");
   });
 
@@ -185,6 +188,6 @@ test.describe("without JavaScript", () => {
 
     const csv = await csvOf(await download(page, "sales-over-time", "CSV"), "sales-over-time");
     expect(csv.header).toEqual(["Period", "Sales total", "Sales value (USD)"]);
-    expect(csv.rows).toEqual(shown);
+    expect(csv.rows).toEqual(plainFigures(shown, 1));
   });
 });

@@ -100,9 +100,9 @@ describe("partner form: who may open and save it", () => {
     const result = await runRoute(addLoader, buildRequest("/admin/add-partner", { cookie: await sessionCookieFor(ADMIN) }));
     expect(result.status).toBe(200);
     expect(result.data.readOnly).toBe(false);
-    const codes: { value: string; label: string }[] = result.data.callingCodes;
-    expect(codes).toContainEqual({ value: "+91", label: "+91 (India)" });
-    expect(codes).toContainEqual({ value: "+1", label: "+1 (United States)" });
+    const codes: { value: string; country: string }[] = result.data.callingCodes;
+    expect(codes).toContainEqual({ value: "+91", country: "India" });
+    expect(codes).toContainEqual({ value: "+1", country: "United States" });
     expect(new Set(codes.map((code) => code.value)).size).toBe(codes.length);
     const numbers = codes.map((code) => Number(code.value.slice(1)));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));

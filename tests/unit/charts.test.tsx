@@ -16,6 +16,7 @@ const barProps = (overrides: Partial<BarChartProps> = {}): BarChartProps => ({
   categories: quarters,
   series: [{ key: "units", label: "Units", values: [1200, null, 350.5, 0] }],
   direction: "ltr",
+  locale: "en",
   ...overrides,
 });
 
@@ -30,6 +31,7 @@ const lineProps = (overrides: Partial<LineChartProps> = {}): LineChartProps => (
   categories: quarters,
   series: [{ key: "pack", label: "Price per pack", values: [2.5, 2.25, null, 1.75] }],
   direction: "ltr",
+  locale: "en",
   ...overrides,
 });
 
@@ -69,6 +71,14 @@ describe("BarChart", () => {
     expect(bars.map((bar) => bar.category)).toEqual([0, 2, 3]);
     expect(bars.map((bar) => bar.title)).toEqual(["Q1 2025 · Units: 1,200", "Q3 2025 · Units: 350.5", "Q4 2025 · Units: 0"]);
     expect(html).not.toContain("chart__legend");
+  });
+
+  it("writes ticks and tooltips the way the page's language writes numbers", () => {
+    const html = renderToStaticMarkup(<BarChart {...barProps({ locale: "fr" })} />);
+    const frenchThousand = new Intl.NumberFormat("fr").format(1200);
+    expect(frenchThousand).toBe("1\u202f200");
+    expect(marks(html, "bar").map((bar) => bar.title)).toEqual([`Q1 2025 · Units: ${frenchThousand}`, "Q3 2025 · Units: 350,5", "Q4 2025 · Units: 0"]);
+    expect(html.replace(bidi, "")).toContain(`>${frenchThousand}</text>`);
   });
 
   it("uses the caller's number format", () => {
@@ -197,6 +207,7 @@ describe("WorldMap", () => {
     ],
     geometryHref: "/admin/dashboard/world-map.svg",
     legendLabel: "Products filed",
+    locale: "en",
     ...overrides,
   });
 

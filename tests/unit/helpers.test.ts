@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDate, formatDateTime } from "~/utils/dates";
-import { DEFAULT_DISPLAY, parseDisplaySettings } from "~/utils/display";
+import { formatDate, formatDateTime, formatMonthName, formatPeriod } from "~/utils/dates";
+import { countryName, DEFAULT_DISPLAY, formatNumber, parseDisplaySettings, sortByLabel } from "~/utils/display";
 import { navigationFor } from "~/utils/navigation";
 import { addQuarters, parseQuarterName, quarterBounds, quarterName, quarterOf } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";
@@ -43,6 +43,71 @@ describe("date formats", () => {
     expect(formatDateTime("2026-11-22T09:30:00Z")).toBe("22nd Nov 2026, 09:30 AM");
     expect(formatDate("2026-04-15")).toBe("15-04-2026");
     expect(formatDateTime(null)).toBe("");
+  });
+
+  it("keeps DD-MM-YYYY in every language, and writes times with the language's month names and day periods", () => {
+    for (const locale of ["en", "fr", "es", "zh", "ar", "it"]) expect(formatDate("2026-04-15", locale), locale).toBe("15-04-2026");
+    expect(formatDateTime("2026-09-03T15:04:00Z", "fr")).toBe("3 sept. 2026, 03:04 PM");
+    expect(formatDateTime("2026-09-03T15:04:00Z", "es")).toBe("3 sept 2026, 03:04 p. m.");
+    expect(formatDateTime("2026-09-03T15:04:00Z", "it")).toBe("3 set 2026, 03:04 PM");
+    expect(formatDateTime("2026-09-03T15:04:00Z", "zh")).toBe("2026年9月3日 下午03:04");
+    expect(formatDateTime("2026-09-03T15:04:00Z", "ar")).toBe("3 سبتمبر 2026، 03:04 م");
+  });
+
+  it("names a sales month in the language; years and quarters stay as they are", () => {
+    expect(formatPeriod("2026-07", "en")).toBe("Jul 2026");
+    expect(formatPeriod("2026-07", "fr")).toBe("juil. 2026");
+    expect(formatPeriod("2026-07", "zh")).toBe("2026年7月");
+    expect(formatPeriod("2026-07", "ar")).toBe("يوليو 2026");
+    expect(formatPeriod("2026", "fr")).toBe("2026");
+    expect(formatPeriod("Q3 2026", "ar")).toBe("Q3 2026");
+  });
+
+  it("names a month stored in English in the language", () => {
+    expect(formatMonthName("July", "en")).toBe("July");
+    expect(formatMonthName("July", "fr")).toBe("juillet");
+    expect(formatMonthName("February", "es")).toBe("febrero");
+    expect(formatMonthName("December", "it")).toBe("dicembre");
+    expect(formatMonthName("March", "zh")).toBe("三月");
+    expect(formatMonthName("Smarch", "fr")).toBe("Smarch");
+  });
+});
+
+describe("figures, countries and order in the page's language", () => {
+  it("writes figures with the language's grouping and decimal sign", () => {
+    expect(formatNumber(1234.5, "en")).toBe("1,234.5");
+    // French groups thousands with a narrow no-break space.
+    expect(formatNumber(1234.5, "fr")).toBe("1\u202f234,5");
+    expect(formatNumber(1234567.5, "es")).toBe("1.234.567,5");
+    expect(formatNumber(1234567.5, "it")).toBe("1.234.567,5");
+    expect(formatNumber(1234.5, "zh")).toBe("1,234.5");
+    // Arabic as Intl writes it (this ICU keeps Latin digits for plain 'ar').
+    expect(formatNumber(1234.5, "ar")).toBe(new Intl.NumberFormat("ar").format(1234.5));
+    expect(formatNumber(2.345, "en")).toBe("2.35");
+  });
+
+  it("keeps a decimal string exact, with its own number of decimals", () => {
+    expect(formatNumber("98765432109876543.21", "en")).toBe("98,765,432,109,876,543.21");
+    expect(formatNumber("12.50", "fr")).toBe("12,50");
+    expect(formatNumber("-1200", "it")).toBe("-1200");
+    expect(formatNumber("Not given", "fr")).toBe("Not given");
+    expect(formatNumber(null, "fr")).toBe("");
+  });
+
+  it("names countries from CLDR by their ISO code, and leaves unknown names alone", () => {
+    expect(countryName("South Africa", "en")).toBe("South Africa");
+    expect(countryName("South Africa", "fr")).toBe("Afrique du Sud");
+    expect(countryName("Germany", "ar")).toBe("ألمانيا");
+    expect(countryName("India", "zh")).toBe("印度");
+    expect(countryName("Côte d'Ivoire", "it")).toBe("Costa d’Avorio");
+    expect(countryName("Atlantis", "fr")).toBe("Atlantis");
+  });
+
+  it("sorts by the shown name with the language's collation", () => {
+    const countries = ["Egypt", "Uganda", "Brazil", "Vietnam"];
+    expect(sortByLabel(countries, (name) => countryName(name, "fr"), "fr").map((name) => countryName(name, "fr"))).toEqual(["Brésil", "Égypte", "Ouganda", "Viêt Nam"]);
+    // Spanish sorts ñ after n (code points would put it after z).
+    expect(sortByLabel(["zeta", "ñu", "oso", "nube"], (word) => word, "es")).toEqual(["nube", "ñu", "oso", "zeta"]);
   });
 });
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { API_STAGES, FDF_STAGES, REGIONS } from "~/db/reference-data";
 import { SUPPORTED_LANGUAGES } from "~/i18n/config";
 
 const root = path.resolve(import.meta.dirname, "../../public/locales");
@@ -25,6 +26,10 @@ describe("translations", () => {
     }
   });
 
+  it("names every stage and region of the reference data (shown translated, stored in English)", () => {
+    for (const name of [...FDF_STAGES, ...API_STAGES, ...REGIONS]) expect(name in english, name).toBe(true);
+  });
+
   it("keeps the spec's English wording verbatim", () => {
     for (const [key, value] of Object.entries(english)) expect(value).toBe(key);
   });
@@ -37,7 +42,7 @@ describe("translations", () => {
     }
   });
 
-  it("every literal t(\"…\") and schema message in the app has an English entry", () => {
+  it("every literal t(\"…\"), schema message and page title in the app has an English entry", () => {
     const missing = new Set<string>();
     // The JSON API answers machines in English (its texts and examples are not shown through the UI's translations).
     const api = path.resolve(import.meta.dirname, "../../app/api");
@@ -48,6 +53,8 @@ describe("translations", () => {
         ...source.matchAll(/\berror: "((?:[^"\\]|\\.)+)"/g),
         ...source.matchAll(/\bmessage: "((?:[^"\\]|\\.)+)"/g),
         ...source.matchAll(/\blabel: "((?:[^"\\]|\\.)+)"/g),
+        // Page titles of the routes' handles, shown translated in <title>.
+        ...source.matchAll(/\bhandle: PageHandle = \{ title: "((?:[^"\\]|\\.)+)"/g),
       ].map((match) => match[1]);
       for (const key of literals) if (!(key in english)) missing.add(`${path.basename(file)}: ${key}`);
     }

@@ -1,6 +1,7 @@
 import { scaleBand, scaleLinear, type ScaleBand, type ScaleLinear } from "d3-scale";
 import { stack, stackOffsetDiverging } from "d3-shape";
 import { useId, type ReactNode } from "react";
+import { formatNumber } from "~/utils/display";
 
 /**
  * Bar chart of the dashboard, drawn as plain SVG during server rendering (no script needed). The
@@ -30,7 +31,9 @@ export interface BarChartProps {
   series: ChartSeries[];
   stacked?: boolean;
   direction: "ltr" | "rtl";
-  /** Tick and tooltip text; default en-US grouping with at most 2 decimals. */
+  /** The page's language: ticks and tooltips show figures the way it writes them. */
+  locale: string;
+  /** Tick and tooltip text; default the language's grouping with at most 2 decimals. */
   formatValue?: (value: number) => string;
   /** Default 240; the width is a fixed view box of 640 and the svg scales to the container. */
   height?: number;
@@ -50,9 +53,6 @@ const ROTATED_PITCH = 15;
 const MIN_AXIS = 28;
 /** Widest bar: a few categories make a tidy row of bars, not a wall. */
 const MAX_BAR = 56;
-
-const defaultFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
-const formatDefault = (value: number) => defaultFormat.format(value);
 
 /** Coordinates to a tenth of a unit: enough for the picture, short in the markup. */
 const round = (value: number) => Math.round(value * 10) / 10;
@@ -120,7 +120,7 @@ function hasValues(categories: string[], series: ChartSeries[]): boolean {
 export function CategoryChart(props: CategoryChartProps): JSX.Element {
   const { title, description, categories, series, direction, kind, extent, integers, plot, legendKey } = props;
   const height = props.height ?? DEFAULT_HEIGHT;
-  const format = props.formatValue ?? formatDefault;
+  const format = props.formatValue ?? ((value: number) => formatNumber(value, props.locale));
   const id = `chart-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
   const rtl = direction === "rtl";
 

@@ -1,5 +1,6 @@
 import { scaleQuantize } from "d3-scale";
 import { useId } from "react";
+import { formatNumber } from "~/utils/display";
 
 /**
  * World map shaded by a count per country. The shapes live in one geometry document served by
@@ -20,14 +21,15 @@ export interface WorldMapProps {
   /** What the values count, e.g. "Products filed". */
   legendLabel: string;
   emptyText?: string;
+  /** The page's language: figures are written the way it writes them. */
+  locale: string;
 }
 
 const VIEWBOX = "0 0 960 500";
 const SHADES = [1, 2, 3, 4, 5] as const;
-const numberFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
-const format = (value: number) => numberFormat.format(value);
 
-export function WorldMap({ title, description, countries, geometryHref, legendLabel, emptyText }: WorldMapProps): JSX.Element {
+export function WorldMap({ title, description, countries, geometryHref, legendLabel, emptyText, locale }: WorldMapProps): JSX.Element {
+  const format = (value: number) => formatNumber(value, locale);
   const id = `map-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
   const shown = countries.filter((country) => /^[A-Z]{2}$/.test(country.isoCode) && Number.isFinite(country.value) && country.value > 0);
 
@@ -72,7 +74,7 @@ export function WorldMap({ title, description, countries, geometryHref, legendLa
           {SHADES.map((level) => (
             <li key={level} className="world-map__legend-item">
               <span className={`world-map__swatch world-map__swatch--${level}`} aria-hidden="true" />
-              <bdi>{rangeText(shade.invertExtent(level), level === SHADES.length, wholeNumbers)}</bdi>
+              <bdi>{rangeText(shade.invertExtent(level), level === SHADES.length, wholeNumbers, format)}</bdi>
             </li>
           ))}
         </ul>
@@ -85,7 +87,7 @@ export function WorldMap({ title, description, countries, geometryHref, legendLa
  * The values a shade stands for: its quantize interval [from, to) (the last one closed), written
  * as whole numbers when every value is whole ("3–4", "5", or "–" when no whole number falls in it).
  */
-function rangeText([from, to]: [number, number], last: boolean, wholeNumbers: boolean): string {
+function rangeText([from, to]: [number, number], last: boolean, wholeNumbers: boolean, format: (value: number) => string): string {
   if (!wholeNumbers) return `${format(from)}–${format(to)}`;
   const low = Math.ceil(from);
   const high = last ? Math.floor(to) : Math.ceil(to) - 1;

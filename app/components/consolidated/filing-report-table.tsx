@@ -4,6 +4,7 @@ import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/models/consolidated/filing.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
+import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
@@ -34,6 +35,7 @@ function valuesOf(query: FilingQuery): Values {
  */
 export function FilingReport({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const values = { ...valuesOf(query), page: view.page.page };
   const filters = { ...values, page: undefined };
   return (
@@ -48,7 +50,7 @@ export function FilingReport({ view, query }: { view: FilingConsolidatedView; qu
       <section className="card filing-report">
         <FilingReportFilters view={view} query={query} />
         <p className="filing-report__count" data-testid="filing-report-count">
-          {t("Rows: {{total}}", { total: view.page.total })}
+          {t("Rows: {{total}}", { total: format.number(view.page.total) })}
         </p>
         <FilingReportTable view={view} values={values} query={query} />
         <FilingReportPager view={view} values={values} />
@@ -59,6 +61,7 @@ export function FilingReport({ view, query }: { view: FilingConsolidatedView; qu
 
 function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const navigation = useNavigation();
   const navigate = useNavigate();
   /** With JavaScript the form's values become a clean link (no empty parameters); without, the browser sends the form as it is. */
@@ -98,7 +101,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
         onChange={(event) => apply(event.currentTarget.form)}
       />
       <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
-      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} />
+      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} nameOf={format.country} alphabetical />
       <FilterSelect {...listed} id="filing-report-status" name="reportStatus" label={t("Report Status")} value={query.reportStatus} choices={options.report_status_filter} translate />
       <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
       <FilterSelect {...listed} id="filing-report-product-status" name="productStatus" label={t("Status")} value={query.productStatus} choices={options.status_filter} />
@@ -131,6 +134,7 @@ function FilingSortHeader({ sort, values, query, className }: { sort: FilingSort
 
 function FilingReportTable({ view, values, query }: { view: FilingConsolidatedView; values: Values; query: FilingQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;
   return (
     <div className="table-wrap filing-report__wrap">
@@ -154,8 +158,8 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
               <th scope="row" className="filing-report__company" title={row.companyName}>
                 <span className="filing-report__name">{row.companyName}</span>
               </th>
-              <td className="filing-report__country" title={row.country}>
-                <span className="filing-report__name">{row.country}</span>
+              <td className="filing-report__country" title={format.country(row.country)}>
+                <span className="filing-report__name">{format.country(row.country)}</span>
               </td>
               <td data-report-status={row.reportStatus}>{t(row.reportStatus)}</td>
               {view.products.map((product) => (

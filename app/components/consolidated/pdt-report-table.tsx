@@ -89,7 +89,7 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
       />
       {select("partner", t("Partner"), state.partner, options.partner_filter)}
       {select("product", t("Product"), state.product, options.product_filter)}
-      {select("stage", t("Stage"), state.stage, options.stage_filter)}
+      {select("stage", t("Stage"), state.stage, options.stage_filter, true)}
       {select("status", t("Status"), state.status, options.status_filter, true)}
       {select("reportStatus", t("Report Status"), state.reportStatus, options.report_status_filter, true)}
       <input type="hidden" name="sort" value={state.sort} />
@@ -159,7 +159,7 @@ export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReport
               <tr key={`${row.reportId}:${row.productId}:${row.stageId}`}>
                 <th scope="row">{row.companyName}</th>
                 <td>{row.productName}</td>
-                <td>{row.stageName}</td>
+                <td>{t(row.stageName)}</td>
                 <td>{row.status ? t(PROJECT_STATUS_LABELS[row.status]) : "-"}</td>
                 <td>{t(row.reportStatus)}</td>
                 {row.dates.flatMap((pair, index) => [

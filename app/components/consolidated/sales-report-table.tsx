@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/models/consolidated/sales.server";
 import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
+import { useFormatters } from "~/hooks/use-formatters";
 import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 
@@ -75,13 +76,14 @@ function salesReportHref(view: View, changes: QueryValues = {}): string {
 /** The report below its header: tabs, filters, the count, the table and the pager. */
 export function SalesReportTable({ view }: { view: View }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const { page } = view;
   return (
     <section className="card" data-testid="sales-report">
       <SalesReportTabs view={view} />
       <SalesReportFilters view={view} />
       <p className="pager__status" data-testid="sales-report-count">
-        {t("Rows: {{total}}", { total: page.total })}
+        {t("Rows: {{total}}", { total: format.number(page.total) })}
       </p>
       {page.rows.length ? (
         <>
@@ -143,6 +145,7 @@ const FILTER_FIELDS = [
  */
 function SalesReportFilters({ view }: { view: View }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const navigate = useNavigate();
   const { query, options, tab } = view;
   const openQuarter = options.quarters[0];
@@ -159,7 +162,12 @@ function SalesReportFilters({ view }: { view: View }) {
   };
 
   // A value of the link that the quarter's rows do not have is still shown (and kept) as chosen.
-  const select = (name: keyof Query, label: string, choices: readonly FilterOption<string | number>[], translate = false) => (
+  const select = (
+    name: keyof Query,
+    label: string,
+    choices: readonly FilterOption<string | number>[],
+    { translate = false, nameOf, alphabetical = false }: { translate?: boolean; nameOf?: (name: string) => string; alphabetical?: boolean } = {},
+  ) => (
     <FilterSelect
       id={id(name)}
       name={name}
@@ -168,6 +176,8 @@ function SalesReportFilters({ view }: { view: View }) {
       choices={choices}
       all={t("All")}
       translate={translate}
+      nameOf={nameOf}
+      alphabetical={alphabetical}
       keepUnknown
       remountOn={String(query[name] ?? "")}
     />
@@ -220,8 +230,8 @@ function SalesReportFilters({ view }: { view: View }) {
       />
       {select("partner", t("Partner"), options.partners)}
       {select("year", t("Year"), options.years)}
-      {select("month", t("Month"), options.months)}
-      {select("country", t("Country"), options.countries)}
+      {select("month", t("Month"), options.months, { nameOf: format.month })}
+      {select("country", t("Country"), options.countries, { nameOf: format.country, alphabetical: true })}
       {text("purchaser", t("Purchaser"), options.purchasers)}
       {select("product", t("Product"), options.products)}
       {tab === "FDF" ? (
@@ -241,7 +251,7 @@ function SalesReportFilters({ view }: { view: View }) {
         "reportStatus",
         t("Report Status"),
         options.statuses.map((status) => ({ id: status, name: status })),
-        true,
+        { translate: true },
       )}
       {view.sort !== "company" || view.query.dir !== "asc" ? (
         <>
@@ -277,7 +287,14 @@ function SalesSortHeader({ view, sort, label }: { view: View; sort: SalesSort; l
 /** Company Name, Report Status, then the grid's columns of the tab (spec section 2 "Sales Report screen"). */
 function SalesRowsTable({ view }: { view: View }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const columns = columnsFor(view.tab);
+  const shown = (key: SalesColumnKey, value: string | number | null | undefined) => {
+    if (key === "country" && typeof value === "string") return format.country(value);
+    if (key === "month" && typeof value === "string") return format.month(value);
+    // A year is a name, not a quantity: no grouping.
+    return NUMBER_COLUMNS.has(key) && key !== "year" ? format.number(value) : (value ?? "");
+  };
   return (
     <table className="table" data-testid="sales-report-table">
       <thead>
@@ -303,7 +320,7 @@ function SalesRowsTable({ view }: { view: View }) {
             <td>{t(row.reportStatus)}</td>
             {columns.map((column) => (
               <td key={column.key} data-column={column.key} className={NUMBER_COLUMNS.has(column.key) ? "table__number" : undefined}>
-                {row[column.key] ?? ""}
+                {shown(column.key, row[column.key])}
               </td>
             ))}
           </tr>

@@ -6,6 +6,7 @@
 import { Link } from "@remix-run/react";
 import type { ChangeEventHandler } from "react";
 import { useTranslation } from "react-i18next";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { FilterOption } from "~/reports/consolidated/paging";
 
 export type SortDir = "asc" | "desc";
@@ -91,6 +92,8 @@ export function FilterSelect({
   choices,
   all,
   translate = false,
+  nameOf,
+  alphabetical = false,
   keepUnknown = false,
   remountOn,
   className = "field filter-bar__field",
@@ -106,6 +109,10 @@ export function FilterSelect({
   all?: string;
   /** Translate the choices' names. */
   translate?: boolean;
+  /** How a choice is named (a country or a month in the page's language); default its name, translated when `translate`. */
+  nameOf?: (name: string) => string;
+  /** List the choices in the page's alphabetical order of their shown names. */
+  alphabetical?: boolean;
   /** A chosen value that is not among the choices is still listed (after `all`) and kept. */
   keepUnknown?: boolean;
   /** The list's key: when it changes the list is drawn anew with its value (after a client-side navigation). */
@@ -114,15 +121,18 @@ export function FilterSelect({
   onChange?: ChangeEventHandler<HTMLSelectElement>;
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const chosen = value == null ? "" : String(value);
+  const shownName = nameOf ?? ((name: string) => (translate ? t(name) : name));
+  const listed = alphabetical ? format.sortByLabel(choices, (choice) => shownName(choice.name)) : choices;
   const unknown = keepUnknown && chosen !== "" && !choices.some((choice) => String(choice.id) === chosen);
   const select = (
     <select key={remountOn} id={id} name={name} className="input" defaultValue={chosen} onChange={onChange}>
       {all === undefined ? null : <option value="">{all}</option>}
       {unknown ? <option value={chosen}>{chosen}</option> : null}
-      {choices.map((choice) => (
+      {listed.map((choice) => (
         <option key={choice.id} value={choice.id}>
-          {translate ? t(choice.name) : choice.name}
+          {shownName(choice.name)}
         </option>
       ))}
     </select>

@@ -3,8 +3,9 @@ import { Pager } from "~/components/pager";
 import { queryHref } from "~/reports/consolidated/paging";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
-import type { DashboardTable } from "~/reports/dashboard/tables";
 import { DownloadLinks } from "~/components/consolidated/table-kit";
+import { useFormatters } from "~/hooks/use-formatters";
+import type { DashboardCell, DashboardColumn, DashboardTable } from "~/reports/dashboard/tables";
 
 /** Where a table's file comes from: every row of the table under the same filters. */
 export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
@@ -26,6 +27,14 @@ export function TableDownloads({ tableId, query }: { tableId: string; query: Das
 /** One dashboard table in its card: title, downloads, the page of rows and the pager. */
 export function DashboardTableCard({ table, query }: { table: DashboardTable; query: DashboardQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
+  const shown = (cell: DashboardCell, column: DashboardColumn | undefined) => {
+    if (cell === "Not given") return t("Not given");
+    if (column?.numeric) return format.number(cell);
+    if (column?.country && typeof cell === "string") return format.country(cell);
+    if (column?.period && typeof cell === "string") return format.period(cell);
+    return cell ?? "";
+  };
   return (
     <section className="card dashboard-card" data-table={table.id} aria-labelledby={`${table.id}-title`}>
       <header className="dashboard-card__header">
@@ -42,7 +51,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                 <tr>
                   {table.columns.map((column) => (
                     <th key={column.key} scope="col" className={column.numeric ? "table__number" : undefined}>
-                      {column.raw ? column.label : t(column.label)}
+                      {column.raw ? format.period(column.label) : t(column.label)}
                     </th>
                   ))}
                 </tr>
@@ -53,11 +62,11 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                     {row.map((cell, column) =>
                       column === 0 ? (
                         <th key={column} scope="row">
-                          {cell === "Not given" ? t("Not given") : cell}
+                          {shown(cell, table.columns[column])}
                         </th>
                       ) : (
                         <td key={column} className={table.columns[column].numeric ? "table__number" : undefined}>
-                          {cell === "Not given" ? t("Not given") : (cell ?? "")}
+                          {shown(cell, table.columns[column])}
                         </td>
                       ),
                     )}
@@ -66,7 +75,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
               </tbody>
             </table>
           </div>
-          <p className="dashboard-card__count">{t("Rows: {{total}}", { total: table.page.total })}</p>
+          <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(table.page.total) })}</p>
           <Pager
             page={table.page.page}
             pages={table.page.pages}

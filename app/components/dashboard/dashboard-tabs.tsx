@@ -7,6 +7,7 @@ import { WorldMap } from "~/components/charts/world-map";
 import { ReportStatusIcon } from "~/components/report-status-icon";
 import { FilterSelect } from "~/components/consolidated/table-kit";
 import { Pager } from "~/components/pager";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import type { DashboardQuery } from "~/reports/dashboard/query";
@@ -84,16 +85,18 @@ function CountedReports({ query }: { query: DashboardQuery }) {
   );
 }
 
-function useDirection(): "ltr" | "rtl" {
+/** What a chart takes from the page's language: its direction and how it writes figures. */
+function useChartLanguage(): { direction: "ltr" | "rtl"; locale: string } {
   const { i18n } = useTranslation();
-  return i18n.dir() === "rtl" ? "rtl" : "ltr";
+  return { direction: i18n.dir() === "rtl" ? "rtl" : "ltr", locale: i18n.language };
 }
 
 // ---------------------------------------------------------------- 1. Product / Project
 
 export function ProductTab({ view, query }: { view: TabView<"product">; query: DashboardQuery }) {
   const { t } = useTranslation();
-  const direction = useDirection();
+  const language = useChartLanguage();
+  const format = useFormatters();
   const total = view.tiles.reduce((sum, tile) => sum + tile.count, 0);
   return (
     <>
@@ -109,17 +112,17 @@ export function ProductTab({ view, query }: { view: TabView<"product">; query: D
             <ul className="status-tiles" data-testid="project-tiles">
               {view.tiles.map((tile) => (
                 <li key={tile.status} className={`status-tile status-tile--${tile.status.toLowerCase()}`} data-status={tile.status}>
-                  <span className="status-tile__count">{tile.count}</span>
+                  <span className="status-tile__count">{format.number(tile.count)}</span>
                   <span className="status-tile__label">{t(PROJECT_STATUS_LABELS[tile.status])}</span>
                 </li>
               ))}
             </ul>
             <BarChart
               title={t("Projects by status")}
-              description={view.tiles.map((tile) => `${t(PROJECT_STATUS_LABELS[tile.status])}: ${tile.count}`).join(", ")}
+              description={view.tiles.map((tile) => `${t(PROJECT_STATUS_LABELS[tile.status])}: ${format.number(tile.count)}`).join(", ")}
               categories={view.tiles.map((tile) => t(PROJECT_STATUS_LABELS[tile.status]))}
               series={[{ key: "projects", label: t("Projects"), values: view.tiles.map((tile) => tile.count) }]}
-              direction={direction}
+              {...language}
               height={200}
               emptyText={t("No data available!")}
             />
@@ -139,6 +142,7 @@ export function ProductTab({ view, query }: { view: TabView<"product">; query: D
 
 export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary">; query: DashboardQuery; canRemind: boolean }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const { summary } = view;
   const remindable = REMINDER_VIEWS.includes(query.view);
   const here = queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page: summary.page.page });
@@ -167,7 +171,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
               disabled={!canRemind}
               title={canRemind ? undefined : t("Only an administrator can send reminders.")}
             >
-              {t("Send Reminder")} ({summary.partnerIds.length})
+              {t("Send Reminder")} ({format.number(summary.partnerIds.length)})
             </button>
           </form>
         ) : null}
@@ -199,7 +203,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
                 </tbody>
               </table>
             </div>
-            <p className="dashboard-card__count">{t("Rows: {{total}}", { total: summary.page.total })}</p>
+            <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(summary.page.total) })}</p>
             <Pager page={summary.page.page} pages={summary.page.pages} pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })} />
           </>
         ) : (
@@ -214,6 +218,8 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
 
 export function FilingsTab({ view, query }: { view: TabView<"filings">; query: DashboardQuery }) {
   const { t } = useTranslation();
+  const format = useFormatters();
+  const countries = view.map.map((country) => ({ ...country, name: format.country(country.name) }));
   const statusLabel = query.filing === "Future-Quarters" ? t("Filings planned in the next four quarters") : t(query.filing);
   return (
     <>
@@ -239,17 +245,18 @@ export function FilingsTab({ view, query }: { view: TabView<"filings">; query: D
         <WorldMap
           title={`${t("Products per country")}: ${statusLabel} (${view.quarterName})`}
           description={
-            view.map.length
+            countries.length
               ? t("{{count}} countries; most: {{list}}", {
-                  count: view.map.length,
-                  list: view.map
+                  count: countries.length,
+                  list: countries
                     .slice(0, 5)
-                    .map((country) => `${country.name} (${country.value})`)
+                    .map((country) => `${country.name} (${format.number(country.value)})`)
                     .join(", "),
                 })
               : t("No data available!")
           }
-          countries={view.map}
+          countries={countries}
+          locale={format.locale}
           geometryHref={`${DASHBOARD_PATH}/world-map.svg`}
           legendLabel={t("Products")}
           emptyText={t("No data available!")}
@@ -307,7 +314,8 @@ export function SalesTablesTab({ view, query }: { view: TabView<"sales-product" 
 
 export function SalesTimeTab({ view, query }: { view: TabView<"sales-time">; query: DashboardQuery }) {
   const { t } = useTranslation();
-  const direction = useDirection();
+  const language = useChartLanguage();
+  const format = useFormatters();
   return (
     <FiguresTab
       query={query}
@@ -316,10 +324,10 @@ export function SalesTimeTab({ view, query }: { view: TabView<"sales-time">; que
       chart={
         <BarChart
           title={t("Sales total by {{period}}", { period: t(PERIOD_LABELS[query.period]).toLowerCase() })}
-          description={view.chart.map((point) => `${point.label}: ${point.units}`).join(", ") || t("No data available!")}
-          categories={view.chart.map((point) => point.label)}
+          description={view.chart.map((point) => `${format.period(point.label)}: ${format.number(point.units)}`).join(", ") || t("No data available!")}
+          categories={view.chart.map((point) => format.period(point.label))}
           series={[{ key: "units", label: t("Sales total"), values: view.chart.map((point) => Number(point.units)) }]}
-          direction={direction}
+          {...language}
           emptyText={t("No data available!")}
         />
       }
@@ -331,7 +339,8 @@ export function SalesTimeTab({ view, query }: { view: TabView<"sales-time">; que
 
 export function PriceTab({ view, query }: { view: TabView<"price">; query: DashboardQuery }) {
   const { t } = useTranslation();
-  const direction = useDirection();
+  const language = useChartLanguage();
+  const format = useFormatters();
   const value = (text: string | null) => (text == null ? null : Number(text));
   return (
     <FiguresTab
@@ -349,14 +358,14 @@ export function PriceTab({ view, query }: { view: TabView<"price">; query: Dashb
         <LineChart
           title={t("Price trend (USD)")}
           description={
-            view.chart.map((point) => `${point.label}: ${point.pricePerPack ?? "-"} / ${point.pricePerTreatment ?? "-"}`).join(", ") || t("No data available!")
+            view.chart.map((point) => `${format.period(point.label)}: ${format.number(point.pricePerPack) || "-"} / ${format.number(point.pricePerTreatment) || "-"}`).join(", ") || t("No data available!")
           }
-          categories={view.chart.map((point) => point.label)}
+          categories={view.chart.map((point) => format.period(point.label))}
           series={[
             { key: "pack", label: t("Price per pack (USD)"), values: view.chart.map((point) => value(point.pricePerPack)) },
             { key: "treatment", label: t("Price per treatment (USD)"), values: view.chart.map((point) => value(point.pricePerTreatment)) },
           ]}
-          direction={direction}
+          {...language}
           emptyText={t("No data available!")}
         />
       }

@@ -153,8 +153,8 @@ export function PdtTimeline({ products, quarters, direction, currentLabel, previ
       lanes.push(
         <g key={`p${p}s${s}`} className={`pdt-timeline__lane${movedLater(stage) ? " pdt-timeline__lane--later" : ""}`}>
           <text className="pdt-timeline__stage-name" x={labelX(INDENT)} y={laneTop + LANE / 2} dy="0.35em" clipPath={`url(#${id}-labels)`}>
-            {fit(stage.name, LABEL_W - INDENT - 12)}
-            <title>{stage.name}</title>
+            {fit(t(stage.name), LABEL_W - INDENT - 12)}
+            <title>{t(stage.name)}</title>
           </text>
           {plan("previous", stage.previous, laneTop, previousLabel)}
           {plan("current", stage.current, laneTop, currentLabel)}

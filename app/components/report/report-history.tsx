@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { HistoryAction, ReportHistoryEntry } from "~/models/report-workflow.server";
-import { formatDateTime } from "~/utils/dates";
+import { useFormatters } from "~/hooks/use-formatters";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
   save: "Saved",
@@ -20,6 +20,7 @@ export interface ChangesSinceSubmission {
 /** Every save, submission and decision of the report, newest first; a native <details>, no JavaScript needed. */
 export function ReportHistory({ history, changes }: { history: ReportHistoryEntry[]; changes: ChangesSinceSubmission | null }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   if (history.length === 0 && !changes) return null;
   const noChanges = changes && changes.added + changes.changed + changes.removed === 0;
   return (
@@ -51,11 +52,11 @@ export function ReportHistory({ history, changes }: { history: ReportHistoryEntr
           <tbody>
             {history.map((entry) => (
               <tr key={entry.id}>
-                <td>{formatDateTime(entry.at)}</td>
+                <td>{format.dateTime(entry.at)}</td>
                 <td>{entry.who ?? ""}</td>
                 <td>{t(ACTION_LABELS[entry.action])}</td>
                 <td className="report-history__comment">{entry.comment ?? ""}</td>
-                <td>{entry.rowCount ?? ""}</td>
+                <td>{format.number(entry.rowCount)}</td>
                 <td>
                   {entry.snapshotSha256 ? (
                     <code className="report-history__hash" title={entry.snapshotSha256}>

@@ -1,7 +1,7 @@
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "~/utils/dates";
+import { useFormatters } from "~/hooks/use-formatters";
 
 export interface ReportMessage {
   id: number;
@@ -31,6 +31,7 @@ export function ReportMessages({
   hydrated: boolean;
 }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const fetcher = useFetcher({ key: "report-messages-read" });
   const [count, setCount] = useState(unreadCount);
   useEffect(() => setCount(unreadCount), [unreadCount]);
@@ -69,7 +70,7 @@ export function ReportMessages({
               >
                 <p className="messages-popover__meta">
                   <strong>{message.author ?? (message.isPartnerMessage ? t("Partner") : t("Administrator"))}</strong>{" "}
-                  <time dateTime={new Date(message.createdAt).toISOString()}>{formatDateTime(message.createdAt)}</time>
+                  <time dateTime={new Date(message.createdAt).toISOString()}>{format.dateTime(message.createdAt)}</time>
                   {message.isApproved === true ? <span className="status status--approved">{t("Approved")}</span> : null}
                   {message.isApproved === false ? <span className="status status--rejected">{t("Rejected")}</span> : null}
                 </p>

@@ -5,9 +5,9 @@ import type { ReportHistoryEntry } from "~/models/report-workflow.server";
 import type { ReportFrameView } from "~/models/report-screen.server";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { keepsPageAfter, SAVE_WITHDRAWS_SUBMISSION, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
-import { formatDateTime } from "~/utils/dates";
 import { downloadFileName } from "~/utils/download-names";
 import { REPORT_WORKBOOKS, templateFile } from "~/utils/reports";
+import { useFormatters } from "~/hooks/use-formatters";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { VALIDATION_DIALOG_TITLE } from "~/utils/sales-rows";
 import { PageHeader } from "../page-header";
@@ -407,9 +407,10 @@ export function ReportPage({
 }) {
   const { result, hydrated } = screen;
   const { t } = useTranslation();
+  const format = useFormatters();
   const { view, viewerRole } = data;
   const status = t(view.statusLine.status ?? "Not started");
-  const time = view.statusLine.at ? formatDateTime(view.statusLine.at) : "";
+  const time = format.dateTime(view.statusLine.at);
   const isPartner = viewerRole === "PARTNER";
   const error = result?.kind === "error" ? result : null;
   // With JavaScript the comment dialogs show their own error.

@@ -31,7 +31,7 @@ function salesPeriodsTable(periods: PeriodFigure[], query: DashboardQuery, all: 
     "sales-over-time",
     "Sales over Time",
     [
-      { key: "period", label: "Period" },
+      { key: "period", label: "Period", period: true },
       { key: "units", label: "Sales total", numeric: true },
       { key: "value", label: "Sales value (USD)", numeric: true },
     ],
@@ -46,7 +46,7 @@ function pricePeriodsTable(prices: PriceFigure[], query: DashboardQuery, all: bo
     "price-over-time",
     "Price by Period",
     [
-      { key: "period", label: "Period" },
+      { key: "period", label: "Period", period: true },
       { key: "pricePerPack", label: "Price per pack (USD)", numeric: true },
       { key: "pricePerTreatment", label: "Price per treatment (USD)", numeric: true },
     ],

@@ -85,7 +85,7 @@ export async function countryProductCount(scope: FilingScope, query: DashboardQu
     id,
     title: "Country Wise Product Count",
     columns: [
-      { key: "country", label: "Country" },
+      { key: "country", label: "Country", country: true },
       { key: "product", label: "Product" },
       ...(future ? [{ key: "status", label: "Status" }] : []),
       { key: "partners", label: "Number of partners", numeric: true },

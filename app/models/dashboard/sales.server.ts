@@ -53,9 +53,15 @@ const figure = (value: string | null): DashboardCell => (value == null ? null : 
 
 // ---------------------------------------------------------------- cross tables
 
+const dimensionColumn = (dimension: SalesDimension): DashboardColumn => ({
+  key: dimension,
+  label: DIMENSION_LABEL[dimension],
+  ...(dimension === "country" ? { country: true } : {}),
+});
+
 const CROSS_COLUMNS = (a: SalesDimension, b: SalesDimension): DashboardColumn[] => [
-  { key: a, label: DIMENSION_LABEL[a] },
-  { key: b, label: DIMENSION_LABEL[b] },
+  dimensionColumn(a),
+  dimensionColumn(b),
   { key: "units", label: "Sales total", numeric: true },
   { key: "value", label: "Sales value (USD)", numeric: true },
 ];
@@ -196,7 +202,7 @@ export async function salesOverTimeTable(
     id,
     title,
     columns: [
-      { key: dimension, label: DIMENSION_LABEL[dimension] },
+      dimensionColumn(dimension),
       ...periods.map((periodKey) => ({ key: String(periodKey), label: periodLabel(query.period, periodKey), raw: true, numeric: true })),
       { key: "units", label: "Sales total", numeric: true },
     ],

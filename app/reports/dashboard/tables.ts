@@ -8,10 +8,15 @@ import { DASHBOARD_PAGE_SIZE } from "./view";
 
 export interface DashboardColumn {
   key: string;
-  /** An English label (a translation key), or `raw` text such as a quarter name. */
+  /** An English label (a translation key), or `raw` text: a quarter name, a status or a sales period. */
   label: string;
   raw?: boolean;
+  /** Figures: shown the way the page's language writes numbers (downloads keep them plain). */
   numeric?: boolean;
+  /** Country names (stored in English): shown in the page's language. */
+  country?: boolean;
+  /** Sales periods (a year, a quarter or a month as YYYY-MM): a month is named in the page's language. */
+  period?: boolean;
 }
 
 /** Figures are decimal strings (exact) or counts; names are text; null is an empty cell. */

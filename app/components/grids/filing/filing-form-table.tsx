@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { FilingPlanView } from "~/models/filing-plan.server";
 import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FILING_NO_DATA, filingFieldName } from "~/reports/filing/contract";
@@ -23,6 +24,7 @@ export function FilingFormTable({
 }) {
   const { submitted } = form;
   const { t } = useTranslation();
+  const format = useFormatters();
   if (view.products.length === 0) return <p className="empty report-form__empty">{t(FILING_NO_DATA)}</p>;
   const canEdit = view.canEditRows;
   const { pages, current, start } = formPage(page, view.rows.length);
@@ -49,7 +51,7 @@ export function FilingFormTable({
             const invalid = invalidAt.get(index);
             return (
               <tr key={row.countryId} data-row={index + 1} className={invalid ? "report-form-table__row--invalid" : undefined}>
-                <th scope="row">{row.country}</th>
+                <th scope="row">{format.country(row.country)}</th>
                 {view.products.map((product) => {
                   const value = posted?.[index]?.[String(product.id)] ?? row.cells[String(product.id)] ?? FILING_EMPTY;
                   const isInvalid = invalid?.has(String(product.id)) ?? false;
@@ -60,7 +62,7 @@ export function FilingFormTable({
                         <select
                           name={filingFieldName(row.countryId, product.id)}
                           className="input report-form-table__input"
-                          aria-label={t("{{product}} in {{country}}", { product: product.name, country: row.country })}
+                          aria-label={t("{{product}} in {{country}}", { product: product.name, country: format.country(row.country) })}
                           aria-invalid={isInvalid || undefined}
                           defaultValue={value}
                         >

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { FilingPlanView } from "~/models/filing-plan.server";
 import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
@@ -79,6 +80,7 @@ export function FilingGridEditor({
 }) {
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
+  const format = useFormatters();
   const rootData = useRootData();
   const height = useGridHeight();
   const readOnly = !view.canEditRows;
@@ -139,7 +141,7 @@ export function FilingGridEditor({
 
   const columns = useMemo(
     (): Column<EditableRow>[] => [
-      { key: "country", name: t("Country"), width: 200, frozen: true, resizable: true },
+      { key: "country", name: t("Country"), width: 200, frozen: true, resizable: true, renderCell: ({ row }) => format.country(cellOf(row, "country")) },
       ...view.products.map((product): Column<EditableRow> => {
         const key = productKey(product.id);
         const options = view.statusLists[product.category];
@@ -169,11 +171,11 @@ export function FilingGridEditor({
               value
             );
           },
-          renderEditCell: (props) => <StatusEditor {...props} options={options} label={`${product.name}, ${cellOf(props.row, "country")}`} />,
+          renderEditCell: (props) => <StatusEditor {...props} options={options} label={`${product.name}, ${format.country(cellOf(props.row, "country"))}`} />,
         };
       }),
     ],
-    [t, view.products, view.statusLists, readOnly, isInvalid],
+    [t, format, view.products, view.statusLists, readOnly, isInvalid],
   );
 
   const onCellKeyDown = (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {

@@ -62,12 +62,12 @@ export function PdtFormTable({
             const invalid = invalidAt.get(index);
             const firstOfProduct = offset === 0 || shown[offset - 1].row.productId !== row.productId;
             const cellClass = (key: string) => (invalid?.has(key) ? "report-form-table__cell--invalid" : undefined);
-            const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: row.stageName });
+            const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: t(row.stageName) });
             const n = index + 1;
             return (
               <tr key={`${row.productId}:${row.stageId}`} data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
                 <th scope="row">{firstOfProduct ? row.productName : ""}</th>
-                <td>{row.stageName}</td>
+                <td>{t(row.stageName)}</td>
                 <td className={cellClass("status")}>
                   {canEdit && firstOfProduct ? (
                     <select

@@ -196,7 +196,7 @@ export function PdtGridEditor({
         frozen: true,
         renderCell: ({ row, rowIdx }) => (rowIdx === 0 || rows[rowIdx - 1]?.productId !== row.productId ? cellOf(row, "productName") : ""),
       },
-      { ...text("stageName", t("Stage"), 220), frozen: true },
+      { ...text("stageName", t("Stage"), 220), frozen: true, renderCell: ({ row }) => t(cellOf(row, "stageName")) },
       editable("status", 170),
       editable("notes", 220),
       ...earlierQuarters.flatMap((quarter): Column<EditableRow>[] => [
