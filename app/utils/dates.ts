@@ -14,3 +14,11 @@ export function formatDateTime(value: Date | string | null | undefined): string 
 export function formatDate(value: Date | string | null | undefined): string {
   return value ? dayjs.utc(value).format("DD-MM-YYYY") : "";
 }
+
+const DAY_MS = 86_400_000;
+const dayNumber = (isoDay: string) => Math.round(Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS);
+
+/** Whole days from one calendar day to another (both YYYY-MM-DD): negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return dayNumber(to) - dayNumber(from);
+}
