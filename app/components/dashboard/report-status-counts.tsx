@@ -15,7 +15,7 @@ export function ReportStatusCounts({ counts }: { counts: ReportStatusCount[] }) 
     <section className="card">
       <h2 className="card__title">{t("Reports of the open quarter")}</h2>
       <div className="table-wrap">
-        <table className="table" data-testid="report-status-counts">
+        <table className="table report-status-counts" data-testid="report-status-counts">
           <thead>
             <tr>
               <th scope="col">{t("Report")}</th>
