@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, quarters, reportMessages, reports } from "~/db/schema";
+import { partners, reportMessages, reports } from "~/db/schema";
 import { daysBetween } from "~/utils/dates";
 import { cutOffAppliesTo } from "~/utils/quarters";
 import type { ReportStatus } from "~/utils/report-workflow";
@@ -9,33 +9,12 @@ import { portalNow } from "~/utils/today.server";
 import { getOpenQuarter } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
 
-export interface ReportTile {
-  type: ReportType;
-  quarterName: string;
-  status: ReportStatus;
-  submittedAt: Date | null;
-  lastMessage: string | null;
-  /** The administrator's latest message (a rejection's reason, an approval's thanks). */
-  lastAdminComment: string | null;
-}
-
-/**
- * For each report type, the partner's most recent report (or its report of `quarterId`) with its
- * last message and the administrator's last message.
- */
-export async function partnerReportTiles(partnerId: number, quarterId?: number): Promise<Record<ReportType, ReportTile | null>> {
+/** The partner's reports of a quarter, each with its last message and the administrator's last message. */
+async function partnerReports(partnerId: number, quarterId: number) {
   const rows = await db
-    .selectDistinctOn([reports.type], {
-      id: reports.id,
-      type: reports.type,
-      status: reports.status,
-      submittedAt: reports.submittedAt,
-      quarterName: quarters.name,
-    })
+    .select({ id: reports.id, type: reports.type, status: reports.status, submittedAt: reports.submittedAt })
     .from(reports)
-    .innerJoin(quarters, eq(quarters.id, reports.quarterId))
-    .where(and(eq(reports.partnerId, partnerId), quarterId === undefined ? undefined : eq(reports.quarterId, quarterId)))
-    .orderBy(reports.type, desc(quarters.year), desc(quarters.quarter));
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId)));
 
   const reportIds = rows.map((row) => row.id);
   // Each report's latest partner message and latest administrator message.
@@ -53,21 +32,16 @@ export async function partnerReportTiles(partnerId: number, quarterId?: number):
         .orderBy(reportMessages.reportId, reportMessages.isPartnerMessage, desc(reportMessages.createdAt), desc(reportMessages.id))
     : [];
 
-  const tiles: Record<ReportType, ReportTile | null> = { pdt: null, filing: null, sales: null };
-  for (const row of rows) {
+  return rows.map((row) => {
     const messages = lastMessages
       .filter((m) => m.reportId === row.id)
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
-    tiles[row.type] = {
-      type: row.type,
-      quarterName: row.quarterName,
-      status: row.status,
-      submittedAt: row.submittedAt,
+    return {
+      ...row,
       lastMessage: messages[0]?.message ?? null,
       lastAdminComment: messages.find((m) => !m.isPartnerMessage)?.message ?? null,
     };
-  }
-  return tiles;
+  });
 }
 
 /** What the partner dashboard offers for a report of the open quarter; null: nothing to do (submitted or approved). */
@@ -103,7 +77,7 @@ export interface PartnerGuidance {
 export async function partnerGuidance(partnerId: number): Promise<PartnerGuidance> {
   const today = portalNow();
   const quarter = await getOpenQuarter();
-  const [tiles, cutOffDate] = await Promise.all([partnerReportTiles(partnerId, quarter.id), getCutOffDate()]);
+  const [reportRows, cutOffDate] = await Promise.all([partnerReports(partnerId, quarter.id), getCutOffDate()]);
   const cutOff =
     cutOffDate && cutOffAppliesTo(cutOffDate, quarter)
       ? { date: cutOffDate, daysLeft: daysBetween(today.toISOString().slice(0, 10), cutOffDate) }
@@ -112,15 +86,15 @@ export async function partnerGuidance(partnerId: number): Promise<PartnerGuidanc
     quarterName: quarter.name,
     cutOff,
     tiles: REPORT_TYPES.map((type) => {
-      const tile = tiles[type];
-      const state: ReportState = tile?.status ?? "not started";
+      const report = reportRows.find((row) => row.type === type);
+      const state: ReportState = report?.status ?? "not started";
       return {
         type,
         state,
         nextStep: NEXT_STEPS[state],
-        submittedAt: tile?.submittedAt ?? null,
-        lastMessage: tile?.lastMessage ?? null,
-        rejectionComment: state === "Rejected" ? (tile?.lastAdminComment ?? null) : null,
+        submittedAt: report?.submittedAt ?? null,
+        lastMessage: report?.lastMessage ?? null,
+        rejectionComment: state === "Rejected" ? (report?.lastAdminComment ?? null) : null,
       };
     }),
   };
