@@ -1,11 +1,13 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { REPORT_STATUS_TYPE_LABELS, reportStateLabel } from "./report-status-icon";
 import { ShowInactiveToggle } from "./show-inactive-toggle";
 import { PARTNER_LIST_PATH, partnerListHref, type PartnerListQuery } from "~/utils/partner-list";
 
 /**
- * Search and the "Show inactive" filter: a GET form, so the list's state is in the address,
- * works without JavaScript and survives a reload. JavaScript only applies the filter at once.
+ * Search, the "Show inactive" filter and the report state filter (kept while searching): a GET
+ * form, so the list's state is in the address, works without JavaScript and survives a reload.
+ * JavaScript only applies the filter at once.
  */
 export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQuery; quarterName: string }) {
   const { t } = useTranslation();
@@ -27,6 +29,12 @@ export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQ
         />
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="dir" value={query.dir} />
+        {query.report ? (
+          <>
+            <input type="hidden" name="report" value={query.report.type} />
+            <input type="hidden" name="state" value={query.report.state} />
+          </>
+        ) : null}
         <ShowInactiveToggle checked={query.status === "inactive"} className="partner-list__inactive" />
         <button type="submit" className="button button--secondary">
           {t("Search")}
@@ -39,6 +47,15 @@ export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQ
       </Form>
       <p className="notice partner-list__quarter">
         {t("Open quarter")}: <strong>{quarterName}</strong>
+        {query.report ? (
+          <span data-testid="report-filter">
+            {" · "}
+            {t(REPORT_STATUS_TYPE_LABELS[query.report.type])}: <strong>{t(reportStateLabel(query.report.state))}</strong>{" "}
+            <Link to={partnerListHref(query, { report: null })} className="link">
+              {t("Show every partner")}
+            </Link>
+          </span>
+        ) : null}
       </p>
     </div>
   );

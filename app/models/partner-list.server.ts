@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { apiTokens, partnerProducts, partners, products, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
@@ -39,6 +39,15 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
   if (query.q) {
     const pattern = likePattern(query.q);
     filters.push(or(ilike(partners.companyName, pattern), ilike(partners.email, pattern))!);
+  }
+  if (query.report) {
+    const { type, state } = query.report;
+    const partnersReport = (...conditions: SQL[]) =>
+      db
+        .select({ id: reports.id })
+        .from(reports)
+        .where(and(eq(reports.partnerId, partners.id), eq(reports.quarterId, quarter.id), eq(reports.type, type), ...conditions));
+    filters.push(state === "not started" ? notExists(partnersReport()) : exists(partnersReport(eq(reports.status, state))));
   }
   const order = query.dir === "desc" ? desc : asc;
   const partnerRows = await db

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import type { ReminderSchedule } from "~/schemas/settings";
 import { logger } from "~/utils/logger.server";
-import { quarterBounds, quarterOf } from "~/utils/quarters";
+import { daysBetween } from "~/utils/dates";
+import { cutOffAppliesTo, quarterOf } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";
 import { ensureQuarter } from "./quarter.server";
 import { claimReminders, owedReports, sendClaimed, type SkippedReminder } from "./reminder.server";
@@ -10,15 +11,13 @@ import { getCutOffDate, getReminderSchedule } from "./settings.server";
 
 /** Only one server instance decides a pass at a time (transaction-scoped advisory lock). */
 const SCHEDULER_LOCK = 72015200;
-const DAY_MS = 86_400_000;
 export const DEFAULT_REMINDER_INTERVAL_MS = 15 * 60 * 1000;
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-const dayNumber = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 
 /** The schedule keys due on `today` ("before-7", "after-1"…) for a cut-off date (both YYYY-MM-DD). */
 export function dueScheduleKeys(cutOffDate: string, schedule: ReminderSchedule, today: string): string[] {
-  const offset = dayNumber(today) - dayNumber(cutOffDate);
+  const offset = daysBetween(cutOffDate, today);
   const keys: string[] = [];
   if (offset <= 0 && schedule.daysBefore.includes(-offset)) keys.push(`before-${-offset}`);
   if (offset >= 0 && schedule.daysAfter.includes(offset) && !(offset === 0 && keys.length)) keys.push(`after-${offset}`);
@@ -55,8 +54,7 @@ export async function runScheduledReminders(now: Date = portalNow()): Promise<Sc
   if (!due.length) return idle();
 
   const openRef = quarterOf(now);
-  // A cut-off date of a quarter that has closed says nothing about the open quarter's reports.
-  if (cutOffDate < quarterBounds(openRef).startDate) {
+  if (!cutOffAppliesTo(cutOffDate, openRef)) {
     logger.warn({ cutOffDate, today }, "scheduled reminders: the cut-off date belongs to a closed quarter; nothing sent");
     return idle(due);
   }

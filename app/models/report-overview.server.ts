@@ -1,55 +1,113 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, quarters, reportMessages, reports } from "~/db/schema";
-import { REPORT_TYPES, type ReportTypeKey as ReportType } from "~/utils/reports";
+import { partners, reportMessages, reports } from "~/db/schema";
+import { daysBetween } from "~/utils/dates";
+import { cutOffAppliesTo } from "~/utils/quarters";
+import type { ReportStatus } from "~/utils/report-workflow";
+import { REPORT_TYPES, type ReportState, type ReportTypeKey as ReportType } from "~/utils/reports";
+import { portalNow } from "~/utils/today.server";
+import { getOpenQuarter } from "./quarter.server";
+import { getCutOffDate } from "./settings.server";
 
-export interface ReportTile {
-  type: ReportType;
-  quarterName: string;
-  status: string;
-  submittedAt: Date | null;
-  lastMessage: string | null;
-}
-
-/** For each report type, the partner's most recent report with its last message (partner dashboard). */
-export async function partnerReportTiles(partnerId: number): Promise<Record<ReportType, ReportTile | null>> {
+/** The partner's reports of a quarter, each with its last message and the administrator's last message. */
+async function partnerReports(partnerId: number, quarterId: number) {
   const rows = await db
-    .selectDistinctOn([reports.type], {
-      id: reports.id,
-      type: reports.type,
-      status: reports.status,
-      submittedAt: reports.submittedAt,
-      quarterName: quarters.name,
-    })
+    .select({ id: reports.id, type: reports.type, status: reports.status, submittedAt: reports.submittedAt })
     .from(reports)
-    .innerJoin(quarters, eq(quarters.id, reports.quarterId))
-    .where(eq(reports.partnerId, partnerId))
-    .orderBy(reports.type, desc(quarters.year), desc(quarters.quarter));
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId)));
 
   const reportIds = rows.map((row) => row.id);
+  // Each report's latest partner message and latest administrator message.
   const lastMessages = reportIds.length
     ? await db
-        .selectDistinctOn([reportMessages.reportId], { reportId: reportMessages.reportId, message: reportMessages.message })
+        .selectDistinctOn([reportMessages.reportId, reportMessages.isPartnerMessage], {
+          reportId: reportMessages.reportId,
+          isPartnerMessage: reportMessages.isPartnerMessage,
+          message: reportMessages.message,
+          createdAt: reportMessages.createdAt,
+          id: reportMessages.id,
+        })
         .from(reportMessages)
         .where(inArray(reportMessages.reportId, reportIds))
-        .orderBy(reportMessages.reportId, desc(reportMessages.createdAt), desc(reportMessages.id))
+        .orderBy(reportMessages.reportId, reportMessages.isPartnerMessage, desc(reportMessages.createdAt), desc(reportMessages.id))
     : [];
 
-  const tiles: Record<ReportType, ReportTile | null> = { pdt: null, filing: null, sales: null };
-  for (const row of rows) {
-    tiles[row.type] = {
-      type: row.type,
-      quarterName: row.quarterName,
-      status: row.status,
-      submittedAt: row.submittedAt,
-      lastMessage: lastMessages.find((m) => m.reportId === row.id)?.message ?? null,
+  return rows.map((row) => {
+    const messages = lastMessages
+      .filter((m) => m.reportId === row.id)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
+    return {
+      ...row,
+      lastMessage: messages[0]?.message ?? null,
+      lastAdminComment: messages.find((m) => !m.isPartnerMessage)?.message ?? null,
     };
-  }
-  return tiles;
+  });
+}
+
+/** What the partner dashboard offers for a report of the open quarter; null: nothing to do (submitted or approved). */
+export type PartnerNextStep = "start" | "continue" | "fix" | null;
+
+const NEXT_STEPS: Record<ReportState, PartnerNextStep> = {
+  "not started": "start",
+  Saved: "continue",
+  Rejected: "fix",
+  Submitted: null,
+  Resubmitted: null,
+  Approved: null,
+};
+
+export interface PartnerGuidanceTile {
+  type: ReportType;
+  state: ReportState;
+  nextStep: PartnerNextStep;
+  submittedAt: Date | null;
+  lastMessage: string | null;
+  /** Shown with the rejected report: what the administrator asked to fix. */
+  rejectionComment: string | null;
+}
+
+export interface PartnerGuidance {
+  quarterName: string;
+  /** The open quarter's cut-off date (YYYY-MM-DD) and the days left to it, negative when overdue; null when none is set for it. */
+  cutOff: { date: string; daysLeft: number } | null;
+  tiles: PartnerGuidanceTile[];
+}
+
+/** The partner dashboard: the open quarter, its deadline and, per report, its state and what to do next. */
+export async function partnerGuidance(partnerId: number): Promise<PartnerGuidance> {
+  const today = portalNow();
+  const quarter = await getOpenQuarter();
+  const [reportRows, cutOffDate] = await Promise.all([partnerReports(partnerId, quarter.id), getCutOffDate()]);
+  const cutOff =
+    cutOffDate && cutOffAppliesTo(cutOffDate, quarter)
+      ? { date: cutOffDate, daysLeft: daysBetween(today.toISOString().slice(0, 10), cutOffDate) }
+      : null;
+  return {
+    quarterName: quarter.name,
+    cutOff,
+    tiles: REPORT_TYPES.map((type) => {
+      const report = reportRows.find((row) => row.type === type);
+      const state: ReportState = report?.status ?? "not started";
+      return {
+        type,
+        state,
+        nextStep: NEXT_STEPS[state],
+        submittedAt: report?.submittedAt ?? null,
+        lastMessage: report?.lastMessage ?? null,
+        rejectionComment: state === "Rejected" ? (report?.lastAdminComment ?? null) : null,
+      };
+    }),
+  };
+}
+
+export interface ReportStatusCount {
+  type: ReportType;
+  byStatus: Partial<Record<ReportStatus, number>>;
+  notStarted: number;
 }
 
 /** How many active partners' reports of the quarter are in each state, per type (admin dashboard). */
-export async function reportStatusCounts(quarterId: number) {
+export async function reportStatusCounts(quarterId: number): Promise<ReportStatusCount[]> {
   const [activePartners] = await db.select({ value: count() }).from(partners).where(eq(partners.isActive, true));
   const rows = await db
     .select({ type: reports.type, status: reports.status, value: count() })

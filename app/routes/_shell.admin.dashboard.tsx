@@ -5,6 +5,7 @@ import chartStyles from "~/components/charts/charts.css";
 import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
 import dashboardStyles from "~/components/dashboard/dashboard.css";
 import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
+import { ReportStatusCounts } from "~/components/dashboard/report-status-counts";
 import { PageHeader } from "~/components/page-header";
 import { useFormatters } from "~/hooks/use-formatters";
 import { loadDashboardTab, readDashboardQuery } from "~/models/dashboard/dashboard.server";
@@ -14,7 +15,6 @@ import { getCutOffDate } from "~/models/settings.server";
 import { DASHBOARD_TAB_LABELS } from "~/reports/dashboard/view";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
-import { REPORT_STATES, REPORT_TYPE_LABELS } from "~/utils/reports";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Dashboard" };
@@ -54,35 +54,7 @@ export default function AdminDashboard() {
           </>
         ) : null}
       </p>
-      <section className="card">
-        <h2 className="card__title">{t("Reports of the open quarter")}</h2>
-        <div className="table-wrap">
-          <table className="table" data-testid="report-status-counts">
-            <thead>
-              <tr>
-                <th scope="col">{t("Report")}</th>
-                <th scope="col">{t("Not started")}</th>
-                {REPORT_STATES.map((state) => (
-                  <th key={state} scope="col">
-                    {t(state)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {counts.map((row) => (
-                <tr key={row.type}>
-                  <th scope="row">{t(REPORT_TYPE_LABELS[row.type])}</th>
-                  <td>{format.number(row.notStarted)}</td>
-                  {REPORT_STATES.map((state) => (
-                    <td key={state}>{format.number(row.byStatus[state] ?? 0)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <ReportStatusCounts counts={counts} />
       <DashboardTabNav query={query} />
       <div className="dashboard-panel" data-testid={`dashboard-${view.tab}`} aria-label={t(DASHBOARD_TAB_LABELS[view.tab])} role="region">
         {view.tab === "product" ? <ProductTab view={view} query={query} /> : null}

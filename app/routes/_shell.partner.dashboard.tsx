@@ -3,62 +3,91 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FilingIcon, SalesIcon, TimelineIcon } from "~/components/icons";
 import { PageHeader } from "~/components/page-header";
-import { useFormatters } from "~/hooks/use-formatters";
-import { partnerReportTiles } from "~/models/report-overview.server";
-import { getCutOffDate } from "~/models/settings.server";
+import { reportStateLabel, reportStateSlug } from "~/components/report-status-icon";
+import { partnerGuidance, type PartnerNextStep } from "~/models/report-overview.server";
 import { requirePartner } from "~/utils/auth.server";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, type ReportTypeKey } from "~/utils/reports";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Dashboard" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
-  const [tiles, cutOffDate] = await Promise.all([partnerReportTiles(user.partnerId), getCutOffDate()]);
-  return { tiles, cutOffDate: cutOffDate ?? null };
+  return partnerGuidance(user.partnerId);
 }
 
 const TILE_ICONS: Record<ReportTypeKey, () => JSX.Element> = { pdt: TimelineIcon, filing: FilingIcon, sales: SalesIcon };
 
+const NEXT_STEP_LABELS: Record<NonNullable<PartnerNextStep>, string> = {
+  start: "Start",
+  continue: "Continue",
+  fix: "Fix the rejected report",
+};
+
 export default function PartnerDashboard() {
   const { t } = useTranslation();
   const format = useFormatters();
-  const { tiles, cutOffDate } = useLoaderData<typeof loader>();
+  const { quarterName, cutOff, tiles } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("Welcome to MPP Data Portal")} />
-      {cutOffDate ? (
-        <p className="notice" data-testid="cut-off-date">
-          {t("Report submission date")}: <strong>{format.date(cutOffDate)}</strong>
-        </p>
-      ) : null}
+      <p className="notice partner-deadline" data-testid="cut-off-date">
+        {t("Open quarter")}: <strong>{quarterName}</strong>
+        {cutOff ? (
+          <>
+            {" · "}
+            {t("Report submission date")}: <strong>{format.date(cutOff.date)}</strong>
+            {" · "}
+            {cutOff.daysLeft < 0 ? (
+              <strong className="partner-deadline__overdue">{t("Overdue")}</strong>
+            ) : (
+              <>
+                {t("Days left")}: <strong>{format.number(cutOff.daysLeft)}</strong>
+              </>
+            )}
+          </>
+        ) : null}
+      </p>
       <div className="tiles">
-        {REPORT_TYPES.map((type) => {
-          const tile = tiles[type];
-          const Icon = TILE_ICONS[type];
+        {tiles.map((tile) => {
+          const Icon = TILE_ICONS[tile.type];
+          const path = PARTNER_REPORT_PATHS[tile.type];
           return (
-            <Link key={type} to={PARTNER_REPORT_PATHS[type]} className="tile" data-testid={`tile-${type}`}>
+            <section key={tile.type} className="tile" data-testid={`tile-${tile.type}`} aria-labelledby={`tile-${tile.type}-title`}>
               <span className="tile__icon">
                 <Icon />
               </span>
-              <h2 className="tile__title">{t(REPORT_TYPE_LABELS[type])}</h2>
-              {tile ? (
-                <dl className="tile__facts">
-                  <dt>{t("Quarter")}</dt>
-                  <dd>{tile.quarterName}</dd>
-                  <dt>{t("Last submission date")}</dt>
-                  <dd>{tile.submittedAt ? format.dateTime(tile.submittedAt) : "-"}</dd>
-                  <dt>{t("Report Status")}</dt>
-                  <dd>
-                    <span className={`status status--${tile.status.toLowerCase()}`}>{t(tile.status)}</span>
-                  </dd>
-                  <dt>{t("Last message")}</dt>
-                  <dd className="tile__message">{tile.lastMessage ?? "-"}</dd>
-                </dl>
-              ) : (
-                <p className="empty">{t("No data available!")}</p>
-              )}
-            </Link>
+              <h2 className="tile__title" id={`tile-${tile.type}-title`}>
+                <Link to={path}>{t(REPORT_TYPE_LABELS[tile.type])}</Link>
+              </h2>
+              <dl className="tile__facts">
+                <dt>{t("Report Status")}</dt>
+                <dd>
+                  <span className={`status status--${reportStateSlug(tile.state)}`}>{t(reportStateLabel(tile.state))}</span>
+                </dd>
+                <dt>{t("Last submission date")}</dt>
+                <dd>{tile.submittedAt ? format.dateTime(tile.submittedAt) : "-"}</dd>
+                {tile.rejectionComment ? (
+                  <>
+                    <dt>{t("Administrator's comment")}</dt>
+                    <dd className="tile__message" data-testid={`rejection-${tile.type}`}>
+                      {tile.rejectionComment}
+                    </dd>
+                  </>
+                ) : (
+                  <>
+                    <dt>{t("Last message")}</dt>
+                    <dd className="tile__message">{tile.lastMessage ?? "-"}</dd>
+                  </>
+                )}
+              </dl>
+              {tile.nextStep ? (
+                <Link to={path} className="button button--primary tile__action" aria-describedby={`tile-${tile.type}-title`}>
+                  {t(NEXT_STEP_LABELS[tile.nextStep])}
+                </Link>
+              ) : null}
+            </section>
           );
         })}
       </div>

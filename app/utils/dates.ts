@@ -69,3 +69,11 @@ export function formatDate(value: DateValue, locale = "en"): string {
   const { day, month, year } = dateParts(value, locale, "date");
   return `${day}-${month}-${year}`;
 }
+
+const DAY_MS = 86_400_000;
+const dayNumber = (isoDay: string) => Math.round(Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS);
+
+/** Whole days from one calendar day to another (both YYYY-MM-DD): negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return dayNumber(to) - dayNumber(from);
+}

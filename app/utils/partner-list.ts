@@ -1,14 +1,30 @@
 /** The admin partner list's state, kept in the query string so it works without JavaScript and survives a reload. */
+import { REPORT_STATES, REPORT_TYPES, type ReportState, type ReportTypeKey } from "./reports";
 
 export type SortDirection = "asc" | "desc";
 export type PartnerStatusFilter = "active" | "inactive";
 
-/** `?q=acme&sort=company&dir=desc&status=inactive` */
+/** Partners whose report of one type is in one state in the open quarter (the admin dashboard's counts link here). */
+export interface ReportStateFilter {
+  type: ReportTypeKey;
+  state: ReportState;
+}
+
+/** `?q=acme&sort=company&dir=desc&status=inactive&report=pdt&state=Rejected` */
 export interface PartnerListQuery {
   q: string;
   sort: "company";
   dir: SortDirection;
   status: PartnerStatusFilter;
+  report: ReportStateFilter | null;
+}
+
+const FILTER_STATES: readonly ReportState[] = ["not started", ...REPORT_STATES];
+
+function parseReportFilter(search: URLSearchParams): ReportStateFilter | null {
+  const type = REPORT_TYPES.find((candidate) => candidate === search.get("report"));
+  const state = FILTER_STATES.find((candidate) => candidate === search.get("state"));
+  return type && state ? { type, state } : null;
 }
 
 export const PARTNER_LIST_PATH = "/admin/partner-list";
@@ -21,6 +37,7 @@ export function parsePartnerListQuery(search: URLSearchParams): PartnerListQuery
     sort: "company",
     dir: search.get("dir") === "desc" ? "desc" : "asc",
     status: search.get("status") === "inactive" ? "inactive" : "active",
+    report: parseReportFilter(search),
   };
 }
 
@@ -32,7 +49,11 @@ export function partnerListSearch(query: PartnerListQuery, changes: Partial<Part
   params.set("sort", next.sort);
   params.set("dir", next.dir);
   if (next.status !== "active") params.set("status", next.status);
-  if (!next.q && next.dir === "asc" && next.status === "active") return "";
+  if (next.report) {
+    params.set("report", next.report.type);
+    params.set("state", next.report.state);
+  }
+  if (!next.q && next.dir === "asc" && next.status === "active" && !next.report) return "";
   return `?${params}`;
 }
 

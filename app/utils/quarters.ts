@@ -34,3 +34,8 @@ export function quarterBounds({ year, quarter }: QuarterRef): { startDate: strin
   const end = new Date(Date.UTC(year, startMonth + 3, 0));
   return { startDate: start.toISOString().slice(0, 10), endDate: end.toISOString().slice(0, 10) };
 }
+
+/** A cut-off date set in a quarter that has closed says nothing about a later quarter's reports. */
+export function cutOffAppliesTo(cutOffDate: string, ref: QuarterRef): boolean {
+  return cutOffDate >= quarterBounds(ref).startDate;
+}

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, countries, outbox, partnerProducts, partners, productVerifications, products, settings } from "~/db/schema";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
+import type { PartnerGuidance } from "~/models/report-overview.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
@@ -631,7 +632,7 @@ describe("GET /partner/dashboard/", () => {
   async function pageFigures(email: string) {
     const page = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await sessionCookieFor(email) }));
     expect(page.status).toBe(200);
-    return page.data as { tiles: Record<string, { quarterName: string; status: string; submittedAt: Date | null; lastMessage: string | null } | null>; cutOffDate: string | null };
+    return page.data as PartnerGuidance;
   }
 
   it("a partner reads the figures of its dashboard page, and only its own", async () => {
@@ -642,14 +643,14 @@ describe("GET /partner/dashboard/", () => {
       const answer = await callApi("GET", "/partner/dashboard/", { token: await apiToken(email, password) });
       expectAnswer("GET", "/partner/dashboard/", answer, 200);
       const page = await pageFigures(email);
-      expect(answer.body.cut_off_date).toBe(formatDate(page.cutOffDate));
+      expect(answer.body.cut_off_date).toBe(formatDate(page.cutOff?.date));
       expect(answer.body.template_data).toEqual(
-        (["pdt", "filing", "sales"] as const).map((type) => ({
-          template_type: type === "filing" ? "filing plan" : type,
-          quarter_name: page.tiles[type]?.quarterName ?? null,
-          report_status: page.tiles[type]?.status ?? "not started",
-          submission_time: page.tiles[type]?.submittedAt ? new Date(page.tiles[type]!.submittedAt!).toISOString() : null,
-          last_message: page.tiles[type]?.lastMessage ?? null,
+        page.tiles.map((tile) => ({
+          template_type: tile.type === "filing" ? "filing plan" : tile.type,
+          quarter_name: page.quarterName,
+          report_status: tile.state,
+          submission_time: tile.submittedAt ? new Date(tile.submittedAt).toISOString() : null,
+          last_message: tile.lastMessage,
         })),
       );
     }

@@ -1,12 +1,23 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, reports, users } from "~/db/schema";
+import { getOpenQuarter } from "~/models/quarter.server";
+import { performReportAction } from "~/models/report-workflow.server";
+import { setCutOffDate } from "~/models/settings.server";
+import { getAuthUser } from "~/models/user.server";
 import { loader as adminDashboardLoader } from "~/routes/_shell.admin.dashboard";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { loader as partnerProfileLoader } from "~/routes/_shell.partner.profile";
 import { action as lockAction, loader as lockLoader } from "~/routes/lock-screen";
+import { daysBetween } from "~/utils/dates";
+import { addQuarters, quarterBounds } from "~/utils/quarters";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor } from "../support/remix";
+
+async function authUserOf(email: string) {
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  return (await getAuthUser(user.id))!;
+}
 
 describe("lock screen", () => {
   it("locks the session until the password is given again", async () => {
@@ -32,23 +43,69 @@ describe("lock screen", () => {
 });
 
 describe("partner dashboard", () => {
-  it("shows each report's latest quarter, status, submission time and last message from the reports table", async () => {
-    const cookie = await sessionCookieFor("partner1@example.org");
-    const { data } = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie }));
-    expect(data.tiles.pdt).toMatchObject({ status: "Submitted", lastMessage: expect.stringMatching(/report is complete/) });
-    expect(data.tiles.filing).toMatchObject({ status: "Rejected", lastMessage: "Please check the quantities for the second month." });
-    expect(data.tiles.sales).toMatchObject({ status: "Saved", submittedAt: null, lastMessage: null });
-    expect(data.tiles.pdt.quarterName).toMatch(/^Q[1-4] \d{4}$/);
-    expect(data.cutOffDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  const dashboardOf = async (email: string) =>
+    (await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await sessionCookieFor(email) }))).data;
+  const tileOf = (data: { tiles: { type: string }[] }, type: string) => data.tiles.find((tile) => tile.type === type);
+
+  it("offers per report of the open quarter what to do next: start, continue, fix (with the comment) or nothing", async () => {
+    const acme = await dashboardOf("partner1@example.org");
+    expect(acme.quarterName).toBe((await getOpenQuarter()).name);
+    expect(tileOf(acme, "pdt")).toMatchObject({ state: "Submitted", nextStep: null, lastMessage: expect.stringMatching(/report is complete/) });
+    expect(tileOf(acme, "filing")).toMatchObject({
+      state: "Rejected",
+      nextStep: "fix",
+      rejectionComment: "Please check the quantities for the second month.",
+    });
+    expect(tileOf(acme, "sales")).toMatchObject({ state: "Saved", nextStep: "continue", submittedAt: null, rejectionComment: null });
+
+    const borealis = await dashboardOf("partner2@example.org");
+    expect(tileOf(borealis, "filing")).toMatchObject({ state: "not started", nextStep: "start", lastMessage: null });
+    expect(tileOf(borealis, "sales")).toMatchObject({ state: "Approved", nextStep: null, rejectionComment: null });
+  });
+
+  it("after an administrator rejects, the partner is asked to fix the report with the latest comment; once saved, to continue", async () => {
+    const quarter = await getOpenQuarter();
+    const borealis = await authUserOf("partner2@example.org");
+    const key = { partnerId: borealis.partnerId!, quarterId: quarter.id, type: "pdt" as const };
+    await performReportAction({ actor: await authUserOf("admin@example.org"), key, action: "reject", comment: "Stage dates of Q3 are missing." });
+    expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({
+      state: "Rejected",
+      nextStep: "fix",
+      rejectionComment: "Stage dates of Q3 are missing.",
+    });
+
+    await performReportAction({ actor: borealis, key, action: "save" });
+    expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({ state: "Saved", nextStep: "continue", rejectionComment: null });
+  });
+
+  it("counts the days left to the open quarter's cut-off date, negative once it has passed, and ignores a closed quarter's date", async () => {
+    const quarter = await getOpenQuarter();
+    const admin = await authUserOf("admin@example.org");
+    vi.stubEnv("PORTAL_TODAY", quarter.startDate);
+    try {
+      await setCutOffDate(quarter.endDate, { actorId: admin.id });
+      const ahead = await dashboardOf("partner1@example.org");
+      expect(ahead.cutOff).toEqual({ date: quarter.endDate, daysLeft: daysBetween(quarter.startDate, quarter.endDate) });
+      expect(ahead.cutOff.daysLeft).toBeGreaterThan(80);
+
+      vi.stubEnv("PORTAL_TODAY", quarter.endDate);
+      await setCutOffDate(quarter.startDate, { actorId: admin.id });
+      expect((await dashboardOf("partner1@example.org")).cutOff.daysLeft).toBeLessThan(-80);
+
+      const closed = addQuarters(quarter, -1);
+      await setCutOffDate(quarterBounds(closed).endDate, { actorId: admin.id });
+      expect((await dashboardOf("partner1@example.org")).cutOff).toBeNull();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("shows only the signed-in partner's reports", async () => {
     const [acme] = await db.select().from(partners).where(eq(partners.email, "partner1@example.org"));
     await db.delete(reports).where(eq(reports.partnerId, acme.id));
-    const { data } = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await sessionCookieFor("partner1@example.org") }));
-    expect(data.tiles).toEqual({ pdt: null, filing: null, sales: null });
-    const other = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await sessionCookieFor("partner2@example.org") }));
-    expect(other.data.tiles.sales).toMatchObject({ status: "Approved" });
+    const { tiles } = await dashboardOf("partner1@example.org");
+    expect(tiles.map((tile: { state: string }) => tile.state)).toEqual(["not started", "not started", "not started"]);
+    expect(tileOf(await dashboardOf("partner2@example.org"), "sales")).toMatchObject({ state: "Approved" });
   });
 
   it("profile shows the partner's own details, with no address when it has none", async () => {

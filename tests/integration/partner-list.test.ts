@@ -5,9 +5,12 @@ import { apiTokens, auditLog, partnerProducts, partners, products, reports, sess
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as listAction, loader as listLoader } from "~/routes/_shell.admin.partner-list";
 import { loader as confirmLoader } from "~/routes/_shell.admin.partner-list_.deactivate.$id";
+import { loader as adminDashboardLoader } from "~/routes/_shell.admin.dashboard";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { action as loginAction } from "~/routes/login";
 import { ACCOUNT_INACTIVE } from "~/utils/auth.server";
+import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
+import type { ReportState, ReportTypeKey } from "~/utils/reports";
 import { readToast } from "~/utils/toast.server";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, type RouteResult } from "../support/remix";
 
@@ -146,6 +149,44 @@ describe("GET /admin/partner-list", () => {
     const quarter = await getOpenQuarter();
     await db.update(reports).set({ status: "Approved" }).where(and(eq(reports.quarterId, quarter.id), eq(reports.partnerId, await partnerId("partner1@example.org"))));
     expect((await owed())[ACME]).toEqual([]);
+  });
+});
+
+describe("the report state filter (the admin dashboard's counts link here)", () => {
+  it("lists the partners whose report of a type is in a state of the open quarter, 'not started' included", async () => {
+    expect(names(await openList("/admin/partner-list?report=filing&state=Rejected"))).toEqual([ACME]);
+    expect(names(await openList("/admin/partner-list?report=filing&state=not+started"))).toEqual([BOREALIS, CEDAR]);
+    expect(names(await openList("/admin/partner-list?report=pdt&state=Resubmitted"))).toEqual([BOREALIS]);
+    expect(names(await openList("/admin/partner-list?report=sales&state=Submitted"))).toEqual([]);
+    // A closed quarter's report does not count: Cedar's filing plan of the last quarter was approved.
+    expect(names(await openList("/admin/partner-list?report=filing&state=Approved"))).toEqual([]);
+  });
+
+  it("keeps the filter with a search and a sort, and in the links the list makes", async () => {
+    const list = await openList("/admin/partner-list?q=e&dir=desc&report=filing&state=not+started");
+    expect(names(list)).toEqual([CEDAR, BOREALIS]);
+    expect(list.data.query.report).toEqual({ type: "filing", state: "not started" });
+    expect(partnerListHref(list.data.query, { dir: "asc" })).toBe("/admin/partner-list?q=e&sort=company&dir=asc&report=filing&state=not+started");
+    expect(partnerListHref(list.data.query, { report: null })).toBe("/admin/partner-list?q=e&sort=company&dir=desc");
+  });
+
+  it("ignores an unknown report or state, showing every partner", async () => {
+    for (const search of ["report=pdt", "state=Rejected", "report=audit&state=Rejected", "report=pdt&state=Deleted"]) {
+      const list = await openList(`/admin/partner-list?${search}`);
+      expect(names(list), search).toEqual([ACME, BOREALIS, CEDAR]);
+      expect(list.data.query.report).toBeNull();
+    }
+  });
+
+  it("each count of the admin dashboard links to exactly the partners behind it", async () => {
+    const cookie = await sessionCookieFor("staff@example.org");
+    const { data } = await runRoute(adminDashboardLoader, buildRequest("/admin/dashboard", { cookie }));
+    for (const row of data.counts as { type: ReportTypeKey; byStatus: Record<string, number>; notStarted: number }[]) {
+      for (const [state, count] of Object.entries({ ...row.byStatus, "not started": row.notStarted })) {
+        const href = partnerListHref(parsePartnerListQuery(new URLSearchParams()), { report: { type: row.type, state: state as ReportState } });
+        expect(names(await openList(href)), href).toHaveLength(count);
+      }
+    }
   });
 });
 

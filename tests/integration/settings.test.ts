@@ -58,7 +58,7 @@ describe("settings page: report submission date", () => {
     expect(audit).toMatchObject({ entity: "setting", before, after: "2027-03-15", requestId: "test-request" });
 
     const dashboard = await runRoute(partnerDashboardLoader, buildRequest("/partner/dashboard", { cookie: await as("partner1@example.org") }));
-    expect(formatDate(dashboard.data.cutOffDate)).toBe("15-03-2027");
+    expect(formatDate(dashboard.data.cutOff.date)).toBe("15-03-2027");
   });
 
   it("reads a date typed as DD-MM-YYYY (day first, not month first)", async () => {

@@ -20,7 +20,7 @@ import {
 } from "~/models/product.server";
 import { openQuarterSpan } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
-import { partnerReportTiles } from "~/models/report-overview.server";
+import { partnerGuidance } from "~/models/report-overview.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import { PartnerSchema, joinContactNumber } from "~/schemas/partner";
@@ -334,11 +334,11 @@ const CountryList = z
 
 const PartnerDashboard = z
   .object({
-    cut_off_date: z.string().nullable().meta({ description: "The open quarter's submission date, DD-MM-YYYY." }),
+    cut_off_date: z.string().nullable().meta({ description: "The open quarter's submission date, DD-MM-YYYY (null: none set for it)." }),
     template_data: z.array(
       z.object({
         template_type: TemplateTypeName,
-        quarter_name: z.string().nullable().meta({ description: "The quarter of the partner's latest report of this type (null: none yet)." }),
+        quarter_name: z.string().meta({ description: "The open quarter, whose report this is." }),
         report_status: ReportStatus,
         submission_time: z.iso.datetime().nullable(),
         last_message: z.string().nullable(),
@@ -697,25 +697,22 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "GET",
     path: "/partner/dashboard/",
-    summary: "The caller's dashboard: the cut-off date and, per report, its latest quarter, state, submission time and last message.",
+    summary: "The caller's dashboard: the open quarter's cut-off date and, per report of the open quarter, its state, submission time and last message.",
     tag: DASHBOARD,
     access: ["PARTNER"],
     answer: PartnerDashboard,
     errors: [],
     async handle({ user }) {
-      const [tiles, cutOffDate] = await Promise.all([partnerReportTiles(user.partnerId!), getCutOffDate()]);
+      const { quarterName, cutOff, tiles } = await partnerGuidance(user.partnerId!);
       return {
-        cut_off_date: cutOffDate ? formatDate(cutOffDate) : null,
-        template_data: REPORT_TYPES.map((type) => {
-          const tile = tiles[type];
-          return {
-            template_type: TEMPLATE_TYPE_NAMES[type],
-            quarter_name: tile?.quarterName ?? null,
-            report_status: (tile?.status ?? "not started") as z.infer<typeof ReportStatus>,
-            submission_time: tile?.submittedAt?.toISOString() ?? null,
-            last_message: tile?.lastMessage ?? null,
-          };
-        }),
+        cut_off_date: cutOff ? formatDate(cutOff.date) : null,
+        template_data: tiles.map((tile) => ({
+          template_type: TEMPLATE_TYPE_NAMES[tile.type],
+          quarter_name: quarterName,
+          report_status: tile.state,
+          submission_time: tile.submittedAt?.toISOString() ?? null,
+          last_message: tile.lastMessage,
+        })),
       };
     },
   }),

@@ -1,0 +1,50 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import type { ReceivedMail } from "./mailbox";
+
+/** Adds a partner of this test (a unique name and e-mail) through the Add Partner form's endpoint; the page is signed in as ADMIN. */
+export async function createPartner(page: Page, label: string) {
+  const unique = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const partner = { companyName: `Zz ${label} ${unique}`, email: `${label.toLowerCase()}-${unique}@example.org`, unique };
+  const response = await page.request.post("/admin/add-partner", {
+    form: {
+      companyName: partner.companyName,
+      email: partner.email,
+      contactPrefix: "+91",
+      contactNumber: "9876543210",
+      address: "",
+      region: "Asia",
+    },
+    maxRedirects: 0,
+  });
+  expect(response.status(), await response.text()).toBe(302);
+  expect(response.headers().location).toBe("/admin/partner-list");
+  return partner;
+}
+
+export async function mailTo(received: ReceivedMail[], email: string) {
+  await expect.poll(() => received.some((mail) => mail.to.includes(email)), { timeout: 15_000 }).toBe(true);
+  return received.find((mail) => mail.to.includes(email))!;
+}
+
+/** The new partner chooses a password through the mailed link and signs in, in a browser of its own. */
+export async function partnerSignsIn(browser: Browser, baseURL: string, link: string, email: string, password: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto(new URL(link).pathname);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm Password").fill(password);
+  await page.getByLabel("Confirm Password").press("Enter");
+  await expect(page).toHaveURL("/login");
+  await signInOnForm(page, email, password);
+  await expect(page).toHaveURL("/partner/dashboard");
+  return { page, close: () => context.close() };
+}
+
+export async function signInOnForm(page: Page, email: string, password: string) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Password").press("Enter");
+}
