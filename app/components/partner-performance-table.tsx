@@ -6,6 +6,7 @@ import { Pager } from "~/components/pager";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
+import { ScrollRegion } from "./scroll-region";
 
 export const PERFORMANCE_PATH = "/admin/partner-performance";
 export const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
@@ -143,7 +144,7 @@ export const formatAverageDays = (days: number | null) => (days === null ? "" : 
 export function PerformanceTable({ state, rows }: { state: PerformanceState; rows: PartnerPerformanceRow[] }) {
   const { t } = useTranslation();
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={t("Partner Performance")}>
       <table className="table" data-testid="performance-table">
         <caption className="visually-hidden">{t("Partner Performance")}</caption>
         <thead>
@@ -181,6 +182,6 @@ export function PerformanceTable({ state, rows }: { state: PerformanceState; row
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

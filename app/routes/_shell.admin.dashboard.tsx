@@ -15,6 +15,7 @@ import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { formatDate } from "~/utils/dates";
 import { REPORT_STATES, REPORT_TYPE_LABELS } from "~/utils/reports";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | MPP Data Portal" }];
 
@@ -53,8 +54,8 @@ export default function AdminDashboard() {
         ) : null}
       </p>
       <section className="card">
-        <h2 className="card__title">{t("Reports of the open quarter")}</h2>
-        <div className="table-wrap">
+        <h2 className="card__title" id="report-status-counts-title">{t("Reports of the open quarter")}</h2>
+        <ScrollRegion labelledBy="report-status-counts-title">
           <table className="table" data-testid="report-status-counts">
             <thead>
               <tr>
@@ -79,7 +80,7 @@ export default function AdminDashboard() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </section>
       <DashboardTabNav query={query} />
       <div className="dashboard-panel" data-testid={`dashboard-${view.tab}`} aria-label={t(DASHBOARD_TAB_LABELS[view.tab])} role="region">

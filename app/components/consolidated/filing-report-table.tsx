@@ -5,6 +5,7 @@ import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/models/c
 import { queryHref } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
+import { ScrollRegion } from "../scroll-region";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
 export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
@@ -133,7 +134,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
   const { t } = useTranslation();
   if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;
   return (
-    <div className="table-wrap filing-report__wrap">
+    <ScrollRegion className="table-wrap filing-report__wrap" label={t("Filing Plans")}>
       <table className="table filing-report__table" data-testid="filing-report">
         <caption className="visually-hidden">{t("Filing Plans")}</caption>
         <thead>
@@ -167,7 +168,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -5,6 +5,7 @@ import type { DashboardQuery } from "~/reports/dashboard/query";
 import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
 import type { DashboardTable } from "~/reports/dashboard/tables";
 import { DownloadLinks } from "~/components/consolidated/table-kit";
+import { ScrollRegion } from "../scroll-region";
 
 /** Where a table's file comes from: every row of the table under the same filters. */
 export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
@@ -36,7 +37,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
       </header>
       {table.rows.length ? (
         <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={`${table.id}-title`}>
+          <ScrollRegion labelledBy={`${table.id}-title`}>
             <table className="table">
               <thead>
                 <tr>
@@ -65,7 +66,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <p className="dashboard-card__count">{t("Rows: {{total}}", { total: table.page.total })}</p>
           <Pager
             page={table.page.page}
