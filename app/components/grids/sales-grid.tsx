@@ -13,6 +13,7 @@ import DataGrid, {
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import {
+  cellRule,
   columnsFor,
   invalidColumns,
   isEmptyRow,
@@ -22,7 +23,7 @@ import {
   type SalesReferenceLists,
 } from "~/utils/sales-rows";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, nextRowKey, type EditableRow } from "./editable-grid";
+import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, type EditableRow } from "./editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -162,6 +163,7 @@ export function SalesGrid({
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
   const invalidCells = useInvalidCells(kind, lists);
   const salesColumns = columnsFor(kind);
+  const rules = useCellRules(useMemo(() => Object.fromEntries(salesColumns.map((column) => [column.key, cellRule(kind, column, lists)])), [kind, salesColumns, lists]));
 
   const isEditable = useCallback(
     (key: string) => !readOnly && (key !== "productName" || productEditable),
@@ -194,27 +196,20 @@ export function SalesGrid({
           renderHeaderCell: () => <span title={label}>{label}</span>,
           cellClass: (row) =>
             invalidCells(row).has(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
-          renderCell: ({ row }) => {
-            const value = cellOf(row, column.key);
-            return invalidCells(row).has(column.key) ? (
-              <span data-invalid="true" title={t("Invalid value")}>
-                {value}
-              </span>
-            ) : (
-              value
-            );
-          },
+          renderCell: ({ row }) => (
+            <CellValue value={cellOf(row, column.key)} invalid={invalidCells(row).has(column.key) ? rules.describe(column.key) : null} />
+          ),
           renderEditCell: (props) => <CellEditor {...props} listId={listId} label={label} />,
         };
       }),
     ];
-  }, [t, salesColumns, kind, isEditable, invalidCells, readOnly]);
+  }, [t, salesColumns, kind, isEditable, invalidCells, readOnly, rules]);
 
   const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
 
   const onCellKeyDown = useCallback(
     (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
-      if (args.mode !== "SELECT") return;
+      if (tabLeavesGrid(args, event) || args.mode !== "SELECT") return;
       // Ctrl+V: the browser's paste event brings the clipboard's block (handled below), not one cell.
       if ((event.ctrlKey || event.metaKey) && (event.key === "v" || event.key === "V")) {
         event.preventGridDefault();
@@ -290,6 +285,7 @@ export function SalesGrid({
           noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
         }}
       />
+      {rules.element}
     </div>
   );
 }
