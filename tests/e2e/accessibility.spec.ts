@@ -30,12 +30,12 @@ async function findings(page: Page, where: string): Promise<string[]> {
 }
 
 /** Collects the findings of several screens; `check()` fails once, listing every one. */
-function audit(page: Page) {
+function audit(page: Page, { javaScript = true } = {}) {
   const found: string[] = [];
   return {
-    /** Runs axe on the page as it is, labelled `where`. */
+    /** Runs axe on the page as it is (once React has hydrated it), labelled `where`. */
     async scan(where: string) {
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      if (javaScript) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
       found.push(...(await findings(page, where)));
     },
     /** Opens each path and runs axe on it. */
@@ -239,4 +239,20 @@ test.describe("on a phone", () => {
     await axe.scan("/partner/sales-report (ar), messages open");
     axe.check();
   });
+});
+
+test("without JavaScript: the plain report forms and a refused sign-in", async ({ page }) => {
+  // axe runs as a script, so the page keeps JavaScript but never gets the app's code: what a browser without JavaScript shows.
+  await page.route("**/build/**/*.js", (route) => route.abort());
+  const axe = audit(page, { javaScript: false });
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill("nobody@example.org");
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByLabel("Password").press("Enter");
+  await expect(page.locator(".alert--error")).toBeVisible();
+  await axe.scan("/login, wrong password (no JavaScript)");
+  await page.request.post("/login", { form: { email: "partner3@example.org", password: "partner-pass-3" }, maxRedirects: 0 });
+  await axe.scanPaths(["/partner/sales-report", "/partner/development-timeline", "/partner/filing-plans"]);
+  await expect(page.getByTestId("filing-table")).toBeVisible();
+  axe.check();
 });
