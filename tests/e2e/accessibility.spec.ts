@@ -16,8 +16,9 @@ const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales
 
 /** The serious and critical findings on the page as it is now, one readable block per rule. */
 async function findings(page: Page, where: string): Promise<string[]> {
-  // Only the violations are serialised back: passes on the large grids and tables would cost seconds.
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ["violations"] }).analyze();
+  // Only the violations are serialised back (passes on the large grids and tables would cost seconds),
+  // and axe runs in the page itself: the portal has no cross-origin frames that the default mode opens a page per scan for.
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ["violations"] }).setLegacyMode().analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) =>
@@ -138,9 +139,10 @@ test("admin screens, with the dashboard's tabs, errors shown and menus and dialo
 test("staff screens (read-only) and the lock screen", async ({ page, signIn }) => {
   await signIn("staff");
   const axe = audit(page);
-  await page.goto("/admin/partner-list");
+  // What differs from the admin's screens: disabled controls and the read-only report.
+  await axe.scanPaths(["/admin/partner-list"]);
   const partnerId = await page.locator("tbody tr").first().getAttribute("data-partner-id");
-  await axe.scanPaths(["/admin/dashboard", "/admin/partner-list", "/admin/product-list", `/admin/sales-report/${partnerId}`, "/admin/settings", "/admin/profile"]);
+  await axe.scanPaths(["/admin/product-list", `/admin/sales-report/${partnerId}`, "/admin/settings"]);
 
   await page.locator("summary.menu__trigger").last().click();
   await page.getByRole("button", { name: "Lock screen" }).click();
