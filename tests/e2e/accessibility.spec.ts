@@ -125,6 +125,19 @@ test("admin screens, with the dashboard's tabs, errors shown and menus and dialo
   await axe.scan("/admin/sales-report/{id}");
   await page.getByTestId("report-messages").locator("summary").click();
   await axe.scan("/admin/sales-report/{id}, messages open");
+  await page.getByRole("button", { name: "View Details" }).click();
+  await expect(page.getByTestId("verification-dialog")).toBeVisible();
+  await axe.scan("/admin/sales-report/{id}, product verification dialog");
+  await page.getByTestId("verification-dialog").getByRole("button", { name: "Close" }).click();
+  await expect(page.getByTestId("unverified-products")).toBeVisible();
+  await axe.scan("/admin/sales-report/{id}, 'Unverified Products'");
+
+  await open("/admin/partner-list");
+  await page.locator(".partner-list__table a.button--danger").first().click();
+  const question = page.locator(".partner-list__dialog");
+  await expect(question).toBeVisible();
+  await axe.scan("/admin/partner-list, deactivate question");
+  await question.getByRole("button", { name: "Cancel" }).click();
 
   await open("/change-password");
   await page.locator("main form button[type=submit]").click();
