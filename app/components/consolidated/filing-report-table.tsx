@@ -5,7 +5,7 @@ import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/models/c
 import { queryHref } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
-import { ScrollRegion } from "../scroll-region";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
 export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";

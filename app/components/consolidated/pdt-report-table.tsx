@@ -7,7 +7,7 @@ import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
-import { ScrollRegion } from "../scroll-region";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const PDT_REPORT_PATH = "/admin/report/development-timeline";
 export const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;

@@ -6,7 +6,7 @@ import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
-import { ScrollRegion } from "../scroll-region";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const SALES_REPORT_PATH = "/admin/report/sales-report";
 export const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;

@@ -5,7 +5,7 @@ import type { DashboardQuery } from "~/reports/dashboard/query";
 import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
 import type { DashboardTable } from "~/reports/dashboard/tables";
 import { DownloadLinks } from "~/components/consolidated/table-kit";
-import { ScrollRegion } from "../scroll-region";
+import { ScrollRegion } from "~/components/scroll-region";
 
 /** Where a table's file comes from: every row of the table under the same filters. */
 export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {

@@ -15,7 +15,7 @@ import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/utils/reports";
 import { DashboardTableCard, TableDownloads } from "./dashboard-table";
-import { ScrollRegion } from "../scroll-region";
+import { ScrollRegion } from "~/components/scroll-region";
 
 type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
 
