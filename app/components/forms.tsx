@@ -24,11 +24,13 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   const { t } = useTranslation();
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="field__errors" role="alert">
-      {errors.map((error) => (
-        <li key={error}>{t(error)}</li>
-      ))}
-    </ul>
+    <div id={id} role="alert">
+      <ul className="field__errors">
+        {errors.map((error) => (
+          <li key={error}>{t(error)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

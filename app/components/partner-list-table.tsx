@@ -5,6 +5,7 @@ import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
 import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/utils/reports";
+import { ScrollRegion } from "./scroll-region";
 
 interface Target {
   id: number;
@@ -46,7 +47,7 @@ export function PartnerListTable({
   return (
     <>
       {rows.length ? (
-        <div className="table-wrap">
+        <ScrollRegion label={t("Partner List")}>
           <table className="table partner-list__table" data-testid="partner-list">
             <thead>
               <tr>
@@ -98,7 +99,7 @@ export function PartnerListTable({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : (
         <p className="empty">{t("No data available!")}</p>
       )}

@@ -7,6 +7,7 @@ import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
+import { ScrollRegion } from "./scroll-region";
 
 export const PERFORMANCE_PATH = "/admin/partner-performance";
 export const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
@@ -146,7 +147,7 @@ export function PerformanceTable({ state, rows }: { state: PerformanceState; row
   const { t } = useTranslation();
   const format = useFormatters();
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={t("Partner Performance")}>
       <table className="table" data-testid="performance-table">
         <caption className="visually-hidden">{t("Partner Performance")}</caption>
         <thead>
@@ -184,6 +185,6 @@ export function PerformanceTable({ state, rows }: { state: PerformanceState; row
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

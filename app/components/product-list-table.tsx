@@ -6,6 +6,7 @@ import { ShowInactiveToggle } from "./show-inactive-toggle";
 import type { ProductRow } from "~/models/product.server";
 import { PRODUCT_CATEGORIES, productListSearch, type ProductListQuery } from "~/schemas/product";
 import { ProductDeactivateDialog, type DeactivateTarget } from "./product-deactivate-dialog";
+import { ScrollRegion } from "./scroll-region";
 
 export const PRODUCT_LIST_PATH = "/admin/product-list";
 
@@ -67,7 +68,7 @@ export function ProductListTable({ rows, query, canEdit }: { rows: ProductRow[];
 
   return (
     <>
-      <div className="table-wrap">
+      <ScrollRegion label={t("Product List")}>
         <table className="table product-list__table" data-testid="product-list">
           <thead>
             <tr>
@@ -156,7 +157,7 @@ export function ProductListTable({ rows, query, canEdit }: { rows: ProductRow[];
             )}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {canEdit && !inactive ? <ProductDeactivateDialog ref={dialogRef} target={target} action={actionUrl} /> : null}
     </>
   );

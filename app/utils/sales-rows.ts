@@ -256,6 +256,35 @@ function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: 
   }
 }
 
+/** What a valid cell holds, as an i18n key and its values: the grids describe an invalid cell with it. */
+export interface CellRule {
+  text: string;
+  values?: Record<string, number>;
+}
+
+/** The rule `isValidCell` (and, for the required columns, `invalidColumns`) applies to the column, in words. */
+export function cellRule(kind: SalesKind, column: SalesColumn<SalesColumnKey>, lists: SalesReferenceLists): CellRule {
+  const required = REQUIRED_COLUMNS[kind].includes(column.key);
+  switch (column.type) {
+    case "year":
+      return { text: "A year from {{from}} to {{to}}", values: { from: lists.currentYear - SALES_YEARS_BACK, to: lists.currentYear } };
+    case "month":
+      return { text: "A month from the list or its number (1 to 12)" };
+    case "country":
+      return { text: "A country from the list" };
+    case "formulation":
+      return { text: "A formulation type from the list" };
+    case "currency":
+      return { text: "A currency code from the list" };
+    case "number":
+      if (column.key === "royaltyPercent") return { text: "Required: a percentage from 0 to {{max}}", values: { max: ROYALTY_PERCENT_MAX } };
+      return { text: required ? "Required: a number of at least 0, e.g. 1250.50" : "A number of at least 0, e.g. 1250.50" };
+    case "text":
+    case "product":
+      return { text: "Text of at most {{max}} characters", values: { max: TEXT_MAX.line } };
+  }
+}
+
 /** The keys of the invalid or missing cells of a normalised row that is not empty, in column order. */
 export function invalidColumns(kind: SalesKind, row: SalesRowInput, lists: SalesReferenceLists): SalesColumnKey[] {
   const invalid: SalesColumnKey[] = [];

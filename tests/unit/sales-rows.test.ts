@@ -4,6 +4,7 @@ import {
   API_COLUMNS,
   FDF_COLUMNS,
   canonicalName,
+  cellRule,
   deriveFdfValues,
   emptySalesRow,
   formatDecimal,
@@ -287,6 +288,25 @@ describe("invalidColumns", () => {
     expect(fdfInvalid({ royaltyPercent: "100", royaltyDue: "1900" })).toEqual([]);
     expect(fdfInvalid({ royaltyPercent: "100.01" })).toEqual(["royaltyPercent"]);
     expect(fdfInvalid({ royaltyPercent: "" })).toEqual(["royaltyPercent"]);
+  });
+});
+
+describe("cellRule: what an invalid cell is described with", () => {
+  const column = (kind: "API" | "FDF", key: string) => (kind === "API" ? API_COLUMNS : FDF_COLUMNS).find((one) => one.key === key)!;
+
+  it("gives the years the validation accepts, read from the same lists", () => {
+    const rule = cellRule("API", column("API", "year"), lists);
+    expect(rule).toEqual({ text: "A year from {{from}} to {{to}}", values: { from: 2006, to: 2026 } });
+    expect(apiInvalid({ year: String(rule.values!.from) })).toEqual([]);
+    expect(apiInvalid({ year: String(rule.values!.from - 1) })).toEqual(["year"]);
+    expect(cellRule("API", column("API", "year"), { ...lists, currentYear: 2030 }).values).toEqual({ from: 2010, to: 2030 });
+  });
+
+  it("says the FDF royalty cells are required, and the royalty % range", () => {
+    expect(cellRule("FDF", column("FDF", "royaltyPercent"), lists)).toEqual({ text: "Required: a percentage from 0 to {{max}}", values: { max: 100 } });
+    expect(cellRule("FDF", column("FDF", "royaltyDue"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
+    expect(cellRule("FDF", column("FDF", "quantity"), lists).text).toBe("A number of at least 0, e.g. 1250.50");
+    expect(cellRule("API", column("API", "country"), lists).text).toBe("A country from the list");
   });
 });
 

@@ -6,6 +6,7 @@ import { queryHref } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const FILING_REPORT_PATH = "/admin/report/filing-plans";
 export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
@@ -137,7 +138,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
   const format = useFormatters();
   if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;
   return (
-    <div className="table-wrap filing-report__wrap">
+    <ScrollRegion className="table-wrap filing-report__wrap" label={t("Filing Plans")}>
       <table className="table filing-report__table" data-testid="filing-report">
         <caption className="visually-hidden">{t("Filing Plans")}</caption>
         <thead>
@@ -171,7 +172,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

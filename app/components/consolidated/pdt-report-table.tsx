@@ -7,6 +7,7 @@ import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const PDT_REPORT_PATH = "/admin/report/development-timeline";
 export const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
@@ -124,7 +125,7 @@ export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReport
   const { t } = useTranslation();
   const columns = 5 + quarterOrder.length * 2;
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={t("Development Timeline")}>
       <table className="table" data-testid="pdt-report">
         <thead>
           <tr>
@@ -171,6 +172,6 @@ export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReport
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

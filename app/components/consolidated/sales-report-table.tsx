@@ -7,6 +7,7 @@ import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
+import { ScrollRegion } from "~/components/scroll-region";
 
 export const SALES_REPORT_PATH = "/admin/report/sales-report";
 export const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
@@ -87,9 +88,9 @@ export function SalesReportTable({ view }: { view: View }) {
       </p>
       {page.rows.length ? (
         <>
-          <div className="table-wrap">
+          <ScrollRegion label={t("Sales Report")}>
             <SalesRowsTable view={view} />
-          </div>
+          </ScrollRegion>
           <SalesReportPager view={view} />
         </>
       ) : (

@@ -6,6 +6,7 @@ import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
 import { DownloadLinks } from "~/components/consolidated/table-kit";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardCell, DashboardColumn, DashboardTable } from "~/reports/dashboard/tables";
+import { ScrollRegion } from "~/components/scroll-region";
 
 /** Where a table's file comes from: every row of the table under the same filters. */
 export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
@@ -45,7 +46,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
       </header>
       {table.rows.length ? (
         <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={`${table.id}-title`}>
+          <ScrollRegion labelledBy={`${table.id}-title`}>
             <table className="table">
               <thead>
                 <tr>
@@ -74,7 +75,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(table.page.total) })}</p>
           <Pager
             page={table.page.page}

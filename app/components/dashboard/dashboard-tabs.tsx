@@ -16,6 +16,7 @@ import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/utils/reports";
 import { DashboardTableCard, TableDownloads } from "./dashboard-table";
+import { ScrollRegion } from "~/components/scroll-region";
 
 type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
 
@@ -177,7 +178,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
         ) : null}
         {summary.rows.length ? (
           <>
-            <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="summary-title">
+            <ScrollRegion labelledBy="summary-title">
               <table className="table">
                 <thead>
                   <tr>
@@ -202,7 +203,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(summary.page.total) })}</p>
             <Pager page={summary.page.page} pages={summary.page.pages} pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })} />
           </>

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import { REPORT_STATUS_TYPE_LABELS, reportStateLabel } from "~/components/report-status-icon";
+import { ScrollRegion } from "~/components/scroll-region";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import type { ReportStatusCount } from "~/models/report-overview.server";
 import { REPORT_STATES, REPORT_TYPE_LABELS, type ReportState } from "~/utils/reports";
@@ -15,8 +16,10 @@ export function ReportStatusCounts({ counts }: { counts: ReportStatusCount[] }) 
   const format = useFormatters();
   return (
     <section className="card">
-      <h2 className="card__title">{t("Reports of the open quarter")}</h2>
-      <div className="table-wrap">
+      <h2 className="card__title" id="report-status-counts-title">
+        {t("Reports of the open quarter")}
+      </h2>
+      <ScrollRegion labelledBy="report-status-counts-title">
         <table className="table report-status-counts" data-testid="report-status-counts">
           <thead>
             <tr>
@@ -54,7 +57,7 @@ export function ReportStatusCounts({ counts }: { counts: ReportStatusCount[] }) 
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { formPage, PlainReportForm, type PlainFormState } from "../report/plain-
 import { datalistIdFor } from "./sales-grid";
 import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
+import { ScrollRegion } from "../scroll-region";
 
 type LoadedRow = { id?: number } & Record<string, unknown>;
 
@@ -92,7 +93,7 @@ export function SalesFormTable({
   }
 
   const table = (
-    <div className="table-wrap report-form__table-wrap">
+    <ScrollRegion className="table-wrap report-form__table-wrap" label={t("{{kind}} sales", { kind })}>
       <table className="table report-form-table" data-testid={`sales-table-${kind}`}>
         <caption className="visually-hidden">{t("{{kind}} sales", { kind })}</caption>
         <thead>
@@ -163,7 +164,7 @@ export function SalesFormTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 
   return (

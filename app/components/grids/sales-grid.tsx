@@ -24,9 +24,9 @@ import DataGrid, {
 } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
-import { checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
+import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, nextRowKey, type EditableRow } from "./editable-grid";
+import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, type EditableRow } from "./editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -95,26 +95,20 @@ function SalesCell({
   row: EditableRow;
   columnKey: string;
   checked: (row: EditableRow) => CheckedRow<SalesKind>;
-  invalid: boolean;
+  /** The rule the cell breaks, or null. */
+  invalid: { id: string; text: string } | null;
 }) {
   const { t } = useTranslation();
   const draft = useContext(DraftRowContext);
   const current = draft?._key === row._key ? draft : row;
   const value = cellOf(current, columnKey);
-  if (invalid) {
-    return (
-      <span data-invalid="true" title={t("Invalid value")}>
-        {value}
-      </span>
-    );
-  }
-  const derived = value.trim() === "" ? (checked(current).row as Record<string, string>)[columnKey] : "";
+  const derived = !invalid && value.trim() === "" ? (checked(current).row as Record<string, string>)[columnKey] : "";
   return derived ? (
     <span className="report-grid__derived" data-derived="true" title={t("Calculated when saved")}>
-      {derived}
+      <CellValue value={derived} invalid={null} />
     </span>
   ) : (
-    value
+    <CellValue value={value} invalid={invalid} />
   );
 }
 
@@ -232,6 +226,7 @@ export function SalesGrid({
   const checked = useCheckedRow(kind, lists);
   const [draft, setDraft] = useState<EditableRow | null>(null);
   const salesColumns = columnsFor(kind);
+  const rules = useCellRules(useMemo(() => Object.fromEntries(salesColumns.map((column) => [column.key, cellRule(kind, column, lists)])), [kind, salesColumns, lists]));
 
   const isEditable = useCallback(
     (key: string) => !readOnly && (key !== "productName" || productEditable),
@@ -267,19 +262,19 @@ export function SalesGrid({
           cellClass: (row) =>
             checked(row).invalid.includes(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
           renderCell: ({ row }) => (
-            <SalesCell row={row} columnKey={column.key} checked={checked} invalid={checked(row).invalid.includes(column.key)} />
+            <SalesCell row={row} columnKey={column.key} checked={checked} invalid={checked(row).invalid.includes(column.key) ? rules.describe(column.key) : null} />
           ),
           renderEditCell: (props) => <DraftCellEditor {...props} listId={listId} label={label} onDraft={setDraft} />,
         };
       }),
     ];
-  }, [t, salesColumns, kind, isEditable, checked, readOnly]);
+  }, [t, salesColumns, kind, isEditable, checked, readOnly, rules]);
 
   const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
 
   const onCellKeyDown = useCallback(
     (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
-      if (args.mode !== "SELECT") return;
+      if (tabLeavesGrid(args, event) || args.mode !== "SELECT") return;
       // Ctrl+V: the browser's paste event brings the clipboard's block (handled below), not one cell.
       if ((event.ctrlKey || event.metaKey) && (event.key === "v" || event.key === "V")) {
         event.preventGridDefault();
@@ -358,6 +353,7 @@ export function SalesGrid({
           }}
         />
       </DraftRowContext.Provider>
+      {rules.element}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { scaleUtc } from "d3-scale";
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatPdtDate, slipDays } from "~/reports/pdt/rows";
+import { ScrollRegion } from "../scroll-region";
 
 /**
  * The development timeline as a picture: one lane per stage, grouped under its product, with the
@@ -177,7 +178,7 @@ export function PdtTimeline({ products, quarters, direction, currentLabel, previ
   };
 
   return (
-    <div className="pdt-timeline-scroll">
+    <ScrollRegion className="pdt-timeline-scroll" labelledBy={`${id}-title`}>
       <svg
         className="pdt-timeline"
         role="img"
@@ -217,6 +218,6 @@ export function PdtTimeline({ products, quarters, direction, currentLabel, previ
         {legend("previous", previousLabel, 32)}
         {lanes}
       </svg>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { HistoryAction, ReportHistoryEntry } from "~/models/report-workflow.server";
 import { useFormatters } from "~/hooks/use-formatters";
+import { ScrollRegion } from "../scroll-region";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
   save: "Saved",
@@ -37,7 +38,7 @@ export function ReportHistory({ history, changes }: { history: ReportHistoryEntr
               })}
         </p>
       ) : null}
-      <div className="table-wrap">
+      <ScrollRegion label={t("History")}>
         <table className="table report-history__table">
           <thead>
             <tr>
@@ -68,7 +69,7 @@ export function ReportHistory({ history, changes }: { history: ReportHistoryEntr
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </details>
   );
 }

@@ -2,6 +2,7 @@ import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
+import { ScrollRegion } from "../scroll-region";
 
 export interface ReportMessage {
   id: number;
@@ -58,7 +59,7 @@ export function ReportMessages({
         </span>
         <span className="visually-hidden">{t("unread")}</span>
       </summary>
-      <div className="messages-popover__panel">
+      <ScrollRegion className="messages-popover__panel" label={t("Messages")}>
         {messages.length === 0 ? (
           <p className="empty">{t("No messages yet.")}</p>
         ) : (
@@ -88,7 +89,7 @@ export function ReportMessages({
             </button>
           </Form>
         ) : null}
-      </div>
+      </ScrollRegion>
     </details>
   );
 }

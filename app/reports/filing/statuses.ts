@@ -4,6 +4,7 @@
  * computed here, so that browser and server agree on them. No database access in this module.
  */
 import { addQuarters, quarterName, type QuarterRef } from "~/utils/quarters";
+import type { CellRule } from "~/utils/sales-rows";
 
 /** What a partner types (or what an export writes) for an empty cell. */
 export const FILING_EMPTY = "0";
@@ -17,6 +18,9 @@ export function plannedFilingQuarters(open: QuarterRef): string[] {
 export function filingStatusOptions(base: readonly string[], open: QuarterRef): string[] {
   return [...base, ...plannedFilingQuarters(open)];
 }
+
+/** The rule of `normaliseFilingCell` in words: the grid describes an invalid cell with it. */
+export const FILING_CELL_RULES: Record<"status", CellRule> = { status: { text: "Choose a status from the list" } };
 
 /**
  * Reads one cell: blank or "0" is the empty cell ("0"); anything else must be one of `options`,

@@ -11,6 +11,7 @@
  * zone can move a date by a day.
  */
 import { PROJECT_STATUSES, PROJECT_STATUS_LABELS, type ProjectStatus } from "~/utils/project-status";
+import type { CellRule } from "~/utils/sales-rows";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 
 export { PROJECT_STATUSES as PDT_STATUSES } from "~/utils/project-status";
@@ -121,6 +122,14 @@ export const PDT_COLUMN_LABELS: Record<PdtColumnKey, string> = {
   notes: "Notes",
   startDate: "Start Date",
   endDate: "End Date",
+};
+
+/** What a valid cell holds (the rules of `normalisePdtRow` in words): the grid describes an invalid cell with it. */
+export const PDT_CELL_RULES: Record<PdtColumnKey, CellRule> = {
+  status: { text: "Choose a status from the list" },
+  notes: { text: "Text of at most {{max}} characters", values: { max: TEXT_MAX.note } },
+  startDate: { text: "Dates as M/D/YYYY, the end not before the start" },
+  endDate: { text: "Dates as M/D/YYYY, the end not before the start" },
 };
 
 export interface PdtRow {

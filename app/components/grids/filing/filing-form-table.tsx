@@ -5,6 +5,7 @@ import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FILING_NO_DATA, filingFieldName } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { formPage, PlainReportForm, type PlainFormState } from "../../report/plain-form";
+import { ScrollRegion } from "../../scroll-region";
 
 /**
  * Filing Plans without JavaScript: 50 countries a page, a select per product (its type's statuses,
@@ -33,7 +34,7 @@ export function FilingFormTable({
   const posted = submitted?.tab === "Filing" ? submitted.rows : null;
 
   const table = (
-    <div className="table-wrap report-form__table-wrap">
+    <ScrollRegion className="table-wrap report-form__table-wrap" label={t("Filing Plans")}>
       <table className="table report-form-table" data-testid="filing-table">
         <caption className="visually-hidden">{t("Filing Plans")}</caption>
         <thead>
@@ -85,7 +86,7 @@ export function FilingFormTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
   return (
     <PlainReportForm state={form} canEdit={canEdit} page={current} pages={pages} commentId="filing-submit-comment">

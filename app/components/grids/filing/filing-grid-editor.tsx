@@ -5,12 +5,12 @@ import { useFormatters } from "~/hooks/use-formatters";
 import type { FilingPlanView } from "~/models/filing-plan.server";
 import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
-import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
+import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { useRootData } from "~/root";
 import { InvalidDataDialog } from "../../report/dialogs";
 import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
-import { cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
+import { cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, useGridHeight, type EditableRow } from "../editable-grid";
 
 /** The grid row key of a product's cell. */
 export const productKey = (productId: number) => `p${productId}`;
@@ -139,6 +139,8 @@ export function FilingGridEditor({
     return true;
   };
 
+  const rules = useCellRules(FILING_CELL_RULES);
+
   const columns = useMemo(
     (): Column<EditableRow>[] => [
       { key: "country", name: t("Country"), width: 200, frozen: true, resizable: true, renderCell: ({ row }) => format.country(cellOf(row, "country")) },
@@ -163,23 +165,17 @@ export function FilingGridEditor({
           },
           renderCell: ({ row }) => {
             const value = cellOf(row, key);
-            return isInvalid(product.id, value) ? (
-              <span data-invalid="true" aria-invalid="true" title={t("Choose a status from the list")}>
-                {value}
-              </span>
-            ) : (
-              value
-            );
+            return <CellValue value={value} invalid={isInvalid(product.id, value) ? rules.describe("status") : null} />;
           },
           renderEditCell: (props) => <StatusEditor {...props} options={options} label={`${product.name}, ${format.country(cellOf(props.row, "country"))}`} />,
         };
       }),
     ],
-    [t, format, view.products, view.statusLists, readOnly, isInvalid],
+    [t, format, view.products, view.statusLists, readOnly, isInvalid, rules],
   );
 
   const onCellKeyDown = (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
-    if (args.mode !== "SELECT" || readOnly || args.column.key === "country") return;
+    if (tabLeavesGrid(args, event) || args.mode !== "SELECT" || readOnly || args.column.key === "country") return;
     if (event.key === "Delete" || event.key === "Backspace") {
       event.preventGridDefault();
       event.preventDefault();
@@ -219,6 +215,7 @@ export function FilingGridEditor({
             direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
             style={{ blockSize: height }}
           />
+          {rules.element}
         </div>
       )}
       <InvalidDataDialog problems={problems} headings={FILING_PROBLEM_HEADINGS} onClose={() => setProblems(null)} />

@@ -6,6 +6,7 @@ import { formatPdtDate, PDT_COLUMN_LABELS, PDT_STATUSES } from "~/reports/pdt/ro
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { formPage, PlainReportForm, type PlainFormState } from "../../report/plain-form";
 import { SlipBadge } from "./slip-badge";
+import { ScrollRegion } from "../../scroll-region";
 
 /**
  * The timeline without JavaScript: a form of 50 rows a page, the quarter's dates as date inputs,
@@ -38,7 +39,7 @@ export function PdtFormTable({
   const valueOf = (index: number, key: PdtFormKey, fallback: string) => posted?.[index]?.[key] ?? fallback;
 
   const table = (
-    <div className="table-wrap report-form__table-wrap">
+    <ScrollRegion className="table-wrap report-form__table-wrap" label={t("Development Timeline")}>
       <table className="table report-form-table" data-testid="pdt-table">
         <caption className="visually-hidden">{t("Development Timeline")}</caption>
         <thead>
@@ -134,7 +135,7 @@ export function PdtFormTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
   return (
     <PlainReportForm state={form} canEdit={canEdit} page={current} pages={pages} commentId="pdt-submit-comment">

@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import DataGrid, { type Column, type RenderEditCellProps } from "react-data-grid";
+import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/models/pdt-report.server";
 import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
-import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
+import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_CELL_RULES, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
 import { useRootData } from "~/root";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { InvalidDataDialog } from "../../report/dialogs";
 import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
-import { CellEditor, cellOf, nextRowKey, useGridHeight, type EditableRow } from "../editable-grid";
+import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, useGridHeight, type EditableRow } from "../editable-grid";
 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
 
@@ -166,6 +166,8 @@ export function PdtGridEditor({
     return true;
   };
 
+  const rules = useCellRules(PDT_CELL_RULES);
+
   const columns = useMemo((): Column<EditableRow>[] => {
     const text = (key: string, name: string, width: number): Column<EditableRow> => ({ key, name, width, resizable: true });
     const editable = (key: PdtColumnKey, width: number): Column<EditableRow> => {
@@ -179,13 +181,7 @@ export function PdtGridEditor({
         cellClass: (row) => (invalidCells(row).has(key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell"),
         renderCell: ({ row }) => {
           const value = key === "status" ? t(PROJECT_STATUS_LABELS[cellOf(row, "status") as keyof typeof PROJECT_STATUS_LABELS] ?? cellOf(row, "status")) : cellOf(row, key);
-          return invalidCells(row).has(key) ? (
-            <span data-invalid="true" title={t(key === "startDate" || key === "endDate" ? "Dates as M/D/YYYY, the end not before the start" : "Invalid value")}>
-              {value}
-            </span>
-          ) : (
-            value
-          );
+          return <CellValue value={value} invalid={invalidCells(row).has(key) ? rules.describe(key) : null} />;
         },
         renderEditCell: (props) => (key === "status" ? <StatusEditor {...props} label={label} /> : <CellEditor {...props} label={label} />),
       };
@@ -218,7 +214,7 @@ export function PdtGridEditor({
         },
       },
     ];
-  }, [t, readOnly, invalidCells, earlierQuarters.join("|"), byKey, rows]);
+  }, [t, readOnly, invalidCells, earlierQuarters.join("|"), byKey, rows, rules]);
 
   return (
     <div className="report-editor" data-dirty={dirty ? "true" : undefined}>
@@ -243,10 +239,12 @@ export function PdtGridEditor({
           rows={rows}
           onRowsChange={setRows}
           rowKeyGetter={(row) => row._key}
+          onCellKeyDown={(args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => tabLeavesGrid(args, event)}
           direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
           style={{ blockSize: height }}
           renderers={{ noRowsFallback: <div className="report-grid__empty">{t(PDT_EMPTY)}</div> }}
         />
+        {rules.element}
       </div>
       <InvalidDataDialog problems={problems} headings={PDT_PROBLEM_HEADINGS} onClose={() => setProblems(null)} />
     </div>
