@@ -59,7 +59,7 @@ describe("BarChart", () => {
   it("is a picture with a title and a description, and a visible caption", () => {
     const html = renderToStaticMarkup(<BarChart {...barProps()} />);
     expectTextAlternative(html, "Reports per quarter", "Most reports came in on time.");
-    expect(html).toContain(`<figcaption class="chart__caption">Reports per quarter</figcaption>`);
+    expect(html).toMatch(/<figcaption class="chart__caption" id="[^"]+">Reports per quarter<\/figcaption>/);
     expect(html).toContain('viewBox="0 0 640 240"');
     // Colours come from classes only.
     expect(html).not.toMatch(/\sfill=|\sstroke=|style=/);

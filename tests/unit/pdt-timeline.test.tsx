@@ -53,7 +53,7 @@ describe("PdtTimeline", () => {
   it("renders an accessible svg with a title and a description", () => {
     const html = renderToStaticMarkup(<PdtTimeline {...props} />);
     expect(html).toMatch(/<svg[^>]*role="img"/);
-    const labelledBy = /aria-labelledby="([^"]+)"/.exec(html)?.[1].split(" ") ?? [];
+    const labelledBy = /<svg[^>]*aria-labelledby="([^"]+)"/.exec(html)?.[1].split(" ") ?? [];
     expect(labelledBy).toHaveLength(2);
     expect(html).toContain(`<title id="${labelledBy[0]}">Development timeline, Q2 2026</title>`);
     expect(html).toContain(`<desc id="${labelledBy[1]}">`);

@@ -302,10 +302,11 @@ describe("cellRule: what an invalid cell is described with", () => {
     expect(cellRule("API", column("API", "year"), { ...lists, currentYear: 2030 }).values).toEqual({ from: 2010, to: 2030 });
   });
 
-  it("says the FDF royalty cells are required, and the royalty % range", () => {
+  it("says which number cells are required (Quantity; FDF Royalty % with its range), and that Royalty Due is not (it is derived)", () => {
     expect(cellRule("FDF", column("FDF", "royaltyPercent"), lists)).toEqual({ text: "Required: a percentage from 0 to {{max}}", values: { max: 100 } });
-    expect(cellRule("FDF", column("FDF", "royaltyDue"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
-    expect(cellRule("FDF", column("FDF", "quantity"), lists).text).toBe("A number of at least 0, e.g. 1250.50");
+    expect(cellRule("FDF", column("FDF", "quantity"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
+    expect(cellRule("API", column("API", "quantity"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
+    expect(cellRule("FDF", column("FDF", "royaltyDue"), lists).text).toBe("A number of at least 0, e.g. 1250.50");
     expect(cellRule("API", column("API", "country"), lists).text).toBe("A country from the list");
   });
 });
