@@ -233,6 +233,10 @@ const COMPARED_COLUMNS = [
  * Writes changed rows with one UPDATE … FROM (VALUES …) per 500 rows rather than one statement a
  * row: a large edit stays a handful of statements, and so do the dashboard triggers they fire.
  */
+/** A lone UTF-16 surrogate as U+FFFD, as a text parameter is sent (PostgreSQL refuses its JSON escape). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const wellFormed = (_key: string, value: unknown) => (typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value);
+
 /**
  * Rows as one JSON parameter read back by `json_to_recordset`, in their order: one statement for
  * any number of rows, without building a placeholder per value (for 10,000 rows, building those
@@ -249,7 +253,7 @@ function rowsRecordset(rows: ({ id?: number } & SalesRowValues)[]) {
   const names = columns.map((column) => column.name);
   return {
     names,
-    from: sql`rows from (json_to_recordset(${JSON.stringify(records)}::json) as (${definitions})) with ordinality as v(${sql.join(
+    from: sql`rows from (json_to_recordset(${JSON.stringify(records, wellFormed)}::json) as (${definitions})) with ordinality as v(${sql.join(
       [...names, "position"].map((name) => sql.identifier(name)),
       sql`, `,
     )})`,
