@@ -42,7 +42,7 @@ async function xlsxOf(download: Download, filename: string, sheetName: string) {
   expect(download.suggestedFilename()).toBe(filename);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await fs.readFile((await download.path())!)) as unknown as ExcelJS.Buffer);
-  expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([sheetName]);
+  expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([sheetName, "Info"]);
   const rows = workbook.getWorksheet(sheetName)!.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
   return { header: rows[0], rows: rows.slice(1) };
 }

@@ -65,7 +65,7 @@ test.describe("on a phone", () => {
     await expectNoSidewaysScroll(page);
 
     const reminder = acme.locator("details.partner-list__reminder");
-    await expectEscapeCloses(page, reminder.locator("summary"), reminder.getByRole("button", { name: "PDT" }));
+    await expectEscapeCloses(page, reminder.locator("summary"), reminder.getByRole("button", { name: "Sales Report" }));
 
     const sidebar = page.getByRole("complementary", { name: "Main navigation" });
     await page.locator("label.header__drawer-button").click();
