@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime, formatMonthName, formatPeriod } from "~/utils/dates";
-import { countryName, formatNumber, sortByLabel } from "~/utils/display";
+import { countryName, formatNumber, sortByLabel } from "~/utils/locale-format";
 
 /** The display helpers of app/utils bound to the page's language, for components. */
 export function useFormatters() {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatDate, formatDateTime, formatMonthName, formatPeriod } from "~/utils/dates";
-import { countryName, DEFAULT_DISPLAY, formatNumber, parseDisplaySettings, sortByLabel } from "~/utils/display";
+import { DEFAULT_DISPLAY, parseDisplaySettings } from "~/utils/display";
+import { countryName, formatNumber, sortByLabel } from "~/utils/locale-format";
 import { navigationFor } from "~/utils/navigation";
 import { addQuarters, parseQuarterName, quarterBounds, quarterName, quarterOf } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";

@@ -1,7 +1,7 @@
 import { scaleBand, scaleLinear, type ScaleBand, type ScaleLinear } from "d3-scale";
 import { stack, stackOffsetDiverging } from "d3-shape";
 import { useId, type ReactNode } from "react";
-import { formatNumber } from "~/utils/display";
+import { formatNumber } from "~/utils/locale-format";
 
 /**
  * Bar chart of the dashboard, drawn as plain SVG during server rendering (no script needed). The

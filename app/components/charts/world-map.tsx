@@ -1,6 +1,6 @@
 import { scaleQuantize } from "d3-scale";
 import { useId } from "react";
-import { formatNumber } from "~/utils/display";
+import { formatNumber } from "~/utils/locale-format";
 
 /**
  * World map shaded by a count per country. The shapes live in one geometry document served by
