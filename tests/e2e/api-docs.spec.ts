@@ -13,7 +13,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(login.getByRole("heading", { name: "Request body" })).toBeVisible();
       await expect(login).toContainText('"email"');
       await expect(login).toContainText("401");
-      expect(await page.locator("article").count()).toBeGreaterThan(40);
+      // The page arrives in chunks: count once all of it is in.
+      await expect.poll(() => page.locator("article").count()).toBeGreaterThan(40);
 
       const document = await page.request.get("/api/openapi.json");
       expect(document.status()).toBe(200);
