@@ -108,6 +108,18 @@ export const ADMIN_AND_STAFF = ["ADMIN", "STAFF"] as const satisfies readonly Ro
 /** A path parameter that is a record id. */
 export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
 
+/** The paging fields of a list's answer; `pagedAnswer` fills them from a model's page. */
+export const pagedAnswerFields = (countDescription: string) => ({
+  count: z.number().int().meta({ description: countDescription }),
+  page_number: z.number().int(),
+  page_size: z.number().int(),
+  pages: z.number().int(),
+});
+
+export function pagedAnswer(page: { total: number; page: number; pageSize: number; pages: number }) {
+  return { count: page.total, page_number: page.page, page_size: page.pageSize, pages: page.pages };
+}
+
 /** `/…/{partnerId}/`: the partner a call is about. */
 export const PartnerParams = z.object({ partnerId: idParam });
 

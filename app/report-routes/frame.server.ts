@@ -17,12 +17,12 @@ import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
-import { FRAME_INTENTS, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import { FRAME_INTENTS, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 
 export const REPORT_ROUTE_MESSAGES = {
-  submitted: "Report has been submitted to the admin!",
+  submitted: REPORT_SUBMITTED,
   tooManyRows: "Too many rows in one save.",
   badRequest: BAD_REQUEST,
 } as const;

@@ -17,7 +17,7 @@ import type { DashboardTable, DashboardTableId } from "~/reports/dashboard/table
 import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS } from "~/reports/dashboard/view";
 import { readQuery } from "~/utils/query-string.server";
 import { REPORT_STATES } from "~/utils/reports";
-import { ADMIN_AND_STAFF, signedInCall } from "../call.server";
+import { ADMIN_AND_STAFF, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
 
 const TAG = "Dashboard";
 
@@ -48,10 +48,7 @@ const tableFields = {
   title: z.string(),
   columns: z.array(z.object({ key: z.string(), label: z.string(), numeric: z.boolean() })),
   rows: z.array(z.record(z.string(), Cell)).meta({ description: "Each row's cells by column key; figures are exact decimal strings or counts." }),
-  count: z.number().int().meta({ description: "Rows of the table, all pages." }),
-  page_number: z.number().int(),
-  page_size: z.number().int(),
-  pages: z.number().int(),
+  ...pagedAnswerFields("Rows of the table, all pages."),
 };
 const DashboardTableAnswer = z.object(tableFields).meta({ id: "DashboardTable" });
 
@@ -61,10 +58,7 @@ function tableAnswer(table: DashboardTable) {
     title: table.title,
     columns: table.columns.map((column) => ({ key: column.key, label: column.label, numeric: Boolean(column.numeric) })),
     rows: table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column.key, row[index] ?? null]))),
-    count: table.page.total,
-    page_number: table.page.page,
-    page_size: table.page.pageSize,
-    pages: table.page.pages,
+    ...pagedAnswer(table.page),
   };
 }
 
@@ -139,10 +133,7 @@ const SummaryAnswer = z
       }),
     ),
     partner_ids: z.array(z.number().int()).meta({ description: "Every partner of the view (all pages): whom a bulk reminder names." }),
-    count: z.number().int(),
-    page_number: z.number().int(),
-    page_size: z.number().int(),
-    pages: z.number().int(),
+    ...pagedAnswerFields("Rows of the view, all pages."),
   })
   .meta({ id: "DashboardSummary" });
 
@@ -267,10 +258,7 @@ export const DASHBOARD_CALLS = [
           sales_status: row.statuses.sales,
         })),
         partner_ids: summary.partnerIds,
-        count: summary.page.total,
-        page_number: summary.page.page,
-        page_size: summary.page.pageSize,
-        pages: summary.page.pages,
+        ...pagedAnswer(summary.page),
       };
     },
   }),

@@ -9,9 +9,8 @@ import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFi
 import { resolveQuarter } from "~/models/report-screen.server";
 import { FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
-import { DATA_RECORDED } from "~/reports/frame/contract";
 import { invalid, type ApiCall } from "../call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportSavedAnswer, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Filing Plans";
 
@@ -76,14 +75,7 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
     }
     throw invalid(errors);
   }
-  return ReportSavedSchema.parse({
-    status: "OK",
-    detail: action === "submit" ? "Report has been submitted to the admin!" : DATA_RECORDED,
-    report_id: saved.reportId,
-    version: saved.version,
-    total: saved.counts.total,
-    updated: saved.counts.updated,
-  });
+  return reportSavedAnswer(action, saved);
 }
 
 export const FILING_CALLS: ApiCall[] = reportTemplateCalls({

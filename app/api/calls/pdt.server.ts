@@ -7,12 +7,11 @@
 import * as z from "zod";
 import { loadPdtReport, PDT_POSTED_REFUSALS, savePdtReport, splitPdtPostedRows, type PdtReportView } from "~/models/pdt-report.server";
 import { resolveQuarter } from "~/models/report-screen.server";
-import { DATA_RECORDED } from "~/reports/frame/contract";
 import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { idParam, invalid, type ApiCall } from "../call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportSavedAnswer, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Development Timeline";
 
@@ -121,14 +120,7 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
     }
     throw invalid(errors);
   }
-  return ReportSavedSchema.parse({
-    status: "OK",
-    detail: action === "submit" ? "Report has been submitted to the admin!" : DATA_RECORDED,
-    report_id: saved.reportId,
-    version: saved.version,
-    total: saved.counts.total,
-    updated: saved.counts.updated,
-  });
+  return reportSavedAnswer(action, saved);
 }
 
 export const PDT_CALLS: ApiCall[] = reportTemplateCalls({

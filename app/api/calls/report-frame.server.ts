@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";
+import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "../call.server";
 
@@ -78,6 +79,21 @@ export const ReportSavedSchema = z
     updated: z.number().int().meta({ description: "Stored values this save wrote or removed." }),
   })
   .meta({ id: "ReportSaved" });
+
+/** The answer of a Development Timeline or Filing Plans save or submission. */
+export function reportSavedAnswer(
+  action: "save" | "submit",
+  saved: { reportId: number; version: number; counts: { total: number; updated: number } },
+): z.infer<typeof ReportSavedSchema> {
+  return ReportSavedSchema.parse({
+    status: "OK",
+    detail: action === "submit" ? REPORT_SUBMITTED : DATA_RECORDED,
+    report_id: saved.reportId,
+    version: saved.version,
+    total: saved.counts.total,
+    updated: saved.counts.updated,
+  });
+}
 
 export const ReportSubmitBody = z
   .object({

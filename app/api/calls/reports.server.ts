@@ -17,7 +17,7 @@ import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES } from "~/utils/reports";
 import { columnsFor, type SalesKind } from "~/utils/sales-rows";
-import { ADMIN_AND_STAFF, idParam, invalid, signedInCall } from "../call.server";
+import { ADMIN_AND_STAFF, idParam, invalid, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
 
 const TAG = "Consolidated reports";
 /** The most rows one page of an API answer holds. */
@@ -56,10 +56,7 @@ const optionalText = z.string().max(200).nullish();
 const FilterOption = z.object({ id: z.number().int(), name: z.string() });
 const TextOption = z.object({ id: z.string(), name: z.string() });
 const pageAnswer = {
-  count: z.number().int().meta({ description: "Rows matching the filters, all pages." }),
-  page_number: z.number().int(),
-  page_size: z.number().int(),
-  pages: z.number().int(),
+  ...pagedAnswerFields("Rows matching the filters, all pages."),
   quarter: z.string().meta({ example: "Q2 2026" }),
 };
 
@@ -123,10 +120,7 @@ const PdtReport = z
 
 function pdtAnswer(view: PdtConsolidatedView): z.infer<typeof PdtReport> {
   return {
-    count: view.page.total,
-    page_number: view.page.page,
-    page_size: view.page.pageSize,
-    pages: view.page.pages,
+    ...pagedAnswer(view.page),
     quarter: view.quarter.name,
     quarter_order: view.quarterOrder,
     rows: view.page.rows.map((row) => ({
@@ -209,10 +203,7 @@ const FilingReport = z
 
 function filingAnswer(view: FilingConsolidatedView): z.infer<typeof FilingReport> {
   return {
-    count: view.page.total,
-    page_number: view.page.page,
-    page_size: view.page.pageSize,
-    pages: view.page.pages,
+    ...pagedAnswer(view.page),
     quarter: view.quarter.name,
     products: view.products,
     rows: view.page.rows.map((row) => ({
@@ -319,10 +310,7 @@ const SalesReport = z
 function salesAnswer(view: SalesConsolidatedView): z.infer<typeof SalesReport> {
   const columns = columnsFor(view.tab);
   return {
-    count: view.page.total,
-    page_number: view.page.page,
-    page_size: view.page.pageSize,
-    pages: view.page.pages,
+    ...pagedAnswer(view.page),
     quarter: view.quarter.name,
     quarter_id: view.quarter.id,
     table: view.tab,

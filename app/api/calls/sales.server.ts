@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { loadSalesReport, saveMessage, saveSalesReport, type SalesReportView } from "~/models/sales-report.server";
 import { columnsFor, SALES_KINDS, type SalesKind } from "~/utils/sales-rows";
+import { REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { SAVE_MAX_ROWS } from "~/reports/sales/contract";
 import { idParam, invalid } from "../call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
@@ -79,7 +80,7 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   }
   return Saved.parse({
     status: "OK",
-    detail: action === "submit" ? "Report has been submitted to the admin!" : saveMessage(saved.counts).text,
+    detail: action === "submit" ? REPORT_SUBMITTED : saveMessage(saved.counts).text,
     report_id: saved.reportId,
     version: saved.version,
     warnings: saved.warnings.FDF.map((warning) => ({ row: warning.rowNumber - 1, column: warning.label, expected: warning.expected })),

@@ -23,6 +23,7 @@ export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The toast after a save or an upload of PDT and Filing Plans (spec section 8). */
 export const DATA_RECORDED = "Data recorded successfully!";
+export const REPORT_SUBMITTED = "Report has been submitted to the admin!";
 export const NOTHING_TO_REPORT_NEEDS_EMPTY = "Only a report without rows can be submitted as nothing to report.";
 export const SAVE_CHANGES_FIRST = "Save your changes first.";
 /** Said beside Save on a submitted report: a partner's save withdraws the submission (decisions.md section 4). */
