@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { streamedReadsOn, type StreamedReads } from "./streamed-reads.server";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -12,6 +13,8 @@ interface DatabaseHandle {
   driver: "postgres" | "pglite";
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: large reads streamed on connections of their own (downloads). */
+  streamedReads?: StreamedReads;
 }
 
 const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
@@ -58,6 +61,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
       driver: "postgres",
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => sql.end({ timeout: 5 }),
+      streamedReads: streamedReadsOn(() => postgres(options.url!, { max: 1, fetch_types: false, onnotice: () => {} })),
     };
   }
 
@@ -114,6 +118,11 @@ export async function closeDatabase() {
 
 export function databaseDriver() {
   return globalForDb.__portalDb?.driver;
+}
+
+/** Reads streamed on connections of their own; null on the embedded database, which reads in batches instead. */
+export function streamedReads(): StreamedReads | null {
+  return globalForDb.__portalDb?.streamedReads ?? null;
 }
 
 /** The process's database; `initDatabase()` must have finished first (server start, test setup). */

@@ -89,8 +89,9 @@ const LIST_WARNING = "This value is not in the list.";
 /** Empty rows under the last one that keep the drop-downs, for rows added offline. */
 const BLANK_ROWS_VALIDATED = 1000;
 
-/** decisions.md section 7: a text cell that a spreadsheet would run as a formula gets a leading apostrophe. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** decisions.md section 7: a text cell starting with one of these, which a spreadsheet would run as a formula, gets a leading apostrophe. */
+export const FORMULA_START_CHARACTERS = ["=", "+", "-", "@", "\t", "\r"] as const;
+const FORMULA_START = new RegExp(`^[${FORMULA_START_CHARACTERS.join("").replace(/[-\\\]^]/g, "\\$&")}]`);
 export function neutraliseCell(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
@@ -190,13 +191,25 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, 
   const header = sheet.addRow(columns.map((column) => column.label));
   header.font = { bold: true };
   header.commit();
+  // exceljs finds a cell's style id by the style object itself (a WeakMap) before rendering it to
+  // XML: cells given the same few objects skip that rendering, which took most of a row's time.
+  const styles = columns.map((column) => {
+    const numFmt = column.format ? NUMBER_FORMATS[column.format] : undefined;
+    return { plain: numFmt ? { numFmt } : {}, date: { numFmt: DATE_FORMAT }, fractional: { numFmt: FRACTIONAL_QUANTITY } };
+  });
   let count = 0;
   const writeRow = async (cells: readonly WorkbookCell[]) => {
     const row = sheet.addRow(cells.map(written));
     cells.forEach((cell, index) => {
-      const format = columns[index]?.format;
-      if (cell instanceof Date && format !== "date") row.getCell(index + 1).numFmt = DATE_FORMAT;
-      if (typeof cell === "number" && format === "quantity" && !Number.isInteger(cell)) row.getCell(index + 1).numFmt = FRACTIONAL_QUANTITY;
+      const style = styles[index];
+      if (!style) return;
+      const format = columns[index].format;
+      row.getCell(index + 1).style =
+        cell instanceof Date && format !== "date"
+          ? style.date
+          : typeof cell === "number" && format === "quantity" && !Number.isInteger(cell)
+            ? style.fractional
+            : style.plain;
     });
     row.commit();
     if (++count % 64 === 0) await yieldToEventLoop();

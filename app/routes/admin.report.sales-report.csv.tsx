@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse } from "~/models/consolidated/download.server";
 import { openSalesDownload, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
@@ -10,5 +9,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
   const query = readQuery(salesConsolidatedQuery, new URL(request.url));
   const download = await openSalesDownload(query).catch(rethrowForPage);
-  return csvResponse(`${download.basename}.csv`, download.columns, download.cells("csv"));
+  return download.response("csv");
 }

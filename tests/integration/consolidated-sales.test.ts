@@ -539,6 +539,48 @@ describe("the consolidated Sales Report downloads", () => {
     expect(texts).toContain("Ministère de la Santé Publique");
   });
 
+  it("the files the server sends hold what is written row by row (PostgreSQL streams one statement: COPY for the CSV, a cursor for the xlsx)", async () => {
+    await seedOpenQuarter(20);
+    const acmeReport = await salesReportOf(acme, openQuarterId);
+    const [formulation] = await db.select().from(formulationTypes).limit(1);
+    const awkward = ['O\'Brien, "Health" \\ Co', "line one\nline two", "carriage\rreturn", "\ttabbed", "-minus", "  spaced  ", "", "semi;colon", "0"];
+    await insertRows(
+      awkward.map((text, i) => ({
+        reportId: acmeReport.id,
+        kind: "FDF" as const,
+        year: 2026,
+        month: 1 + i,
+        purchaser: text,
+        strength: text,
+        comments: text === "" ? null : `${text} %_ 100%`,
+        procurementEndCountry: text,
+        formulationTypeId: formulation.id,
+        quantity: ["0.000000", "10.500000", "12345678901234.123456", "7"][i % 4],
+        usdExchangeRate: ["1.000000000000", "0.000123456789", "83.120000000000"][i % 3],
+        royaltyPercent: "5.0000",
+      })),
+    );
+    const { openSalesDownload, salesConsolidatedQuery } = await import("~/models/consolidated/sales.server");
+    const { csvResponse, xlsxResponse } = await import("~/models/consolidated/download.server");
+    const dataLines = (bytes: Buffer) => (parse(bytes, { bom: true }) as string[][]).slice(1);
+    for (const search of ["", "?tab=FDF", "?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C", "?tab=FDF&comments=%25_%20100%25", "?tab=FDF&strength=nothing%20matches"]) {
+      const sent = Buffer.from(await (await download("csv", search)).arrayBuffer());
+      const query = salesConsolidatedQuery.parse(Object.fromEntries(new URLSearchParams(search)));
+      const opened = await openSalesDownload(query);
+      const written = Buffer.from(await csvResponse("x.csv", opened.columns, opened.cells("csv")).arrayBuffer());
+      expect(sent.toString("utf8"), search).toBe(written.toString("utf8"));
+
+      const kind = query.tab;
+      const sentSheet = (await xlsxSheet(search)).workbook.getWorksheet(kind)!;
+      const writtenBook = new ExcelJS.Workbook();
+      await writtenBook.xlsx.load((await xlsxResponse("x.xlsx", kind, opened.columns, opened.cells("xlsx")).arrayBuffer()) as ArrayBuffer);
+      expect(sentSheet.getSheetValues(), search).toEqual(writtenBook.getWorksheet(kind)!.getSheetValues());
+      expect(sentSheet.rowCount, search).toBe(sent.toString("utf8").length ? dataLines(sent).length + 1 : 1);
+    }
+    const { records } = await csvRecords("?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C");
+    expect(records.map((record) => record[5])).toEqual(['O\'Brien, "Health" \\ Co']);
+  });
+
   it("names the workbook and its one sheet by the tab", async () => {
     const { workbook, response } = await xlsxSheet("?tab=FDF");
     expect(response.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");

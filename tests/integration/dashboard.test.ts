@@ -37,6 +37,7 @@ import { loader as xlsxLoader } from "~/routes/admin.dashboard.$table.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.dashboard";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import type { SalesRowInput } from "~/utils/sales-rows";
+import { rowsOfResult } from "../support/database";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 const ADMIN = "admin@example.org";
@@ -831,10 +832,6 @@ const SALES_GRAINS: Record<string, { keys: string; time: boolean }> = {
   country_month: { keys: "0, 0, country_id, year, month", time: true },
   month: { keys: "0, 0, 0, year, month", time: true },
 };
-
-/** The rows of a raw query, whichever driver ran it (node-postgres and PGlite answer { rows }, others an array). */
-const rowsOfResult = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
 
 const normalised = (result: unknown) =>
   rowsOfResult(result)

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { count } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { countries, users } from "~/db/schema";
+import { rowsOfResult } from "../support/database";
 
 const openHandles: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -44,5 +45,16 @@ describe("the database this suite runs on", () => {
     await expect(
       db.insert(users).values({ email: "ADMIN@example.org", name: "Duplicate", role: "ADMIN" }),
     ).rejects.toThrow();
+  });
+});
+
+describe("parameters written into a statement (the CSV download's COPY)", () => {
+  it("read back as the values they stand for", async () => {
+    const { db } = await import("~/db/client.server");
+    const { inlineParams } = await import("~/db/inline-params");
+    const texts = ["O'Brien", "a\\b", "back\\'slash", "Ministère de la Santé", "line\nbreak", "", "$1", "'; drop table users; --"];
+    const select = { sql: `select ${texts.map((_, index) => `$${index + 1}::text as c${index}`).join(", ")}`, params: texts };
+    const [row] = rowsOfResult(await db.execute(sql.raw(inlineParams(select))));
+    expect(Object.values(row)).toEqual(texts);
   });
 });

@@ -94,3 +94,7 @@ export async function databaseBeside(serverUrl: string, name: string) {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** The rows of a raw query, whichever driver ran it (node-postgres and PGlite answer { rows }, others an array). */
+export const rowsOfResult = (result: unknown): Record<string, unknown>[] =>
+  Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);

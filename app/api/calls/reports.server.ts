@@ -424,9 +424,7 @@ export const REPORT_CALLS = [
     example: { body: { year: 2026, currency: "USD" } },
     async handle({ params, query, body }) {
       const download = await openSalesDownload(await salesQuery(kindOf(params.x), body));
-      return query.format === "csv"
-        ? csvResponse(`${download.basename}.csv`, download.columns, download.cells("csv"))
-        : xlsxResponse(`${download.basename}.xlsx`, download.tab, download.columns, download.cells("xlsx"));
+      return download.response(query.format ?? "xlsx");
     },
   }),
 ];

@@ -37,11 +37,15 @@ const csvCell = (value: WorkbookCell): string => {
 /** Rows per CSV chunk: written as one string, so the stream moves chunks rather than single rows. */
 const CSV_CHUNK_ROWS = 500;
 
+/** The byte-order mark and the header line. */
+const csvHeader = (columns: readonly WorkbookColumn[]) => stringify([], { bom: true, header: true, columns: columns.map((column) => column.label) });
+
 /** A CSV download of `rows` (cells in the order of `columns`), streamed as it is written. */
 export function csvResponse(filename: string, columns: readonly WorkbookColumn[], rows: AsyncIterable<readonly WorkbookCell[]>): Response {
-  const csv = Readable.from(
+  return csvBodyResponse(
+    filename,
     (async function* () {
-      yield stringify([], { bom: true, header: true, columns: columns.map((column) => column.label) });
+      yield csvHeader(columns);
       let chunk: string[][] = [];
       for await (const cells of rows) {
         chunk.push(cells.map(csvCell));
@@ -53,6 +57,17 @@ export function csvResponse(filename: string, columns: readonly WorkbookColumn[]
       if (chunk.length) yield stringify(chunk);
     })(),
   );
+}
+
+/** CSV lines the database wrote (COPY), after the byte-order mark and the header. */
+export async function* withCsvHeader(columns: readonly WorkbookColumn[], lines: AsyncIterable<Uint8Array>): AsyncGenerator<string | Uint8Array> {
+  yield csvHeader(columns);
+  yield* lines;
+}
+
+/** A CSV download of a stream of text, sent as it comes. */
+export function csvBodyResponse(filename: string, body: AsyncIterable<string | Uint8Array>): Response {
+  const csv = Readable.from(body);
   csv.on("error", (error) => logger.error({ err: error, filename }, "csv download failed"));
   return new Response(createReadableStreamFromReadable(csv), {
     headers: {

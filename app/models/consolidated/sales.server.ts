@@ -19,9 +19,9 @@
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
  */
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
-import { db, type Transaction } from "~/db/client.server";
+import { db, streamedReads, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
@@ -29,9 +29,9 @@ import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } fro
 import { REPORT_STATES } from "~/utils/reports";
 import type { ReportStatus } from "~/utils/report-workflow";
 import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
-import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+import { batched, csvBodyResponse, csvResponse, DOWNLOAD_BATCH_ROWS, withCsvHeader, xlsxResponse } from "./download.server";
 import { salesWorkbookColumns } from "../sales-excel.server";
-import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
+import { FORMULA_START_CHARACTERS, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 
@@ -692,11 +692,6 @@ async function* rowsOf(scope: Scope): AsyncGenerator<SalesConsolidatedRow> {
   for await (const { row } of batched(fetch, (entry) => entry.key)) yield row;
 }
 
-/** Every row of the filtered report (all pages), as a stream of batches. */
-export async function* salesConsolidatedRows(query: SalesConsolidatedQuery): AsyncGenerator<SalesConsolidatedRow> {
-  yield* rowsOf(await loadScope(query));
-}
-
 /** The download's columns: Company Name, Report Status, then the grid's columns of the tab. */
 export function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
   return [
@@ -714,15 +709,89 @@ function spreadsheetNumber(text: string): WorkbookCell {
   return Number.isFinite(value) && String(value) === trimmed ? value : text;
 }
 
+/** A cell of a grid column as the xlsx writes it: the year and the numbers typed where that is exact. */
+function xlsxCell(key: SalesColumnKey, text: string): WorkbookCell {
+  return NUMBER_KEY_SET.has(key) || key === "year" ? spreadsheetNumber(text) : text;
+}
+
 /** One row's cells in the order of `salesDownloadColumns`: CSV keeps numbers as plain decimal text, xlsx types the safe ones. */
-export function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
+function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
   const cells: WorkbookCell[] = [row.companyName, row.reportStatus];
   for (const column of columnsFor(kind)) {
     const value = row[column.key] ?? "";
-    if (format === "xlsx" && (NUMBER_KEY_SET.has(column.key) || column.key === "year")) cells.push(spreadsheetNumber(value));
-    else cells.push(value);
+    cells.push(format === "xlsx" ? xlsxCell(column.key, value) : value);
   }
   return cells;
+}
+
+/**
+ * A text cell as the CSV writes it, in SQL: empty as nothing, a formula-like text neutralised
+ * (neutraliseCell; the workbook writer leaves a neutralised text as it is).
+ */
+function textSql(value: SQL | AnyColumn): SQL {
+  const starts = sql.join(
+    FORMULA_START_CHARACTERS.map((character) => sql`${character}`),
+    sql`, `,
+  );
+  return sql`case when left(${value}, 1) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
+}
+
+/** A stored number as plainNumber writes it, in SQL: no trailing zeros. */
+const plainNumberSql = (value: AnyColumn) => sql`trim_scale(${value})`;
+
+/** Each grid column's cell in SQL: the text CELLS then csvCell give (the consolidated-sales tests compare them). */
+const DOWNLOAD_CELLS: Record<SalesColumnKey, (s: ReturnType<typeof lateralRows>) => SQL> = {
+  year: (s) => sql`${s.year}::text`,
+  month: (s) => sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${s.month}]`,
+  country: () => textSql(countries.name),
+  purchaser: (s) => textSql(s.purchaser),
+  productName: (s) => textSql(sql`coalesce(${products.name}, ${s.productName})`),
+  strength: (s) => textSql(s.strength),
+  formulationType: () => textSql(formulationTypes.name),
+  currency: (s) => textSql(s.currencyCode),
+  procurementEndCountry: (s) => textSql(s.procurementEndCountry),
+  comments: (s) => textSql(s.comments),
+  quantity: (s) => plainNumberSql(s.quantity),
+  totalValue: (s) => plainNumberSql(s.totalValue),
+  packSize: (s) => plainNumberSql(s.packSize),
+  grossSalePriceCurrency: (s) => plainNumberSql(s.grossSalePriceCurrency),
+  usdExchangeRate: (s) => plainNumberSql(s.usdExchangeRate),
+  grossSalePriceUsd: (s) => plainNumberSql(s.grossSalePriceUsd),
+  totalGrossValue: (s) => plainNumberSql(s.totalGrossValue),
+  deductableExpenses: (s) => plainNumberSql(s.deductableExpenses),
+  royaltyPercent: (s) => plainNumberSql(s.royaltyPercent),
+  royaltyDue: (s) => plainNumberSql(s.royaltyDue),
+};
+
+/**
+ * The whole download as one SELECT whose rows are the file's (company, report status, the tab's
+ * cells, all as text) in the download's order: the selected reports in order, each report's rows
+ * read through its index in id order.
+ */
+function downloadSelect(scope: Scope) {
+  const s = lateralRows(scope, rowConditions(scope.query));
+  const cells = [textSql(partners.companyName), sql`${reports.status}::text`, ...columnsFor(scope.kind).map((column) => DOWNLOAD_CELLS[column.key](s))];
+  return db
+    .select(Object.fromEntries(cells.map((cell, index) => [`c${index}`, cell])))
+    .from(reports)
+    .innerJoin(partners, eq(partners.id, reports.partnerId))
+    .crossJoinLateral(s)
+    .leftJoin(countries, eq(countries.id, s.countryId))
+    .leftJoin(products, eq(products.id, s.productId))
+    .leftJoin(formulationTypes, eq(formulationTypes.id, s.formulationTypeId))
+    .where(inArray(reports.id, scope.selected.map((report) => report.id)))
+    .orderBy(asc(partners.companyName), asc(reports.id), asc(s.id))
+    .toSQL();
+}
+
+/** The streamed select's rows as the xlsx's cells. */
+async function* xlsxCells(kind: SalesKind, batches: AsyncIterable<unknown[][]>): AsyncGenerator<WorkbookCell[]> {
+  const keys = columnsFor(kind).map((column) => column.key);
+  for await (const batch of batches) {
+    for (const [company, status, ...values] of batch as (string | null)[][]) {
+      yield [company, status, ...values.map((value, index) => xlsxCell(keys[index], value ?? ""))];
+    }
+  }
 }
 
 export interface SalesDownload {
@@ -730,7 +799,13 @@ export interface SalesDownload {
   /** `sales-report-api` or `sales-report-fdf` (add the extension). */
   basename: string;
   columns: WorkbookColumn[];
+  /** The rows' cells read in keyset batches, as the embedded database's downloads write them. */
   cells: (format: "csv" | "xlsx") => AsyncGenerator<WorkbookCell[]>;
+  /**
+   * The file, streamed. On PostgreSQL the rows come from one statement on a connection of its own:
+   * the CSV is the database's COPY after the byte-order mark and the header, the xlsx reads a cursor.
+   */
+  response: (format: "csv" | "xlsx") => Promise<Response>;
 }
 
 /**
@@ -740,12 +815,24 @@ export interface SalesDownload {
 export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<SalesDownload> {
   const scope = await loadScope(query);
   const kind = scope.kind;
+  const basename = `sales-report-${kind.toLowerCase()}`;
+  const columns = salesDownloadColumns(kind);
+  const cells = async function* (format: "csv" | "xlsx") {
+    for await (const row of rowsOf(scope)) yield salesDownloadCells(kind, row, format);
+  };
+  const streamed = scope.selected.length ? streamedReads() : null;
   return {
     tab: kind,
-    basename: `sales-report-${kind.toLowerCase()}`,
-    columns: salesDownloadColumns(kind),
-    cells: async function* (format) {
-      for await (const row of rowsOf(scope)) yield salesDownloadCells(kind, row, format);
+    basename,
+    columns,
+    cells,
+    async response(format) {
+      if (format === "xlsx") {
+        const rows = streamed ? xlsxCells(kind, streamed.rows(downloadSelect(scope), DOWNLOAD_BATCH_ROWS)) : cells("xlsx");
+        return xlsxResponse(`${basename}.xlsx`, kind, columns, rows);
+      }
+      if (!streamed) return csvResponse(`${basename}.csv`, columns, cells("csv"));
+      return csvBodyResponse(`${basename}.csv`, withCsvHeader(columns, await streamed.copyCsv(downloadSelect(scope))));
     },
   };
 }
