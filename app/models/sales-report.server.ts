@@ -230,30 +230,30 @@ const COMPARED_COLUMNS = [
 ] as const;
 
 /**
- * Writes changed rows with one UPDATE … FROM (VALUES …) per 500 rows rather than one statement a
- * row: a large edit stays a handful of statements, and so do the dashboard triggers they fire.
+ * JSON whose lone UTF-16 surrogates are U+FFFD, as a text parameter is sent: JSON.stringify
+ * escapes exactly the lone ones (as \udXXX), and PostgreSQL refuses those escapes. Read escape by
+ * escape, so an escaped backslash followed by "ud800" stays text.
  */
-/** A lone UTF-16 surrogate as U+FFFD, as a text parameter is sent (PostgreSQL refuses its JSON escape). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const wellFormed = (_key: string, value: unknown) => (typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value);
+const ESCAPE = /\\(?:ud[89a-f][0-9a-f]{2}|.)/g;
+const withoutLoneSurrogates = (json: string) => json.replace(ESCAPE, (escape) => (escape.length === 6 ? "\\ufffd" : escape));
 
 /**
  * Rows as one JSON parameter read back by `json_to_recordset`, in their order: one statement for
  * any number of rows, without building a placeholder per value (for 10,000 rows, building those
- * cost more than the database's own work).
+ * cost more than the database's own work). The JSON keeps the rows' own keys; `v` names its
+ * columns as the table does.
  */
 function rowsRecordset(rows: ({ id?: number } & SalesRowValues)[]) {
   const keys = Object.keys(rows[0]) as (keyof SalesRowValues | "id")[];
   const columns = keys.map((key) => salesRows[key]);
-  const records = rows.map((row) => Object.fromEntries(keys.map((key, index) => [columns[index].name, row[key] ?? null])));
   const definitions = sql.join(
-    columns.map((column) => sql`${sql.identifier(column.name)} ${sql.raw(column === salesRows.id ? "integer" : column.getSQLType())}`),
+    keys.map((key, index) => sql`${sql.identifier(key)} ${sql.raw(columns[index] === salesRows.id ? "integer" : columns[index].getSQLType())}`),
     sql`, `,
   );
   const names = columns.map((column) => column.name);
   return {
     names,
-    from: sql`rows from (json_to_recordset(${JSON.stringify(records, wellFormed)}::json) as (${definitions})) with ordinality as v(${sql.join(
+    from: sql`rows from (json_to_recordset(${withoutLoneSurrogates(JSON.stringify(rows))}::json) as (${definitions})) with ordinality as v(${sql.join(
       [...names, "position"].map((name) => sql.identifier(name)),
       sql`, `,
     )})`,

@@ -98,7 +98,6 @@ const ENVELOPE_FIELDS = ["intent", "quarterId", "version", "comment", "tab", "pa
 /** The version the editor loaded: a whole number (anything else skips no check: it is refused). */
 const versionField = z.string().regex(/^\d{1,9}$/).transform(Number);
 
-/** What every post of a report page carries around its rows. */
 /** The version an upload carries (required). */
 export function parseVersion(value: string | null): number {
   const parsed = versionField.safeParse(value);
@@ -106,6 +105,7 @@ export function parseVersion(value: string | null): number {
   return parsed.data;
 }
 
+/** What every post of a report page carries around its rows. */
 const envelopeSchema = z.object({
   intent: z.string(),
   quarterId: z.string().nullable(),

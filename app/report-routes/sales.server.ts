@@ -152,14 +152,14 @@ function rowsFromPayload(payload: string): PostedRows {
   return { rows, positions, deletedIds: idList(deleted, SAVE_MAX_ROWS) };
 }
 
+/** Rows one page of the form without JavaScript may post. */
+const FORM_MAX_ROWS = 1000;
+
 /**
  * The form without JavaScript: `api[3][country]`, hidden `api[3][id]` for saved rows, a
  * `deleteIds` checkbox per saved row. Only the posted page's rows are sent; the model leaves
  * the others as they are. Rows ticked for deletion are not checked.
  */
-/** Rows one page of the form without JavaScript may post. */
-const FORM_MAX_ROWS = 1000;
-
 function rowsFromForm(form: FormData): PostedRows {
   const byKind: Record<SalesKind, Map<number, Record<string, string>>> = { API: new Map(), FDF: new Map() };
   for (const [name, value] of form.entries()) {

@@ -70,8 +70,31 @@ async function bodyText(request: Request, maxBytes: number): Promise<string> {
 export async function readForm(request: Request, { maxBytes = FORM_MAX_BYTES } = {}): Promise<FormData> {
   if (mediaType(request) !== "application/x-www-form-urlencoded") refuse(415, REQUEST_REFUSALS.notAForm);
   const form = new FormData();
-  for (const [name, value] of new URLSearchParams(await bodyText(request, maxBytes))) form.append(name, value);
+  for (const [name, value] of formFields(await bodyText(request, maxBytes))) form.append(name, value);
   return form;
+}
+
+/**
+ * A urlencoded body's fields as URLSearchParams reads them. Each name and value is decoded by
+ * decodeURIComponent, several times faster on a large grid post; one it refuses (a malformed
+ * escape) is decoded by URLSearchParams, which keeps what it cannot read.
+ */
+export function formFields(body: string): [string, string][] {
+  const fields: [string, string][] = [];
+  for (const pair of body.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    fields.push(equals === -1 ? [formText(pair), ""] : [formText(pair.slice(0, equals)), formText(pair.slice(equals + 1))]);
+  }
+  return fields;
+}
+
+function formText(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded.replaceAll("+", " "));
+  } catch {
+    return new URLSearchParams(`_=${encoded}`).get("_")!;
+  }
 }
 
 /** A JSON body (an API call) of at most `maxBytes`; any other body, or JSON that does not parse, is refused with a 4xx. */

@@ -172,9 +172,11 @@ export function canonicalName(list: readonly string[], value: string | null | un
   if (!lookup) {
     lookup = new Map();
     for (const name of list) if (!lookup.has(comparable(name))) lookup.set(comparable(name), name);
+    // A name spelled as the list spells it is found without normalising it (most cells of a large save).
+    for (const name of list) if (!lookup.has(name)) lookup.set(name, name);
     lookupCache.set(list, lookup);
   }
-  return lookup.get(comparable(value));
+  return lookup.get(value) ?? lookup.get(comparable(value));
 }
 
 // ---------------------------------------------------------------- numbers
@@ -199,6 +201,7 @@ export const ROYALTY_PERCENT_MAX = 100;
 export const DERIVED_DECIMALS = 6;
 export const EXCHANGE_RATE_DECIMALS = 12;
 export const DERIVED_TOLERANCE = "0.01";
+const TOLERANCE = new Dec(DERIVED_TOLERANCE);
 
 function parseAmount(value: string): Dec | undefined {
   return PLAIN_DECIMAL.test(value) ? new Dec(value) : undefined;
@@ -206,16 +209,21 @@ function parseAmount(value: string): Dec | undefined {
 
 /** A plain decimal string: rounded half-up to `decimals`, no trailing zeros, never exponent notation ("12.5", "0.3", "0"). */
 export function formatDecimal(value: Decimal.Value, decimals = DERIVED_DECIMALS): string {
-  const rounded = new Dec(value).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
-  return rounded.isZero() ? "0" : rounded.toFixed();
+  return plainText(new Dec(value).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP));
 }
+
+const plainText = (value: Dec) => (value.isZero() ? "0" : value.toFixed());
 
 function isValidNumber(key: SalesColumnKey, value: string): boolean {
   if (!PLAIN_DECIMAL.test(value)) return false;
   const { scale, integerDigits } = NUMBER_LIMITS[key] ?? MONEY_LIMIT;
   // Fewer integer digits than the limit stay below it even when rounding carries: no Decimal needed
   // (a 10,000-row save checks 150,000 cells).
-  const integerLength = value.split(".")[0].replace(/^0+/, "").length;
+  const dot = value.indexOf(".");
+  const integerEnd = dot === -1 ? value.length : dot;
+  let firstDigit = 0;
+  while (firstDigit < integerEnd && value[firstDigit] === "0") firstDigit++;
+  const integerLength = integerEnd - firstDigit;
   if (integerLength >= integerDigits && new Dec(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_UP).gte(new Dec(10).pow(integerDigits))) return false;
   if (key === "royaltyPercent" && new Dec(value).gt(ROYALTY_PERCENT_MAX)) return false;
   return true;
@@ -377,24 +385,31 @@ export function deriveFdfValues(
     if (parsed) row.usdExchangeRate = formatDecimal(parsed, EXCHANGE_RATE_DECIMALS);
   }
 
+  // Each text parsed once: a derived value is read again by the next step (a 10,000-row save runs 24,000 steps).
+  const parsed = new Map<string, Dec | undefined>();
+  const amount = (key: FdfColumnKey) => {
+    const text = row[key];
+    if (!parsed.has(text)) parsed.set(text, parseAmount(text));
+    return parsed.get(text);
+  };
   const step = (key: FdfColumnKey, compute: () => Dec | undefined) => {
     const derived = compute();
     if (!derived) return;
-    const expected = formatDecimal(derived);
+    const expectedAmount = derived.toDecimalPlaces(DERIVED_DECIMALS, Decimal.ROUND_HALF_UP);
+    const expected = plainText(expectedAmount);
     const entered = row[key];
     if (entered === "") {
       row[key] = expected;
       return;
     }
-    const enteredAmount = parseAmount(entered);
+    if (entered === expected) return;
+    const enteredAmount = amount(key);
     if (!enteredAmount) return;
-    const expectedAmount = new Dec(expected);
     const disagrees = expectedAmount.isZero()
       ? !enteredAmount.isZero()
-      : enteredAmount.minus(expectedAmount).abs().gt(expectedAmount.abs().times(DERIVED_TOLERANCE));
+      : enteredAmount.minus(expectedAmount).abs().gt(expectedAmount.abs().times(TOLERANCE));
     if (disagrees) warnings.push({ column: key, label: columnLabel("FDF", key), expected, entered });
   };
-  const amount = (key: FdfColumnKey) => parseAmount(row[key]);
   const both = (a: FdfColumnKey, b: FdfColumnKey, combine: (x: Dec, y: Dec) => Dec) => () => {
     const x = amount(a);
     const y = amount(b);
