@@ -1,8 +1,12 @@
 import crypto from "node:crypto";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+// The adapter's request builder; its index exports only the handler whose sending is replaced below (the version is pinned).
+import { createRemixRequest } from "@remix-run/express/dist/server.js";
+import { broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
@@ -136,18 +140,31 @@ app.use((_req: Request, res: Response, next: NextFunction) => {
   next();
 });
 
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    mode: build.mode,
-    getLoadContext: (req, res) => ({
+// Remix's Express adapter sends a body without waiting for the client (it ignores backpressure),
+// so a download to a slow client was held in memory whole: the body is piped here instead.
+const handleRemixRequest = createRequestHandler(build, build.mode);
+app.all("*", async (req: Request, res: Response, next: NextFunction) => {
+  let response: globalThis.Response;
+  try {
+    response = await handleRemixRequest(createRemixRequest(req, res), {
       requestId: res.locals.requestId as string,
       cspNonce: res.locals.cspNonce as string,
       clientIp: req.ip ?? "unknown",
-    }),
-  }),
-);
+    });
+  } catch (error) {
+    return next(error);
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) return void res.end();
+  try {
+    await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res);
+  } catch (error) {
+    // The client went away, or the body failed after its first bytes: the response is cut short.
+    logger.warn({ err: error, requestId: res.locals.requestId }, "response body not sent in full");
+  }
+});
 
 let stopReminderScheduler: () => Promise<void> = async () => {};
 const server = app.listen(port, () => {
