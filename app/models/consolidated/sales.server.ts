@@ -693,7 +693,7 @@ async function* rowsOf(scope: Scope): AsyncGenerator<SalesConsolidatedRow> {
 }
 
 /** The download's columns: Company Name, Report Status, then the grid's columns of the tab. */
-export function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
+function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
   return [
     { key: "companyName", label: "Company Name" },
     { key: "reportStatus", label: "Report Status" },
@@ -795,9 +795,6 @@ async function* xlsxCells(kind: SalesKind, batches: AsyncIterable<unknown[][]>):
 }
 
 export interface SalesDownload {
-  tab: SalesKind;
-  /** `sales-report-api` or `sales-report-fdf` (add the extension). */
-  basename: string;
   columns: WorkbookColumn[];
   /** The rows' cells read in keyset batches, as the embedded database's downloads write them. */
   cells: (format: "csv" | "xlsx") => AsyncGenerator<WorkbookCell[]>;
@@ -815,6 +812,7 @@ export interface SalesDownload {
 export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<SalesDownload> {
   const scope = await loadScope(query);
   const kind = scope.kind;
+  /** `sales-report-api` or `sales-report-fdf`. */
   const basename = `sales-report-${kind.toLowerCase()}`;
   const columns = salesDownloadColumns(kind);
   const cells = async function* (format: "csv" | "xlsx") {
@@ -822,8 +820,6 @@ export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<
   };
   const streamed = scope.selected.length ? streamedReads() : null;
   return {
-    tab: kind,
-    basename,
     columns,
     cells,
     async response(format) {
