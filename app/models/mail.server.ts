@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { db } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { logger } from "~/utils/logger.server";
@@ -17,10 +17,12 @@ export interface Mail {
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;
 
-function smtpTransport(): Transporter | undefined {
+/** nodemailer is loaded with the first mail sent: a server without SMTP never needs it. */
+async function smtpTransport(): Promise<Transporter | undefined> {
   const url = process.env.SMTP_URL;
   if (!url) return undefined;
   if (!transport || transportUrl !== url) {
+    const { default: nodemailer } = await import("nodemailer");
     transport = nodemailer.createTransport(url);
     transportUrl = url;
   }
@@ -49,7 +51,7 @@ export async function sendMail(mail: Mail): Promise<{ id: number; status: "pendi
     })
     .returning({ id: outbox.id });
 
-  const smtp = smtpTransport();
+  const smtp = await smtpTransport();
   if (!smtp) {
     // A mail holds set-password links: only development logs them, to follow them in a demo.
     const links = process.env.NODE_ENV === "development" ? { links: mail.text.match(/https?:\/\/\S+/g) ?? [] } : {};

@@ -12,7 +12,7 @@
 import { PassThrough, type Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import Decimal from "decimal.js";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { UploadProblem } from "~/reports/frame/contract";
 import { attachmentDisposition, type DownloadName } from "~/utils/download-names";
 import { REPORT_WORKBOOKS, templateFile } from "~/utils/reports";
@@ -258,7 +258,8 @@ function writeInfo(workbook: ExcelJS.stream.xlsx.WorkbookWriter, info: WorkbookI
  * sheet, then the hidden Lists sheet when a list is too long to write inline.
  */
 export async function writeWorkbook(stream: Writable, { info, sheets }: WorkbookDocument): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const { default: excel } = await import("exceljs");
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const lists = new ListSheet();
   for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
   writeInfo(workbook, info, new Date());

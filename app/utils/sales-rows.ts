@@ -203,8 +203,17 @@ export const EXCHANGE_RATE_DECIMALS = 12;
 export const DERIVED_TOLERANCE = "0.01";
 const TOLERANCE = new Dec(DERIVED_TOLERANCE);
 
+/** Amounts parsed, by text: a large save repeats prices, rates and percentages row after row. Decimals are immutable. */
+const parsedAmounts = new Map<string, Dec>();
+const PARSED_AMOUNTS_MAX = 10_000;
+
 function parseAmount(value: string): Dec | undefined {
-  return PLAIN_DECIMAL.test(value) ? new Dec(value) : undefined;
+  let amount = parsedAmounts.get(value);
+  if (amount || !PLAIN_DECIMAL.test(value)) return amount;
+  amount = new Dec(value);
+  if (parsedAmounts.size === PARSED_AMOUNTS_MAX) parsedAmounts.clear();
+  parsedAmounts.set(value, amount);
+  return amount;
 }
 
 /** A plain decimal string: rounded half-up to `decimals`, no trailing zeros, never exponent notation ("12.5", "0.3", "0"). */
@@ -377,6 +386,11 @@ export function deriveFdfValues(
   usdRateForCurrency: FdfUsdRateLookup,
 ): { row: FdfGridRow; warnings: DerivedValueWarning[] } {
   const row = normaliseRow("FDF", input);
+  return { row, warnings: fillDerivedFdfValues(row, usdRateForCurrency) };
+}
+
+/** `deriveFdfValues` on a row already normalised, filled in place. */
+function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: FdfUsdRateLookup): DerivedValueWarning[] {
   const warnings: DerivedValueWarning[] = [];
 
   if (row.usdExchangeRate === "" && row.currency !== "") {
@@ -397,6 +411,8 @@ export function deriveFdfValues(
     if (!derived) return;
     const expectedAmount = derived.toDecimalPlaces(DERIVED_DECIMALS, Decimal.ROUND_HALF_UP);
     const expected = plainText(expectedAmount);
+    // The next step reads this value again, as the text it is or as the one just written: parsed already.
+    if (PLAIN_DECIMAL.test(expected)) parsed.set(expected, expectedAmount);
     const entered = row[key];
     if (entered === "") {
       row[key] = expected;
@@ -425,7 +441,7 @@ export function deriveFdfValues(
   });
   step("royaltyDue", both("totalValue", "royaltyPercent", (net, percent) => net.times(percent).dividedBy(100)));
 
-  return { row, warnings };
+  return warnings;
 }
 
 // ---------------------------------------------------------------- save
@@ -464,6 +480,8 @@ function listOf(kind: SalesKind, type: SalesColumnType, lists: SalesReferenceLis
 export interface CheckedRow<K extends SalesKind> {
   /** Normalised, FDF values derived where empty. */
   row: NormalisedRow<K>;
+  /** Every cell empty: nothing is checked or derived. */
+  isEmpty: boolean;
   /** Invalid or missing cells; none for an empty row. */
   invalid: SalesColumnKey[];
   warnings: DerivedValueWarning[];
@@ -480,10 +498,10 @@ export function checkRow<K extends SalesKind>(
   lists: SalesReferenceLists,
   usdRateForCurrency: FdfUsdRateLookup,
 ): CheckedRow<K> {
-  const normalised = normaliseRow(kind, raw);
-  if (isEmptyRow(kind, normalised)) return { row: normalised, invalid: [], warnings: [] };
-  const { row, warnings } = kind === "FDF" ? deriveFdfValues(normalised, usdRateForCurrency) : { row: normalised, warnings: [] };
-  return { row: row as NormalisedRow<K>, invalid: invalidColumns(kind, row, lists), warnings };
+  const row = normaliseRow(kind, raw);
+  if (columnsFor(kind).every((column) => row[column.key] === "")) return { row, isEmpty: true, invalid: [], warnings: [] };
+  const warnings = kind === "FDF" ? fillDerivedFdfValues(row as NormalisedRow<"FDF">, usdRateForCurrency) : [];
+  return { row, isEmpty: false, invalid: invalidColumns(kind, row, lists), warnings };
 }
 
 /** The non-empty rows that have invalid or missing cells, by grid position (empty rows in between count). */
@@ -521,8 +539,8 @@ export function prepareRowsForSave<K extends SalesKind>(
 
   rows.forEach((raw, index) => {
     const rowNumber = index + 1;
-    if (isEmptyRow(kind, raw)) return;
     const checked = checkRow(kind, raw, lists, usdRateForCurrency);
+    if (checked.isEmpty) return;
     for (const warning of checked.warnings) warnings.push({ rowNumber, ...warning });
     const problem = problemFor(kind, rowNumber, checked.invalid);
     if (problem) problems.push(problem);

@@ -11,8 +11,7 @@
  */
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { SaxesParser } from "saxes";
-import yauzl, { type Entry, type ZipFile } from "yauzl";
+import type { Entry, ZipFile } from "yauzl";
 
 const MiB = 1024 * 1024;
 
@@ -86,6 +85,7 @@ export async function openXlsx(bytes: Uint8Array): Promise<OpenXlsxResult> {
   let zip: ZipFile | undefined;
   try {
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const { default: yauzl } = await import("yauzl");
     zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true });
     return { ok: true, workbook: await readWorkbook(zip, await readDirectory(zip)) };
   } catch (error) {
@@ -148,6 +148,7 @@ const localName = (name: string) => name.slice(name.indexOf(":") + 1);
  * milliseconds. Leaving the loop (or an error) destroys the inflating stream.
  */
 async function* parseXml(zip: ZipFile, entry: Entry, handlers: XmlHandlers): AsyncGenerator<void, void, undefined> {
+  const { SaxesParser } = await import("saxes");
   const parser = new SaxesParser({ xmlns: false, position: false });
   let depth = 0;
   // saxes buffers a text, a tag or a comment until it ends: this counts what it may be holding.

@@ -46,6 +46,12 @@ describe("the database this suite runs on", () => {
       db.insert(users).values({ email: "ADMIN@example.org", name: "Duplicate", role: "ADMIN" }),
     ).rejects.toThrow();
   });
+
+  it("plans with the portal's session settings on PostgreSQL (a random read priced as on an SSD), the defaults on the embedded one", async () => {
+    const { db, databaseDriver, POSTGRES_SESSION } = await import("~/db/client.server");
+    const [row] = rowsOfResult(await db.execute(sql`show random_page_cost`));
+    expect(Number(Object.values(row)[0])).toBe(databaseDriver() === "postgres" ? Number(POSTGRES_SESSION.random_page_cost) : 4);
+  });
 });
 
 describe("parameters written into a statement (the CSV download's COPY)", () => {
