@@ -543,13 +543,13 @@ describe("the consolidated Sales Report downloads", () => {
     await seedOpenQuarter(20);
     const acmeReport = await salesReportOf(acme, openQuarterId);
     const [formulation] = await db.select().from(formulationTypes).limit(1);
-    const awkward = ['O\'Brien, "Health" \\ Co', "line one\nline two", "carriage\rreturn", "\ttabbed", "-minus", "  spaced  ", "", "semi;colon", "0"];
+    const awkward = ['O\'Brien, "Health" \\ Co', "line one\nline two", "carriage\rreturn", "\ttabbed", "-minus", "  spaced  ", "", "semi;colon", "0", "=SUM(A1:A9)", "+44 20", "@handle", "\rreturn first", "上海医药"];
     await insertRows(
       awkward.map((text, i) => ({
         reportId: acmeReport.id,
         kind: "FDF" as const,
         year: 2026,
-        month: 1 + i,
+        month: 1 + (i % 12),
         purchaser: text,
         strength: text,
         comments: text === "" ? null : `${text} %_ 100%`,
@@ -579,6 +579,8 @@ describe("the consolidated Sales Report downloads", () => {
     }
     const { records } = await csvRecords("?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C");
     expect(records.map((record) => record[5])).toEqual(['O\'Brien, "Health" \\ Co']);
+    const purchasers = (await csvRecords("?tab=FDF")).records.map((record) => record[5]);
+    expect(purchasers).toEqual(expect.arrayContaining(["'=SUM(A1:A9)", "'+44 20", "'@handle", "'\rreturn first", "'-minus", "'\ttabbed", "上海医药", "carriage\rreturn"]));
   });
 
   it("names the workbook and its one sheet by the tab", async () => {

@@ -729,11 +729,9 @@ function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: 
  * (neutraliseCell; the workbook writer leaves a neutralised text as it is).
  */
 function textSql(value: SQL | AnyColumn): SQL {
-  const starts = sql.join(
-    FORMULA_START_CHARACTERS.map((character) => sql`${character}`),
-    sql`, `,
-  );
-  return sql`case when left(${value}, 1) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
+  // Compared as code points: comparing one-letter texts took a sixth of the L FDF download's COPY.
+  const starts = sql.raw(FORMULA_START_CHARACTERS.map((character) => character.codePointAt(0)).join(", "));
+  return sql`case when ascii(${value}) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
 }
 
 /** A stored number as plainNumber writes it, in SQL: no trailing zeros. */
