@@ -28,6 +28,7 @@ import { pageWindow, type Page, type FilterOption } from "~/reports/consolidated
 import { quarterIndex } from "~/utils/quarters";
 import { openQuarterRef } from "./quarter.server";
 import { resolveQuarter } from "./report-screen.server";
+import { tableDownload, type DownloadFormat } from "./consolidated/download.server";
 import type { WorkbookCell, WorkbookColumn } from "./workbook.server";
 
 // ---------------------------------------------------------------- query
@@ -316,16 +317,16 @@ export const PERFORMANCE_DOWNLOAD_COLUMNS: readonly WorkbookColumn[] = [
 export const submittedText = (submitted: number) => `${submitted} / ${REPORTS_PER_QUARTER}`;
 
 /** A row's cells in the order of PERFORMANCE_DOWNLOAD_COLUMNS: the average as "2.5" text in CSV, a number in xlsx; empty when none. */
-export function performanceDownloadCells(row: PartnerPerformanceRow, format: "csv" | "xlsx"): WorkbookCell[] {
+export function performanceDownloadCells(row: PartnerPerformanceRow, format: DownloadFormat): WorkbookCell[] {
   const average = row.avgDaysToApproval === null ? null : format === "csv" ? row.avgDaysToApproval.toFixed(1) : row.avgDaysToApproval;
   return [row.companyName, row.quarterName, submittedText(row.submitted), row.onTime, row.late, average, row.rejections, row.reminders];
 }
 
 /** A download of the rows the filters match: the quarter is resolved first (unknown or future: WorkflowError 404 before anything is sent). */
-export async function partnerPerformanceDownload(query: PerformanceQuery, format: "csv" | "xlsx") {
+export async function partnerPerformanceDownload(query: PerformanceQuery, format: DownloadFormat): Promise<Response> {
   const quarterId = await chosenQuarterId(query);
   async function* cells() {
     for await (const row of partnerPerformanceRows(query, quarterId)) yield performanceDownloadCells(row, format);
   }
-  return { columns: PERFORMANCE_DOWNLOAD_COLUMNS, rows: cells() };
+  return tableDownload(format, { basename: "partner-performance", sheet: "Partner Performance" }, PERFORMANCE_DOWNLOAD_COLUMNS, cells());
 }

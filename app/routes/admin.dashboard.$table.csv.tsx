@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse } from "~/models/consolidated/download.server";
 import { dashboardDownload } from "~/models/dashboard/dashboard.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
@@ -7,6 +6,5 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 /** GET /admin/dashboard/{table}/csv?…filters: every row of one dashboard table (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
-  const download = await dashboardDownload(params.table, new URL(request.url), "csv").catch(rethrowForPage);
-  return csvResponse(`${download.basename}.csv`, download.columns, download.rows);
+  return dashboardDownload(params.table, new URL(request.url), "csv").catch(rethrowForPage);
 }

@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { xlsxResponse } from "~/models/consolidated/download.server";
 import { dashboardDownload } from "~/models/dashboard/dashboard.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
@@ -7,6 +6,5 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 /** GET /admin/dashboard/{table}/xlsx?…filters: every row of one dashboard table as a workbook (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
-  const download = await dashboardDownload(params.table, new URL(request.url), "xlsx").catch(rethrowForPage);
-  return xlsxResponse(`${download.basename}.xlsx`, download.sheet, download.columns, download.rows);
+  return dashboardDownload(params.table, new URL(request.url), "xlsx").catch(rethrowForPage);
 }

@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse } from "~/models/consolidated/download.server";
 import { pdtConsolidatedDownload, pdtQuerySchema } from "~/models/consolidated/pdt.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
@@ -9,6 +8,5 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
   const query = readQuery(pdtQuerySchema, new URL(request.url));
-  const { columns, rows } = await pdtConsolidatedDownload(query, "csv").catch(rethrowForPage);
-  return csvResponse("pdt-report.csv", columns, rows);
+  return pdtConsolidatedDownload(query, "csv").catch(rethrowForPage);
 }

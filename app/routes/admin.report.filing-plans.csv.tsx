@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse } from "~/models/consolidated/download.server";
 import { filingConsolidatedDownload, filingQuerySchema } from "~/models/consolidated/filing.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/report-routes/frame.server";
@@ -9,6 +8,5 @@ import { requireAdminOrStaff } from "~/utils/auth.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
   const query = readQuery(filingQuerySchema, new URL(request.url));
-  const { columns, rows } = await filingConsolidatedDownload(query).catch(rethrowForPage);
-  return csvResponse("filing-plans.csv", columns, rows);
+  return filingConsolidatedDownload(query, "csv").catch(rethrowForPage);
 }

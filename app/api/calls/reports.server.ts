@@ -6,7 +6,6 @@
  * run the same model functions on the same query.
  */
 import * as z from "zod";
-import { csvResponse, xlsxResponse } from "~/models/consolidated/download.server";
 import { filingConsolidatedDownload, filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/models/consolidated/filing.server";
 import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/models/consolidated/pdt.server";
 import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/models/consolidated/sales.server";
@@ -363,11 +362,7 @@ export const REPORT_CALLS = [
     answer: FILE_ANSWER,
     errors: [400, 404],
     example: { body: { quarter: "Q2 2026", partner_id: 1 } },
-    async handle({ body, query }) {
-      const format = query.format ?? "xlsx";
-      const { columns, rows } = await pdtConsolidatedDownload(pdtQuery(body), format);
-      return format === "csv" ? csvResponse("pdt-report.csv", columns, rows) : xlsxResponse("pdt-report.xlsx", "PDT", columns, rows);
-    },
+    handle: ({ body, query }) => pdtConsolidatedDownload(pdtQuery(body), query.format ?? "xlsx"),
   }),
   signedInCall({
     method: "POST",
@@ -392,10 +387,7 @@ export const REPORT_CALLS = [
     answer: FILE_ANSWER,
     errors: [400, 404],
     example: { body: { quarter: "Q2 2026", country_id: 12 } },
-    async handle({ body, query }) {
-      const { columns, rows } = await filingConsolidatedDownload(filingQuery(body));
-      return query.format === "csv" ? csvResponse("filing-plans.csv", columns, rows) : xlsxResponse("filing-plans.xlsx", "Filing Plans", columns, rows);
-    },
+    handle: ({ body, query }) => filingConsolidatedDownload(filingQuery(body), query.format ?? "xlsx"),
   }),
   signedInCall({
     method: "POST",

@@ -78,6 +78,18 @@ export function csvBodyResponse(filename: string, body: AsyncIterable<string | U
   });
 }
 
+export type DownloadFormat = "csv" | "xlsx";
+
+/** A table as the file asked for: `<basename>.csv`, or `<basename>.xlsx` with the rows on a sheet named `sheet`. */
+export function tableDownload(
+  format: DownloadFormat,
+  { basename, sheet }: { basename: string; sheet: string },
+  columns: readonly WorkbookColumn[],
+  rows: AsyncIterable<readonly WorkbookCell[]>,
+): Response {
+  return format === "csv" ? csvResponse(`${basename}.csv`, columns, rows) : xlsxResponse(`${basename}.xlsx`, sheet, columns, rows);
+}
+
 /** The same rows as an xlsx workbook of one sheet (its Info sheet names the sheet and the export time), streamed. */
 export function xlsxResponse(filename: string, sheet: string, columns: readonly WorkbookColumn[], rows: AsyncIterable<readonly WorkbookCell[]>): Response {
   return workbookResponse({ report: filename.replace(/\.xlsx$/, "") }, { info: { report: sheet }, sheets: [{ name: sheet, columns, rows }] });

@@ -27,8 +27,8 @@ import { REPORT_STATES } from "~/utils/reports";
 import { listFilingStatuses } from "../filing-statuses.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
-import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
-import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
+import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
+import type { WorkbookColumn } from "../workbook.server";
 
 export const FILING_SORTS = ["company", "country", "reportStatus"] as const;
 export type FilingSort = (typeof FILING_SORTS)[number];
@@ -311,7 +311,7 @@ export async function listFilingConsolidated(query: FilingQuery, { pageSize = CO
 }
 
 /** The download's columns (the page's) and every row of the query, all pages, as cells in the columns' order. */
-export async function filingConsolidatedDownload(query: FilingQuery): Promise<{ columns: WorkbookColumn[]; rows: AsyncGenerator<WorkbookCell[]> }> {
+export async function filingConsolidatedDownload(query: FilingQuery, format: DownloadFormat): Promise<Response> {
   const quarter = await resolveQuarter(query.quarter);
   const { products: productList } = await quarterCellKinds(quarter.id);
   const columns: WorkbookColumn[] = [
@@ -325,7 +325,7 @@ export async function filingConsolidatedDownload(query: FilingQuery): Promise<{ 
       yield [row.companyName, row.country, row.reportStatus, ...productList.map((product) => row.cells[String(product.id)] ?? null)];
     }
   }
-  return { columns, rows: rows() };
+  return tableDownload(format, { basename: "filing-plans", sheet: "Filing Plans" }, columns, rows());
 }
 
 /**

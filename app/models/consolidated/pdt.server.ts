@@ -24,7 +24,7 @@ import { REPORT_STATES } from "~/utils/reports";
 import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
-import { batched, DOWNLOAD_BATCH_ROWS } from "./download.server";
+import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
 
 // ---------------------------------------------------------------- query
 
@@ -429,7 +429,7 @@ export function pdtDownloadColumns(quarterOrder: readonly string[]): WorkbookCol
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
 
 /** A row's cells in the order of `pdtDownloadColumns`: dates as MM/DD/YYYY text (CSV) or Excel dates (xlsx). */
-export function pdtDownloadCells(row: PdtConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
+export function pdtDownloadCells(row: PdtConsolidatedRow, format: DownloadFormat): WorkbookCell[] {
   const date = format === "csv" ? (iso: string | null) => formatPdtDate(iso) : excelDate;
   return [
     row.companyName,
@@ -445,11 +445,11 @@ export function pdtDownloadCells(row: PdtConsolidatedRow, format: "csv" | "xlsx"
  * A download of the rows the filters match: the quarter is resolved first (an unknown or future
  * one is a WorkflowError 404 before anything is sent), then the rows stream as cells.
  */
-export async function pdtConsolidatedDownload(query: PdtQuery, format: "csv" | "xlsx") {
+export async function pdtConsolidatedDownload(query: PdtQuery, format: DownloadFormat): Promise<Response> {
   const resolved = await resolveReportQuarter(query);
   const quarterOrder = [...resolved.earlier.map((q) => q.name), resolved.quarter.name];
   async function* cells() {
     for await (const row of pdtConsolidatedRows(query, resolved)) yield pdtDownloadCells(row, format);
   }
-  return { columns: pdtDownloadColumns(quarterOrder), rows: cells() };
+  return tableDownload(format, { basename: "pdt-report", sheet: "PDT" }, pdtDownloadColumns(quarterOrder), cells());
 }

@@ -29,7 +29,7 @@ import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } fro
 import { REPORT_STATES } from "~/utils/reports";
 import type { ReportStatus } from "~/utils/report-workflow";
 import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
-import { batched, csvBodyResponse, csvResponse, DOWNLOAD_BATCH_ROWS, withCsvHeader, xlsxResponse } from "./download.server";
+import { batched, csvBodyResponse, DOWNLOAD_BATCH_ROWS, tableDownload, withCsvHeader, xlsxResponse, type DownloadFormat } from "./download.server";
 import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
@@ -715,7 +715,7 @@ function xlsxCell(key: SalesColumnKey, text: string): WorkbookCell {
 }
 
 /** One row's cells in the order of `salesDownloadColumns`: CSV keeps numbers as plain decimal text, xlsx types the safe ones. */
-function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: "csv" | "xlsx"): WorkbookCell[] {
+function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: DownloadFormat): WorkbookCell[] {
   const cells: WorkbookCell[] = [row.companyName, row.reportStatus];
   for (const column of columnsFor(kind)) {
     const value = row[column.key] ?? "";
@@ -795,12 +795,12 @@ async function* xlsxCells(kind: SalesKind, batches: AsyncIterable<unknown[][]>):
 export interface SalesDownload {
   columns: WorkbookColumn[];
   /** The rows' cells read in keyset batches, as the embedded database's downloads write them. */
-  cells: (format: "csv" | "xlsx") => AsyncGenerator<WorkbookCell[]>;
+  cells: (format: DownloadFormat) => AsyncGenerator<WorkbookCell[]>;
   /**
    * The file, streamed. On PostgreSQL the rows come from one statement on a connection of its own:
    * the CSV is the database's COPY after the byte-order mark and the header, the xlsx reads a cursor.
    */
-  response: (format: "csv" | "xlsx") => Promise<Response>;
+  response: (format: DownloadFormat) => Promise<Response>;
 }
 
 /**
@@ -813,7 +813,7 @@ export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<
   /** `sales-report-api` or `sales-report-fdf`. */
   const basename = `sales-report-${kind.toLowerCase()}`;
   const columns = salesDownloadColumns(kind);
-  const cells = async function* (format: "csv" | "xlsx") {
+  const cells = async function* (format: DownloadFormat) {
     for await (const row of rowsOf(scope)) yield salesDownloadCells(kind, row, format);
   };
   const streamed = scope.selected.length ? streamedReads() : null;
@@ -821,11 +821,8 @@ export async function openSalesDownload(query: SalesConsolidatedQuery): Promise<
     columns,
     cells,
     async response(format) {
-      if (format === "xlsx") {
-        const rows = streamed ? xlsxCells(kind, streamed.rows(downloadSelect(scope), DOWNLOAD_BATCH_ROWS)) : cells("xlsx");
-        return xlsxResponse(`${basename}.xlsx`, kind, columns, rows);
-      }
-      if (!streamed) return csvResponse(`${basename}.csv`, columns, cells("csv"));
+      if (!streamed) return tableDownload(format, { basename, sheet: kind }, columns, cells(format));
+      if (format === "xlsx") return xlsxResponse(`${basename}.xlsx`, kind, columns, xlsxCells(kind, streamed.rows(downloadSelect(scope), DOWNLOAD_BATCH_ROWS)));
       return csvBodyResponse(`${basename}.csv`, withCsvHeader(columns, await streamed.copyCsv(downloadSelect(scope))));
     },
   };

@@ -8,6 +8,7 @@ import { dashboardQuery, type DashboardQuery } from "~/reports/dashboard/query";
 import { type DashboardTab } from "~/reports/dashboard/view";
 import { isDashboardTableId, pagedTable, type DashboardTable, type DashboardTableId } from "~/reports/dashboard/tables";
 import { PAGE_NOT_FOUND } from "~/utils/messages";
+import { tableDownload, type DownloadFormat } from "../consolidated/download.server";
 import { getOpenQuarter, listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 import { WorkflowError } from "../report-workflow.server";
@@ -90,7 +91,7 @@ export function readDashboardQuery(url: URL): DashboardQuery {
  * A table's download: every row under the link's filters. In a workbook the figures are numbers;
  * in a CSV they stay the exact decimals shown on the page.
  */
-export async function dashboardDownload(tableId: string | undefined, url: URL, format: "csv" | "xlsx") {
+export async function dashboardDownload(tableId: string | undefined, url: URL, format: DownloadFormat): Promise<Response> {
   if (!isDashboardTableId(tableId)) throw new WorkflowError(PAGE_NOT_FOUND, 404);
   const query = readDashboardQuery(url);
   const table = await TABLES[tableId](query, true);
@@ -98,14 +99,14 @@ export async function dashboardDownload(tableId: string | undefined, url: URL, f
   const rows = table.rows.map((row) =>
     format === "xlsx" ? row.map((cell, index) => (numeric[index] && typeof cell === "string" ? Number(cell) : cell)) : row,
   );
-  return {
-    basename: tableId,
-    sheet: table.title.slice(0, 31),
-    columns: table.columns.map((column) => ({ key: column.key, label: column.label })),
-    rows: (async function* () {
+  return tableDownload(
+    format,
+    { basename: tableId, sheet: table.title.slice(0, 31) },
+    table.columns.map((column) => ({ key: column.key, label: column.label })),
+    (async function* () {
       yield* rows;
     })(),
-  };
+  );
 }
 
 const SALES_TABLES = {
