@@ -376,7 +376,7 @@ function formatRow(kind: SalesKind, row: FetchedRow, report: QuarterReport): Sal
 }
 
 /** The row's fields with the names of its country, product and formulation type, from sales_rows or the lateral `s`. */
-function fetchedFields(s: typeof rowColumns) {
+function fetchedFields(s: typeof rowColumns | ReturnType<typeof lateralRows>) {
   return {
     id: s.id,
     reportId: s.reportId,
@@ -448,22 +448,31 @@ async function pageInReportOrder(scope: Scope, counts: Map<number, number>, offs
     wanted -= take;
     skip = 0;
   }
+  if (!segments.length) return [];
+  // One statement for every report the page spans (a sparse filter spans a hundred): each report's
+  // slice is read in index order with its own LIMIT/OFFSET, taken from the list of slices.
   const order = dir === "asc" ? asc : desc;
-  const fetched = await Promise.all(
-    segments.map((segment) =>
-      db
-        .select(fetchedFields(rowColumns))
-        .from(salesRows)
-        .leftJoin(countries, eq(countries.id, salesRows.countryId))
-        .leftJoin(products, eq(products.id, salesRows.productId))
-        .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
-        .where(and(eq(salesRows.reportId, segment.report.id), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
-        .orderBy(order(salesRows.id))
-        .limit(segment.limit)
-        .offset(segment.offset),
-    ),
-  );
-  return segments.flatMap((segment, index) => fetched[index].map((row) => formatRow(scope.kind, row, segment.report)));
+  const slices = sql`(values ${sql.join(
+    segments.map((segment, index) => sql`(${index}::int, ${segment.report.id}::int, ${segment.offset}::int, ${segment.limit}::int)`),
+    sql`, `,
+  )}) as slices(n, report_id, skip, take)`;
+  const s = db
+    .select(rowColumns)
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, sql`slices.report_id`), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
+    .orderBy(order(salesRows.id))
+    .limit(sql`slices.take` as unknown as number)
+    .offset(sql`slices.skip` as unknown as number)
+    .as("s");
+  const rows = await db
+    .select({ slice: sql<number>`slices.n`.mapWith(Number), ...fetchedFields(s) })
+    .from(slices)
+    .crossJoinLateral(s)
+    .leftJoin(countries, eq(countries.id, s.countryId))
+    .leftJoin(products, eq(products.id, s.productId))
+    .leftJoin(formulationTypes, eq(formulationTypes.id, s.formulationTypeId))
+    .orderBy(sql`slices.n`, order(s.id));
+  return rows.map((row) => formatRow(scope.kind, row, segments[row.slice].report));
 }
 
 /**
