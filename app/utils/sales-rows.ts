@@ -399,20 +399,16 @@ function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: Fdf
     if (parsed) row.usdExchangeRate = formatDecimal(parsed, EXCHANGE_RATE_DECIMALS);
   }
 
-  // Each text parsed once: a derived value is read again by the next step (a 10,000-row save runs 24,000 steps).
-  const parsed = new Map<string, Dec | undefined>();
-  const amount = (key: FdfColumnKey) => {
-    const text = row[key];
-    if (!parsed.has(text)) parsed.set(text, parseAmount(text));
-    return parsed.get(text);
-  };
+  // A derived value is read again by the next step (a 10,000-row save runs 24,000 steps): kept, not parsed again.
+  const derivedAmounts = new Map<string, Dec>();
+  const amount = (key: FdfColumnKey) => derivedAmounts.get(row[key]) ?? parseAmount(row[key]);
   const step = (key: FdfColumnKey, compute: () => Dec | undefined) => {
     const derived = compute();
     if (!derived) return;
     const expectedAmount = derived.toDecimalPlaces(DERIVED_DECIMALS, Decimal.ROUND_HALF_UP);
     const expected = plainText(expectedAmount);
     // The next step reads this value again, as the text it is or as the one just written: parsed already.
-    if (PLAIN_DECIMAL.test(expected)) parsed.set(expected, expectedAmount);
+    if (PLAIN_DECIMAL.test(expected)) derivedAmounts.set(expected, expectedAmount);
     const entered = row[key];
     if (entered === "") {
       row[key] = expected;
