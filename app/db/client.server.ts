@@ -53,9 +53,12 @@ function isProcessAlive(pid: number) {
  * Settings of every session the portal opens on PostgreSQL. The default random_page_cost (4)
  * prices a random read as a disk seek: the planner then scans the small lists (countries,
  * currencies) whole for each foreign key a saved row names, where the index lookup takes half
- * the time (a 10,000-row Sales Report: 245 -> 215 ms in the database).
+ * the time (a 10,000-row Sales Report: 245 -> 215 ms in the database). JIT compilation is off:
+ * the passes over a quarter's rows (the consolidated Sales Report's counts, filters and
+ * downloads) are estimated dear enough to trigger it, and compiling took longer than it saved
+ * (the L FDF download's COPY: 20 ms of compiling before the first row, 540 -> 505 ms in all).
  */
-export const POSTGRES_SESSION = { random_page_cost: "1.1" } as const;
+export const POSTGRES_SESSION = { random_page_cost: "1.1", jit: "off" } as const;
 
 export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<DatabaseHandle> {
   if (options.url) {
