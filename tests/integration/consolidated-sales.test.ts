@@ -541,6 +541,9 @@ describe("the consolidated Sales Report downloads", () => {
 
   it("the files the server sends hold what is written row by row (PostgreSQL streams one statement: COPY for the CSV, a cursor for the xlsx)", async () => {
     await seedOpenQuarter(20);
+    // The companies' order is not their reports' order, and one name reads as a formula.
+    await db.update(partners).set({ companyName: "Zenith Generics Ltd" }).where(eq(partners.id, acme));
+    await db.update(partners).set({ companyName: "=Apex Life Sciences" }).where(eq(partners.id, cedar));
     const acmeReport = await salesReportOf(acme, openQuarterId);
     const [formulation] = await db.select().from(formulationTypes).limit(1);
     const awkward = ['O\'Brien, "Health" \\ Co', "line one\nline two", "carriage\rreturn", "\ttabbed", "-minus", "  spaced  ", "", "semi;colon", "0", "=SUM(A1:A9)", "+44 20", "@handle", "\rreturn first", "上海医药"];
@@ -581,6 +584,10 @@ describe("the consolidated Sales Report downloads", () => {
     expect(records.map((record) => record[5])).toEqual(['O\'Brien, "Health" \\ Co']);
     const purchasers = (await csvRecords("?tab=FDF")).records.map((record) => record[5]);
     expect(purchasers).toEqual(expect.arrayContaining(["'=SUM(A1:A9)", "'+44 20", "'@handle", "'\rreturn first", "'-minus", "'\ttabbed", "上海医药", "carriage\rreturn"]));
+    for (const search of ["", "?tab=FDF"]) {
+      const companies = (await csvRecords(search)).records.map((record) => record[0]);
+      expect([...new Set(companies)], search).toEqual(["'=Apex Life Sciences", "Borealis Pharma Pvt", "Zenith Generics Ltd"]);
+    }
   });
 
   it("names the workbook and its one sheet by the tab", async () => {

@@ -31,7 +31,7 @@ import type { ReportStatus } from "~/utils/report-workflow";
 import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
 import { batched, csvBodyResponse, DOWNLOAD_BATCH_ROWS, tableDownload, withCsvHeader, xlsxResponse, type DownloadFormat } from "./download.server";
 import { salesWorkbookColumns } from "../sales-excel.server";
-import { FORMULA_START_CHARACTERS, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
+import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 
@@ -722,78 +722,78 @@ function salesDownloadCells(kind: SalesKind, row: SalesConsolidatedRow, format: 
  * (neutraliseCell; the workbook writer leaves a neutralised text as it is).
  */
 function textSql(value: SQL | AnyColumn): SQL {
-  // Compared as code points: comparing one-letter texts took a sixth of the L FDF download's COPY.
-  const starts = sql.raw(FORMULA_START_CHARACTERS.map((character) => character.codePointAt(0)).join(", "));
-  return sql`case when ascii(${value}) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
+  // Compared as code points (comparing one-letter texts took a sixth of the L FDF download's
+  // COPY), and a text that starts past the last formula character (most start with a letter) is
+  // written at once, after one comparison (another 30 ms off it).
+  const codes = FORMULA_START_CHARACTERS.map((character) => character.codePointAt(0)!);
+  const starts = sql.raw(codes.join(", "));
+  const last = sql.raw(String(Math.max(...codes)));
+  return sql`case when ascii(${value}) > ${last} then ${value} when ascii(${value}) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
 }
 
-/** Each grid column's stored value (names of the lists joined in), as the download reads it. */
-const STORED_CELLS: Record<SalesColumnKey, (s: ReturnType<typeof lateralRows>) => SQL | AnyColumn> = {
-  year: (s) => s.year,
-  month: (s) => s.month,
-  country: () => countries.name,
-  purchaser: (s) => s.purchaser,
-  productName: (s) => sql`coalesce(${products.name}, ${s.productName})`,
-  strength: (s) => s.strength,
-  formulationType: () => formulationTypes.name,
-  currency: (s) => s.currencyCode,
-  procurementEndCountry: (s) => s.procurementEndCountry,
-  comments: (s) => s.comments,
-  quantity: (s) => s.quantity,
-  totalValue: (s) => s.totalValue,
-  packSize: (s) => s.packSize,
-  grossSalePriceCurrency: (s) => s.grossSalePriceCurrency,
-  usdExchangeRate: (s) => s.usdExchangeRate,
-  grossSalePriceUsd: (s) => s.grossSalePriceUsd,
-  totalGrossValue: (s) => s.totalGrossValue,
-  deductableExpenses: (s) => s.deductableExpenses,
-  royaltyPercent: (s) => s.royaltyPercent,
-  royaltyDue: (s) => s.royaltyDue,
+/** A stored number as plainNumber writes it, in SQL: no trailing zeros. */
+const plainNumberSql = (value: AnyColumn) => sql`trim_scale(${value})`;
+
+/** Each grid column's cell in SQL, from the sales row and the lists it names: the text CELLS then csvCell give (the consolidated-sales tests compare them). */
+const DOWNLOAD_CELLS: Record<SalesColumnKey, SQL> = {
+  year: sql`${salesRows.year}::text`,
+  month: sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${salesRows.month}]`,
+  country: textSql(countries.name),
+  purchaser: textSql(salesRows.purchaser),
+  productName: textSql(sql`coalesce(${products.name}, ${salesRows.productName})`),
+  strength: textSql(salesRows.strength),
+  formulationType: textSql(formulationTypes.name),
+  currency: textSql(salesRows.currencyCode),
+  procurementEndCountry: textSql(salesRows.procurementEndCountry),
+  comments: textSql(salesRows.comments),
+  quantity: plainNumberSql(salesRows.quantity),
+  totalValue: plainNumberSql(salesRows.totalValue),
+  packSize: plainNumberSql(salesRows.packSize),
+  grossSalePriceCurrency: plainNumberSql(salesRows.grossSalePriceCurrency),
+  usdExchangeRate: plainNumberSql(salesRows.usdExchangeRate),
+  grossSalePriceUsd: plainNumberSql(salesRows.grossSalePriceUsd),
+  totalGrossValue: plainNumberSql(salesRows.totalGrossValue),
+  deductableExpenses: plainNumberSql(salesRows.deductableExpenses),
+  royaltyPercent: plainNumberSql(salesRows.royaltyPercent),
+  royaltyDue: plainNumberSql(salesRows.royaltyDue),
 };
 
-/** A stored value as its grid column's cell, in SQL: the text CELLS then csvCell give (the consolidated-sales tests compare them). */
-function downloadCellSql(key: SalesColumnKey, value: SQL.Aliased): SQL {
-  if (key === "year") return sql`${value}::text`;
-  if (key === "month") return sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${value}]`;
-  // A stored number as plainNumber writes it: no trailing zeros.
-  if (NUMBER_KEY_SET.has(key)) return sql`trim_scale(${value})`;
-  return textSql(sql`${value}`);
-}
+/** `array[…]::type` of the values, each its own parameter. */
+const sqlArray = (values: readonly (string | number)[], type: "int[]" | "text[]") =>
+  sql`array[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::${sql.raw(type)}`;
 
 /**
  * The whole download as one SELECT whose rows are the file's (company, report status, the tab's
- * cells, all as text) in the download's order: the selected reports in order, each report's rows
- * read through its index in id order. The stored values are sorted first and written as text
- * after: sorting the narrower rows, and in a subquery whose order the outer select keeps without
- * sorting again, took a tenth off the L FDF download.
+ * cells, all as text) in the download's order. The selected reports come as a list in their order
+ * (company, report), with the company's cell and the status the scope read; each report's rows are
+ * read through its index and written in id order by a subquery of their own. The list's ordinal is
+ * the only sort key: the planner keeps the list's order, and a nested loop over the list writes
+ * each report's rows as its subquery orders them. Sorting every row instead (company, report, row)
+ * took a fifth of the L API download's COPY.
  */
 function downloadSelect(scope: Scope) {
-  const s = lateralRows(scope, rowConditions(scope.query));
+  const { selected } = scope;
+  const ids = sqlArray(selected.map((report) => report.id), "int[]");
+  const companyCells = sqlArray(selected.map((report) => neutraliseCell(report.companyName)), "text[]");
+  const statuses = sqlArray(selected.map((report) => report.status), "text[]");
+  const reportList = sql`unnest(${ids}, ${companyCells}, ${statuses}) with ordinality as selected(report_id, company_cell, report_status, n)`;
   const keys = columnsFor(scope.kind).map((column) => column.key);
-  const stored = db
-    .select({
-      companyName: sql`${partners.companyName}`.as("company_name"),
-      status: sql`${reports.status}::text`.as("report_status"),
-      reportId: sql`${reports.id}`.as("report_id"),
-      rowId: sql`${s.id}`.as("row_id"),
-      ...Object.fromEntries(keys.map((key, index) => [key, sql`${STORED_CELLS[key](s)}`.as(`v${index}`)])),
-    })
-    .from(reports)
-    .innerJoin(partners, eq(partners.id, reports.partnerId))
-    .crossJoinLateral(s)
-    .leftJoin(countries, eq(countries.id, s.countryId))
-    .leftJoin(products, eq(products.id, s.productId))
-    .leftJoin(formulationTypes, eq(formulationTypes.id, s.formulationTypeId))
-    .where(inArray(reports.id, scope.selected.map((report) => report.id)))
-    .orderBy(asc(partners.companyName), asc(reports.id), asc(s.id))
+  const cells = db
+    .select(Object.fromEntries(keys.map((key, index) => [`c${index}`, DOWNLOAD_CELLS[key].as(`c${index}`)])))
+    .from(salesRows)
+    .leftJoin(countries, eq(countries.id, salesRows.countryId))
+    .leftJoin(products, eq(products.id, salesRows.productId))
+    .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
+    .where(and(eq(salesRows.reportId, sql`selected.report_id`), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
+    .orderBy(asc(salesRows.id))
     .offset(OFFSET_ZERO)
-    .as("stored");
-  const storedValue = (key: SalesColumnKey) => (stored as unknown as Record<SalesColumnKey, SQL.Aliased>)[key];
-  const cells = [textSql(sql`${stored.companyName}`), sql`${stored.status}`, ...keys.map((key) => downloadCellSql(key, storedValue(key)))];
+    .as("cells");
+  const cellColumns = cells as unknown as Record<string, SQL.Aliased>;
   return db
-    .select(Object.fromEntries(cells.map((cell, index) => [`c${index}`, cell])))
-    .from(stored)
-    .orderBy(asc(stored.companyName), asc(stored.reportId), asc(stored.rowId))
+    .select({ company: sql`selected.company_cell`, status: sql`selected.report_status`, ...Object.fromEntries(keys.map((_, index) => [`c${index}`, cellColumns[`c${index}`]])) })
+    .from(reportList)
+    .crossJoinLateral(cells)
+    .orderBy(sql`selected.n`)
     .toSQL();
 }
 
