@@ -219,8 +219,11 @@ function rowConditions(query: SalesConsolidatedQuery): SQL[] {
   return conditions;
 }
 
+/** SQL as a LIMIT or an OFFSET: the query builder types them as numbers and writes SQL as it is. */
+const sqlCount = (value: SQL) => value as unknown as number;
+
 /** `OFFSET 0` as SQL: the query builder leaves out an offset of the number 0. */
-const OFFSET_ZERO = sql`0` as unknown as number;
+const OFFSET_ZERO = sqlCount(sql`0`);
 
 /**
  * The rows of the kind of one report (the outer query's `reports` row) that meet `conditions`, read
@@ -448,8 +451,8 @@ async function pageInReportOrder(scope: Scope, counts: Map<number, number>, offs
     .from(salesRows)
     .where(and(eq(salesRows.reportId, sql`slices.report_id`), eq(salesRows.kind, scope.kind), ...rowConditions(scope.query)))
     .orderBy(order(salesRows.id))
-    .limit(sql`slices.take` as unknown as number)
-    .offset(sql`slices.skip` as unknown as number)
+    .limit(sqlCount(sql`slices.take`))
+    .offset(sqlCount(sql`slices.skip`))
     .as("s");
   const rows = await db
     .select({ slice: sql<number>`slices.n`.mapWith(Number), ...fetchedFields(s) })
