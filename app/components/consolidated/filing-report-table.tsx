@@ -164,7 +164,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
               </td>
               <td data-report-status={row.reportStatus}>{t(row.reportStatus)}</td>
               {view.products.map((product) => (
-                <td key={product.id} data-product-id={product.id}>
+                <td key={product.id}>
                   {row.cells[String(product.id)] ?? ""}
                 </td>
               ))}

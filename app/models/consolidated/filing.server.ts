@@ -251,18 +251,10 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
 }
 
 /** One page of the report for the query (a page past the end is the last page), with the filters' options. */
-export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
-  const quarter = await resolveQuarter(query.quarter);
-  const open = openQuarterRef();
-  const groups = groupKeysOf(query, quarter.id).as("groups");
-  const [[{ total }], kinds, partnerOptions, countryOptions, quarterOptions] = await Promise.all([
-    db.select({ total: count() }).from(groups),
-    quarterCellKinds(quarter.id),
-    quarterPartners(quarter.id, query.partner),
-    quarterCountries(quarter.id, query.country),
-    quarterDropdown(),
-  ]);
-  const [statusOptions, productFilter] = await Promise.all([quarterStatuses(quarter, kinds.statuses, query.productStatus), productOptions(kinds.products, query.product)]);
+/** The page of (report, country) rows in the asked order, with their cells. */
+async function filingPage(query: FilingQuery, quarterId: number, pageSize: number) {
+  const groups = groupKeysOf(query, quarterId).as("groups");
+  const [{ total }] = await db.select({ total: count() }).from(groups);
   const window = pageWindow(query.page, total, pageSize);
   const sort: FilingSort = query.sort ?? "company";
   const order =
@@ -290,14 +282,24 @@ export async function listFilingConsolidated(query: FilingQuery, { pageSize = CO
     : [];
   const cells = await cellsOf(keys);
   return {
-    page: {
-      rows: keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} })),
-      total,
-      page: window.page,
-      pageSize,
-      pages: window.pages,
-    },
-    quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },
+    rows: keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} })),
+    total,
+    page: window.page,
+    pageSize,
+    pages: window.pages,
+  };
+}
+
+/** The product columns and the filters' option lists. */
+async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }) {
+  const [kinds, partnerOptions, countryOptions, quarterOptions] = await Promise.all([
+    quarterCellKinds(quarter.id),
+    quarterPartners(quarter.id, query.partner),
+    quarterCountries(quarter.id, query.country),
+    quarterDropdown(),
+  ]);
+  const [statusOptions, productFilter] = await Promise.all([quarterStatuses(quarter, kinds.statuses, query.productStatus), productOptions(kinds.products, query.product)]);
+  return {
     products: kinds.products,
     options: {
       quarter_filter: quarterOptions,
@@ -307,6 +309,19 @@ export async function listFilingConsolidated(query: FilingQuery, { pageSize = CO
       status_filter: statusOptions,
       report_status_filter: REPORT_STATES.map((state) => ({ id: state, name: state })),
     },
+  };
+}
+
+export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
+  const quarter = await resolveQuarter(query.quarter);
+  const open = openQuarterRef();
+  // The page does not wait for the option lists (the product columns take the longest pass).
+  const [page, { products, options }] = await Promise.all([filingPage(query, quarter.id, pageSize), filingFilters(query, quarter)]);
+  return {
+    page,
+    quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },
+    products,
+    options,
   };
 }
 
