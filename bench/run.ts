@@ -383,15 +383,24 @@ async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, i
   }
 }
 
-/** What the CSV download holds, as one SELECT: company, report status, the tab's cells, in the download's order. */
+/**
+ * What the CSV download holds, as one SELECT: company, report status, the tab's cells, in the
+ * download's order, read as the app reads them (the quarter's reports as a list in company order,
+ * each report's rows through its index in id order, the list's ordinal the only sort key), with
+ * the raw columns: no neutralised texts, no trimmed numbers, no month names.
+ */
 function downloadSelect(quarterId: number, kind: "API" | "FDF") {
   const fdf = kind === "FDF"
     ? ", s.strength, ft.name, s.pack_size, s.quantity, s.currency_code, s.gross_sale_price_currency, s.usd_exchange_rate, s.gross_sale_price_usd, s.total_gross_value, s.deductable_expenses, s.total_value, s.royalty_percent, s.royalty_due, s.procurement_end_country, s.comments"
     : ", s.quantity, s.total_value";
-  return `SELECT p.company_name, r.status, s.year, s.month, c.name AS country, s.purchaser, coalesce(pr.name, s.product_name) AS product${fdf}
-    FROM reports r JOIN partners p ON p.id = r.partner_id JOIN sales_rows s ON s.report_id = r.id AND s.kind = '${kind}'
-    LEFT JOIN countries c ON c.id = s.country_id LEFT JOIN products pr ON pr.id = s.product_id LEFT JOIN formulation_types ft ON ft.id = s.formulation_type_id
-    WHERE r.quarter_id = ${quarterId} AND r.type = 'sales' ORDER BY p.company_name, r.id, s.id`;
+  const list = (column: string) =>
+    `(SELECT array_agg(${column} ORDER BY p.company_name, r.id) FROM reports r JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${quarterId} AND r.type = 'sales')`;
+  return `SELECT sel.company_name, sel.status, x.*
+    FROM unnest(${list("r.id")}, ${list("p.company_name")}, ${list("r.status::text")}) WITH ORDINALITY AS sel(report_id, company_name, status, n)
+    CROSS JOIN LATERAL (SELECT s.year, s.month, c.name AS country, s.purchaser, coalesce(pr.name, s.product_name) AS product${fdf}
+      FROM sales_rows s LEFT JOIN countries c ON c.id = s.country_id LEFT JOIN products pr ON pr.id = s.product_id LEFT JOIN formulation_types ft ON ft.id = s.formulation_type_id
+      WHERE s.report_id = sel.report_id AND s.kind = '${kind}' ORDER BY s.id OFFSET 0) x
+    ORDER BY sel.n`;
 }
 
 const copySql = (quarterId: number, kind: "API" | "FDF") => `COPY (${downloadSelect(quarterId, kind)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
