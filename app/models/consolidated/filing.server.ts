@@ -250,8 +250,7 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
   return cells;
 }
 
-/** One page of the report for the query (a page past the end is the last page), with the filters' options. */
-/** The page of (report, country) rows in the asked order, with their cells. */
+/** The page of (report, country) rows in the asked order, with their cells (a page past the end is the last page). */
 async function filingPage(query: FilingQuery, quarterId: number, pageSize: number) {
   const groups = groupKeysOf(query, quarterId).as("groups");
   const [{ total }] = await db.select({ total: count() }).from(groups);
@@ -312,6 +311,7 @@ async function filingFilters(query: FilingQuery, quarter: { id: number; year: nu
   };
 }
 
+/** One page of the report for the query, with the filters' options. */
 export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const open = openQuarterRef();
