@@ -335,35 +335,42 @@ function plainNumber(value: string | null): string {
   return /^-?0$/.test(text) ? "0" : text;
 }
 
-const text = (value: string | null) => value ?? "";
-
-/** Each grid column's cell, as the grid shows it. */
-const CELLS: Record<SalesColumnKey, (row: FetchedRow) => string> = {
-  year: (row) => (row.year == null ? "" : String(row.year)),
-  month: (row) => (row.month == null ? "" : (MONTHS[row.month - 1] ?? "")),
-  country: (row) => text(row.country),
-  purchaser: (row) => text(row.purchaser),
-  productName: (row) => text(row.product),
-  strength: (row) => text(row.strength),
-  formulationType: (row) => text(row.formulation),
-  currency: (row) => text(row.currencyCode),
-  procurementEndCountry: (row) => text(row.procurementEndCountry),
-  comments: (row) => text(row.comments),
-  quantity: (row) => plainNumber(row.quantity),
-  totalValue: (row) => plainNumber(row.totalValue),
-  packSize: (row) => plainNumber(row.packSize),
-  grossSalePriceCurrency: (row) => plainNumber(row.grossSalePriceCurrency),
-  usdExchangeRate: (row) => plainNumber(row.usdExchangeRate),
-  grossSalePriceUsd: (row) => plainNumber(row.grossSalePriceUsd),
-  totalGrossValue: (row) => plainNumber(row.totalGrossValue),
-  deductableExpenses: (row) => plainNumber(row.deductableExpenses),
-  royaltyPercent: (row) => plainNumber(row.royaltyPercent),
-  royaltyDue: (row) => plainNumber(row.royaltyDue),
+/** The fetched field that holds each grid column's stored value (the page's and the download's). */
+const STORED_FIELD: Record<SalesColumnKey, Exclude<keyof FetchedRow, "id" | "reportId">> = {
+  year: "year",
+  month: "month",
+  country: "country",
+  purchaser: "purchaser",
+  productName: "product",
+  strength: "strength",
+  formulationType: "formulation",
+  currency: "currencyCode",
+  procurementEndCountry: "procurementEndCountry",
+  comments: "comments",
+  quantity: "quantity",
+  totalValue: "totalValue",
+  packSize: "packSize",
+  grossSalePriceCurrency: "grossSalePriceCurrency",
+  usdExchangeRate: "usdExchangeRate",
+  grossSalePriceUsd: "grossSalePriceUsd",
+  totalGrossValue: "totalGrossValue",
+  deductableExpenses: "deductableExpenses",
+  royaltyPercent: "royaltyPercent",
+  royaltyDue: "royaltyDue",
 };
+
+/** A grid column's cell, as the grid shows it. */
+function cellText(key: SalesColumnKey, row: FetchedRow): string {
+  const value = row[STORED_FIELD[key]];
+  if (value == null) return "";
+  if (key === "month") return MONTHS[Number(value) - 1] ?? "";
+  if (NUMBER_KEY_SET.has(key)) return plainNumber(String(value));
+  return String(value);
+}
 
 function formatRow(kind: SalesKind, row: FetchedRow, report: QuarterReport): SalesConsolidatedRow {
   const result: SalesConsolidatedRow = { id: row.id, reportId: report.id, companyName: report.companyName, reportStatus: report.status };
-  for (const column of columnsFor(kind)) result[column.key] = CELLS[column.key](row);
+  for (const column of columnsFor(kind)) result[column.key] = cellText(column.key, row);
   return result;
 }
 
@@ -734,32 +741,17 @@ function textSql(value: SQL | AnyColumn): SQL {
   return sql`case when ascii(${value}) > ${last} then ${value} when ascii(${value}) in (${starts}) then '''' || ${value} else nullif(${value}, '') end`;
 }
 
-/** A stored number as plainNumber writes it, in SQL: no trailing zeros. */
-const plainNumberSql = (value: AnyColumn) => sql`trim_scale(${value})`;
+const STORED_VALUES = fetchedFields(rowColumns);
 
-/** Each grid column's cell in SQL, from the sales row and the lists it names: the text CELLS then csvCell give (the consolidated-sales tests compare them). */
-const DOWNLOAD_CELLS: Record<SalesColumnKey, SQL> = {
-  year: sql`${salesRows.year}::text`,
-  month: sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${salesRows.month}]`,
-  country: textSql(countries.name),
-  purchaser: textSql(salesRows.purchaser),
-  productName: textSql(sql`coalesce(${products.name}, ${salesRows.productName})`),
-  strength: textSql(salesRows.strength),
-  formulationType: textSql(formulationTypes.name),
-  currency: textSql(salesRows.currencyCode),
-  procurementEndCountry: textSql(salesRows.procurementEndCountry),
-  comments: textSql(salesRows.comments),
-  quantity: plainNumberSql(salesRows.quantity),
-  totalValue: plainNumberSql(salesRows.totalValue),
-  packSize: plainNumberSql(salesRows.packSize),
-  grossSalePriceCurrency: plainNumberSql(salesRows.grossSalePriceCurrency),
-  usdExchangeRate: plainNumberSql(salesRows.usdExchangeRate),
-  grossSalePriceUsd: plainNumberSql(salesRows.grossSalePriceUsd),
-  totalGrossValue: plainNumberSql(salesRows.totalGrossValue),
-  deductableExpenses: plainNumberSql(salesRows.deductableExpenses),
-  royaltyPercent: plainNumberSql(salesRows.royaltyPercent),
-  royaltyDue: plainNumberSql(salesRows.royaltyDue),
-};
+/** A grid column's cell in SQL, from the sales row and the lists it names: the text cellText then csvCell give (the consolidated-sales tests compare them). */
+function downloadCellSql(key: SalesColumnKey): SQL {
+  const value = STORED_VALUES[STORED_FIELD[key]];
+  if (key === "year") return sql`${value}::text`;
+  if (key === "month") return sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${value}]`;
+  // As plainNumber writes it: no trailing zeros.
+  if (NUMBER_KEY_SET.has(key)) return sql`trim_scale(${value})`;
+  return textSql(value);
+}
 
 /** `array[…]::type` of the values, each its own parameter. */
 const sqlArray = (values: readonly (string | number)[], type: "int[]" | "text[]") =>
@@ -782,7 +774,7 @@ function downloadSelect(scope: Scope) {
   const reportList = sql`unnest(${ids}, ${companyCells}, ${statuses}) with ordinality as selected(report_id, company_cell, report_status, n)`;
   const keys = columnsFor(scope.kind).map((column) => column.key);
   const cells = db
-    .select(Object.fromEntries(keys.map((key, index) => [`c${index}`, DOWNLOAD_CELLS[key].as(`c${index}`)])))
+    .select(Object.fromEntries(keys.map((key, index) => [`c${index}`, downloadCellSql(key).as(`c${index}`)])))
     .from(salesRows)
     .leftJoin(countries, eq(countries.id, salesRows.countryId))
     .leftJoin(products, eq(products.id, salesRows.productId))
