@@ -89,7 +89,7 @@ function status(value: unknown): string {
 const PAYLOAD_KEYS = new Set(["cells"]);
 
 /** The grid's JSON body: `{ "cells": { "<countryId>": { "<productId>": "<status>" } } }`, the changed cells only. */
-function cellsFromPayload(payload: string): Posted {
+function cellsFromPayload(payload: unknown): Posted {
   const body = parsePayload(payload, PAYLOAD_KEYS);
   if (!isPlainObject(body.cells)) throw new BadRequest();
   const result = filingCellsFromMap(body.cells);

@@ -124,7 +124,7 @@ const PAYLOAD_KEYS = new Set(["rows"]);
 const ROW_KEYS = new Set(["productId", "stageId", "status", "notes", "startDate", "endDate"]);
 
 /** The grid's JSON body: the changed rows, each with the product's status when that changed. */
-function rowsFromPayload(payload: string): Posted {
+function rowsFromPayload(payload: unknown): Posted {
   const body = parsePayload(payload, PAYLOAD_KEYS);
   if (!Array.isArray(body.rows) || body.rows.length > PDT_SAVE_MAX_ROWS) throw new BadRequest();
   const posted = body.rows.map((raw: unknown) => {

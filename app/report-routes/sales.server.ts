@@ -131,7 +131,7 @@ function payloadPositions(value: unknown, count: number): number[] {
  * The grid's JSON body (`payload`): the new and changed rows of both tables with their grid
  * positions, and the saved rows deleted in the grid. The rows not sent stay as they are.
  */
-function rowsFromPayload(payload: string): PostedRows {
+function rowsFromPayload(payload: unknown): PostedRows {
   const body = parsePayload(payload, PAYLOAD_KEYS);
   const positionsBody = body.positions ?? {};
   if (!isPlainObject(positionsBody) || Object.keys(positionsBody).some((key) => key !== "API" && key !== "FDF")) throw new BadRequest();

@@ -153,7 +153,8 @@ test.describe("a save posts only what changed", () => {
     const request = await posting;
     const body = request.postDataBuffer()!;
     expect(body.length).toBeLessThan(10 * 1024);
-    const payload = JSON.parse(new URLSearchParams(body.toString("utf8")).get("payload")!);
+    expect(request.headers()["content-type"]).toMatch(/^application\/json/);
+    const { payload } = JSON.parse(body.toString("utf8"));
     expect(payload.API).toHaveLength(1);
     expect(payload.API[0]).toMatchObject({ purchaser: "Purchaser corrected by the admin" });
     expect(payload.FDF).toHaveLength(0);

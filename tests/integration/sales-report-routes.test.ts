@@ -12,6 +12,8 @@ import { action as partnerAction, loader as partnerLoader } from "~/routes/_shel
 import { loader as partnerXlsx } from "~/routes/partner.sales-report.xlsx";
 import { REPLACE_NOT_CONFIRMED } from "~/report-routes/sales.server";
 import { readToast } from "~/utils/toast.server";
+import { REQUEST_REFUSALS } from "~/utils/form-data.server";
+import { BAD_REQUEST } from "~/utils/messages";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 
 const ADMIN = "admin@example.org";
@@ -106,13 +108,19 @@ const fdfRow = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-/** The grid's JSON save body. */
+/** The partner's post as the grid sends it: one JSON object. */
+async function postPartnerJson(email: string, json: unknown) {
+  const cookie = await sessionCookieFor(email);
+  return runRoute(partnerAction, buildRequest("/partner/sales-report", { cookie, json }));
+}
+
+/** The grid's save: the page's fields and the rows, posted as JSON. */
 async function saveJson(email: string, body: { API?: object[]; FDF?: object[]; deletedIds?: number[] }, extra: Record<string, string> = {}) {
-  return postPartner(email, {
+  return postPartnerJson(email, {
     intent: "save",
     quarterId: String(quarterId),
     version: await versionOf(email),
-    payload: JSON.stringify({ API: body.API ?? [], FDF: body.FDF ?? [], deletedIds: body.deletedIds ?? [] }),
+    payload: { API: body.API ?? [], FDF: body.FDF ?? [], deletedIds: body.deletedIds ?? [] },
     ...extra,
   });
 }
@@ -207,6 +215,31 @@ describe("saving from the grid (JSON)", () => {
     const [first, second] = page.data.view.rows.API;
     const again = await saveJson(CEDAR, { API: [first], FDF: page.data.view.rows.FDF, deletedIds: [second.id] });
     expect(await toastOf(again)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}", values: { total: 2, count: 1 } });
+  });
+
+  it("the rows posted as JSON text inside a form save the same; a JSON post with other fields, its rows as text, or broken JSON is refused and saves nothing", async () => {
+    const fields = { intent: "save", quarterId: String(quarterId), version: await versionOf(CEDAR) };
+    const rows = { API: [apiRow()], FDF: [], deletedIds: [] };
+    const refusals: [unknown, number, string][] = [
+      [{ ...fields, payload: rows, "api[0][country]": "India" }, 400, BAD_REQUEST],
+      [{ ...fields, payload: JSON.stringify(rows) }, 400, BAD_REQUEST],
+      [[fields], 400, BAD_REQUEST],
+    ];
+    for (const [json, status, message] of refusals) {
+      const refused = await postPartnerJson(CEDAR, json);
+      expect(refused.status).toBe(status);
+      expect(refused.data).toMatchObject({ message });
+    }
+    const cookie = await sessionCookieFor(CEDAR);
+    const broken = new Request("http://localhost/partner/sales-report", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: "{\"intent\": " });
+    const brokenResult = await runRoute(partnerAction, broken);
+    expect(brokenResult.status).toBe(400);
+    expect(brokenResult.data).toEqual({ message: REQUEST_REFUSALS.badJson });
+    expect(await storedRows(cedarId)).toEqual([]);
+
+    const asForm = await postPartner(CEDAR, { ...fields, payload: JSON.stringify(rows) });
+    expect(asForm.status).toBe(302);
+    expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
   });
 
   it("FDF values more than 1 % off the calculated ones are saved; the page the save returns to lists them once", async () => {

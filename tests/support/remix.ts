@@ -21,13 +21,20 @@ export async function sessionCookieFor(email: string): Promise<string> {
 
 export function buildRequest(
   path: string,
-  { method = "GET", form, cookie, headers }: { method?: string; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> } = {},
+  {
+    method = "GET",
+    form,
+    json,
+    cookie,
+    headers,
+  }: { method?: string; form?: Record<string, string>; json?: unknown; cookie?: string; headers?: Record<string, string> } = {},
 ) {
   const requestHeaders = new Headers(headers);
   if (cookie) requestHeaders.set("Cookie", cookie);
-  const body = form ? new URLSearchParams(form) : undefined;
-  if (body) requestHeaders.set("Content-Type", "application/x-www-form-urlencoded");
-  return new Request(`http://localhost${path}`, { method: form ? "POST" : method, headers: requestHeaders, body });
+  const body = form ? new URLSearchParams(form) : json !== undefined ? JSON.stringify(json) : undefined;
+  if (form) requestHeaders.set("Content-Type", "application/x-www-form-urlencoded");
+  if (json !== undefined) requestHeaders.set("Content-Type", "application/json");
+  return new Request(`http://localhost${path}`, { method: body !== undefined ? "POST" : method, headers: requestHeaders, body });
 }
 
 export interface RouteResult<T = unknown> {

@@ -359,21 +359,27 @@ export function useReportScreen(data: ReportPageData, actionData: unknown) {
     decisionCommentError: error && error.intent !== "submit" ? commentError : null,
     nothingToReportCommentError: error?.intent === "submit-empty" ? commentError : null,
     downloadHref: (path: string) => `${path}${quarterParam ? `?quarter=${encodeURIComponent(quarterParam)}` : ""}`,
-    post: (form: FormData) => submit(form, { method: "post", action: `${location.pathname}${location.search}` }),
+    post: (body: ReportPostBody) => submit(body as SubmitTarget, { method: "post", encType: "application/json", action: `${location.pathname}${location.search}` }),
   };
 }
 
 export type ReportScreen = ReturnType<typeof useReportScreen>;
 
-/** Posts an intent of the page with the frame's hidden fields, the rows' JSON body when given, the comment and the tab. */
-export function postReport(screen: ReportScreen, intent: string, { payload, comment, tab }: { payload?: unknown; comment?: string; tab?: string } = {}) {
-  const form = new FormData();
-  form.set("intent", intent);
-  for (const [name, value] of Object.entries(screen.hiddenFields)) form.set(name, String(value));
-  if (tab) form.set("tab", tab);
-  if (payload !== undefined) form.set("payload", JSON.stringify(payload));
-  if (comment !== undefined) form.set("comment", comment);
-  screen.post(form);
+/** What the editor posts: the plain form's fields, and the rows (plain data, posted as JSON). */
+type ReportPostBody = Record<string, string | object>;
+type SubmitTarget = Parameters<ReturnType<typeof useSubmit>>[0];
+
+/**
+ * Posts an intent of the page as one JSON object: the frame's hidden fields, the rows when given,
+ * the comment and the tab (the fields of the plain form, the rows as JSON once).
+ */
+export function postReport(screen: ReportScreen, intent: string, { payload, comment, tab }: { payload?: object; comment?: string; tab?: string } = {}) {
+  const body: ReportPostBody = { intent };
+  for (const [name, value] of Object.entries(screen.hiddenFields)) body[name] = String(value);
+  if (tab) body.tab = tab;
+  if (payload !== undefined) body.payload = payload;
+  if (comment !== undefined) body.comment = comment;
+  screen.post(body);
 }
 
 /**
