@@ -265,6 +265,16 @@ describe("loading the Sales Report", () => {
 });
 
 describe("saving rows", () => {
+  it("stores texts as typed (quotes, backslashes, braces, commas, the word NULL), and a lone surrogate as U+FFFD", async () => {
+    const texts = ['He said "NULL"', "{a,b}", 'back\\slash \\"', "NULL", "\ud800 lone"];
+    const result = await saveSalesReport(cedarSave({ fdf: texts.map((purchaser) => fdfRow({ purchaser, comments: purchaser })) }));
+    if (!result.ok) throw new Error(`save refused: ${JSON.stringify(result.problems)}`);
+    const stored = await rowsOf(result.reportId);
+    const expected = [...texts.slice(0, 4), "\ufffd lone"];
+    expect(stored.map((row) => row.purchaser)).toEqual(expected);
+    expect(stored.map((row) => row.comments)).toEqual(expected);
+  });
+
   it("adds rows: commas converted, null numbers 0, empty rows dropped, names mapped to ids", async () => {
     const result = await saveSalesReport(
       cedarSave({
