@@ -229,10 +229,14 @@ const COMPARED_COLUMNS = [
   "comments",
 ] as const;
 
-/** Values as the text of a PostgreSQL array: each quoted (a backslash or quote escaped), NULL for none. */
-function arrayText(values: readonly (string | number | null | undefined)[]): string {
-  return `{${values.map((value) => (value == null ? "NULL" : `"${String(value).replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
+/** One value in a PostgreSQL array's text: quoted, a backslash or quote escaped (only searched for), NULL for none. */
+function arrayElement(value: string | number | null | undefined): string {
+  if (value == null) return "NULL";
+  const text = String(value);
+  return text.includes("\\") || text.includes('"') ? `"${text.replace(/[\\"]/g, "\\$&")}"` : `"${text}"`;
 }
+
+const arrayText = (values: readonly (string | number | null | undefined)[]) => `{${values.map(arrayElement).join(",")}}`;
 
 /**
  * Rows as one array parameter per column, read back side by side by `unnest`, in their order: one
