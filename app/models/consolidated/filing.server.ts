@@ -16,7 +16,7 @@
  * cells of the page's rows only; the download walks the same groups in (report id, country id)
  * order, in keyset batches of one query each (groups, names and cells).
  */
-import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db } from "~/db/client.server";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
@@ -150,23 +150,34 @@ const countryOrder = (dir: "asc" | "desc") => {
   return [order(countries.name), order(countries.id)];
 };
 
-/** The (product, status) pairs stored in the quarter: one scan of its cells gives the product columns and the stored statuses. */
-async function quarterCellKinds(quarterId: number) {
-  const pairs = await db
-    .select({ productId: filingValues.productId, status: filingValues.status })
+/**
+ * What the quarter's cells hold, in one pass over them (each list used to cost a pass of its own):
+ * the partners and countries with a filing, and the (product, status) pairs stored.
+ */
+async function quarterCellFacets(quarterId: number) {
+  const rows = await db
+    .select({ partnerId: reports.partnerId, countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
     .from(reports)
     .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
     .where(and(eq(reports.quarterId, quarterId), eq(reports.type, "filing"), notInArray(filingValues.status, EMPTY_CELLS)))
-    .groupBy(filingValues.productId, filingValues.status);
-  const productIds = [...new Set(pairs.map((pair) => pair.productId))];
-  const productList = productIds.length
-    ? await db
-        .select({ id: products.id, name: products.name })
-        .from(products)
-        .where(inArray(products.id, productIds))
-        .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id))
-    : [];
-  return { products: productList as FilterOption[], statuses: [...new Set(pairs.map((pair) => pair.status))] };
+    .groupBy(sql`grouping sets ((${reports.partnerId}), (${filingValues.countryId}), (${filingValues.productId}, ${filingValues.status}))`);
+  const pairs = rows.filter((row) => row.productId != null);
+  return {
+    partnerIds: rows.flatMap((row) => (row.partnerId == null ? [] : [row.partnerId])),
+    countryIds: rows.flatMap((row) => (row.countryId == null ? [] : [row.countryId])),
+    productIds: [...new Set(pairs.map((pair) => pair.productId))],
+    statuses: [...new Set(pairs.map((pair) => pair.status))],
+  };
+}
+
+/** The product columns: the products with a filing in the quarter, by name. */
+async function productColumns(productIds: number[]): Promise<FilterOption[]> {
+  if (!productIds.length) return [];
+  return db
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(inArray(products.id, productIds))
+    .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id));
 }
 
 /**
@@ -174,34 +185,16 @@ async function quarterCellKinds(quarterId: number) {
  * partner without filings in a newly chosen quarter, say), so that the form shows every filter
  * in force.
  */
-async function quarterPartners(quarterId: number, selected: number | undefined): Promise<FilterOption[]> {
-  return db
-    .select({ id: partners.id, name: partners.companyName })
-    .from(partners)
-    .where(
-      or(
-        sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
-          where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${reports.partnerId} = ${partners.id}
-          and ${filingValues.status} not in ('', '0'))`,
-        selected ? eq(partners.id, selected) : undefined,
-      ),
-    )
-    .orderBy(...companyOrder("asc"));
+async function quarterPartners(partnerIds: number[], selected: number | undefined): Promise<FilterOption[]> {
+  const ids = selected ? [...partnerIds, selected] : partnerIds;
+  if (!ids.length) return [];
+  return db.select({ id: partners.id, name: partners.companyName }).from(partners).where(inArray(partners.id, ids)).orderBy(...companyOrder("asc"));
 }
 
-async function quarterCountries(quarterId: number, selected: number | undefined): Promise<FilterOption[]> {
-  return db
-    .select({ id: countries.id, name: countries.name })
-    .from(countries)
-    .where(
-      or(
-        sql`exists (select 1 from ${reports} inner join ${filingValues} on ${filingValues.reportId} = ${reports.id}
-          where ${reports.quarterId} = ${quarterId} and ${reports.type} = 'filing' and ${filingValues.countryId} = ${countries.id}
-          and ${filingValues.status} not in ('', '0'))`,
-        selected ? eq(countries.id, selected) : undefined,
-      ),
-    )
-    .orderBy(...countryOrder("asc"));
+async function quarterCountries(countryIds: number[], selected: number | undefined): Promise<FilterOption[]> {
+  const ids = selected ? [...countryIds, selected] : countryIds;
+  if (!ids.length) return [];
+  return db.select({ id: countries.id, name: countries.name }).from(countries).where(inArray(countries.id, ids)).orderBy(...countryOrder("asc"));
 }
 
 /** The product filter: the quarter's products (the columns), and the selected one if it is not among them. */
@@ -250,11 +243,13 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
   return cells;
 }
 
-/** The page of (report, country) rows in the asked order, with their cells (a page past the end is the last page). */
+/**
+ * The page of (report, country) rows in the asked order, with their cells. The page's query also
+ * counts every row (a window over the groups it sorts anyway); a page past the end, which finds
+ * no row to count on, is counted apart and read again as the last page.
+ */
 async function filingPage(query: FilingQuery, quarterId: number, pageSize: number) {
   const groups = groupKeysOf(query, quarterId).as("groups");
-  const [{ total }] = await db.select({ total: count() }).from(groups);
-  const window = pageWindow(query.page, total, pageSize);
   const sort: FilingSort = query.sort ?? "company";
   const order =
     sort === "country"
@@ -262,23 +257,32 @@ async function filingPage(query: FilingQuery, quarterId: number, pageSize: numbe
       : sort === "reportStatus"
         ? [query.dir === "desc" ? desc(groups.reportStatus) : asc(groups.reportStatus), ...companyOrder("asc"), ...countryOrder("asc")]
         : [...companyOrder(query.dir), ...countryOrder("asc")];
-  const keys = total
-    ? await db
-        .select({
-          reportId: groups.reportId,
-          partnerId: groups.partnerId,
-          companyName: partners.companyName,
-          countryId: groups.countryId,
-          country: countries.name,
-          reportStatus: groups.reportStatus,
-        })
-        .from(groups)
-        .innerJoin(partners, eq(partners.id, groups.partnerId))
-        .innerJoin(countries, eq(countries.id, groups.countryId))
-        .orderBy(...order)
-        .limit(window.limit)
-        .offset(window.offset)
-    : [];
+  const pageAt = (offset: number) =>
+    db
+      .select({
+        reportId: groups.reportId,
+        partnerId: groups.partnerId,
+        companyName: partners.companyName,
+        countryId: groups.countryId,
+        country: countries.name,
+        reportStatus: groups.reportStatus,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+      })
+      .from(groups)
+      .innerJoin(partners, eq(partners.id, groups.partnerId))
+      .innerJoin(countries, eq(countries.id, groups.countryId))
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset(offset);
+  // The page asked for, before the total is known.
+  let found = await pageAt(pageWindow(query.page, Infinity, pageSize).offset);
+  let total = found[0]?.total ?? 0;
+  if (!found.length && query.page > 1) {
+    [{ total }] = await db.select({ total: count() }).from(groups);
+    if (total) found = await pageAt(pageWindow(query.page, total, pageSize).offset);
+  }
+  const window = pageWindow(query.page, total, pageSize);
+  const keys = found.map(({ total: _total, ...key }) => key);
   const cells = await cellsOf(keys);
   return {
     rows: keys.map((key) => ({ ...key, cells: cells.get(`${key.reportId}:${key.countryId}`) ?? {} })),
@@ -291,15 +295,16 @@ async function filingPage(query: FilingQuery, quarterId: number, pageSize: numbe
 
 /** The product columns and the filters' option lists. */
 async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }) {
-  const [kinds, partnerOptions, countryOptions, quarterOptions] = await Promise.all([
-    quarterCellKinds(quarter.id),
-    quarterPartners(quarter.id, query.partner),
-    quarterCountries(quarter.id, query.country),
-    quarterDropdown(),
+  const [facets, quarterOptions] = await Promise.all([quarterCellFacets(quarter.id), quarterDropdown()]);
+  const [columns, partnerOptions, countryOptions, statusOptions] = await Promise.all([
+    productColumns(facets.productIds),
+    quarterPartners(facets.partnerIds, query.partner),
+    quarterCountries(facets.countryIds, query.country),
+    quarterStatuses(quarter, facets.statuses, query.productStatus),
   ]);
-  const [statusOptions, productFilter] = await Promise.all([quarterStatuses(quarter, kinds.statuses, query.productStatus), productOptions(kinds.products, query.product)]);
+  const productFilter = await productOptions(columns, query.product);
   return {
-    products: kinds.products,
+    products: columns,
     options: {
       quarter_filter: quarterOptions,
       partner_filter: partnerOptions,
@@ -328,7 +333,7 @@ export async function listFilingConsolidated(query: FilingQuery, { pageSize = CO
 /** The download's columns (the page's) and every row of the query, all pages, as cells in the columns' order. */
 export async function filingConsolidatedDownload(query: FilingQuery, format: DownloadFormat): Promise<Response> {
   const quarter = await resolveQuarter(query.quarter);
-  const { products: productList } = await quarterCellKinds(quarter.id);
+  const productList = await productColumns((await quarterCellFacets(quarter.id)).productIds);
   const columns: WorkbookColumn[] = [
     { key: "company", label: "Company Name" },
     { key: "country", label: "Country" },
