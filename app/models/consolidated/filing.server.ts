@@ -141,6 +141,16 @@ function groupKeysOf(query: FilingQuery, quarterId: number) {
     .having(havingOf(query));
 }
 
+/** A row's key, partner and state from a subquery of groups, with its company's and country's names (joined by the caller). */
+const namedRow = (groups: { reportId: SQL.Aliased<number>; partnerId: SQL.Aliased<number>; countryId: SQL.Aliased<number>; reportStatus: SQL.Aliased<ReportStatus> }) => ({
+  reportId: groups.reportId,
+  partnerId: groups.partnerId,
+  companyName: partners.companyName,
+  countryId: groups.countryId,
+  country: countries.name,
+  reportStatus: groups.reportStatus,
+});
+
 const companyOrder = (dir: "asc" | "desc") => {
   const order = dir === "desc" ? desc : asc;
   return [order(sql`lower(${partners.companyName})`), order(partners.companyName), order(partners.id)];
@@ -260,12 +270,7 @@ async function filingPage(query: FilingQuery, quarterId: number, pageSize: numbe
   const pageAt = (offset: number) =>
     db
       .select({
-        reportId: groups.reportId,
-        partnerId: groups.partnerId,
-        companyName: partners.companyName,
-        countryId: groups.countryId,
-        country: countries.name,
-        reportStatus: groups.reportStatus,
+        ...namedRow(groups),
         total: sql<number>`count(*) over ()`.mapWith(Number),
       })
       .from(groups)
@@ -358,12 +363,7 @@ export async function* filingConsolidatedRows(query: FilingQuery, quarterId?: nu
     const groups = groupsOf(query, id, after).orderBy(reports.id, filingValues.countryId).limit(DOWNLOAD_BATCH_ROWS).as("groups");
     return db
       .select({
-        reportId: groups.reportId,
-        partnerId: groups.partnerId,
-        companyName: partners.companyName,
-        countryId: groups.countryId,
-        country: countries.name,
-        reportStatus: groups.reportStatus,
+        ...namedRow(groups),
         cells: groups.cells,
       })
       .from(groups)
