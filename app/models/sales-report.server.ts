@@ -229,7 +229,11 @@ const COMPARED_COLUMNS = [
   "comments",
 ] as const;
 
-/** One value in a PostgreSQL array's text: quoted, a backslash or quote escaped (only searched for), NULL for none. */
+/**
+ * One value in a PostgreSQL array's text: quoted, a backslash or quote escaped (only searched for),
+ * NULL for none. A lone UTF-16 surrogate needs nothing here: the text is sent as UTF-8, which
+ * writes it as U+FFFD (tested on both drivers).
+ */
 function arrayElement(value: string | number | null | undefined): string {
   if (value == null) return "NULL";
   const text = String(value);
