@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
+import { createInstance, type i18n as I18n } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
@@ -11,6 +11,24 @@ import { logger } from "./utils/logger.server";
 import { NonceContext } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * One i18next instance per language, made at its first page: a render only reads it (nothing on
+ * the server changes an instance's language), and making one costs more than many renders' lookups.
+ */
+const translations = new Map<string, Promise<I18n>>();
+function translationsFor(lng: string): Promise<I18n> {
+  let instance = translations.get(lng);
+  if (!instance) {
+    const made = createInstance();
+    instance = made
+      .use(initReactI18next)
+      .init({ ...i18nConfig, lng, resources })
+      .then(() => made);
+    translations.set(lng, instance);
+  }
+  return instance;
+}
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
@@ -28,9 +46,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const instance = createInstance();
-  const lng = await i18next.getLocale(request);
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources });
+  const instance = await translationsFor(await i18next.getLocale(request));
   const nonce = loadContext.cspNonce ?? "";
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
