@@ -121,14 +121,8 @@ async function resolveReportQuarter(query: Pick<PdtQuery, "quarter">): Promise<R
   return { quarter, earlier: await historyQuarters(quarter) };
 }
 
-// One alias of reports and pdt_values per earlier quarter: the partner's report of that quarter and its row for the same product and stage.
-const history = Array.from({ length: HISTORY_QUARTERS }, (_, index) => ({
-  report: alias(reports, `history_report_${index}`),
-  value: alias(pdtValues, `history_value_${index}`),
-}));
-
-/** The row query without its filter, order and limit: the selected quarter's rows with the earlier quarters' plans beside them. */
-function selectRows(earlier: readonly HistoryQuarter[]) {
+/** The row query without its filter, order and limit: the selected quarter's rows (their earlier quarters' plans come from withEarlierPlans). */
+function selectRows() {
   return db
     .select({
       valueId: pdtValues.id,
@@ -144,12 +138,6 @@ function selectRows(earlier: readonly HistoryQuarter[]) {
       reportStatus: reports.status,
       startDate: pdtValues.startDate,
       endDate: pdtValues.endDate,
-      start0: history[0].value.startDate,
-      end0: history[0].value.endDate,
-      start1: history[1].value.startDate,
-      end1: history[1].value.endDate,
-      start2: history[2].value.startDate,
-      end2: history[2].value.endDate,
     })
     .from(pdtValues)
     .innerJoin(reports, eq(reports.id, pdtValues.reportId))
@@ -157,48 +145,54 @@ function selectRows(earlier: readonly HistoryQuarter[]) {
     .innerJoin(products, eq(products.id, pdtValues.productId))
     .innerJoin(stages, eq(stages.id, pdtValues.stageId))
     .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
-    .leftJoin(history[0].report, historyReportJoin(0, earlier))
-    .leftJoin(history[0].value, historyValueJoin(0))
-    .leftJoin(history[1].report, historyReportJoin(1, earlier))
-    .leftJoin(history[1].value, historyValueJoin(1))
-    .leftJoin(history[2].report, historyReportJoin(2, earlier))
-    .leftJoin(history[2].value, historyValueJoin(2))
     .$dynamic();
-}
-
-/** The partner's PDT report of the earlier quarter `index` (none when that quarter has no row). */
-function historyReportJoin(index: number, earlier: readonly HistoryQuarter[]): SQL {
-  const { report } = history[index];
-  const quarterId = earlier[index]?.id;
-  return quarterId ? and(eq(report.partnerId, reports.partnerId), eq(report.quarterId, quarterId), eq(report.type, "pdt"))! : sql`false`;
-}
-
-/** That report's row for the same product and stage (the unique index of pdt_values). */
-function historyValueJoin(index: number): SQL {
-  const { report, value } = history[index];
-  return and(eq(value.reportId, report.id), eq(value.productId, pdtValues.productId), eq(value.stageId, pdtValues.stageId))!;
 }
 
 type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectRows>["execute"]>>[number];
 
-function toRow(row: SelectedRow): PdtConsolidatedRow {
-  return {
-    reportId: row.reportId,
-    partnerId: row.partnerId,
-    companyName: row.companyName,
-    productId: row.productId,
-    productName: row.productName,
-    stageId: row.stageId,
-    stageName: row.stageName,
-    status: row.status,
-    reportStatus: row.reportStatus,
-    dates: [
-      { startDate: row.start0, endDate: row.end0 },
-      { startDate: row.start1, endDate: row.end1 },
-      { startDate: row.start2, endDate: row.end2 },
-      { startDate: row.startDate, endDate: row.endDate },
-    ],
-  };
+const earlierReports = alias(reports, "earlier_report");
+const earlierValues = alias(pdtValues, "earlier_value");
+
+/**
+ * The rows with the plans of the earlier quarters beside them: for each row, its partner's report
+ * of each earlier quarter and that report's row for the same product and stage (both by unique
+ * indexes). A query of its own: joined into the row query, its four more tables cost the planner
+ * more than the rows cost to read.
+ */
+async function withEarlierPlans(selected: readonly SelectedRow[], earlier: readonly HistoryQuarter[]): Promise<PdtConsolidatedRow[]> {
+  const quarterIds = earlier.flatMap((quarter) => (quarter.id === null ? [] : [quarter.id]));
+  const plans =
+    selected.length && quarterIds.length
+      ? await db
+          .select({ valueId: pdtValues.id, quarterId: earlierReports.quarterId, startDate: earlierValues.startDate, endDate: earlierValues.endDate })
+          .from(pdtValues)
+          .innerJoin(reports, eq(reports.id, pdtValues.reportId))
+          .innerJoin(earlierReports, and(eq(earlierReports.partnerId, reports.partnerId), eq(earlierReports.type, "pdt"), inArray(earlierReports.quarterId, quarterIds)))
+          .innerJoin(
+            earlierValues,
+            and(eq(earlierValues.reportId, earlierReports.id), eq(earlierValues.productId, pdtValues.productId), eq(earlierValues.stageId, pdtValues.stageId)),
+          )
+          .where(inArray(pdtValues.id, selected.map((row) => row.valueId)))
+      : [];
+  const planOf = new Map(plans.map((plan) => [`${plan.valueId}:${plan.quarterId}`, plan]));
+  return selected.map((row) => {
+    const earlierDates = earlier.map((quarter): PdtPlanDates => {
+      const plan = quarter.id === null ? undefined : planOf.get(`${row.valueId}:${quarter.id}`);
+      return { startDate: plan?.startDate ?? null, endDate: plan?.endDate ?? null };
+    });
+    return {
+      reportId: row.reportId,
+      partnerId: row.partnerId,
+      companyName: row.companyName,
+      productId: row.productId,
+      productName: row.productName,
+      stageId: row.stageId,
+      stageName: row.stageName,
+      status: row.status,
+      reportStatus: row.reportStatus,
+      dates: [...earlierDates, { startDate: row.startDate, endDate: row.endDate }],
+    };
+  });
 }
 
 /** The filters that concern a report (its quarter, partner and state). */
@@ -326,9 +320,10 @@ export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLID
       ).map((row) => row.id)
     : [];
   const position = new Map(ids.map((id, index) => [id, index]));
-  const rows = ids.length ? (await selectRows(earlier).where(inArray(pdtValues.id, ids))).sort((a, b) => position.get(a.valueId)! - position.get(b.valueId)!) : [];
+  const selected = ids.length ? (await selectRows().where(inArray(pdtValues.id, ids))).sort((a, b) => position.get(a.valueId)! - position.get(b.valueId)!) : [];
+  const rows = await withEarlierPlans(selected, earlier);
   return {
-    page: { rows: rows.map(toRow), total, page: window.page, pageSize, pages: window.pages },
+    page: { rows, total, page: window.page, pageSize, pages: window.pages },
     quarter: { id: quarter.id, name: quarter.name },
     quarterOrder: [...earlier.map((q) => q.name), quarter.name],
     options: { quarter_filter: dropdown.reverse().map((q) => ({ id: q.id, name: q.name })), ...options },
@@ -394,7 +389,7 @@ export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQ
   for (const group of reportGroups(reportList)) {
     const rows = batched(
       (key: RowKey | null) =>
-        selectRows(earlier)
+        selectRows()
           .where(and(inArray(pdtValues.reportId, group), ...rowFilters(query), key ? after(key) : undefined))
           .orderBy(...company, asc(products.name), asc(products.id), asc(stages.sortOrder), asc(stages.id))
           .limit(DOWNLOAD_BATCH_ROWS),
@@ -407,7 +402,16 @@ export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQ
         stageId: row.stageId,
       }),
     );
-    for await (const row of rows) yield toRow(row);
+    // The earlier quarters' plans are read a batch at a time.
+    let batch: SelectedRow[] = [];
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length === DOWNLOAD_BATCH_ROWS) {
+        yield* await withEarlierPlans(batch, earlier);
+        batch = [];
+      }
+    }
+    if (batch.length) yield* await withEarlierPlans(batch, earlier);
   }
 }
 
