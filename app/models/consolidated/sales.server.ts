@@ -22,6 +22,7 @@ import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
+import { OFFSET_ZERO, sqlCount } from "~/db/sql-fences";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
@@ -218,12 +219,6 @@ function rowConditions(query: SalesConsolidatedQuery): SQL[] {
   if (query.comments) conditions.push(ilike(salesRows.comments, containsPattern(query.comments)));
   return conditions;
 }
-
-/** SQL as a LIMIT or an OFFSET: the query builder types them as numbers and writes SQL as it is. */
-const sqlCount = (value: SQL) => value as unknown as number;
-
-/** `OFFSET 0` as SQL: the query builder leaves out an offset of the number 0. */
-const OFFSET_ZERO = sqlCount(sql`0`);
 
 /**
  * The rows of the kind of one report (the outer query's `reports` row) that meet `conditions`, read

@@ -1,0 +1,10 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/** SQL as a LIMIT or an OFFSET: the query builder types them as numbers and writes SQL as it is. */
+export const sqlCount = (value: SQL) => value as unknown as number;
+
+/**
+ * `OFFSET 0` as SQL (the query builder leaves out an offset of the number 0): a subquery with it
+ * is planned as it is written, neither flattened into the outer query nor losing its order.
+ */
+export const OFFSET_ZERO = sqlCount(sql`0`);
