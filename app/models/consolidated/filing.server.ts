@@ -12,10 +12,11 @@
  * Sorting: company (default), country, reportStatus (in workflow order: Saved, Submitted,
  * Resubmitted, Approved, Rejected); ties fall back to company, then country, so pages are stable.
  *
- * The page is one LIMIT/OFFSET query over the (report, country) groups that also counts them, then
- * the cells of the page's rows only, beside one pass over the quarter's cells for the filters'
- * lists; the download walks the same groups in (report id, country id) order, in keyset batches
- * of one query each (groups, names and cells).
+ * The page is one LIMIT/OFFSET query (in company or report-state order, over the quarter's reports
+ * in that order with each report's countries grouped apart; in country order, over every group)
+ * beside a count of the groups, then the cells of the page's rows only; the filters' lists come
+ * from a probe per report and one pass over the quarter's cells. The download walks the groups
+ * in (report id, country id) order, in keyset batches of one query each (groups, names and cells).
  */
 import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";

@@ -5,8 +5,9 @@
  * report's state and the planned start and end dates of the quarter and of the three quarters
  * before it (as the PDT screen shows them: each quarter's own report, empty when it has none).
  *
- * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters (on the narrow join;
- * the page's rows then get their earlier quarters by the unique indexes). A download counts the
+ * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters (on the narrow join);
+ * the page's rows are then read whole, and their earlier quarters' plans by a query of their own
+ * (the unique indexes). A download counts the
  * matching rows per report, then reads groups of whole reports in company order, each group in
  * keyset batches of DOWNLOAD_BATCH_ROWS, so memory stays flat whatever the row count.
  */
