@@ -18,11 +18,11 @@
  * from a probe per report and one pass over the quarter's cells. The download walks the groups
  * in (report id, country id) order, in keyset batches of one query each (groups, names and cells).
  */
-import { and, asc, count, desc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db } from "~/db/client.server";
-import { OFFSET_ZERO } from "~/db/sql-fences";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
+import { idIn, OFFSET_ZERO } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import type { ReportStatus } from "~/utils/report-workflow";
@@ -202,7 +202,7 @@ async function productColumns(productIds: number[]): Promise<FilterOption[]> {
   return db
     .select({ id: products.id, name: products.name })
     .from(products)
-    .where(inArray(products.id, productIds))
+    .where(idIn(products.id, productIds))
     .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id));
 }
 
@@ -214,13 +214,13 @@ async function productColumns(productIds: number[]): Promise<FilterOption[]> {
 async function quarterPartners(partnerIds: number[], selected: number | undefined): Promise<FilterOption[]> {
   const ids = selected ? [...partnerIds, selected] : partnerIds;
   if (!ids.length) return [];
-  return db.select({ id: partners.id, name: partners.companyName }).from(partners).where(inArray(partners.id, ids)).orderBy(...companyOrder("asc"));
+  return db.select({ id: partners.id, name: partners.companyName }).from(partners).where(idIn(partners.id, ids)).orderBy(...companyOrder("asc"));
 }
 
 async function quarterCountries(countryIds: number[], selected: number | undefined): Promise<FilterOption[]> {
   const ids = selected ? [...countryIds, selected] : countryIds;
   if (!ids.length) return [];
-  return db.select({ id: countries.id, name: countries.name }).from(countries).where(inArray(countries.id, ids)).orderBy(...countryOrder("asc"));
+  return db.select({ id: countries.id, name: countries.name }).from(countries).where(idIn(countries.id, ids)).orderBy(...countryOrder("asc"));
 }
 
 /** The product filter: the quarter's products (the columns), and the selected one if it is not among them. */
@@ -256,8 +256,8 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
     .from(filingValues)
     .where(
       and(
-        inArray(filingValues.reportId, [...new Set(keys.map((key) => key.reportId))]),
-        inArray(filingValues.countryId, [...new Set(keys.map((key) => key.countryId))]),
+        idIn(filingValues.reportId, [...new Set(keys.map((key) => key.reportId))]),
+        idIn(filingValues.countryId, [...new Set(keys.map((key) => key.countryId))]),
         notInArray(filingValues.status, EMPTY_CELLS),
       ),
     );

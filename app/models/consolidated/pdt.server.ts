@@ -11,11 +11,12 @@
  * matching rows per report, then reads groups of whole reports in company order, each group in
  * keyset batches of DOWNLOAD_BATCH_ROWS, so memory stays flat whatever the row count.
  */
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import * as z from "zod";
 import { db } from "~/db/client.server";
 import { partnerProducts, partners, pdtValues, products, quarters, reports, stages } from "~/db/schema";
+import { idIn } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { formatPdtDate } from "~/reports/pdt/rows";
@@ -168,12 +169,12 @@ async function withEarlierPlans(selected: readonly SelectedRow[], earlier: reado
           .select({ valueId: pdtValues.id, quarterId: earlierReports.quarterId, startDate: earlierValues.startDate, endDate: earlierValues.endDate })
           .from(pdtValues)
           .innerJoin(reports, eq(reports.id, pdtValues.reportId))
-          .innerJoin(earlierReports, and(eq(earlierReports.partnerId, reports.partnerId), eq(earlierReports.type, "pdt"), inArray(earlierReports.quarterId, quarterIds)))
+          .innerJoin(earlierReports, and(eq(earlierReports.partnerId, reports.partnerId), eq(earlierReports.type, "pdt"), idIn(earlierReports.quarterId, quarterIds)))
           .innerJoin(
             earlierValues,
             and(eq(earlierValues.reportId, earlierReports.id), eq(earlierValues.productId, pdtValues.productId), eq(earlierValues.stageId, pdtValues.stageId)),
           )
-          .where(inArray(pdtValues.id, selected.map((row) => row.valueId)))
+          .where(idIn(pdtValues.id, selected.map((row) => row.valueId)))
       : [];
   const planOf = new Map(plans.map((plan) => [`${plan.valueId}:${plan.quarterId}`, plan]));
   return selected.map((row) => {
@@ -321,7 +322,7 @@ export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLID
       ).map((row) => row.id)
     : [];
   const position = new Map(ids.map((id, index) => [id, index]));
-  const selected = ids.length ? (await selectRows().where(inArray(pdtValues.id, ids))).sort((a, b) => position.get(a.valueId)! - position.get(b.valueId)!) : [];
+  const selected = ids.length ? (await selectRows().where(idIn(pdtValues.id, ids))).sort((a, b) => position.get(a.valueId)! - position.get(b.valueId)!) : [];
   const rows = await withEarlierPlans(selected, earlier);
   return {
     page: { rows, total, page: window.page, pageSize, pages: window.pages },
@@ -391,7 +392,7 @@ export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQ
     const rows = batched(
       (key: RowKey | null) =>
         selectRows()
-          .where(and(inArray(pdtValues.reportId, group), ...rowFilters(query), key ? after(key) : undefined))
+          .where(and(idIn(pdtValues.reportId, group), ...rowFilters(query), key ? after(key) : undefined))
           .orderBy(...company, asc(products.name), asc(products.id), asc(stages.sortOrder), asc(stages.id))
           .limit(DOWNLOAD_BATCH_ROWS),
       (row): RowKey => ({

@@ -19,12 +19,12 @@
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
  */
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
-import { OFFSET_ZERO, sqlCount } from "~/db/sql-fences";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
+import { idIn, OFFSET_ZERO, sqlCount } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { REPORT_STATES } from "~/utils/reports";
@@ -411,7 +411,7 @@ function countsPerReport(scope: Scope): Promise<Map<number, number>> {
       .select({ reportId: reports.id, count: sql<number>`count(*)`.mapWith(Number) })
       .from(reports)
       .crossJoinLateral(s)
-      .where(inArray(reports.id, ids))
+      .where(idIn(reports.id, ids))
       .groupBy(reports.id);
     return new Map(rows.map((row) => [row.reportId, row.count]));
   });
@@ -484,7 +484,7 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
   };
   const direction = sql.raw(dir === "asc" ? "asc" : "desc");
   const selectedIds = scope.selected.map((report) => report.id);
-  let ids = db.select({ id: s.id }).from(reports).crossJoinLateral(s).where(inArray(reports.id, selectedIds)).$dynamic();
+  let ids = db.select({ id: s.id }).from(reports).crossJoinLateral(s).where(idIn(reports.id, selectedIds)).$dynamic();
   if (sort === "country") ids = ids.leftJoin(countries, eq(countries.id, s.countryId));
   if (sort === "product") ids = ids.leftJoin(products, eq(products.id, s.productId));
   const pageIds = (
@@ -500,7 +500,7 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
     .leftJoin(countries, eq(countries.id, salesRows.countryId))
     .leftJoin(products, eq(products.id, salesRows.productId))
     .leftJoin(formulationTypes, eq(formulationTypes.id, salesRows.formulationTypeId))
-    .where(inArray(salesRows.id, pageIds));
+    .where(idIn(salesRows.id, pageIds));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const reportsById = new Map(scope.selected.map((report) => [report.id, report]));
   return pageIds.flatMap((id) => {
@@ -552,7 +552,7 @@ function optionIds(scope: Scope): Promise<OptionIds> {
       })
       .from(reports)
       .crossJoinLateral(s)
-      .where(inArray(reports.id, withRows))
+      .where(idIn(reports.id, withRows))
       .groupBy(sql`grouping sets (${sets})`)
       .as("g");
     const purchaserSet = 0b1111110; // only the last column (purchaser) grouped
@@ -584,13 +584,13 @@ async function filterOptions(scope: Scope): Promise<SalesFilterOptions> {
   const [ids, quarterRows] = await Promise.all([optionIds(scope), listQuartersUpTo(openQuarterRef())]);
   // Names are read fresh (small tables): a renamed product shows its new name at once.
   const [productRows, countryRows, formulationRows] = await Promise.all([
-    ids.products.length ? db.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, ids.products)) : [],
-    ids.countries.length ? db.select({ id: countries.id, name: countries.name }).from(countries).where(inArray(countries.id, ids.countries)) : [],
+    ids.products.length ? db.select({ id: products.id, name: products.name }).from(products).where(idIn(products.id, ids.products)) : [],
+    ids.countries.length ? db.select({ id: countries.id, name: countries.name }).from(countries).where(idIn(countries.id, ids.countries)) : [],
     ids.formulationTypes.length
       ? db
           .select({ id: formulationTypes.id, name: formulationTypes.name })
           .from(formulationTypes)
-          .where(inArray(formulationTypes.id, ids.formulationTypes))
+          .where(idIn(formulationTypes.id, ids.formulationTypes))
           .orderBy(asc(formulationTypes.sortOrder))
       : [],
   ]);
