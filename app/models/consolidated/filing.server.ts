@@ -269,9 +269,8 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
   return cells;
 }
 
-/** A page of row keys read from `offset`. */
-type PageReader = (offset: number) => Promise<FilingRowKey[]>;
-type FilingRowKey = Omit<FilingConsolidatedRow, "cells">;
+/** The page's rows without their cells, read from `offset`. */
+type PageReader = (offset: number) => Promise<Omit<FilingConsolidatedRow, "cells">[]>;
 
 /**
  * The page in company or report-state order: the quarter's reports in that order (a few hundred),
