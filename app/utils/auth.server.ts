@@ -51,26 +51,8 @@ export interface SessionUser {
   locked: boolean;
 }
 
-type SessionLookup = { current: SessionUser | null; hadSession: boolean };
-
-/**
- * Who sent each request: the loaders of one page (root, shell, screen) all ask, and Remix hands
- * them the same Request, so its session and user are read once. An action's loaders get a
- * Request of their own, so they see what the action changed.
- */
-const sessionUsers = new WeakMap<Request, Promise<SessionLookup>>();
-
 /** The signed-in user, or null. `hadSession` tells an expired or ended session from no session. */
-export function getSessionUser(request: Request): Promise<SessionLookup> {
-  let lookup = sessionUsers.get(request);
-  if (!lookup) {
-    lookup = readSessionUser(request);
-    sessionUsers.set(request, lookup);
-  }
-  return lookup;
-}
-
-async function readSessionUser(request: Request): Promise<SessionLookup> {
+export async function getSessionUser(request: Request): Promise<{ current: SessionUser | null; hadSession: boolean }> {
   const cookieValue = await sessionCookie.parse(request.headers.get("Cookie"));
   if (!cookieValue) return { current: null, hadSession: false };
   const session = await readSession(request);
