@@ -279,7 +279,11 @@ type PageReader = (offset: number) => Promise<Omit<FilingConsolidatedRow, "cells
  * every cell of the quarter first and sorting the groups took 15-25 ms at L.
  */
 function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "reportStatus", pageSize: number): PageReader {
-  const order = sort === "company" ? companyOrder(query.dir) : [query.dir === "desc" ? desc(reports.status) : asc(reports.status), ...companyOrder("asc")];
+  // The reports' order, by the list's own column names: the list is sorted by it, then the page by it and the country.
+  const direction = query.dir === "desc" ? desc : asc;
+  const company = ["company_key", "company_name", "partner_id"].map((name) => sql.identifier(name));
+  const reportOrder =
+    sort === "company" ? company.map((column) => direction(column)) : [direction(sql.identifier("report_status")), ...company.map((column) => asc(column))];
   const reportList = db
     .select({
       reportId: sql<number>`${reports.id}`.as("report_id"),
@@ -298,7 +302,7 @@ function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "
         query.reportStatus ? eq(reports.status, query.reportStatus) : undefined,
       ),
     )
-    .orderBy(...order)
+    .orderBy(...reportOrder)
     .offset(OFFSET_ZERO)
     .as("report_list");
   const rowCountries = db
@@ -316,11 +320,6 @@ function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "
     .groupBy(filingValues.countryId, countries.name)
     .having(havingOf(query))
     .as("row_countries");
-  const direction = sort === "company" && query.dir === "desc" ? desc : asc;
-  const reportKeys =
-    sort === "company"
-      ? [direction(reportList.companyKey), direction(reportList.companyName), direction(reportList.partnerId)]
-      : [query.dir === "desc" ? desc(reportList.reportStatus) : asc(reportList.reportStatus), asc(reportList.companyKey), asc(reportList.companyName), asc(reportList.partnerId)];
   return (offset) =>
     db
       .select({
@@ -333,7 +332,7 @@ function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "
       })
       .from(reportList)
       .crossJoinLateral(rowCountries)
-      .orderBy(...reportKeys, asc(rowCountries.country), asc(rowCountries.countryId))
+      .orderBy(...reportOrder, asc(rowCountries.country), asc(rowCountries.countryId))
       .limit(pageSize)
       .offset(offset);
 }
