@@ -51,15 +51,34 @@ export interface SessionUser {
   locked: boolean;
 }
 
-/** The signed-in user, or null. `hadSession` tells an expired or ended session from no session. */
-export async function getSessionUser(request: Request): Promise<{ current: SessionUser | null; hadSession: boolean }> {
-  const cookieValue = await sessionCookie.parse(request.headers.get("Cookie"));
+type SessionLookup = { current: SessionUser | null; hadSession: boolean };
+
+async function lookUpSession(cookie: string | null): Promise<SessionLookup> {
+  const cookieValue = await sessionCookie.parse(cookie);
   if (!cookieValue) return { current: null, hadSession: false };
-  const session = await readSession(request);
+  const session = await sessionStorage.getSession(cookie);
   const userId = session.get("userId");
   const user = userId ? await getAuthUser(userId) : undefined;
   if (!user) return { current: null, hadSession: true };
   return { current: { user, locked: Boolean(session.get("locked")) }, hadSession: true };
+}
+
+/**
+ * Lookups under way, by cookie. A page's root, shell and screen loaders run side by side and each
+ * asks who is signed in; they share one read. A lookup is dropped as soon as it ends, so a later
+ * request (after a sign-out or a lock, say) always reads afresh.
+ */
+const lookupsUnderWay = new Map<string, Promise<SessionLookup>>();
+
+/** The signed-in user, or null. `hadSession` tells an expired or ended session from no session. */
+export function getSessionUser(request: Request): Promise<SessionLookup> {
+  const cookie = request.headers.get("Cookie");
+  const key = cookie ?? "";
+  const underWay = lookupsUnderWay.get(key);
+  if (underWay) return underWay;
+  const lookup = lookUpSession(cookie).finally(() => lookupsUnderWay.delete(key));
+  lookupsUnderWay.set(key, lookup);
+  return lookup;
 }
 
 export async function getOptionalUser(request: Request): Promise<AuthUser | null> {

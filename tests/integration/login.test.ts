@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, sessions } from "~/db/schema";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
-import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
+import { ACCOUNT_INACTIVE, endSessionHeaders, getSessionUser, INVALID_CREDENTIALS, setSessionLocked, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
 const login = (form: Record<string, string>) => runRoute(loginAction, buildRequest("/login", { form }));
@@ -80,5 +80,20 @@ describe("GET /login", () => {
     expect(partner.location).toBe("/partner/dashboard");
     const anonymous = await runRoute(loginLoader, buildRequest("/login"));
     expect(anonymous.status).toBe(200);
+  });
+});
+
+describe("who is signed in", () => {
+  it("the loaders of one page, running side by side, see the same user; a lock and a sign-out are seen by the next request", async () => {
+    const cookie = await sessionCookieFor("admin@example.org");
+    const request = () => buildRequest("/admin/dashboard", { cookie });
+    const side = await Promise.all([getSessionUser(request()), getSessionUser(request()), getSessionUser(request())]);
+    expect(side.map((lookup) => [lookup.current?.user.email, lookup.current?.locked])).toEqual(Array(3).fill(["admin@example.org", false]));
+
+    await setSessionLocked(request(), true);
+    expect((await getSessionUser(request())).current?.locked).toBe(true);
+
+    await endSessionHeaders(request());
+    expect(await getSessionUser(request())).toEqual({ current: null, hadSession: true });
   });
 });
