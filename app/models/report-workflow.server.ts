@@ -83,7 +83,8 @@ const ROLE_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.staff, WORKFLOW_REFUSAL
 const INPUT_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.partnerComment, WORKFLOW_REFUSALS.adminComment]);
 const refusalStatus = (reason: string) => (ROLE_REFUSALS.has(reason) ? 403 : INPUT_REFUSALS.has(reason) ? 400 : 409);
 
-const ROW_TABLES = { sales: salesRows, pdt: pdtValues, filing: filingValues } as const;
+/** The table of each type's rows. */
+export const ROW_TABLES = { sales: salesRows, pdt: pdtValues, filing: filingValues } as const;
 
 /** The report's rows as stored, in a stable order, and the SHA-256 of their canonical JSON. */
 async function snapshotRows(tx: Transaction, type: ReportTypeKey, reportId: number) {

@@ -320,6 +320,34 @@ describe("the Filing Plans consolidated report", () => {
     expect(current.view.page.rows.map((row) => [row.companyName, row.country, row.reportStatus, row.cells[String(productId)]])).toEqual([["Draft Partner Ltd", "Kenya", "Saved", "Filing-Planned"]]);
   });
 
+  it("sees a filing added, one removed and a decision taken since the last view at once, in the count and the lists too", async () => {
+    const before = (await pageData()).view;
+    const [first] = before.page.rows;
+    const [report] = await db.select().from(reports).where(eq(reports.id, first.reportId));
+    const used = new Set(before.options.country_filter.map((option) => option.id));
+    const [newCountry, newCountryId] = [...countryIds].find(([, id]) => !used.has(id))!;
+    const [productId] = await firstProducts(1);
+    await db.insert(filingValues).values({ reportId: report.id, countryId: newCountryId, productId, status: "Filed" });
+    const added = (await pageData()).view;
+    expect(added.page.total).toBe(before.page.total + 1);
+    expect(added.options.country_filter.map((option) => option.name)).toContain(newCountry);
+    expect((await pageData({ country: newCountryId })).view.page.rows.map((row) => row.companyName)).toEqual([first.companyName]);
+
+    // A save that removes it again: its rows and the report's version change together.
+    await db.delete(filingValues).where(and(eq(filingValues.reportId, report.id), eq(filingValues.countryId, newCountryId)));
+    await db.update(reports).set({ version: report.version + 1 }).where(eq(reports.id, report.id));
+    const removed = (await pageData()).view;
+    expect(removed.page.total).toBe(before.page.total);
+    expect(removed.options.country_filter.map((option) => option.name)).not.toContain(newCountry);
+
+    const decided: Status = report.status === "Rejected" ? "Approved" : "Rejected";
+    const reportRows = (await pageData({ partner: report.partnerId })).view.page.total;
+    const beforeDecision = (await pageData({ reportStatus: decided })).view.page.total;
+    await db.update(reports).set({ status: decided, version: report.version + 2 }).where(eq(reports.id, report.id));
+    expect((await pageData({ reportStatus: decided })).view.page.total).toBe(beforeDecision + reportRows);
+    expect((await pageData({ reportStatus: decided, partner: report.partnerId })).view.page.total).toBe(reportRows);
+  });
+
   it("sorts by company (default), country and report status, both ways, with stable ties", async () => {
     const rows = async (values: Record<string, string>) => (await pageData({ quarter: previousName, ...values })).view.page.rows;
     const companyThenCountry = (list: { companyName: string; country: string }[]) => list.map((row) => `${row.companyName}|${row.country}`);

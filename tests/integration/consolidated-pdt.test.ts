@@ -193,6 +193,32 @@ describe("the page", () => {
   });
 });
 
+describe("changes since the last view", () => {
+  it("a partner's save shows at once, in the count and the partner list too; so does a project status changed on the partner's page", async () => {
+    const before = await view();
+    expect(before.page.total).toBe(ACME_ROWS + BOREALIS_ROWS);
+    await cedarDraft();
+    const after = await view();
+    expect(after.page.total).toBe(ACME_ROWS + BOREALIS_ROWS + CEDAR_ROWS);
+    expect(after.options.partner_filter.map((option) => option.id)).toEqual([acme, borealis, cedar]);
+
+    const row = after.page.rows[0];
+    const filed = async () => (await view("?status=FILED")).page.total;
+    const filedBefore = await filed();
+    const [product] = await db
+      .select({ status: partnerProducts.projectStatus })
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, row.partnerId), eq(partnerProducts.productId, row.productId)));
+    expect(product.status).not.toBe("FILED");
+    await db
+      .update(partnerProducts)
+      .set({ projectStatus: "FILED" })
+      .where(and(eq(partnerProducts.partnerId, row.partnerId), eq(partnerProducts.productId, row.productId)));
+    const productRows = after.page.rows.filter((other) => other.partnerId === row.partnerId && other.productId === row.productId).length;
+    expect(await filed()).toBe(filedBefore + productRows);
+  });
+});
+
 const state = (data: PageData) => data.state;
 
 describe("filters", () => {

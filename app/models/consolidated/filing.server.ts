@@ -15,7 +15,8 @@
  * The page is one LIMIT/OFFSET query (in company or report-state order, over the quarter's reports
  * in that order with each report's countries grouped apart; in country order, over every group)
  * beside a count of the groups, then the cells of the page's rows only; the filters' lists come
- * from a probe per report and one pass over the quarter's cells. The download walks the groups
+ * from a probe per report and one pass over the quarter's cells. The count and the lists are kept
+ * under the quarter's reports fingerprint (quarter-cache.server.ts). The download walks the groups
  * in (report id, country id) order, in keyset batches of one query each (groups, names and cells).
  */
 import { and, asc, count, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
@@ -31,6 +32,7 @@ import { listFilingStatuses } from "../filing-statuses.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
+import { cached, reportsFingerprint } from "./quarter-cache.server";
 import type { WorkbookColumn } from "../workbook.server";
 
 export const FILING_SORTS = ["company", "country", "reportStatus"] as const;
@@ -355,11 +357,18 @@ function pageByCountry(query: FilingQuery, quarterId: number, pageSize: number):
  * The page of (report, country) rows in the asked order, with their cells. The rows are counted
  * while the page asked for is read; a page past the end is read again as the last page.
  */
-async function filingPage(query: FilingQuery, quarterId: number, pageSize: number) {
+async function filingPage(query: FilingQuery, quarterId: number, fingerprint: Promise<string>, pageSize: number) {
   const sort: FilingSort = query.sort ?? "company";
   const readPage = sort === "country" ? pageByCountry(query, quarterId, pageSize) : pageByReport(query, quarterId, sort, pageSize);
-  const [[{ total }], requested] = await Promise.all([
-    db.select({ total: count() }).from(groupKeysOf(query, quarterId).as("groups")),
+  const { partner, reportStatus, country, product, productStatus } = query;
+  const countKey = JSON.stringify({ partner, reportStatus, country, product, productStatus });
+  const [total, requested] = await Promise.all([
+    fingerprint.then((key) =>
+      cached(`filing-count|${key}|${countKey}`, async () => {
+        const [row] = await db.select({ total: count() }).from(groupKeysOf(query, quarterId).as("groups"));
+        return row.total;
+      }),
+    ),
     readPage(pageWindow(query.page, Infinity, pageSize).offset),
   ]);
   const window = pageWindow(query.page, total, pageSize);
@@ -375,8 +384,11 @@ async function filingPage(query: FilingQuery, quarterId: number, pageSize: numbe
 }
 
 /** The product columns and the filters' option lists. */
-async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }) {
-  const [facets, quarterOptions] = await Promise.all([quarterCellFacets(quarter.id), quarterDropdown()]);
+async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }, fingerprint: Promise<string>) {
+  const [facets, quarterOptions] = await Promise.all([
+    fingerprint.then((key) => cached(`filing-facets|${key}`, () => quarterCellFacets(quarter.id))),
+    quarterDropdown(),
+  ]);
   const [columns, partnerOptions, countryOptions, statusOptions] = await Promise.all([
     productColumns(facets.productIds),
     quarterPartners(facets.partnerIds, query.partner),
@@ -401,8 +413,12 @@ async function filingFilters(query: FilingQuery, quarter: { id: number; year: nu
 export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const open = openQuarterRef();
+  const fingerprint = reportsFingerprint(quarter.id, "filing");
   // The page does not wait for the option lists (the product columns take the longest pass).
-  const [page, { products, options }] = await Promise.all([filingPage(query, quarter.id, pageSize), filingFilters(query, quarter)]);
+  const [page, { products, options }] = await Promise.all([
+    filingPage(query, quarter.id, fingerprint, pageSize),
+    filingFilters(query, quarter, fingerprint),
+  ]);
   return {
     page,
     quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },

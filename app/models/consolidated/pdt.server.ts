@@ -7,7 +7,8 @@
  *
  * The page is one COUNT(*) and one LIMIT/OFFSET query with the same filters (on the narrow join);
  * the page's rows are then read whole, and their earlier quarters' plans by a query of their own
- * (the unique indexes). A download counts the
+ * (the unique indexes). The count and the filters' lists are kept under the quarter's reports
+ * fingerprint (quarter-cache.server.ts). A download counts the
  * matching rows per report, then reads groups of whole reports in company order, each group in
  * keyset batches of DOWNLOAD_BATCH_ROWS, so memory stays flat whatever the row count.
  */
@@ -27,6 +28,7 @@ import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
+import { cached, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- query
 
@@ -238,11 +240,8 @@ function orderOf(sort: PdtSort, dir: "asc" | "desc"): SQL[] {
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 
-/**
- * The filters' choices, from the quarter's PDT rows (partners, products and stages that have
- * rows); a chosen id that has none in this quarter stays listed, so the form still shows it.
- */
-async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
+/** The partners, products and stages with rows in the quarter's PDT reports. */
+async function quarterFacets(quarterId: number) {
   const quarterReports = and(eq(reports.quarterId, quarterId), eq(reports.type, "pdt"));
   const hasRows = sql`exists (select 1 from ${pdtValues} where ${pdtValues.reportId} = ${reports.id})`;
   // A probe per product or stage (a sub-plan that stops at the first row found), rather than a
@@ -250,35 +249,39 @@ async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<P
   const usedBy = (column: AnyPgColumn, id: AnyPgColumn) =>
     sql`(select 1 from ${reports} inner join ${pdtValues} on ${pdtValues.reportId} = ${reports.id} where ${quarterReports} and ${column} = ${id} limit 1) is not null`;
   const [partnerRows, productRows, stageRows] = await Promise.all([
-    db
-      .select({ id: partners.id, name: partners.companyName })
-      .from(reports)
-      .innerJoin(partners, eq(partners.id, reports.partnerId))
-      .where(and(quarterReports, hasRows))
-      .orderBy(asc(partners.companyName), asc(partners.id)),
-    db.select({ id: products.id, name: products.name }).from(products).where(usedBy(pdtValues.productId, products.id)),
-    db
-      .select({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder })
-      .from(stages)
-      .where(usedBy(pdtValues.stageId, stages.id)),
+    db.select({ id: reports.partnerId }).from(reports).where(and(quarterReports, hasRows)),
+    db.select({ id: products.id }).from(products).where(usedBy(pdtValues.productId, products.id)),
+    db.select({ id: stages.id }).from(stages).where(usedBy(pdtValues.stageId, stages.id)),
   ]);
-  // A chosen partner, product or stage without rows in this quarter.
-  const [chosenPartner, chosenProduct, chosenStage] = await Promise.all([
-    query.partner && !partnerRows.some((row) => row.id === query.partner)
-      ? db.select({ id: partners.id, name: partners.companyName }).from(partners).where(eq(partners.id, query.partner))
+  const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
+  return { partnerIds: ids(partnerRows), productIds: ids(productRows), stageIds: ids(stageRows) };
+}
+
+/**
+ * The filters' choices, from the quarter's PDT rows (partners, products and stages that have
+ * rows, kept under the reports' fingerprint; their names read fresh); a chosen id that has none
+ * in this quarter stays listed, so the form still shows it.
+ */
+async function filterOptions(query: PdtQuery, quarterId: number, fingerprint: Promise<string>): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
+  const facets = await fingerprint.then((key) => cached(`pdt-facets|${key}`, () => quarterFacets(quarterId)));
+  const withChosen = (ids: number[], chosen: number | undefined) => (chosen && !ids.includes(chosen) ? [...ids, chosen] : ids);
+  const partnerIds = withChosen(facets.partnerIds, query.partner);
+  const productIds = withChosen(facets.productIds, query.product);
+  const stageIds = withChosen(facets.stageIds, query.stage);
+  const [partnerRows, productRows, stageRows] = await Promise.all([
+    partnerIds.length
+      ? db.select({ id: partners.id, name: partners.companyName }).from(partners).where(idIn(partners.id, partnerIds)).orderBy(asc(partners.companyName), asc(partners.id))
       : [],
-    query.product && !productRows.some((row) => row.id === query.product)
-      ? db.select({ id: products.id, name: products.name }).from(products).where(eq(products.id, query.product))
-      : [],
-    query.stage && !stageRows.some((row) => row.id === query.stage)
-      ? db.select({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder }).from(stages).where(eq(stages.id, query.stage))
+    productIds.length ? db.select({ id: products.id, name: products.name }).from(products).where(idIn(products.id, productIds)) : [],
+    stageIds.length
+      ? db.select({ id: stages.id, name: stages.name, category: stages.category, sortOrder: stages.sortOrder }).from(stages).where(idIn(stages.id, stageIds))
       : [],
   ]);
   return {
-    partner_filter: [...partnerRows, ...chosenPartner],
-    product_filter: [...productRows, ...chosenProduct].sort(byName),
+    partner_filter: partnerRows,
+    product_filter: productRows.sort(byName),
     // Stages in their lifecycle order, FDF then API.
-    stage_filter: [...stageRows, ...chosenStage]
+    stage_filter: stageRows
       .sort((a, b) => b.category.localeCompare(a.category) || a.sortOrder - b.sortOrder || a.id - b.id)
       .map(({ id, name }) => ({ id, name })),
     status_filter: PROJECT_STATUSES.map((id) => ({ id, name: PROJECT_STATUS_LABELS[id] })),
@@ -292,15 +295,26 @@ async function filterOptions(query: PdtQuery, quarterId: number): Promise<Omit<P
 export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.pdt }: { pageSize?: number } = {}): Promise<PdtConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const where = and(...reportFilters(query, quarter.id), ...rowFilters(query));
-  const [earlier, [{ total }], options, dropdown] = await Promise.all([
-    historyQuarters(quarter),
-    db
+  const fingerprint = reportsFingerprint(quarter.id, "pdt");
+  const countRows = async () => {
+    const [{ total }] = await db
       .select({ total: count() })
       .from(pdtValues)
       .innerJoin(reports, eq(reports.id, pdtValues.reportId))
       .leftJoin(partnerProducts, and(eq(partnerProducts.partnerId, reports.partnerId), eq(partnerProducts.productId, pdtValues.productId)))
-      .where(where),
-    filterOptions(query, quarter.id),
+      .where(where);
+    return total;
+  };
+  const { partner, reportStatus, product, stage, status } = query;
+  // The project status is the partner's product's, changed on the partner's page and not by a
+  // report: a count filtered by it is not kept under the reports' fingerprint.
+  const counted = status
+    ? countRows()
+    : fingerprint.then((key) => cached(`pdt-count|${key}|${JSON.stringify({ partner, reportStatus, product, stage })}`, countRows));
+  const [earlier, total, options, dropdown] = await Promise.all([
+    historyQuarters(quarter),
+    counted,
+    filterOptions(query, quarter.id, fingerprint),
     listQuartersUpTo(openQuarterRef()),
   ]);
   const window = pageWindow(query.page, total, pageSize);

@@ -12,14 +12,13 @@
  * - The default order (company, then the report, then the row) needs no sort: the per-report row
  *   counts say which reports a page covers, and each is read in index order with LIMIT/OFFSET.
  * - The counts and the filter options cost a pass over the quarter's rows; they are kept for a
- *   minute under a fingerprint of the quarter's reports (id, version, last change, last row id)
- *   and of the product verifications, so any save, decision or new row computes them afresh.
+ *   minute under the fingerprint of the quarter's reports (quarter-cache.server.ts) and the last
+ *   product verification decision, so any save, decision or verification computes them afresh.
  * - Downloads read keyset batches per report in the same order, never the whole result at once.
  *
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
  */
-import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
@@ -35,6 +34,7 @@ import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
+import { cached, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- the query string
 
@@ -124,10 +124,6 @@ interface QuarterReport {
   partnerId: number;
   companyName: string;
   status: ReportStatus;
-  version: number;
-  updatedAt: Date;
-  /** The last row of the tab's kind; null: the report has none. */
-  lastRowId: number | null;
 }
 
 interface Scope {
@@ -136,7 +132,7 @@ interface Scope {
   query: SalesConsolidatedQuery;
   /** Every sales report of the quarter, by company name then id. */
   reports: QuarterReport[];
-  /** The reports the filters keep that have rows of the kind, in the same order. */
+  /** The reports the partner and report-status filters keep, in the same order. */
   selected: QuarterReport[];
   /** Changes whenever a report, its rows or a product verification changes. */
   fingerprint: string;
@@ -146,57 +142,24 @@ async function loadScope(rawQuery: SalesConsolidatedQuery): Promise<Scope> {
   const query = normaliseSalesQuery(rawQuery);
   const kind = query.tab;
   const quarter = await resolveQuarter(query.quarter);
-  const lastRow = db
-    .select({ id: max(salesRows.id) })
-    .from(salesRows)
-    .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, kind)));
-  const [reportRows, [verifications]] = await Promise.all([
+  const [reportRows, [verifications], reportsKey] = await Promise.all([
     db
-      .select({
-        id: reports.id,
-        partnerId: reports.partnerId,
-        companyName: partners.companyName,
-        status: reports.status,
-        version: reports.version,
-        updatedAt: reports.updatedAt,
-        lastRowId: sql<number | null>`(${lastRow})`.mapWith((value) => (value == null ? null : Number(value))),
-      })
+      .select({ id: reports.id, partnerId: reports.partnerId, companyName: partners.companyName, status: reports.status })
       .from(reports)
       .innerJoin(partners, eq(partners.id, reports.partnerId))
       .where(and(eq(reports.quarterId, quarter.id), eq(reports.type, "sales")))
       .orderBy(asc(partners.companyName), asc(reports.id)),
+    // A product verification's decision rewrites the product of rows in every report it names.
     db.select({ decidedAt: sql<string | null>`max(${productVerifications.decidedAt})::text` }).from(productVerifications),
+    reportsFingerprint(quarter.id, "sales"),
   ]);
-  const fingerprint = createHash("sha256")
-    .update(`${quarter.id}|${kind}|${verifications?.decidedAt ?? ""}|`)
-    .update(reportRows.map((r) => `${r.id}:${r.version}:${r.updatedAt.getTime()}:${r.lastRowId ?? ""}`).join(","))
-    .digest("base64url");
+  const fingerprint = `${reportsKey}|${kind}|${verifications?.decidedAt ?? ""}`;
   const selected = reportRows.filter(
     (report) =>
-      report.lastRowId !== null &&
       (query.partner === undefined || report.partnerId === query.partner) &&
       (query.reportStatus === undefined || report.status === query.reportStatus),
   );
   return { quarter: { id: quarter.id, name: quarter.name }, kind, query, reports: reportRows, selected, fingerprint };
-}
-
-// ---------------------------------------------------------------- a small cache of what costs a pass over the rows
-
-const CACHE_TTL_MS = 60_000;
-const CACHE_MAX_ENTRIES = 200;
-const cache = new Map<string, { at: number; value: Promise<unknown> }>();
-
-/** `compute()` once per key for a minute; a failure is not kept. */
-function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
-  const value = compute();
-  cache.delete(key);
-  cache.set(key, { at: now, value });
-  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
-  while (cache.size > CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return value;
 }
 
 // ---------------------------------------------------------------- row filters
@@ -405,7 +368,7 @@ function countsPerReport(scope: Scope): Promise<Map<number, number>> {
   const { query } = scope;
   const filters = { ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined };
   const ids = scope.selected.map((report) => report.id);
-  return cached(`count|${scope.fingerprint}|${JSON.stringify(filters)}`, async () => {
+  return cached(`sales-count|${scope.fingerprint}|${JSON.stringify(filters)}`, async () => {
     const s = lateralCount(scope);
     const rows = await db
       .select({ reportId: reports.id, count: sql<number>`count(*)`.mapWith(Number) })
@@ -512,6 +475,8 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
 // ---------------------------------------------------------------- options
 
 interface OptionIds {
+  /** The partners with rows of the kind. */
+  partners: number[];
   products: number[];
   countries: number[];
   years: number[];
@@ -523,12 +488,11 @@ interface OptionIds {
 
 /** One pass over the quarter's rows of the kind: the distinct values of each filter column (grouping sets). */
 function optionIds(scope: Scope): Promise<OptionIds> {
-  const withRows = scope.reports.filter((report) => report.lastRowId !== null).map((report) => report.id);
-  const empty: OptionIds = { products: [], countries: [], years: [], months: [], formulationTypes: [], currencies: [], purchasers: [] };
-  if (!withRows.length) return Promise.resolve(empty);
-  return cached(`options|${scope.fingerprint}`, async () => {
+  const empty: OptionIds = { partners: [], products: [], countries: [], years: [], months: [], formulationTypes: [], currencies: [], purchasers: [] };
+  if (!scope.reports.length) return Promise.resolve(empty);
+  return cached(`sales-options|${scope.fingerprint}`, async () => {
     const s = lateralRows(scope, []);
-    const columns = [s.productId, s.countryId, s.year, s.month, s.formulationTypeId, s.currencyCode, s.purchaser] as const;
+    const columns = [reports.partnerId, s.productId, s.countryId, s.year, s.month, s.formulationTypeId, s.currencyCode, s.purchaser] as const;
     const list = sql.join(
       columns.map((column) => sql`${column}`),
       sql`, `,
@@ -541,6 +505,7 @@ function optionIds(scope: Scope): Promise<OptionIds> {
     const grouped = db
       .select({
         set: sql<number>`grouping(${list})`.as("set"),
+        partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
         productId: s.productId,
         countryId: s.countryId,
         year: s.year,
@@ -552,27 +517,29 @@ function optionIds(scope: Scope): Promise<OptionIds> {
       })
       .from(reports)
       .crossJoinLateral(s)
-      .where(idIn(reports.id, withRows))
+      .where(idIn(reports.id, scope.reports.map((report) => report.id)))
       .groupBy(sql`grouping sets (${sets})`)
       .as("g");
-    const purchaserSet = 0b1111110; // only the last column (purchaser) grouped
+    const bit = (index: number) => 1 << (columns.length - 1 - index);
+    const purchaserIndex = columns.length - 1;
+    const purchaserSet = (1 << columns.length) - 1 - bit(purchaserIndex); // only the purchaser grouped
     const rows = await db
       .select()
       .from(grouped)
       .where(sql`${grouped.set} <> ${purchaserSet} or ${grouped.rank} <= ${PURCHASER_OPTIONS_MAX}`);
     const result = structuredClone(empty);
-    const bit = (index: number) => 1 << (columns.length - 1 - index);
     // The purchasers in the database's alphabetical order (their rank), whatever order the rows come in.
     rows.sort((a, b) => Number(a.rank) - Number(b.rank));
     for (const row of rows) {
       const set = Number(row.set);
-      if ((set & bit(0)) === 0 && row.productId != null) result.products.push(row.productId);
-      if ((set & bit(1)) === 0 && row.countryId != null) result.countries.push(row.countryId);
-      if ((set & bit(2)) === 0 && row.year != null) result.years.push(row.year);
-      if ((set & bit(3)) === 0 && row.month != null) result.months.push(row.month);
-      if ((set & bit(4)) === 0 && row.formulationTypeId != null) result.formulationTypes.push(row.formulationTypeId);
-      if ((set & bit(5)) === 0 && row.currencyCode != null) result.currencies.push(row.currencyCode);
-      if ((set & bit(6)) === 0 && row.purchaser != null && row.purchaser !== "") result.purchasers.push(row.purchaser);
+      if ((set & bit(0)) === 0 && row.partnerId != null) result.partners.push(row.partnerId);
+      if ((set & bit(1)) === 0 && row.productId != null) result.products.push(row.productId);
+      if ((set & bit(2)) === 0 && row.countryId != null) result.countries.push(row.countryId);
+      if ((set & bit(3)) === 0 && row.year != null) result.years.push(row.year);
+      if ((set & bit(4)) === 0 && row.month != null) result.months.push(row.month);
+      if ((set & bit(5)) === 0 && row.formulationTypeId != null) result.formulationTypes.push(row.formulationTypeId);
+      if ((set & bit(6)) === 0 && row.currencyCode != null) result.currencies.push(row.currencyCode);
+      if ((set & bit(purchaserIndex)) === 0 && row.purchaser != null && row.purchaser !== "") result.purchasers.push(row.purchaser);
     }
     return result;
   });
@@ -595,7 +562,8 @@ async function filterOptions(scope: Scope): Promise<SalesFilterOptions> {
       : [],
   ]);
   const partnerOptions = new Map<number, string>();
-  for (const report of scope.reports) if (report.lastRowId !== null) partnerOptions.set(report.partnerId, report.companyName);
+  const withRows = new Set(ids.partners);
+  for (const report of scope.reports) if (withRows.has(report.partnerId)) partnerOptions.set(report.partnerId, report.companyName);
   return {
     quarters: quarterRows.map((quarter) => quarter.name).reverse(),
     partners: [...partnerOptions].map(([id, name]) => ({ id, name })),

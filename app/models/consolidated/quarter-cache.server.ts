@@ -1,0 +1,44 @@
+/**
+ * What costs a pass over a quarter's rows (a count of the filtered rows, the filters' lists) is
+ * kept in memory for a minute under a fingerprint of the quarter's reports of one type: each
+ * report's id and row version (xmin, new with every update of the report: every save of its
+ * rows and every decision bumps its version in the same transaction, see performReportAction),
+ * and the last row id of the type's table (a row added by any path). A new or deleted report
+ * changes the list. The next page after a change computes the pass afresh; paging through a
+ * report, or sorting it, pays it once.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { reports } from "~/db/schema";
+import type { ReportTypeKey } from "~/utils/reports";
+import { ROW_TABLES } from "../report-workflow.server";
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 200;
+const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+
+/** `compute()` once per key for a minute; a failure is not kept. */
+export function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
+  const value = compute();
+  cache.delete(key);
+  cache.set(key, { at: now, value });
+  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+  while (cache.size > CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/** The fingerprint as one short text, computed by the database (one index probe for the last row). */
+export async function reportsFingerprint(quarterId: number, type: ReportTypeKey): Promise<string> {
+  const rows = ROW_TABLES[type];
+  const [{ digest, lastRowId }] = await db
+    .select({
+      digest: sql<string>`md5(coalesce(string_agg(${reports.id} || ':' || ${reports}.xmin, ',' order by ${reports.id}), ''))`,
+      lastRowId: sql<string | null>`(select max(${rows.id}) from ${rows})`,
+    })
+    .from(reports)
+    .where(and(eq(reports.quarterId, quarterId), eq(reports.type, type)));
+  return `${type}|${quarterId}|${digest}|${lastRowId ?? ""}`;
+}
