@@ -29,6 +29,8 @@ const HOST = "127.0.0.1";
 const BASE = `http://localhost:${PORT}`;
 const REPEAT = 50;
 const CEILING_REPEAT = 3;
+/** Requests right after a change (each computes the page's count and lists afresh). */
+const COLD_REPEAT = 20;
 const REQUEST_TIMEOUT_MS = 300_000;
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
@@ -255,6 +257,20 @@ async function latency(pathname: string, cookie: string, times = REPEAT) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), samples };
 }
 
+/**
+ * The page right after a change to the quarter's reports: before each request one report of the
+ * type is rewritten as it is (a new row version, nothing else), so what the page keeps under the
+ * reports' fingerprint is computed afresh.
+ */
+async function latencyAfterChange(sql: postgres.Sql, pathname: string, cookie: string, reportId: number, times = COLD_REPEAT) {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    await sql`UPDATE reports SET version = version WHERE id = ${reportId}`;
+    samples.push((await get(pathname, cookie)).ms);
+  }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), samples };
+}
+
 async function sqlCeiling(sql: postgres.Sql, text: string, params: unknown[] = [], times = CEILING_REPEAT) {
   await sql.unsafe(text, params as never[]);
   const samples: number[] = [];
@@ -333,43 +349,51 @@ interface Ids {
 }
 
 async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, ids: Ids) {
-  console.log(`Consolidated reports, quarter ${meta.biggestQuarter} (p50/p95 over 50; ceiling: bare count + page, median of 3)`);
+  console.log(
+    `Consolidated reports, quarter ${meta.biggestQuarter} (p50/p95 over 50, then over ${COLD_REPEAT} right after a change to a report; ceiling: bare count + page, median of 3)`,
+  );
   const quarter = encodeURIComponent(meta.biggestQuarter);
   const q = ids.quarterId;
   const QUARTER_REPORTS = `ARRAY(SELECT id FROM reports WHERE quarter_id = ${q} AND type = 'sales')`;
   const cases = [
     {
       name: "development-timeline first page",
+      type: "pdt" as const,
       path: `/admin/report/development-timeline?quarter=${quarter}`,
       ceiling: [`SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q}`,
         `SELECT v.*, p.company_name FROM pdt_values v JOIN reports r ON r.id = v.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, v.id LIMIT 50`],
     },
     {
       name: "development-timeline filtered (partner, report status)",
+      type: "pdt" as const,
       path: `/admin/report/development-timeline?quarter=${quarter}&partner=${ids.partnerId}&reportStatus=Approved`,
       ceiling: [`SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved'`,
         `SELECT v.* FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved' ORDER BY v.id LIMIT 50`],
     },
     {
       name: "filing-plans first page",
+      type: "filing" as const,
       path: `/admin/report/filing-plans?quarter=${quarter}`,
       ceiling: [`SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q}`,
         `SELECT f.*, p.company_name FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, f.id LIMIT 50`],
     },
     {
       name: "filing-plans filtered (country, status Filed)",
+      type: "filing" as const,
       path: `/admin/report/filing-plans?quarter=${quarter}&country=${ids.countryId}&productStatus=Filed`,
       ceiling: [`SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed'`,
         `SELECT f.* FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed' ORDER BY p.company_name, f.id LIMIT 50`],
     },
     {
       name: "sales-report first page (API)",
+      type: "sales" as const,
       path: `/admin/report/sales-report?quarter=${quarter}&tab=API`,
       ceiling: [`SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API'`,
         `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API' ORDER BY s.report_id, s.kind, s.id LIMIT 100`],
     },
     {
       name: "sales-report filtered (FDF, country, month)",
+      type: "sales" as const,
       path: `/admin/report/sales-report?quarter=${quarter}&tab=FDF&country=${ids.countryId}&month=${ids.month}`,
       ceiling: [`SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month}`,
         `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month} ORDER BY s.report_id, s.kind, s.id LIMIT 100`],
@@ -377,14 +401,18 @@ async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, i
   ];
   for (const item of cases) {
     const { p50, p95 } = await latency(item.path, admin);
+    const [report] = await sql`SELECT id FROM reports WHERE quarter_id = ${q} AND type = ${item.type} ORDER BY id LIMIT 1`;
+    const afterChange = await latencyAfterChange(sql, item.path, admin, report.id);
     let ceiling = 0;
     for (const text of item.ceiling) ceiling += await sqlCeiling(sql, text);
-    record("consolidated", item.name, `p50 ${ms(p50)}, p95 ${ms(p95)}`, `bare count + page ${ms(ceiling)}; target p95 < 50 ms (L)`, p95 < 50 ? "ok" : "missed", {
-      pathname: item.path,
-      p50,
-      p95,
-      ceilingMs: ceiling,
-    });
+    record(
+      "consolidated",
+      item.name,
+      `p50 ${ms(p50)}, p95 ${ms(p95)}; after a change p50 ${ms(afterChange.p50)}, p95 ${ms(afterChange.p95)}`,
+      `bare count + page ${ms(ceiling)}; target p95 < 50 ms (L)`,
+      p95 < 50 ? "ok" : "missed",
+      { pathname: item.path, p50, p95, afterChangeP50: afterChange.p50, afterChangeP95: afterChange.p95, ceilingMs: ceiling },
+    );
   }
 }
 
