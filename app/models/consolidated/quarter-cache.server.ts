@@ -3,13 +3,14 @@
  * kept in memory for a minute under a fingerprint of the quarter's reports of one type: each
  * report's id and row version (xmin, new with every update of the report: every save of its
  * rows and every decision bumps its version in the same transaction, see performReportAction),
- * and the last row id of the type's table (a row added by any path). A new or deleted report
- * changes the list. The next page after a change computes the pass afresh; paging through a
+ * the last row id of the type's table (a row added by any path) and the last product
+ * verification decision (it rewrites the product of the rows that named it). A new or deleted
+ * report changes the list. The next page after a change computes the pass afresh; paging through a
  * report, or sorting it, pays it once.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { reports } from "~/db/schema";
+import { productVerifications, reports } from "~/db/schema";
 import type { ReportTypeKey } from "~/utils/reports";
 import { ROW_TABLES } from "../report-workflow.server";
 
@@ -33,12 +34,13 @@ export function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
 /** The fingerprint as one short text, computed by the database (one index probe for the last row). */
 export async function reportsFingerprint(quarterId: number, type: ReportTypeKey): Promise<string> {
   const rows = ROW_TABLES[type];
-  const [{ digest, lastRowId }] = await db
+  const [{ digest, lastRowId, lastDecision }] = await db
     .select({
       digest: sql<string>`md5(coalesce(string_agg(${reports.id} || ':' || ${reports}.xmin, ',' order by ${reports.id}), ''))`,
       lastRowId: sql<string | null>`(select max(${rows.id}) from ${rows})`,
+      lastDecision: sql<string | null>`(select max(${productVerifications.decidedAt}) from ${productVerifications})::text`,
     })
     .from(reports)
     .where(and(eq(reports.quarterId, quarterId), eq(reports.type, type)));
-  return `${type}|${quarterId}|${digest}|${lastRowId ?? ""}`;
+  return `${type}|${quarterId}|${digest}|${lastRowId ?? ""}|${lastDecision ?? ""}`;
 }

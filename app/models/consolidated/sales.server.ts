@@ -12,8 +12,8 @@
  * - The default order (company, then the report, then the row) needs no sort: the per-report row
  *   counts say which reports a page covers, and each is read in index order with LIMIT/OFFSET.
  * - The counts and the filter options cost a pass over the quarter's rows; they are kept for a
- *   minute under the fingerprint of the quarter's reports (quarter-cache.server.ts) and the last
- *   product verification decision, so any save, decision or verification computes them afresh.
+ *   minute under the fingerprint of the quarter's reports (quarter-cache.server.ts), so any save,
+ *   decision or product verification computes them afresh.
  * - Downloads read keyset batches per report in the same order, never the whole result at once.
  *
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
@@ -22,7 +22,7 @@ import { and, asc, desc, eq, gt, ilike, sql, type AnyColumn, type SQL } from "dr
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
+import { countries, formulationTypes, partners, products, reports, salesRows } from "~/db/schema";
 import { idIn, OFFSET_ZERO, sqlCount } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
@@ -142,18 +142,16 @@ async function loadScope(rawQuery: SalesConsolidatedQuery): Promise<Scope> {
   const query = normaliseSalesQuery(rawQuery);
   const kind = query.tab;
   const quarter = await resolveQuarter(query.quarter);
-  const [reportRows, [verifications], reportsKey] = await Promise.all([
+  const [reportRows, reportsKey] = await Promise.all([
     db
       .select({ id: reports.id, partnerId: reports.partnerId, companyName: partners.companyName, status: reports.status })
       .from(reports)
       .innerJoin(partners, eq(partners.id, reports.partnerId))
       .where(and(eq(reports.quarterId, quarter.id), eq(reports.type, "sales")))
       .orderBy(asc(partners.companyName), asc(reports.id)),
-    // A product verification's decision rewrites the product of rows in every report it names.
-    db.select({ decidedAt: sql<string | null>`max(${productVerifications.decidedAt})::text` }).from(productVerifications),
     reportsFingerprint(quarter.id, "sales"),
   ]);
-  const fingerprint = `${reportsKey}|${kind}|${verifications?.decidedAt ?? ""}`;
+  const fingerprint = `${reportsKey}|${kind}`;
   const selected = reportRows.filter(
     (report) =>
       (query.partner === undefined || report.partnerId === query.partner) &&
