@@ -408,6 +408,31 @@ describe("the consolidated Sales Report page", () => {
     expect(fdf.page.total).toBe(1);
   });
 
+  it("after a save that removes rows, lists what the other reports still hold and counts the rest", async () => {
+    const [acmeReport, borealisReport] = [await salesReportOf(acme, openQuarterId), await salesReportOf(borealis, openQuarterId)];
+    const row = { kind: "API" as const, year: 2026, month: 3 };
+    await insertRows([
+      { ...row, reportId: acmeReport.id, purchaser: "Only Acme Buyer" },
+      { ...row, reportId: acmeReport.id, purchaser: "Shared Buyer" },
+      { ...row, reportId: borealisReport.id, purchaser: "Shared Buyer" },
+    ]);
+    const before = await view("?purchaser=buyer");
+    expect(before.page.total).toBe(3);
+    expect(before.options.purchasers).toEqual(expect.arrayContaining(["Only Acme Buyer", "Shared Buyer"]));
+
+    // Acme saves without its two rows: they go, and the report's version moves, in one transaction.
+    await db.transaction(async (tx) => {
+      await tx.delete(salesRows).where(and(eq(salesRows.reportId, acmeReport.id), sql`${salesRows.purchaser} like '%Buyer'`));
+      await tx.update(reports).set({ version: acmeReport.version + 1, updatedAt: new Date() }).where(eq(reports.id, acmeReport.id));
+    });
+    const after = await view("?purchaser=buyer");
+    expect(after.page.total).toBe(1);
+    expect(after.page.rows.map((shown) => [shown.companyName, shown.purchaser])).toEqual([["Borealis Pharma Pvt", "Shared Buyer"]]);
+    expect(after.options.purchasers).toContain("Shared Buyer");
+    expect(after.options.purchasers).not.toContain("Only Acme Buyer");
+    expect(after.options.partners.map((option) => option.id)).toContain(acme);
+  });
+
   it("the quarter dropdown shows another quarter; an unknown or future quarter is not found", async () => {
     const previous = await view(`?quarter=${encodeURIComponent(previousName)}`);
     expect(previous.quarter.name).toBe(previousName);

@@ -31,6 +31,39 @@ export function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
   return value;
 }
 
+const KEPT_MAX_ENTRIES = 50_000;
+const kept = new Map<string, unknown>();
+
+/**
+ * The values of `keys` from a store with no time limit, the missing ones computed together by
+ * `computeMissing` (a key it leaves out is kept as `absent`). For keys that name exactly what the
+ * value was computed from (a report's row version, say), so a kept value is never out of date;
+ * the store holds the most recently used 50,000.
+ */
+export async function keptMany<V>(keys: readonly string[], computeMissing: (missing: string[]) => Promise<Map<string, V>>, absent: V): Promise<Map<string, V>> {
+  const found = new Map<string, V>();
+  const missing: string[] = [];
+  for (const key of keys) {
+    if (kept.has(key)) {
+      const value = kept.get(key) as V;
+      // Used again: moved to the end of the store's order, the last to be dropped.
+      kept.delete(key);
+      kept.set(key, value);
+      found.set(key, value);
+    } else missing.push(key);
+  }
+  if (missing.length) {
+    const computed = await computeMissing(missing);
+    for (const key of missing) {
+      const value = computed.has(key) ? computed.get(key)! : absent;
+      kept.set(key, value);
+      found.set(key, value);
+    }
+    while (kept.size > KEPT_MAX_ENTRIES) kept.delete(kept.keys().next().value!);
+  }
+  return found;
+}
+
 /** The fingerprint as one short text, computed by the database (one index probe for the last row). */
 export async function reportsFingerprint(quarterId: number, type: ReportTypeKey): Promise<string> {
   const rows = ROW_TABLES[type];

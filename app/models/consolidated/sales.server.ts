@@ -11,18 +11,19 @@
  *
  * - The default order (company, then the report, then the row) needs no sort: the per-report row
  *   counts say which reports a page covers, and each is read in index order with LIMIT/OFFSET.
- * - The counts and the filter options cost a pass over the quarter's rows; they are kept for a
- *   minute under the fingerprint of the quarter's reports (quarter-cache.server.ts), so any save,
- *   decision or product verification computes them afresh.
+ * - The counts and the filter options cost a pass over the quarter's rows. Each report's share is
+ *   kept under that report's row version (reportKeys), and the quarter's sums for a minute under
+ *   the fingerprint of its reports (quarter-cache.server.ts): after a save or a decision only the
+ *   reports that changed are read again.
  * - Downloads read keyset batches per report in the same order, never the whole result at once.
  *
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
  */
-import { and, asc, desc, eq, gt, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, formulationTypes, partners, products, reports, salesRows } from "~/db/schema";
+import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
 import { idIn, OFFSET_ZERO, sqlCount } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
@@ -34,7 +35,7 @@ import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
-import { cached, reportsFingerprint } from "./quarter-cache.server";
+import { cached, keptMany, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- the query string
 
@@ -358,24 +359,74 @@ function fetchedFields(s: typeof rowColumns | ReturnType<typeof lateralRows>) {
   };
 }
 
+// ---------------------------------------------------------------- what each report holds, kept by its row version
+
+/**
+ * Each report's key for what its rows of the kind hold: the report's row version (xmin: every save
+ * and every decision updates the report), its last row of the kind (a row added by any path) and
+ * the last product verification decision (it rewrites the product of rows without touching their
+ * report). Read when the quarter's fingerprint changes, by a probe per report (about 5 ms at L), so
+ * that only the reports that changed are read again.
+ */
+function reportKeys(scope: Scope): Promise<Map<number, string>> {
+  return cached(`sales-report-keys|${scope.fingerprint}`, async () => {
+    const lastRow = db
+      .select({ id: max(salesRows.id) })
+      .from(salesRows)
+      .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)));
+    const lastDecision = db.select({ at: max(productVerifications.decidedAt) }).from(productVerifications);
+    const rows = await db
+      .select({ id: reports.id, version: sql<string>`${reports}.xmin::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce((${lastDecision})::text, '')` })
+      .from(reports)
+      .where(idIn(reports.id, scope.reports.map((report) => report.id)));
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    // A report deleted since the scope was read has no rows left: its key says so.
+    return new Map(scope.reports.map((report) => [report.id, `sales|${scope.kind}|${report.id}|${versions.get(report.id) ?? "deleted"}`]));
+  });
+}
+
+/** What `read` gives for each report, kept under the report's key and `what`; only the reports without a kept value are read (together). */
+async function perReport<V>(scope: Scope, reportIds: readonly number[], what: string, read: (reportIds: number[]) => Promise<Map<number, V>>, absent: V) {
+  const keys = await reportKeys(scope);
+  const keyOf = (reportId: number) => `${keys.get(reportId)}|${what}`;
+  const reportOf = new Map(reportIds.map((reportId) => [keyOf(reportId), reportId]));
+  const values = await keptMany(
+    [...reportOf.keys()],
+    async (missing) => {
+      const found = await read(missing.map((key) => reportOf.get(key)!));
+      return new Map([...found].map(([reportId, value]) => [keyOf(reportId), value]));
+    },
+    absent,
+  );
+  return new Map([...values].map(([key, value]) => [reportOf.get(key)!, value]));
+}
+
 // ---------------------------------------------------------------- counts
 
 /** Filtered rows per report (selected reports only); the sum is the total. */
 function countsPerReport(scope: Scope): Promise<Map<number, number>> {
   if (!scope.selected.length) return Promise.resolve(new Map());
   const { query } = scope;
-  const filters = { ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined };
+  const filters = JSON.stringify({ ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined });
   const ids = scope.selected.map((report) => report.id);
-  return cached(`sales-count|${scope.fingerprint}|${JSON.stringify(filters)}`, async () => {
-    const s = lateralCount(scope);
-    const rows = await db
-      .select({ reportId: reports.id, count: sql<number>`count(*)`.mapWith(Number) })
-      .from(reports)
-      .crossJoinLateral(s)
-      .where(idIn(reports.id, ids))
-      .groupBy(reports.id);
-    return new Map(rows.map((row) => [row.reportId, row.count]));
-  });
+  return cached(`sales-count|${scope.fingerprint}|${filters}`, () =>
+    perReport(
+      scope,
+      ids,
+      `count|${filters}`,
+      async (reportIds) => {
+        const s = lateralCount(scope);
+        const rows = await db
+          .select({ reportId: reports.id, count: sql<number>`count(*)`.mapWith(Number) })
+          .from(reports)
+          .crossJoinLateral(s)
+          .where(idIn(reports.id, reportIds))
+          .groupBy(reports.id);
+        return new Map(rows.map((row) => [row.reportId, row.count]));
+      },
+      0,
+    ),
+  );
 }
 
 // ---------------------------------------------------------------- a page
@@ -472,9 +523,8 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
 
 // ---------------------------------------------------------------- options
 
-interface OptionIds {
-  /** The partners with rows of the kind. */
-  partners: number[];
+/** The distinct values of each filter column in a report's rows of the kind (purchasers: all of them). */
+interface OptionValues {
   products: number[];
   countries: number[];
   years: number[];
@@ -484,62 +534,91 @@ interface OptionIds {
   purchasers: string[];
 }
 
-/** One pass over the quarter's rows of the kind: the distinct values of each filter column (grouping sets). */
+interface OptionIds extends OptionValues {
+  /** The reports with rows of the kind. */
+  reports: number[];
+}
+
+const noOptionValues = (): OptionValues => ({ products: [], countries: [], years: [], months: [], formulationTypes: [], currencies: [], purchasers: [] });
+
+/**
+ * One pass over the reports' rows of the kind: each report's distinct values of each filter column,
+ * as arrays made by a subquery per report (sorting a few hundred rows of one report at a time,
+ * where grouping sets over (report, column) sorted the whole quarter's rows twice).
+ */
+async function readOptionValues(scope: Scope, reportIds: number[]): Promise<Map<number, OptionValues>> {
+  const distinct = <T>(column: AnyColumn, present: SQL = sql`${column} is not null`) => sql<T[] | null>`array_agg(distinct ${column}) filter (where ${present})`;
+  const reportValues = db
+    .select({
+      rows: sql<number>`count(*)`.as("rows"),
+      products: distinct<number>(salesRows.productId).as("products"),
+      countries: distinct<number>(salesRows.countryId).as("countries"),
+      years: distinct<number>(salesRows.year).as("years"),
+      months: distinct<number>(salesRows.month).as("months"),
+      formulationTypes: distinct<number>(salesRows.formulationTypeId).as("formulation_types"),
+      currencies: distinct<string>(salesRows.currencyCode).as("currencies"),
+      // An empty purchaser is none.
+      purchasers: distinct<string>(salesRows.purchaser, sql`${salesRows.purchaser} <> ''`).as("purchasers"),
+    })
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)))
+    .as("values");
+  const rows = await db
+    .select({
+      reportId: reports.id,
+      products: reportValues.products,
+      countries: reportValues.countries,
+      years: reportValues.years,
+      months: reportValues.months,
+      formulationTypes: reportValues.formulationTypes,
+      currencies: reportValues.currencies,
+      purchasers: reportValues.purchasers,
+    })
+    .from(reports)
+    .crossJoinLateral(reportValues)
+    .where(and(idIn(reports.id, reportIds), sql`${reportValues.rows} > 0`));
+  return new Map(
+    rows.map((row) => [
+      row.reportId,
+      {
+        products: row.products ?? [],
+        countries: row.countries ?? [],
+        years: row.years ?? [],
+        months: row.months ?? [],
+        formulationTypes: row.formulationTypes ?? [],
+        currencies: row.currencies ?? [],
+        purchasers: row.purchasers ?? [],
+      },
+    ]),
+  );
+}
+
+/** The quarter's filter values: each report's (kept by its key), together; the purchasers in the database's alphabetical order, the first PURCHASER_OPTIONS_MAX. */
 function optionIds(scope: Scope): Promise<OptionIds> {
-  const empty: OptionIds = { partners: [], products: [], countries: [], years: [], months: [], formulationTypes: [], currencies: [], purchasers: [] };
-  if (!scope.reports.length) return Promise.resolve(empty);
+  if (!scope.reports.length) return Promise.resolve({ reports: [], ...noOptionValues() });
   return cached(`sales-options|${scope.fingerprint}`, async () => {
-    const s = lateralRows(scope, []);
-    const columns = [reports.partnerId, s.productId, s.countryId, s.year, s.month, s.formulationTypeId, s.currencyCode, s.purchaser] as const;
-    const list = sql.join(
-      columns.map((column) => sql`${column}`),
-      sql`, `,
-    );
-    const sets = sql.join(
-      columns.map((column) => sql`(${column})`),
-      sql`, `,
-    );
-    // GROUPING(...) is a bit mask: the bit of each column not in the row's grouping set is 1.
-    const grouped = db
-      .select({
-        set: sql<number>`grouping(${list})`.as("set"),
-        partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
-        productId: s.productId,
-        countryId: s.countryId,
-        year: s.year,
-        month: s.month,
-        formulationTypeId: s.formulationTypeId,
-        currencyCode: s.currencyCode,
-        purchaser: s.purchaser,
-        rank: sql<number>`row_number() over (partition by grouping(${list}) order by ${s.purchaser})`.as("rank"),
-      })
-      .from(reports)
-      .crossJoinLateral(s)
-      .where(idIn(reports.id, scope.reports.map((report) => report.id)))
-      .groupBy(sql`grouping sets (${sets})`)
-      .as("g");
-    const bit = (index: number) => 1 << (columns.length - 1 - index);
-    const purchaserIndex = columns.length - 1;
-    const purchaserSet = (1 << columns.length) - 1 - bit(purchaserIndex); // only the purchaser grouped
-    const rows = await db
-      .select()
-      .from(grouped)
-      .where(sql`${grouped.set} <> ${purchaserSet} or ${grouped.rank} <= ${PURCHASER_OPTIONS_MAX}`);
-    const result = structuredClone(empty);
-    // The purchasers in the database's alphabetical order (their rank), whatever order the rows come in.
-    rows.sort((a, b) => Number(a.rank) - Number(b.rank));
-    for (const row of rows) {
-      const set = Number(row.set);
-      if ((set & bit(0)) === 0 && row.partnerId != null) result.partners.push(row.partnerId);
-      if ((set & bit(1)) === 0 && row.productId != null) result.products.push(row.productId);
-      if ((set & bit(2)) === 0 && row.countryId != null) result.countries.push(row.countryId);
-      if ((set & bit(3)) === 0 && row.year != null) result.years.push(row.year);
-      if ((set & bit(4)) === 0 && row.month != null) result.months.push(row.month);
-      if ((set & bit(5)) === 0 && row.formulationTypeId != null) result.formulationTypes.push(row.formulationTypeId);
-      if ((set & bit(6)) === 0 && row.currencyCode != null) result.currencies.push(row.currencyCode);
-      if ((set & bit(purchaserIndex)) === 0 && row.purchaser != null && row.purchaser !== "") result.purchasers.push(row.purchaser);
-    }
-    return result;
+    const ids = scope.reports.map((report) => report.id);
+    const byReport = await perReport(scope, ids, "options", (reportIds) => readOptionValues(scope, reportIds), null);
+    const reported = [...byReport].flatMap(([reportId, values]) => (values ? [{ reportId, values }] : []));
+    const union = <T>(pick: (values: OptionValues) => T[]) => [...new Set(reported.flatMap(({ values }) => pick(values)))];
+    const purchasers = union((values) => values.purchasers);
+    const firstPurchasers = purchasers.length
+      ? await db
+          .select({ name: sql<string>`name` })
+          .from(sql`json_array_elements_text(${JSON.stringify(purchasers)}::json) as purchasers(name)`)
+          .orderBy(sql`name`)
+          .limit(PURCHASER_OPTIONS_MAX)
+      : [];
+    return {
+      reports: reported.map(({ reportId }) => reportId),
+      products: union((values) => values.products),
+      countries: union((values) => values.countries),
+      years: union((values) => values.years),
+      months: union((values) => values.months),
+      formulationTypes: union((values) => values.formulationTypes),
+      currencies: union((values) => values.currencies),
+      purchasers: firstPurchasers.map((row) => row.name),
+    };
   });
 }
 
@@ -560,8 +639,8 @@ async function filterOptions(scope: Scope): Promise<SalesFilterOptions> {
       : [],
   ]);
   const partnerOptions = new Map<number, string>();
-  const withRows = new Set(ids.partners);
-  for (const report of scope.reports) if (withRows.has(report.partnerId)) partnerOptions.set(report.partnerId, report.companyName);
+  const withRows = new Set(ids.reports);
+  for (const report of scope.reports) if (withRows.has(report.id)) partnerOptions.set(report.partnerId, report.companyName);
   return {
     quarters: quarterRows.map((quarter) => quarter.name).reverse(),
     partners: [...partnerOptions].map(([id, name]) => ({ id, name })),
