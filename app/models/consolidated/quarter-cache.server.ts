@@ -1,12 +1,13 @@
 /**
  * What costs a pass over a quarter's rows (a count of the filtered rows, the filters' lists) is
- * kept in memory for a minute under a fingerprint of the quarter's reports of one type: each
- * report's id and row version (xmin, new with every update of the report: every save of its
- * rows and every decision bumps its version in the same transaction, see performReportAction),
- * the last row id of the type's table (a row added by any path) and the last product
- * verification decision (it rewrites the product of the rows that named it). A new or deleted
- * report changes the list. The next page after a change computes the pass afresh; paging through a
- * report, or sorting it, pays it once.
+ * kept in memory: `cached` for a minute under a fingerprint of the quarter's reports of one type,
+ * and `keptMany`, with no time limit, under keys that name exactly what each value was read from
+ * (the Sales Report's per-report values). The fingerprint is each report's id and row version
+ * (xmin, new with every update of the report: every save of its rows and every decision bumps its
+ * version in the same transaction, see performReportAction), the last row id of the type's table
+ * (a row added by any path) and the last product verification decision (it rewrites the product
+ * of the rows that named it). A new or deleted report changes the list. The next page after a
+ * change computes the pass afresh; paging through a report, or sorting it, pays it once.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
