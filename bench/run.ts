@@ -250,22 +250,12 @@ async function stopServer(child: ChildProcess | null) {
 
 // ---------------------------------------------------------------- measurement loops
 
-async function latency(pathname: string, cookie: string, times = REPEAT) {
+/** p50/p95 of `times` requests after 3 to warm up; `before` runs before each measured request, untimed. */
+async function latency(pathname: string, cookie: string, times = REPEAT, before?: () => Promise<unknown>) {
   for (let i = 0; i < 3; i++) await get(pathname, cookie);
   const samples: number[] = [];
-  for (let i = 0; i < times; i++) samples.push((await get(pathname, cookie)).ms);
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), samples };
-}
-
-/**
- * The page right after a change to the quarter's reports: before each request one report of the
- * type is rewritten as it is (a new row version, nothing else), so what the page keeps under the
- * reports' fingerprint is computed afresh.
- */
-async function latencyAfterChange(sql: postgres.Sql, pathname: string, cookie: string, reportId: number, times = COLD_REPEAT) {
-  const samples: number[] = [];
   for (let i = 0; i < times; i++) {
-    await sql`UPDATE reports SET version = version WHERE id = ${reportId}`;
+    await before?.();
     samples.push((await get(pathname, cookie)).ms);
   }
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), samples };
@@ -402,7 +392,9 @@ async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, i
   for (const item of cases) {
     const { p50, p95 } = await latency(item.path, admin);
     const [report] = await sql`SELECT id FROM reports WHERE quarter_id = ${q} AND type = ${item.type} ORDER BY id LIMIT 1`;
-    const afterChange = await latencyAfterChange(sql, item.path, admin, report.id);
+    // Right after a change: one report of the type is rewritten as it is before each request (a new
+    // row version, nothing else), so what the page keeps under the reports' fingerprint is computed afresh.
+    const afterChange = await latency(item.path, admin, COLD_REPEAT, () => sql`UPDATE reports SET version = version WHERE id = ${report.id}`);
     let ceiling = 0;
     for (const text of item.ceiling) ceiling += await sqlCeiling(sql, text);
     record(

@@ -78,20 +78,27 @@ export interface FilingConsolidatedView {
   };
 }
 
-/** A stored cell without a filing: never written by the screens ("0" deletes a cell), but not counted if it were. */
-const EMPTY_CELLS = ["", "0"];
+/** A stored cell with a filing: "" and "0" are never written by the screens ("0" deletes a cell), but not counted if they were. */
+const HAS_FILING = notInArray(filingValues.status, ["", "0"]);
 
-/** The filters every query of the report shares: the quarter's Filing Plans reports and their non-empty cells. */
-function whereOf(query: FilingQuery, quarterId: number): SQL {
-  const conditions: (SQL | undefined)[] = [
+/** The quarter's Filing Plans reports that the partner and report-status filters keep. */
+function reportConditions(query: Pick<FilingQuery, "partner" | "reportStatus">, quarterId: number): SQL {
+  return and(
     eq(reports.quarterId, quarterId),
     eq(reports.type, "filing"),
-    notInArray(filingValues.status, EMPTY_CELLS),
     query.partner ? eq(reports.partnerId, query.partner) : undefined,
     query.reportStatus ? eq(reports.status, query.reportStatus) : undefined,
-    query.country ? eq(filingValues.countryId, query.country) : undefined,
-  ];
-  return and(...conditions)!;
+  )!;
+}
+
+/** A report's cells with a filing that the country filter keeps. */
+function cellConditions(query: Pick<FilingQuery, "country">): SQL {
+  return and(HAS_FILING, query.country ? eq(filingValues.countryId, query.country) : undefined)!;
+}
+
+/** The filters every query of the report shares: the quarter's Filing Plans reports and their cells with a filing. */
+function whereOf(query: FilingQuery, quarterId: number): SQL {
+  return and(reportConditions(query, quarterId), cellConditions(query))!;
 }
 
 /** The product-status condition on a (report, country) group, or none. */
@@ -171,7 +178,7 @@ const countryOrder = (dir: "asc" | "desc") => {
  * status) pairs stored. The partners were a third grouping set of that pass, its costliest.
  */
 async function quarterCellFacets(quarterId: number) {
-  const quarterReports = and(eq(reports.quarterId, quarterId), eq(reports.type, "filing"));
+  const quarterReports = reportConditions({}, quarterId);
   const [partnerRows, rows] = await Promise.all([
     db
       .select({ partnerId: reports.partnerId })
@@ -179,14 +186,14 @@ async function quarterCellFacets(quarterId: number) {
       .where(
         and(
           quarterReports,
-          sql`exists (select 1 from ${filingValues} where ${filingValues.reportId} = ${reports.id} and ${notInArray(filingValues.status, EMPTY_CELLS)})`,
+          sql`exists (select 1 from ${filingValues} where ${filingValues.reportId} = ${reports.id} and ${HAS_FILING})`,
         ),
       ),
     db
       .select({ countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
       .from(reports)
       .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-      .where(and(quarterReports, notInArray(filingValues.status, EMPTY_CELLS)))
+      .where(and(quarterReports, HAS_FILING))
       .groupBy(sql`grouping sets ((${filingValues.countryId}), (${filingValues.productId}, ${filingValues.status}))`),
   ]);
   const pairs = rows.filter((row) => row.productId != null);
@@ -196,6 +203,11 @@ async function quarterCellFacets(quarterId: number) {
     productIds: [...new Set(pairs.map((pair) => pair.productId))],
     statuses: [...new Set(pairs.map((pair) => pair.status))],
   };
+}
+
+/** The quarter's facets, kept under its reports' fingerprint. */
+function keptCellFacets(quarterId: number, fingerprint: Promise<string> = reportsFingerprint(quarterId, "filing")) {
+  return fingerprint.then((key) => cached(`filing-facets|${key}`, () => quarterCellFacets(quarterId)));
 }
 
 /** The product columns: the products with a filing in the quarter, by name. */
@@ -260,7 +272,7 @@ async function cellsOf(keys: readonly RowKey[]): Promise<Map<string, Record<stri
       and(
         idIn(filingValues.reportId, [...new Set(keys.map((key) => key.reportId))]),
         idIn(filingValues.countryId, [...new Set(keys.map((key) => key.countryId))]),
-        notInArray(filingValues.status, EMPTY_CELLS),
+        HAS_FILING,
       ),
     );
   for (const row of rows) {
@@ -296,14 +308,7 @@ function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "
     })
     .from(reports)
     .innerJoin(partners, eq(partners.id, reports.partnerId))
-    .where(
-      and(
-        eq(reports.quarterId, quarterId),
-        eq(reports.type, "filing"),
-        query.partner ? eq(reports.partnerId, query.partner) : undefined,
-        query.reportStatus ? eq(reports.status, query.reportStatus) : undefined,
-      ),
-    )
+    .where(reportConditions(query, quarterId))
     .orderBy(...reportOrder)
     .offset(OFFSET_ZERO)
     .as("report_list");
@@ -311,14 +316,8 @@ function pageByReport(query: FilingQuery, quarterId: number, sort: "company" | "
     .select({ countryId: sql<number>`${filingValues.countryId}`.as("country_id"), country: sql<string>`${countries.name}`.as("country") })
     .from(filingValues)
     .innerJoin(countries, eq(countries.id, filingValues.countryId))
-    .where(
-      and(
-        // Named in full: the builder writes an alias of a subquery bare, which here would be filing_values' own column.
-        eq(filingValues.reportId, sql`report_list.report_id`),
-        notInArray(filingValues.status, EMPTY_CELLS),
-        query.country ? eq(filingValues.countryId, query.country) : undefined,
-      ),
-    )
+    // The report named in full: the builder writes an alias of a subquery bare, which here would be filing_values' own column.
+    .where(and(eq(filingValues.reportId, sql`report_list.report_id`), cellConditions(query)))
     .groupBy(filingValues.countryId, countries.name)
     .having(havingOf(query))
     .as("row_countries");
@@ -386,7 +385,7 @@ async function filingPage(query: FilingQuery, quarterId: number, fingerprint: Pr
 /** The product columns and the filters' option lists. */
 async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }, fingerprint: Promise<string>) {
   const [facets, quarterOptions] = await Promise.all([
-    fingerprint.then((key) => cached(`filing-facets|${key}`, () => quarterCellFacets(quarter.id))),
+    keptCellFacets(quarter.id, fingerprint),
     quarterDropdown(),
   ]);
   const [columns, partnerOptions, countryOptions, statusOptions] = await Promise.all([
@@ -430,7 +429,7 @@ export async function listFilingConsolidated(query: FilingQuery, { pageSize = CO
 /** The download's columns (the page's) and every row of the query, all pages, as cells in the columns' order. */
 export async function filingConsolidatedDownload(query: FilingQuery, format: DownloadFormat): Promise<Response> {
   const quarter = await resolveQuarter(query.quarter);
-  const productList = await productColumns((await quarterCellFacets(quarter.id)).productIds);
+  const productList = await productColumns((await keptCellFacets(quarter.id)).productIds);
   const columns: WorkbookColumn[] = [
     { key: "company", label: "Company Name" },
     { key: "country", label: "Country" },

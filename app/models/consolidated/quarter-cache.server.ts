@@ -65,6 +65,9 @@ export async function keptMany<V>(keys: readonly string[], computeMissing: (miss
   return found;
 }
 
+/** When the last product verification was decided, as text: it rewrites the product of the rows that named it without touching their report. */
+export const LAST_VERIFICATION_DECISION = sql<string | null>`(select max(${productVerifications.decidedAt}) from ${productVerifications})::text`;
+
 /** The fingerprint as one short text, computed by the database (one index probe for the last row). */
 export async function reportsFingerprint(quarterId: number, type: ReportTypeKey): Promise<string> {
   const rows = ROW_TABLES[type];
@@ -72,7 +75,7 @@ export async function reportsFingerprint(quarterId: number, type: ReportTypeKey)
     .select({
       digest: sql<string>`md5(coalesce(string_agg(${reports.id} || ':' || ${reports}.xmin, ',' order by ${reports.id}), ''))`,
       lastRowId: sql<string | null>`(select max(${rows.id}) from ${rows})`,
-      lastDecision: sql<string | null>`(select max(${productVerifications.decidedAt}) from ${productVerifications})::text`,
+      lastDecision: LAST_VERIFICATION_DECISION,
     })
     .from(reports)
     .where(and(eq(reports.quarterId, quarterId), eq(reports.type, type)));

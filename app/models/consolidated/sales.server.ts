@@ -23,7 +23,7 @@ import { and, asc, desc, eq, gt, ilike, max, sql, type AnyColumn, type SQL } fro
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
+import { countries, formulationTypes, partners, products, reports, salesRows } from "~/db/schema";
 import { idIn, OFFSET_ZERO, sqlCount } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
@@ -35,7 +35,7 @@ import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
-import { cached, keptMany, reportsFingerprint } from "./quarter-cache.server";
+import { cached, keptMany, LAST_VERIFICATION_DECISION, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- the query string
 
@@ -374,9 +374,8 @@ function reportKeys(scope: Scope): Promise<Map<number, string>> {
       .select({ id: max(salesRows.id) })
       .from(salesRows)
       .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)));
-    const lastDecision = db.select({ at: max(productVerifications.decidedAt) }).from(productVerifications);
     const rows = await db
-      .select({ id: reports.id, version: sql<string>`${reports}.xmin::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce((${lastDecision})::text, '')` })
+      .select({ id: reports.id, version: sql<string>`${reports}.xmin::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce(${LAST_VERIFICATION_DECISION}, '')` })
       .from(reports)
       .where(idIn(reports.id, scope.reports.map((report) => report.id)));
     const versions = new Map(rows.map((row) => [row.id, row.version]));
