@@ -320,7 +320,7 @@ function SalesRowsTable({ view }: { view: View }) {
             <th scope="row">{row.companyName}</th>
             <td>{t(row.reportStatus)}</td>
             {columns.map((column) => (
-              <td key={column.key} data-column={column.key} className={NUMBER_COLUMNS.has(column.key) ? "table__number" : undefined}>
+              <td key={column.key} className={NUMBER_COLUMNS.has(column.key) ? "table__number" : undefined}>
                 {shown(column.key, row[column.key])}
               </td>
             ))}
