@@ -12,10 +12,10 @@ import { countries, currencies, formulationTypes, products, reports, salesRows }
 import { WORKFLOW_REFUSALS, type ReportStatus } from "~/utils/report-workflow";
 import {
   columnsFor,
-  formatDecimal,
   isEmptyRow,
   prepareRowsForSave,
   SALES_KINDS,
+  storedNumberText,
   type ApiGridRow,
   type FdfGridRow,
   type NormalisedRow,
@@ -26,6 +26,7 @@ import {
   type SalesRowProblem,
   type SalesRowWarning,
 } from "~/utils/sales-rows";
+import type { SalesGridRows } from "~/reports/sales/contract";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
@@ -42,8 +43,6 @@ import {
 } from "./report-screen.server";
 import { latestSubmittedRows, pendingVerificationCount, WorkflowError } from "./report-workflow.server";
 
-
-const DECIMALS = 12;
 
 // ---------------------------------------------------------------- reference lists
 
@@ -77,7 +76,7 @@ async function loadReferenceData(partnerId: number): Promise<ReferenceData> {
       formulationTypes: formulationRows.map((row) => row.name),
       currencies: currencyRows.map((row) => row.code),
       productNames,
-      usdRates: Object.fromEntries(currencyRows.map((row) => [row.code, formatDecimal(row.usdRate, DECIMALS)])),
+      usdRates: Object.fromEntries(currencyRows.map((row) => [row.code, storedNumberText(row.usdRate)])),
     },
     countryIds: new Map(countryRows.map((row) => [key(row.name), row.id])),
     formulationIds: new Map(formulationRows.map((row) => [key(row.name), row.id])),
@@ -102,10 +101,8 @@ const TEXT_COLUMNS = ["purchaser", "strength", "procurementEndCountry", "comment
 
 type SalesRowRecord = typeof salesRows.$inferSelect;
 
-const plainNumber = (value: string | null) => (value == null ? "" : formatDecimal(value, DECIMALS));
-
-async function loadRows(reportId: number | undefined): Promise<{ API: ApiGridRow[]; FDF: FdfGridRow[] }> {
-  const result: { API: ApiGridRow[]; FDF: FdfGridRow[] } = { API: [], FDF: [] };
+async function loadRows(reportId: number | undefined): Promise<SalesGridRows> {
+  const result: SalesGridRows = { API: [], FDF: [] };
   if (!reportId) return result;
   const rows = await db
     .select({ row: salesRows, country: countries.name, formulation: formulationTypes.name, product: products.name })
@@ -125,7 +122,7 @@ async function loadRows(reportId: number | undefined): Promise<{ API: ApiGridRow
       currency: row.currencyCode ?? "",
     };
     for (const column of TEXT_COLUMNS) cells[column] = row[column] ?? "";
-    for (const column of NUMBER_COLUMNS) cells[column] = plainNumber(row[column]);
+    for (const column of NUMBER_COLUMNS) cells[column] = storedNumberText(row[column]);
     const gridRow: Record<string, string | number> = { id: row.id };
     for (const column of columnsFor(row.kind)) gridRow[column.key] = cells[column.key];
     if (row.kind === "API") result.API.push(gridRow as unknown as ApiGridRow);
@@ -137,7 +134,7 @@ async function loadRows(reportId: number | undefined): Promise<{ API: ApiGridRow
 // ---------------------------------------------------------------- load
 
 export interface SalesReportView extends ReportFrameView {
-  rows: { API: ApiGridRow[]; FDF: FdfGridRow[] };
+  rows: SalesGridRows;
   lists: SalesScreenLists;
 }
 

@@ -39,7 +39,7 @@ import {
   type UploadRequest,
   type Viewer,
 } from "./frame.server";
-import { FORM_FIELD_PATTERN, SAVE_MAX_ROWS, type SavedWarnings } from "~/reports/sales/contract";
+import { FORM_FIELD_PATTERN, packSalesRows, SAVE_MAX_ROWS, type SavedWarnings } from "~/reports/sales/contract";
 
 function parseTab(value: string | null): SalesKind {
   return value?.toUpperCase() === "FDF" ? "FDF" : "API";
@@ -60,7 +60,7 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
     ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)])
     : [[], null];
   const body = {
-    view,
+    view: { ...view, rows: packSalesRows(view.rows) },
     history,
     changes,
     viewerRole: viewer.role,

@@ -223,6 +223,23 @@ export function formatDecimal(value: Decimal.Value, decimals = DERIVED_DECIMALS)
 
 const plainText = (value: Dec) => (value.isZero() ? "0" : value.toFixed());
 
+/** PostgreSQL's text of a numeric: digits, an optional fraction, never an exponent. */
+const NUMERIC_TEXT = /^(-?\d+)(?:\.(\d*?)0*)?$/;
+
+/**
+ * A stored number as the grid shows it: formatDecimal's plain decimal (no trailing zeros, "0" for
+ * zero), written by trimming the database's text. No stored scale exceeds EXCHANGE_RATE_DECIMALS,
+ * so nothing is rounded; a page of 12,000 rows and a download of millions write one per cell.
+ */
+export function storedNumberText(value: string | null): string {
+  if (value == null) return "";
+  const match = NUMERIC_TEXT.exec(value);
+  if (!match) return formatDecimal(value, EXCHANGE_RATE_DECIMALS);
+  const [, whole, fraction] = match;
+  const text = fraction ? `${whole}.${fraction}` : whole;
+  return /^-?0$/.test(text) ? "0" : text;
+}
+
 function isValidNumber(key: SalesColumnKey, value: string): boolean {
   if (!PLAIN_DECIMAL.test(value)) return false;
   const { scale, integerDigits } = NUMBER_LIMITS[key] ?? MONEY_LIMIT;

@@ -6,6 +6,7 @@ import { getOpenQuarter } from "~/models/quarter.server";
 import { action as adminAction } from "~/routes/_shell.admin.sales-report.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
 import type { SalesReportPageData } from "~/report-routes/sales.server";
+import { unpackSalesRows } from "~/reports/sales/contract";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
 const ADMIN = "admin@example.org";
@@ -97,12 +98,12 @@ describe("the Sales Report history", () => {
     await save({ API: [apiRow("Global Fund"), apiRow("UNICEF"), apiRow("PEPFAR")] }, { intent: "submit", comment: "Sent." });
     await post({ intent: "reject", quarterId: String(quarterId), comment: "Check the quantities." }, ADMIN);
 
-    const [first, second, third] = (await page()).view.rows.API;
+    const [first, second, third] = unpackSalesRows((await page()).view.rows).API;
     // Edit one row, delete one, add one.
     expect((await save({ API: [{ ...first, quantity: "20" } as object, second, apiRow("WHO")], deletedIds: [third.id!] })).status).toBe(302);
 
     const data = await page();
-    const added = data.view.rows.API.find((row) => row.purchaser === "WHO")!;
+    const added = unpackSalesRows(data.view.rows).API.find((row) => row.purchaser === "WHO")!;
     expect(data.changes).toMatchObject({ added: 1, changed: 1, removed: 1 });
     expect(data.changes!.rows).toEqual(
       expect.arrayContaining([

@@ -6,6 +6,8 @@ import { db } from "~/db/client.server";
 import { partners, reports, salesRows } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { REPORT_HAS_ROWS } from "~/models/report-screen.server";
+import { loadSalesReport } from "~/models/sales-report.server";
+import { unpackSalesRows, type PackedSalesRows } from "~/reports/sales/contract";
 import { action as adminAction, loader as adminLoader } from "~/routes/_shell.admin.sales-report.$id";
 import { loader as adminXlsx } from "~/routes/admin.sales-report.$id.xlsx";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
@@ -38,18 +40,23 @@ beforeEach(async () => {
   quarterId = (await getOpenQuarter()).id;
 });
 
+/** A page's result with its rows as the page reads them (the data carries them packed). */
+function withRows(result: RouteResult<any>) {
+  if (result.data?.view?.rows) result.data.view.rows = unpackSalesRows(result.data.view.rows);
+  return result;
+}
 async function partnerPage(email: string, search = "") {
   const cookie = await sessionCookieFor(email);
-  return runRoute(partnerLoader, buildRequest(`/partner/sales-report${search}`, { cookie }));
+  return withRows(await runRoute(partnerLoader, buildRequest(`/partner/sales-report${search}`, { cookie })));
 }
 async function adminPage(email: string, partnerId: number, search = "") {
   const cookie = await sessionCookieFor(email);
-  return runRoute(adminLoader, buildRequest(`/admin/sales-report/${partnerId}${search}`, { cookie }), { params: { id: String(partnerId) } });
+  return withRows(await runRoute(adminLoader, buildRequest(`/admin/sales-report/${partnerId}${search}`, { cookie }), { params: { id: String(partnerId) } }));
 }
 /** The partner's page as the browser loads it after `result` (with the cookies it set). */
 async function pageAfter(email: string, result: RouteResult, previous?: string) {
   const cookie = cookiesFrom(result, previous ?? (await sessionCookieFor(email)));
-  return runRoute(partnerLoader, buildRequest("/partner/sales-report", { cookie }));
+  return withRows(await runRoute(partnerLoader, buildRequest("/partner/sales-report", { cookie })));
 }
 async function postPartner(email: string, form: Record<string, string>, search = "") {
   const cookie = await sessionCookieFor(email);
@@ -135,6 +142,15 @@ describe("who may open and change a Sales Report", () => {
     expect(page.data.view.lists.productNames.API).toContain("Dolutegravir API");
     expect(page.data.view.rows.API.length).toBeGreaterThan(0);
     expect(page.data.viewerRole).toBe("PARTNER");
+  });
+
+  it("the page's data carries each saved row as its id and its cells in the tab's column order, read back as the model gives them", async () => {
+    const page = await runRoute(partnerLoader, buildRequest("/partner/sales-report", { cookie: await sessionCookieFor(ACME) }));
+    const packed = page.data.view.rows as PackedSalesRows;
+    const { rows } = await loadSalesReport({ viewer: { id: 0, role: "ADMIN", partnerId: null }, partnerId: acmeId });
+    expect(rows.API.length + rows.FDF.length).toBeGreaterThan(0);
+    expect(packed.API[0]).toEqual([rows.API[0].id, rows.API[0].year, rows.API[0].month, rows.API[0].country, rows.API[0].purchaser, rows.API[0].productName, rows.API[0].quantity, rows.API[0].totalValue]);
+    expect(unpackSalesRows(packed)).toEqual(rows);
   });
 
   it("a partner reaching any partner's report through the admin route gets 403, for reading and for changing", async () => {

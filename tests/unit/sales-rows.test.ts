@@ -14,11 +14,13 @@ import {
   normaliseCell,
   normaliseRow,
   prepareRowsForSave,
+  storedNumberText,
   validateTable,
   checkRow,
   type SalesReferenceLists,
   type SalesRowInput,
 } from "~/utils/sales-rows";
+import { packSalesRows, unpackSalesRows, type SalesGridRows } from "~/reports/sales/contract";
 
 const lists: SalesReferenceLists = {
   currentYear: 2026,
@@ -356,6 +358,30 @@ describe("formatDecimal", () => {
     expect(formatDecimal("0.0000005")).toBe("0.000001");
     expect(formatDecimal("123456789012345678901234")).toBe("123456789012345678901234");
     expect(formatDecimal("-0.0000001")).toBe("0");
+  });
+});
+
+describe("storedNumberText", () => {
+  it("writes a stored numeric as formatDecimal would, without rounding the exchange rate's twelve decimals", () => {
+    for (const stored of ["12.500000", "100", "100.000", "0.000", "-0.000", "-3.250", "0.001653000000", "123456789012345678.123456", "1e3"]) {
+      expect(storedNumberText(stored)).toBe(formatDecimal(stored, 12));
+    }
+    expect(storedNumberText("0.001653000000")).toBe("0.001653");
+    expect(storedNumberText("-0.000")).toBe("0");
+    expect(storedNumberText(null)).toBe("");
+  });
+});
+
+describe("packSalesRows", () => {
+  it("writes each row as its id then its cells in the tab's column order, and reads them back as they were", () => {
+    const api = { id: 7, year: "2026", month: "July", country: "Kenya", purchaser: "UNICEF, \"Nairobi\"", productName: "Dolutegravir API", quantity: "12.5", totalValue: "" };
+    const fdf = { ...emptySalesRow("FDF"), id: 9, productName: "TLD", comments: "tab\tand\nline" };
+    const rows = { API: [api], FDF: [fdf] } as SalesGridRows;
+    const packed = packSalesRows(rows);
+    expect(packed.API).toEqual([[7, "2026", "July", "Kenya", "UNICEF, \"Nairobi\"", "Dolutegravir API", "12.5", ""]]);
+    expect(packed.FDF[0]).toHaveLength(FDF_COLUMNS.length + 1);
+    expect(unpackSalesRows(packed)).toEqual(rows);
+    expect(unpackSalesRows({ API: [], FDF: [] })).toEqual({ API: [], FDF: [] });
   });
 });
 

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
-import { NOTHING_TO_REPORT_DESCRIPTION } from "~/reports/sales/contract";
+import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/report-routes/sales.server";
 import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../report/report-page";
@@ -47,7 +48,8 @@ export function SalesReportPage({
   const { t } = useTranslation();
   const screen = useReportScreen(data, actionData);
   const { hydrated, result, formProblems, submitted } = screen;
-  const { view, viewerRole, verification } = data;
+  const { viewerRole, verification } = data;
+  const view = useMemo(() => ({ ...data.view, rows: unpackSalesRows(data.view.rows) }), [data.view]);
   const tab: SalesKind = submitted?.tab === "FDF" || (!submitted && data.tab === "FDF") ? "FDF" : "API";
 
   return (

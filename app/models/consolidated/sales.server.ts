@@ -29,7 +29,7 @@ import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consoli
 import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { REPORT_STATES } from "~/utils/reports";
 import type { ReportStatus } from "~/utils/report-workflow";
-import { columnsFor, formatDecimal, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
+import { columnsFor, storedNumberText, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
 import { batched, csvBodyResponse, DOWNLOAD_BATCH_ROWS, tableDownload, withCsvHeader, xlsxResponse, type DownloadFormat } from "./download.server";
 import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
@@ -247,8 +247,6 @@ const NUMBER_KEYS = [
   "royaltyDue",
 ] as const satisfies readonly SalesColumnKey[];
 const NUMBER_KEY_SET = new Set<string>(NUMBER_KEYS);
-/** The scale of the widest stored number (the exchange rate): nothing is rounded away. */
-const DECIMALS = 12;
 
 interface FetchedRow {
   id: number;
@@ -273,23 +271,6 @@ interface FetchedRow {
   royaltyDue: string | null;
   procurementEndCountry: string | null;
   comments: string | null;
-}
-
-/** PostgreSQL's text of a numeric: digits, an optional fraction, never an exponent. */
-const NUMERIC_TEXT = /^(-?\d+)(?:\.(\d*?)0*)?$/;
-
-/**
- * A stored number as the grid shows it (formatDecimal's plain decimal: no trailing zeros, "0" for
- * zero). The stored scale is at most DECIMALS, so this is only a matter of trimming zeros: done on
- * the text, which a download does for every number of millions of rows.
- */
-function plainNumber(value: string | null): string {
-  if (value == null) return "";
-  const match = NUMERIC_TEXT.exec(value);
-  if (!match) return formatDecimal(value, DECIMALS);
-  const [, whole, fraction] = match;
-  const text = fraction ? `${whole}.${fraction}` : whole;
-  return /^-?0$/.test(text) ? "0" : text;
 }
 
 /** The fetched field that holds each grid column's stored value (the page's and the download's). */
@@ -321,7 +302,7 @@ function cellText(key: SalesColumnKey, row: FetchedRow): string {
   const value = row[STORED_FIELD[key]];
   if (value == null) return "";
   if (key === "month") return MONTHS[Number(value) - 1] ?? "";
-  if (NUMBER_KEY_SET.has(key)) return plainNumber(String(value));
+  if (NUMBER_KEY_SET.has(key)) return storedNumberText(String(value));
   return String(value);
 }
 
@@ -787,7 +768,7 @@ function downloadCellSql(key: SalesColumnKey): SQL {
   const value = STORED_VALUES[STORED_FIELD[key]];
   if (key === "year") return sql`${value}::text`;
   if (key === "month") return sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${value}]`;
-  // As plainNumber writes it: no trailing zeros.
+  // As storedNumberText writes it: no trailing zeros.
   if (NUMBER_KEY_SET.has(key)) return sql`trim_scale(${value})`;
   return textSql(value);
 }

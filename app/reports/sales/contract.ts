@@ -2,7 +2,7 @@
  * Client-safe shapes of the Sales Report beyond the frame's (app/reports/frame/contract.ts):
  * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
  */
-import type { SalesKind } from "~/utils/sales-rows";
+import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesKind } from "~/utils/sales-rows";
 import type { FrameIntent, ReportActionData } from "../frame/contract";
 
 /** Blank rows the form without JavaScript offers to add. */
@@ -52,3 +52,38 @@ export function formFieldName(kind: SalesKind, index: number, key: string): stri
 }
 
 export const FORM_FIELD_PATTERN = /^(api|fdf)\[(\d{1,7})\]\[([A-Za-z]+)\]$/;
+
+/** A report's saved rows, by tab, as the grid and the plain form read them. */
+export interface SalesGridRows {
+  API: ApiGridRow[];
+  FDF: FdfGridRow[];
+}
+
+/** A saved row as the page's data carries it: its id, then its cells in the tab's column order. */
+export type PackedSalesRow = [id: number, ...cells: string[]];
+export type PackedSalesRows = Record<SalesKind, PackedSalesRow[]>;
+
+/**
+ * The rows as the page sends them. The page's data names every field of every object it holds:
+ * rows written as lists of cells take half the bytes (a 12,000-row report: 2.0 MB of page data
+ * instead of 3.9 MB) and less work to write on the server and to read in the browser.
+ */
+export function packSalesRows(rows: SalesGridRows): PackedSalesRows {
+  const pack = (kind: SalesKind, list: readonly (ApiGridRow | FdfGridRow)[]) => {
+    const keys = columnsFor(kind).map((column) => column.key);
+    return list.map((row) => [row.id ?? 0, ...keys.map((key) => (row as Record<string, string>)[key] ?? "")] as PackedSalesRow);
+  };
+  return { API: pack("API", rows.API), FDF: pack("FDF", rows.FDF) };
+}
+
+export function unpackSalesRows(packed: PackedSalesRows): SalesGridRows {
+  const unpack = (kind: SalesKind, list: readonly PackedSalesRow[]) => {
+    const keys = columnsFor(kind).map((column) => column.key);
+    return list.map(([id, ...cells]) => {
+      const row: Record<string, string | number> = { id };
+      keys.forEach((key, index) => (row[key] = cells[index] ?? ""));
+      return row;
+    });
+  };
+  return { API: unpack("API", packed.API) as ApiGridRow[], FDF: unpack("FDF", packed.FDF) as FdfGridRow[] };
+}
