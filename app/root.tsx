@@ -12,12 +12,12 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { RouteErrorPage } from "./components/error-page";
 import { ToastMessage } from "./components/toast";
+import { useDisplay, type RootDisplayData } from "./hooks/use-display";
 import { isSupportedLanguage, textDirection } from "./i18n/config";
 import { i18next, localeCookie } from "./i18n/i18next.server";
 import { setUserLanguage } from "./models/user.server";
 import { getOptionalUser } from "./utils/auth.server";
 import stylesheet from "./styles/app.css";
-import { DEFAULT_DISPLAY } from "./utils/display";
 import { resolveDisplaySettings } from "./utils/display.server";
 import { useNonce } from "./utils/nonce";
 import { PORTAL_NAME, routeTitle } from "./utils/page-title";
@@ -44,22 +44,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   if (displayCookie) headers.append("Set-Cookie", displayCookie);
   if (toastCookie) headers.append("Set-Cookie", toastCookie);
-  return data({ locale, display, toast, requestId: context.requestId }, { headers });
-}
-
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
-
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
+  const body = { locale, display, toast, requestId: context.requestId };
+  return data(body satisfies RootDisplayData, { headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const rootData = useRootData();
+  const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const { t, i18n } = useTranslation();
   const title = routeTitle(useMatches());
   const locale = rootData?.locale ?? "en";
-  const display = rootData?.display ?? DEFAULT_DISPLAY;
+  const display = useDisplay();
 
   useEffect(() => {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);

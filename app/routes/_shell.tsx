@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { RouteErrorPage } from "~/components/error-page";
 import { Shell } from "~/components/shell";
-import { useRootData } from "~/root";
+import { useDisplay } from "~/hooks/use-display";
 import { requireUser } from "~/utils/auth.server";
 
 /** Every signed-in page sits in the shell. Child loaders still guard themselves: loaders run in parallel. */
@@ -13,9 +13,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function ShellLayout() {
   const { user } = useLoaderData<typeof loader>();
-  const rootData = useRootData();
+  const display = useDisplay();
   return (
-    <Shell user={user} display={rootData?.display}>
+    <Shell user={user} display={display}>
       <Outlet />
     </Shell>
   );

@@ -60,6 +60,20 @@ test("display settings come from the query string and are remembered", async ({ 
   await expect(page.locator("html")).toHaveAttribute("data-layout-type", "boxed");
 });
 
+test("the report grids take the dark theme with the page, and the light one otherwise", async ({ page, open, signIn }) => {
+  await signIn("partner1");
+  for (const path of ["/partner/sales-report", "/partner/development-timeline", "/partner/filing-plans"]) {
+    await open(path);
+    await expect(page.locator(".report-grid__grid").first()).toHaveClass(/\brdg-light\b/);
+  }
+  await open("/partner/dashboard?theme=dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  for (const path of ["/partner/sales-report", "/partner/development-timeline", "/partner/filing-plans"]) {
+    await open(path);
+    await expect(page.locator(".report-grid__grid").first()).toHaveClass(/\brdg-dark\b/);
+  }
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

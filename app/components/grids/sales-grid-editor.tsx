@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/models/sales-report.server";
 import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, NOTHING_TO_REPORT_DESCRIPTION, type SalesIntent, type SalesPayload } from "~/reports/sales/contract";
-import { useRootData } from "~/root";
+import { useDisplay } from "~/hooks/use-display";
 import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
 import { InvalidDataDialog } from "../report/dialogs";
 import { postReport, type ReportScreen } from "../report/report-page";
@@ -81,7 +81,7 @@ export interface SalesGridEditorProps {
 export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesGridEditorProps) {
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
-  const rootData = useRootData();
+  const display = useDisplay();
   const height = useGridHeight();
   const readOnly = !view.canEditRows;
   const productEditable = view.canEditRows && !view.quarter.historic;
@@ -254,7 +254,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
           productEditable={productEditable}
           height={height}
           direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
-          dark={rootData?.display.theme === "dark"}
+          dark={display.theme === "dark"}
         />
       </div>
 

@@ -6,7 +6,7 @@ import type { FilingPlanView } from "~/models/filing-plan.server";
 import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
 import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
-import { useRootData } from "~/root";
+import { useDisplay } from "~/hooks/use-display";
 import { InvalidDataDialog } from "../../report/dialogs";
 import { postReport, type ReportScreen } from "../../report/report-page";
 import { WorkflowToolbar } from "../../report/workflow-toolbar";
@@ -81,7 +81,7 @@ export function FilingGridEditor({
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const format = useFormatters();
-  const rootData = useRootData();
+  const display = useDisplay();
   const height = useGridHeight();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(
@@ -205,7 +205,7 @@ export function FilingGridEditor({
       ) : (
         <div className="report-grid" data-testid="report-grid-Filing">
           <DataGrid
-            className={`report-grid__grid ${rootData?.display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
+            className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
             aria-label={t("Filing Plans")}
             columns={columns}
             rows={rows}

@@ -5,7 +5,7 @@ import type { PdtGridRow, PdtReportView } from "~/models/pdt-report.server";
 import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_CELL_RULES, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
-import { useRootData } from "~/root";
+import { useDisplay } from "~/hooks/use-display";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { InvalidDataDialog } from "../../report/dialogs";
 import { postReport, type ReportScreen } from "../../report/report-page";
@@ -105,7 +105,7 @@ export function PdtGridEditor({
 }) {
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
-  const rootData = useRootData();
+  const display = useDisplay();
   const height = useGridHeight();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(() => view.rows.map(gridRow), [view.rows]);
@@ -233,7 +233,7 @@ export function PdtGridEditor({
       />
       <div className="report-grid" data-testid="report-grid-PDT">
         <DataGrid
-          className={`report-grid__grid ${rootData?.display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
+          className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
           aria-label={t("Development Timeline")}
           columns={columns}
           rows={rows}
