@@ -32,7 +32,7 @@ import { listFilingStatuses } from "../filing-statuses.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
-import { cached, reportsFingerprint } from "./quarter-cache.server";
+import { cachedUnder, reportsFingerprint } from "./quarter-cache.server";
 import type { WorkbookColumn } from "../workbook.server";
 
 export const FILING_SORTS = ["company", "country", "reportStatus"] as const;
@@ -207,7 +207,7 @@ async function quarterCellFacets(quarterId: number) {
 
 /** The quarter's facets, kept under its reports' fingerprint. */
 function keptCellFacets(quarterId: number, fingerprint: Promise<string> = reportsFingerprint(quarterId, "filing")) {
-  return fingerprint.then((key) => cached(`filing-facets|${key}`, () => quarterCellFacets(quarterId)));
+  return cachedUnder(fingerprint, "filing-facets", () => quarterCellFacets(quarterId));
 }
 
 /** The product columns: the products with a filing in the quarter, by name. */
@@ -362,12 +362,10 @@ async function filingPage(query: FilingQuery, quarterId: number, fingerprint: Pr
   const { partner, reportStatus, country, product, productStatus } = query;
   const countKey = JSON.stringify({ partner, reportStatus, country, product, productStatus });
   const [total, requested] = await Promise.all([
-    fingerprint.then((key) =>
-      cached(`filing-count|${key}|${countKey}`, async () => {
-        const [row] = await db.select({ total: count() }).from(groupKeysOf(query, quarterId).as("groups"));
-        return row.total;
-      }),
-    ),
+    cachedUnder(fingerprint, `filing-count|${countKey}`, async () => {
+      const [row] = await db.select({ total: count() }).from(groupKeysOf(query, quarterId).as("groups"));
+      return row.total;
+    }),
     readPage(pageWindow(query.page, Infinity, pageSize).offset),
   ]);
   const window = pageWindow(query.page, total, pageSize);

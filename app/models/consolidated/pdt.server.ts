@@ -28,7 +28,7 @@ import type { WorkbookCell, WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
 import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "./download.server";
-import { cached, reportsFingerprint } from "./quarter-cache.server";
+import { cachedUnder, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- query
 
@@ -263,7 +263,7 @@ async function quarterFacets(quarterId: number) {
  * in this quarter stays listed, so the form still shows it.
  */
 async function filterOptions(query: PdtQuery, quarterId: number, fingerprint: Promise<string>): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
-  const facets = await fingerprint.then((key) => cached(`pdt-facets|${key}`, () => quarterFacets(quarterId)));
+  const facets = await cachedUnder(fingerprint, "pdt-facets", () => quarterFacets(quarterId));
   const withChosen = (ids: number[], chosen: number | undefined) => (chosen && !ids.includes(chosen) ? [...ids, chosen] : ids);
   const partnerIds = withChosen(facets.partnerIds, query.partner);
   const productIds = withChosen(facets.productIds, query.product);
@@ -310,7 +310,7 @@ export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLID
   // report: a count filtered by it is not kept under the reports' fingerprint.
   const counted = status
     ? countRows()
-    : fingerprint.then((key) => cached(`pdt-count|${key}|${JSON.stringify({ partner, reportStatus, product, stage })}`, countRows));
+    : cachedUnder(fingerprint, `pdt-count|${JSON.stringify({ partner, reportStatus, product, stage })}`, countRows);
   const [earlier, total, options, dropdown] = await Promise.all([
     historyQuarters(quarter),
     counted,

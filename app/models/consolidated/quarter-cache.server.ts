@@ -32,6 +32,11 @@ export function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
   return value;
 }
 
+/** `cached` under a fingerprint still being read: the key is `name` and the fingerprint. */
+export function cachedUnder<T>(fingerprint: Promise<string>, name: string, compute: () => Promise<T>): Promise<T> {
+  return fingerprint.then((key) => cached(`${name}|${key}`, compute));
+}
+
 const KEPT_MAX_ENTRIES = 50_000;
 const kept = new Map<string, unknown>();
 
