@@ -28,6 +28,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Real processes (the built server, a PostgreSQL of their own, SMTP): each file starts what it needs.
+          name: "process",
+          include: ["tests/process/**/*.test.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });
