@@ -23,7 +23,7 @@ const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
  * PGlite lets two processes open one folder and corrupts it when they do: a lock file
  * beside the folder makes the second one stop with a clear message instead.
  */
-function acquirePgliteLock(dataDir: string): () => void {
+export function acquirePgliteLock(dataDir: string): () => void {
   const lockPath = `${path.resolve(dataDir)}.lock`;
   try {
     fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
