@@ -13,7 +13,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { closeDatabase, initDatabase } from "./app/db/client.server";
 import { checkDatabase } from "./app/models/health.server";
-import { startReminderScheduler } from "./app/models/reminder-scheduler.server";
+import { closeJobQueue, openJobQueue } from "./app/jobs/queue.server";
 import { seedIfEmpty } from "./app/models/seed.server";
 import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
 import { logger } from "./app/utils/logger.server";
@@ -30,6 +30,9 @@ if (!process.env.SESSION_SECRET) {
   }
 }
 if (await seedIfEmpty()) logger.info("Empty database: reference and demo data seeded.");
+// Loaded once the session secret is settled: the worker's purge reaches the session module.
+const { startWorker, workerEnabled } = await import("./app/jobs/worker.server");
+await openJobQueue({ maintain: workerEnabled() });
 
 const build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
 
@@ -166,12 +169,11 @@ app.all("*", async (req: Request, res: Response, next: NextFunction) => {
   }
 });
 
-let stopReminderScheduler: () => Promise<void> = async () => {};
+// Mail delivery, scheduled reminders and purges; WORKER=off leaves them to other instances.
+const stopWorker = workerEnabled() ? await startWorker() : closeJobQueue;
 const server = app.listen(port, () => {
   logger.info({ port, database: database.driver }, `MPP Data Portal listening on http://localhost:${port}`);
   if (isDevelopment) broadcastDevReady(build);
-  // Scheduled reminder mails (every 15 minutes; REMINDER_SCHEDULER=off disables them).
-  stopReminderScheduler = startReminderScheduler();
 });
 
 let shuttingDown = false;
@@ -181,9 +183,9 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down");
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
-  const reminderSchedulerStopped = stopReminderScheduler();
+  const workerStopped = stopWorker();
   server.close(async () => {
-    await reminderSchedulerStopped;
+    await workerStopped;
     await closeDatabase();
     process.exit(0);
   });

@@ -169,7 +169,11 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** The absolute end: 12 hours after sign-in, or 30 days with "remember me". */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** A plain sign-in also ends this long after its last request; null ("remember me"): no idle end. */
+    idleTimeoutSeconds: integer("idle_timeout_seconds"),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],

@@ -1,8 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+/**
+ * Every mail is a row of the outbox and a delivery job, written in the transaction of the change
+ * that causes it: a change that rolls back sends nothing, one that commits is always delivered.
+ * The worker sends it over SMTP with retries (MAIL_RETRY); a mail given up is marked failed with
+ * its error, for the administrators to see and send again.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import { outbox } from "~/db/schema";
-import { logger } from "~/utils/logger.server";
+import { enqueueJob, MAIL_RETRY } from "~/jobs/queue.server";
+import { logger, redactSecrets } from "~/utils/logger.server";
 
 export interface Mail {
   kind: string;
@@ -17,13 +24,17 @@ export interface Mail {
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;
 
-/** nodemailer is loaded with the first mail sent: a server without SMTP never needs it. */
+/**
+ * nodemailer is loaded with the first mail sent: a server without SMTP never needs it. Its time
+ * limits are shorter than the delivery job's, so a hanging server fails the attempt, which is retried.
+ */
 async function smtpTransport(): Promise<Transporter | undefined> {
   const url = process.env.SMTP_URL;
   if (!url) return undefined;
   if (!transport || transportUrl !== url) {
     const { default: nodemailer } = await import("nodemailer");
-    transport = nodemailer.createTransport(url);
+    // Settings in the URL's query (`?connectionTimeout=…`) take precedence over these.
+    transport = nodemailer.createTransport({ url, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 });
     transportUrl = url;
   }
   return transport;
@@ -33,12 +44,9 @@ export function mailFrom() {
   return process.env.MAIL_FROM || "MPP Data Portal <no-reply@mpp-portal.local>";
 }
 
-/**
- * Every mail is stored in the outbox first. With SMTP_URL it is sent at once and marked sent
- * or failed; without it stays pending and only its recipient and subject are logged.
- */
-export async function sendMail(mail: Mail): Promise<{ id: number; status: "pending" | "sent" | "failed" }> {
-  const [row] = await db
+/** Stores the mail and its delivery job in the caller's transaction; returns the outbox id. */
+export async function enqueueMail(tx: Transaction, mail: Mail): Promise<number> {
+  const [row] = await tx
     .insert(outbox)
     .values({
       kind: mail.kind,
@@ -50,28 +58,88 @@ export async function sendMail(mail: Mail): Promise<{ id: number; status: "pendi
       reportType: mail.reportType ?? null,
     })
     .returning({ id: outbox.id });
+  await enqueueJob(tx, "mail-delivery", { mailId: row.id });
+  logger.info({ mailId: row.id, to: mail.to, subject: redactSecrets(mail.subject) }, "mail queued");
+  return row.id;
+}
 
+/** A mail of its own (no other change to commit with it). */
+export function queueMail(mail: Mail): Promise<number> {
+  return db.transaction((tx) => enqueueMail(tx, mail));
+}
+
+export type DeliveryOutcome = "sent" | "already-sent" | "kept" | "missing";
+
+/**
+ * One delivery attempt of the worker. Without SMTP_URL the mail stays pending in the outbox (a
+ * demo or a test reads it there). A failed attempt is counted and rethrown so the queue retries
+ * it; on the last one (`finalAttempt`) the mail is marked failed.
+ */
+export async function deliverMail(mailId: number, { finalAttempt }: { finalAttempt: boolean }): Promise<DeliveryOutcome> {
+  const [mail] = await db.select().from(outbox).where(eq(outbox.id, mailId));
+  if (!mail) return "missing";
+  if (mail.status === "sent") return "already-sent";
   const smtp = await smtpTransport();
   if (!smtp) {
-    // A mail holds set-password links: only development logs them, to follow them in a demo.
-    const links = process.env.NODE_ENV === "development" ? { links: mail.text.match(/https?:\/\/\S+/g) ?? [] } : {};
-    logger.info({ mailId: row.id, to: mail.to, subject: mail.subject, ...links }, "mail stored in outbox (no SMTP_URL)");
-    return { id: row.id, status: "pending" };
+    logger.info({ mailId, to: mail.toAddress, subject: redactSecrets(mail.subject) }, "mail stored in outbox (no SMTP_URL)");
+    return "kept";
   }
   try {
-    await smtp.sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-    await db
-      .update(outbox)
-      .set({ status: "sent", sentAt: new Date(), attempts: sql`${outbox.attempts} + 1`, error: null })
-      .where(eq(outbox.id, row.id));
-    return { id: row.id, status: "sent" };
+    await smtp.sendMail({ from: mailFrom(), to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logger.error({ mailId: row.id, to: mail.to, err: message }, "mail delivery failed");
+    const message = redactSecrets(error instanceof Error ? error.message : String(error));
     await db
       .update(outbox)
-      .set({ status: "failed", attempts: sql`${outbox.attempts} + 1`, error: message })
-      .where(eq(outbox.id, row.id));
-    return { id: row.id, status: "failed" };
+      .set({ status: finalAttempt ? "failed" : "pending", attempts: sql`${outbox.attempts} + 1`, error: message })
+      .where(eq(outbox.id, mailId));
+    logger[finalAttempt ? "error" : "warn"]({ mailId, to: mail.toAddress, err: message, finalAttempt }, "mail delivery failed");
+    throw new Error(message);
   }
+  await db
+    .update(outbox)
+    .set({ status: "sent", sentAt: new Date(), attempts: sql`${outbox.attempts} + 1`, error: null })
+    .where(eq(outbox.id, mailId));
+  return "sent";
+}
+
+export interface UndeliveredMail {
+  id: number;
+  kind: string;
+  toAddress: string;
+  subject: string;
+  attempts: number;
+  error: string | null;
+  createdAt: Date;
+}
+
+/** Mails given up after their attempts, newest first (the administrators' list). */
+export async function listUndeliveredMails(limit = 50): Promise<UndeliveredMail[]> {
+  return db
+    .select({
+      id: outbox.id,
+      kind: outbox.kind,
+      toAddress: outbox.toAddress,
+      subject: outbox.subject,
+      attempts: outbox.attempts,
+      error: outbox.error,
+      createdAt: outbox.createdAt,
+    })
+    .from(outbox)
+    .where(eq(outbox.status, "failed"))
+    .orderBy(desc(outbox.id))
+    .limit(limit);
+}
+
+/** Sends a given-up mail again: pending, with a new delivery job. False when it was not failed. */
+export async function retryMail(mailId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(outbox)
+      .set({ status: "pending", error: null })
+      .where(and(eq(outbox.id, mailId), eq(outbox.status, "failed")))
+      .returning({ id: outbox.id });
+    if (!row) return false;
+    await enqueueJob(tx, "mail-delivery", { mailId }, { retryLimit: MAIL_RETRY.retryLimit });
+    return true;
+  });
 }

@@ -272,7 +272,7 @@ export async function createPartner(input: PartnerInput, actor: Actor): Promise<
   if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
 
   const columns = partnerColumns(input);
-  let created: { partnerId: number; user: { id: number; email: string; language: string } };
+  let created: { partnerId: number };
   try {
     created = await db.transaction(async (tx) => {
       const [partner] = await tx.insert(partners).values(columns).returning({ id: partners.id });
@@ -299,7 +299,8 @@ export async function createPartner(input: PartnerInput, actor: Actor): Promise<
         },
         tx,
       );
-      return { partnerId: partner.id, user };
+      await sendPasswordLink({ ...user, hasPassword: false }, tx);
+      return { partnerId: partner.id };
     });
   } catch (error) {
     const conflict = conflictErrors(error);
@@ -307,7 +308,6 @@ export async function createPartner(input: PartnerInput, actor: Actor): Promise<
     throw error;
   }
 
-  await sendPasswordLink({ ...created.user, hasPassword: false });
   return { ok: true, partnerId: created.partnerId };
 }
 
@@ -323,9 +323,8 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
   if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
 
   const columns = partnerColumns(input);
-  let linkFor: { id: number; email: string; language: string } | null = null;
   try {
-    linkFor = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
       const before = await partnerSnapshot(tx, partnerId);
 
@@ -410,7 +409,7 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
         },
         tx,
       );
-      return mailTo;
+      if (mailTo) await sendPasswordLink({ ...mailTo, hasPassword: false }, tx);
     });
   } catch (error) {
     const conflict = conflictErrors(error);
@@ -418,7 +417,6 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
     throw error;
   }
 
-  if (linkFor) await sendPasswordLink({ ...linkFor, hasPassword: false });
   return { ok: true, partnerId };
 }
 

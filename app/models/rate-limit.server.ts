@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 
@@ -70,4 +70,13 @@ export async function throttlePasswordLinkRequest(email: string, ip: string): Pr
   const emailAllowed = await takeHit(`reset:email:${email}`, RESET_REQUESTS_PER_EMAIL);
   const ipAllowed = await takeHit(`reset:ip:${ip}`, RESET_REQUESTS_PER_IP);
   return !(emailAllowed && ipAllowed);
+}
+
+/** Deletes counters whose window ended a day ago or more (every rule's window is shorter); returns how many. */
+export async function deleteStaleRateLimits(): Promise<number> {
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, sql`now() - interval '1 day'`))
+    .returning({ key: rateLimits.key });
+  return deleted.length;
 }

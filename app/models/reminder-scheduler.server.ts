@@ -6,7 +6,7 @@ import { daysBetween } from "~/utils/dates";
 import { cutOffAppliesTo, quarterOf } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";
 import { ensureQuarter } from "./quarter.server";
-import { claimReminders, owedReports, sendClaimed, type SkippedReminder } from "./reminder.server";
+import { logReminders, owedReports, remindInTransaction, type SkippedReminder } from "./reminder.server";
 import { getCutOffDate, getReminderSchedule } from "./settings.server";
 
 /** Only one server instance decides a pass at a time (transaction-scoped advisory lock). */
@@ -60,70 +60,25 @@ export async function runScheduledReminders(now: Date = portalNow()): Promise<Sc
   }
   const quarter = await ensureQuarter(openRef);
 
-  const claimed = await db.transaction(async (tx) => {
+  const batches = await db.transaction(async (tx) => {
     const [lock] = await tx
       .select({ locked: sql<boolean>`pg_try_advisory_xact_lock(${SCHEDULER_LOCK})` })
       .from(sql`(select 1) as lock_probe`);
     if (!lock?.locked) return null;
-    const batches = [];
+    const done: ScheduledBatch[] = [];
     for (const scheduleKey of due) {
       const owing = [...(await owedReports(quarter, { executor: tx })).keys()];
       if (!owing.length) continue;
-      const claim = await claimReminders(tx, { partnerIds: owing, actorId: null, kind: "scheduled", scheduleKey, quarter });
-      batches.push({ scheduleKey, ...claim });
+      const options = { partnerIds: owing, actorId: null, kind: "scheduled" as const, scheduleKey, quarter };
+      const result = await remindInTransaction(tx, { ...options, cutOffDate });
+      logReminders(options, result);
+      done.push({ scheduleKey, ...result });
     }
-    return batches;
+    return done;
   });
-  if (!claimed) {
+  if (!batches) {
     logger.info({ today }, "scheduled reminders: another instance is running this pass");
     return { ran: false, today, due, batches: [] };
   }
-
-  const batches: ScheduledBatch[] = [];
-  for (const { scheduleKey, claims, skipped } of claimed) {
-    const result = await sendClaimed(claims, skipped, {
-      partnerIds: claims.map((claim) => claim.partnerId),
-      actorId: null,
-      requestId: null,
-      kind: "scheduled",
-      scheduleKey,
-      quarter,
-    });
-    batches.push({ scheduleKey, ...result });
-  }
   return { ran: true, today, due, batches };
-}
-
-/**
- * Runs a pass now and then every `intervalMs` (REMINDER_INTERVAL_MS, default 15 minutes);
- * REMINDER_SCHEDULER=off disables it. The returned function stops the timer and waits for a
- * pass in progress, so the database can be closed after it.
- */
-export function startReminderScheduler({
-  intervalMs = Number(process.env.REMINDER_INTERVAL_MS) || DEFAULT_REMINDER_INTERVAL_MS,
-  run = () => runScheduledReminders(),
-}: { intervalMs?: number; run?: () => Promise<unknown> } = {}): () => Promise<void> {
-  if (process.env.REMINDER_SCHEDULER === "off") {
-    logger.info("reminder scheduler disabled (REMINDER_SCHEDULER=off)");
-    return async () => {};
-  }
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (stopped || running) return;
-    running = run()
-      .then(() => undefined)
-      .catch((error: unknown) => logger.error({ err: error }, "scheduled reminders failed"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, Math.max(1000, intervalMs));
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, type Transaction } from "~/db/client.server";
 import { outbox, partners, reminders, reports, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { formatDate } from "~/utils/dates";
@@ -8,7 +8,7 @@ import { appUrl } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { owedReportTypes, PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
-import { sendMail } from "./mail.server";
+import { enqueueMail } from "./mail.server";
 import { getOpenQuarter, type Quarter } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
 
@@ -22,7 +22,6 @@ export const SKIP_INACTIVE = "partner is inactive";
 export const SKIP_UNKNOWN = "partner not found";
 export const SKIP_NOT_OWED = "report already submitted or approved";
 export const SKIP_ALREADY_SCHEDULED = "scheduled reminder already sent";
-export const SKIP_DELIVERY_FAILED = "mail delivery failed";
 
 export interface SkippedReminder {
   partnerId: number;
@@ -99,7 +98,7 @@ const LOCK_NAMESPACE = 72015100;
  * key, already sent). The checks and the inserts happen under a per-partner advisory lock, so two
  * administrators clicking at once (or the scheduler at the same moment) send one mail.
  */
-export async function claimReminders(
+async function claimReminders(
   tx: Executor,
   { partnerIds, reportType, actorId, kind, scheduleKey, quarter }: Omit<SendRemindersOptions, "requestId"> & { quarter: Quarter },
 ): Promise<{ claims: Claim[]; skipped: SkippedReminder[] }> {
@@ -204,9 +203,9 @@ interface Recipient {
 }
 
 /** Company, address, language (of the partner's login; the login with the partner's e-mail first) and report states. */
-async function recipients(partnerIds: number[], quarterId: number): Promise<Map<number, Recipient>> {
+async function recipients(tx: Transaction, partnerIds: number[], quarterId: number): Promise<Map<number, Recipient>> {
   if (!partnerIds.length) return new Map();
-  const rows = await db
+  const rows = await tx
     .select({
       partnerId: partners.id,
       companyName: partners.companyName,
@@ -221,7 +220,7 @@ async function recipients(partnerIds: number[], quarterId: number): Promise<Map<
       sql`case when lower(${users.email}) = lower(${partners.email}) then 0 else 1 end`,
       asc(users.id),
     );
-  const states = await db
+  const states = await tx
     .select({ partnerId: reports.partnerId, type: reports.type, status: reports.status })
     .from(reports)
     .where(and(inArray(reports.partnerId, partnerIds), eq(reports.quarterId, quarterId)));
@@ -288,60 +287,79 @@ export async function reminderMail(
   };
 }
 
-async function deliver(
+/**
+ * Queues the mail of each claim in the claiming transaction, each linked to its reminder rows and
+ * audited: a claim is never left without its mail, nor a mail without its claim.
+ */
+async function queueReminderMails(
+  tx: Transaction,
   claims: Claim[],
-  { actorId, requestId, kind, scheduleKey, quarter }: SendRemindersOptions & { quarter: Quarter },
-): Promise<ReminderResult> {
-  const result: ReminderResult = { sent: [], skipped: [] };
-  if (!claims.length) return result;
-  const [people, cutOffDate] = await Promise.all([
-    recipients(
-      claims.map((claim) => claim.partnerId),
-      quarter.id,
-    ),
-    getCutOffDate(),
-  ]);
+  { actorId, requestId, kind, scheduleKey, quarter, cutOffDate }: SendRemindersOptions & { quarter: Quarter; cutOffDate: string | null },
+): Promise<number[]> {
+  if (!claims.length) return [];
+  const people = await recipients(
+    tx,
+    claims.map((claim) => claim.partnerId),
+    quarter.id,
+  );
   for (const { partnerId, reportTypes, reminderIds } of claims) {
     const recipient = people.get(partnerId)!;
-    try {
-      const content = await reminderMail(recipient, { reportTypes, quarterName: quarter.name, cutOffDate });
-      const mail = await sendMail({
-        kind: "reminder",
-        to: recipient.email,
-        subject: content.subject,
-        text: content.text,
-        partnerId,
-        reportType: reportTypes.length === 1 ? reportTypes[0] : null,
-      });
-      await db.update(reminders).set({ outboxId: mail.id }).where(inArray(reminders.id, reminderIds));
-      await writeAudit({
+    const content = await reminderMail(recipient, { reportTypes, quarterName: quarter.name, cutOffDate });
+    const mailId = await enqueueMail(tx, {
+      kind: "reminder",
+      to: recipient.email,
+      subject: content.subject,
+      text: content.text,
+      partnerId,
+      reportType: reportTypes.length === 1 ? reportTypes[0] : null,
+    });
+    await tx.update(reminders).set({ outboxId: mailId }).where(inArray(reminders.id, reminderIds));
+    await writeAudit(
+      {
         actorId,
         action: "reminder.send",
         entity: "partner",
         entityId: partnerId,
-        after: { reportTypes, kind, scheduleKey: scheduleKey ?? null, quarter: quarter.name, outboxId: mail.id, delivery: mail.status },
+        after: { reportTypes, kind, scheduleKey: scheduleKey ?? null, quarter: quarter.name, outboxId: mailId },
         requestId,
-      });
-      if (mail.status === "failed") result.skipped.push({ partnerId, reason: SKIP_DELIVERY_FAILED });
-      else result.sent.push(partnerId);
-    } catch (error) {
-      logger.error({ err: error, partnerId, reportTypes, kind }, "reminder could not be sent");
-      result.skipped.push({ partnerId, reason: SKIP_DELIVERY_FAILED });
-    }
+      },
+      tx,
+    );
   }
-  return result;
+  return claims.map((claim) => claim.partnerId);
 }
 
 /**
- * Mails reminders to each of the given partners (decisions.md section 6): of `reportType`, or
- * without it of every report the partner owes, in one mail. Reports already submitted or approved
- * are not reminded; inactive and unknown partners, and reports reminded of in the last hour, are
- * returned as skipped with the reason. Every mail is recorded in the outbox.
+ * Claims and queues, in one transaction, the reminders of each of the given partners
+ * (decisions.md section 6): of `reportType`, or without it of every report the partner owes, in
+ * one mail. Reports already submitted or approved are not reminded; inactive and unknown
+ * partners, and reports reminded of in the last hour, are returned as skipped with the reason.
  */
 export async function sendReminders(options: SendRemindersOptions): Promise<ReminderResult> {
   const quarter = options.quarter ?? (await getOpenQuarter());
-  const { claims, skipped } = await db.transaction((tx) => claimReminders(tx, { ...options, quarter }));
-  return sendClaimed(claims, skipped, { ...options, quarter });
+  // Read before the transaction: the embedded database has one connection, held by the transaction.
+  const cutOffDate = await getCutOffDate();
+  const result = await db.transaction((tx) => remindInTransaction(tx, { ...options, quarter, cutOffDate: cutOffDate ?? null }));
+  logReminders(options, result);
+  return result;
+}
+
+/** Claims the reminders and queues their mails in the caller's transaction (the scheduler's, under its lock). */
+export async function remindInTransaction(
+  tx: Transaction,
+  options: SendRemindersOptions & { quarter: Quarter; cutOffDate: string | null },
+): Promise<ReminderResult> {
+  const { claims, skipped } = await claimReminders(tx, options);
+  return { sent: await queueReminderMails(tx, claims, options), skipped };
+}
+
+export function logReminders(options: Pick<SendRemindersOptions, "reportType" | "kind" | "scheduleKey">, result: ReminderResult) {
+  // A scheduled pass that finds its reminders already sent is routine: not worth an info line every 15 minutes.
+  const level = result.sent.length || options.kind === "manual" ? "info" : "debug";
+  logger[level](
+    { reportType: options.reportType ?? "owed", kind: options.kind, scheduleKey: options.scheduleKey, sent: result.sent, skipped: result.skipped },
+    "reminders",
+  );
 }
 
 /** Reminds every active partner that owes a report of the open quarter of what it owes: one mail each. */
@@ -350,23 +368,6 @@ export async function remindEveryoneOwing({ actorId, requestId }: { actorId: num
   const owing = [...(await owedReports(quarter)).keys()];
   if (!owing.length) return { sent: [], skipped: [] };
   return sendReminders({ partnerIds: owing, actorId, requestId, kind: "manual", quarter });
-}
-
-/** Sends what `claimReminders` recorded (after its transaction has committed). */
-export async function sendClaimed(
-  claims: Claim[],
-  skipped: SkippedReminder[],
-  options: SendRemindersOptions & { quarter: Quarter },
-): Promise<ReminderResult> {
-  const delivered = await deliver(claims, options);
-  const result = { sent: delivered.sent, skipped: [...skipped, ...delivered.skipped] };
-  // A scheduled pass that finds its reminders already sent is routine: not worth an info line every 15 minutes.
-  const level = result.sent.length || options.kind === "manual" ? "info" : "debug";
-  logger[level](
-    { reportType: options.reportType ?? "owed", kind: options.kind, scheduleKey: options.scheduleKey, sent: result.sent, skipped: result.skipped },
-    "reminders",
-  );
-  return result;
 }
 
 // ---------------------------------------------------------------- the administrator's message
@@ -382,8 +383,6 @@ export function reminderToast({ sent, skipped }: ReminderResult): Toast {
       return { type: "success", message: "Reminder sent! {{count}} skipped: already reminded in the last hour.", values: { count } };
     if (only(SKIP_NOT_OWED))
       return { type: "success", message: "Reminder sent! {{count}} skipped: report already submitted or approved.", values: { count } };
-    if (only(SKIP_DELIVERY_FAILED))
-      return { type: "error", message: "Reminder sent! {{count}} could not be delivered.", values: { count } };
     if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
       return { type: "success", message: "Reminder sent! {{count}} skipped: partner inactive or not found.", values: { count } };
     return { type: "success", message: "Reminder sent! {{count}} skipped.", values: { count } };
@@ -392,7 +391,6 @@ export function reminderToast({ sent, skipped }: ReminderResult): Toast {
   if (only(SKIP_THROTTLED))
     return { type: "info", message: "No reminder sent: {{count}} skipped (already reminded in the last hour).", values: { count } };
   if (only(SKIP_NOT_OWED)) return { type: "error", message: "No reminder sent: the report has already been submitted or approved." };
-  if (only(SKIP_DELIVERY_FAILED)) return { type: "error", message: "No reminder sent: the mail could not be delivered." };
   if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
     return { type: "error", message: "No reminder sent: partner inactive or not found." };
   return { type: "info", message: "No reminder sent: {{count}} skipped.", values: { count } };

@@ -1,22 +1,22 @@
 /**
  * The mails of the report workflow, each in its reader's language: the partner's receipt and
  * the administrators' notice of a submission, and the partner's notice of a decision (approve,
- * reject, reopen). A mail that cannot be written is logged: the transition is already committed.
+ * reject, reopen). They are queued in the transaction of the action: an action that rolls back
+ * mails nothing, and a mail that cannot be written rolls the action back.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import type { Transaction } from "~/db/client.server";
 import { partners, quarters, reports, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { formatDateTime } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
-import { logger } from "~/utils/logger.server";
 import { ADMIN_REPORT_PATHS, PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/utils/reports";
-import { sendMail } from "./mail.server";
+import { enqueueMail } from "./mail.server";
 import type { ReportActionResult } from "./report-workflow.server";
 
 /** The report with its partner and quarter, as the mails name them. */
-async function reportContext(reportId: number) {
-  const [context] = await db
+async function reportContext(tx: Transaction, reportId: number) {
+  const [context] = await tx
     .select({
       type: reports.type,
       partnerId: reports.partnerId,
@@ -37,8 +37,8 @@ async function reportContext(reportId: number) {
 }
 
 /** The language of the partner's login, the login with the partner's e-mail first. */
-async function partnerLanguage(partnerId: number, partnerEmail: string): Promise<string> {
-  const [login] = await db
+async function partnerLanguage(tx: Transaction, partnerId: number, partnerEmail: string): Promise<string> {
+  const [login] = await tx
     .select({ language: users.language })
     .from(users)
     .where(and(eq(users.partnerId, partnerId), eq(users.role, "PARTNER")))
@@ -60,12 +60,12 @@ export interface SubmittedRowsLine {
 
 /** After a submission: the receipt to the partner, a notice to every active administrator. */
 export async function mailReportSubmission(
+  tx: Transaction,
   result: ReportActionResult,
   { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
 ) {
-  try {
-    const context = await reportContext(result.reportId);
-    const admins = await db
+    const context = await reportContext(tx, result.reportId);
+    const admins = await tx
       .select({ email: users.email, language: users.language })
       .from(users)
       .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
@@ -105,16 +105,13 @@ export async function mailReportSubmission(
       return { subject, text };
     };
 
-    const language = await partnerLanguage(context.partnerId, context.partnerEmail);
+    const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
     const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
-    await sendMail({ kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
+    await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
     for (const admin of admins) {
       const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
-      await sendMail({ kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
+      await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
     }
-  } catch (error) {
-    logger.error({ err: error, reportId: result.reportId }, "submission mails failed");
-  }
 }
 
 export type ReportDecision = "approve" | "reject" | "reopen";
@@ -138,10 +135,13 @@ const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string
  * The administrator's decision, mailed to the partner in its language: what was decided and when,
  * the comment, the SHA-256 of the rows judged (approve and reject), and a link to the report.
  */
-export async function mailReportDecision(result: ReportActionResult, { decision, comment }: { decision: ReportDecision; comment: string }) {
-  try {
-    const context = await reportContext(result.reportId);
-    const language = await partnerLanguage(context.partnerId, context.partnerEmail);
+export async function mailReportDecision(
+  tx: Transaction,
+  result: ReportActionResult,
+  { decision, comment }: { decision: ReportDecision; comment: string },
+) {
+    const context = await reportContext(tx, result.reportId);
+    const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
     const t = await translatorFor(language);
     const facts = {
       company: context.companyName,
@@ -165,7 +165,7 @@ export async function mailReportDecision(result: ReportActionResult, { decision,
       t("Open the report:"),
       `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
     ]);
-    await sendMail({
+    await enqueueMail(tx, {
       kind: `report-${decision}`,
       to: context.partnerEmail,
       subject: t(texts.subject, facts),
@@ -173,9 +173,6 @@ export async function mailReportDecision(result: ReportActionResult, { decision,
       partnerId: context.partnerId,
       reportType: context.type,
     });
-  } catch (error) {
-    logger.error({ err: error, reportId: result.reportId, decision }, "decision mail failed");
-  }
 }
 
 /**
@@ -183,9 +180,10 @@ export async function mailReportDecision(result: ReportActionResult, { decision,
  * a submission's receipt and notice, or a decision's notice; a save mails nothing.
  */
 export async function mailAfterRowsAction(
+  tx: Transaction,
   result: ReportActionResult,
   { action, comment, rows, nothingToReport }: { action: "save" | "submit" | ReportDecision; comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
 ) {
-  if (action === "submit") await mailReportSubmission(result, { comment, rows, nothingToReport });
-  else if (action !== "save") await mailReportDecision(result, { decision: action, comment });
+  if (action === "submit") await mailReportSubmission(tx, result, { comment, rows, nothingToReport });
+  else if (action !== "save") await mailReportDecision(tx, result, { decision: action, comment });
 }

@@ -211,8 +211,14 @@ export async function decideReport({
   assertMayAccess(actor, partnerId);
   await getPartner(partnerId);
   await getQuarterById(quarterId);
-  const result = await performReportAction({ actor, key: { partnerId, quarterId, type }, action, comment, requestId });
-  await mailReportDecision(result, { decision: action, comment: comment?.trim() ?? "" });
+  const result = await performReportAction({
+    actor,
+    key: { partnerId, quarterId, type },
+    action,
+    comment,
+    requestId,
+    queueMails: (tx, decided) => mailReportDecision(tx, decided, { decision: action, comment: comment?.trim() ?? "" }),
+  });
   return { ...result, message: decisionMessage(action) };
 }
 
@@ -251,8 +257,8 @@ export interface RowsActionInput {
 }
 
 /**
- * A report's rows written with its action in one transaction (the workflow decides), then the
- * action's mails: `rowsLine` says, once the rows are written, what a submission's receipt lists.
+ * A report's rows written with its action and its mails in one transaction (the workflow decides):
+ * `mail` says, once the rows are written, what a submission's receipt lists.
  */
 export async function performRowsAction(
   type: ReportTypeKey,
@@ -261,7 +267,14 @@ export async function performRowsAction(
   mail: () => { rows: SubmittedRowsLine; nothingToReport: boolean },
 ): Promise<ReportActionResult> {
   const { actor, partnerId, quarterId, action, comment, expectedVersion, requestId } = input;
-  const result = await performReportAction({ actor, key: { partnerId, quarterId, type }, action, comment, expectedVersion, writeRows, requestId });
-  await mailAfterRowsAction(result, { action, comment: comment?.trim() ?? "", ...mail() });
-  return result;
+  return performReportAction({
+    actor,
+    key: { partnerId, quarterId, type },
+    action,
+    comment,
+    expectedVersion,
+    writeRows,
+    requestId,
+    queueMails: (tx, result) => mailAfterRowsAction(tx, result, { action, comment: comment?.trim() ?? "", ...mail() }),
+  });
 }

@@ -67,6 +67,8 @@ export interface ReportActionInput {
    * first), or an administrator's decision taken with unsaved edits. A refused action writes nothing.
    */
   writeRows?: (tx: Transaction, reportId: number) => Promise<{ changed: boolean }>;
+  /** What the action sends (its mails), queued in the same transaction once the action is written. */
+  queueMails?: (tx: Transaction, result: ReportActionResult) => Promise<void>;
   requestId?: string | null;
 }
 
@@ -258,7 +260,9 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       tx,
     );
 
-    return { reportId: report.id, status: updated.status, version: updated.version, isLate: updated.isLate, snapshotSha256 };
+    const result = { reportId: report.id, status: updated.status, version: updated.version, isLate: updated.isLate, snapshotSha256 };
+    await input.queueMails?.(tx, result);
+    return result;
   });
 }
 

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, outbox, partners, reminders, reports, settings, users } from "~/db/schema";
 import { getOpenQuarter, openQuarterRef } from "~/models/quarter.server";
-import { dueScheduleKeys, runScheduledReminders, startReminderScheduler } from "~/models/reminder-scheduler.server";
+import { deliverMail } from "~/models/mail.server";
+import { dueScheduleKeys, runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { owedReports, sendReminders, SKIP_INACTIVE, SKIP_NOT_OWED, SKIP_UNKNOWN } from "~/models/reminder.server";
 import { action as remindersAction, loader as remindersLoader } from "~/routes/admin.reminders";
 import { REMIND_EVERYONE_OWING } from "~/schemas/reminders";
@@ -143,19 +144,22 @@ describe("POST /admin/reminders", () => {
     expect(await toastOf(none)).toMatchObject({ type: "error", message: "No reminder sent: partner inactive or not found." });
   });
 
-  it("records a failed delivery in the outbox, tells the administrator, and lets them retry at once", async () => {
+  it("a reminder whose delivery was given up is marked failed with its error, and may be sent again at once", async () => {
     const acme = await partnerId("partner1@example.org");
+    expect(await toastOf(await remind([acme], "sales"))).toMatchObject({ message: "Reminder sent!" });
+    const [queued] = await mails();
     process.env.SMTP_URL = "smtp://127.0.0.1:9/?connectionTimeout=2000";
     try {
-      const result = await remind([acme], "sales");
-      expect(await toastOf(result)).toMatchObject({ type: "error", message: "No reminder sent: the mail could not be delivered." });
-      const [mail] = await mails();
-      expect(mail).toMatchObject({ status: "failed", partnerId: acme, reportType: "sales" });
-      expect(mail.error).toBeTruthy();
+      await expect(deliverMail(queued.id, { finalAttempt: true })).rejects.toThrow();
     } finally {
       delete process.env.SMTP_URL;
     }
+    const [mail] = await mails();
+    expect(mail).toMatchObject({ status: "failed", partnerId: acme, reportType: "sales", attempts: 1 });
+    expect(mail.error).toBeTruthy();
+    // A failed delivery does not count as a reminder of the last hour.
     expect(await toastOf(await remind([acme], "sales"))).toMatchObject({ message: "Reminder sent!" });
+    expect(await mails()).toHaveLength(2);
   });
 
   it("only returns to an /admin/ page", async () => {
@@ -435,31 +439,5 @@ describe("scheduled reminders", () => {
     expect(run.due).toEqual(["after-7"]);
     expect(run.batches).toEqual([]);
     expect(await mails()).toHaveLength(0);
-  });
-});
-
-describe("reminder scheduler timer", () => {
-  afterEach(() => {
-    delete process.env.REMINDER_SCHEDULER;
-  });
-
-  it("runs a pass at start and then at each interval, and stops", async () => {
-    let passes = 0;
-    const stop = startReminderScheduler({ intervalMs: 1000, run: async () => void passes++ });
-    await new Promise((resolve) => setTimeout(resolve, 1300));
-    await stop();
-    const afterStop = passes;
-    expect(afterStop).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(passes).toBe(afterStop);
-  });
-
-  it("REMINDER_SCHEDULER=off disables it", async () => {
-    process.env.REMINDER_SCHEDULER = "off";
-    let passes = 0;
-    const stop = startReminderScheduler({ intervalMs: 1000, run: async () => void passes++ });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await stop();
-    expect(passes).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach } from "vitest";
 import { initDatabase } from "~/db/client.server";
+import { openJobQueue } from "~/jobs/queue.server";
 import { databaseBeside, resetDatabase } from "../support/database";
 import { runDatabasePrefix } from "./test-databases";
 
@@ -13,6 +14,8 @@ if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";
 delete process.env.SMTP_URL;
 
 await initDatabase();
+// Mails are queued with the changes that cause them; no worker runs here unless a test starts one.
+await openJobQueue({ maintain: false });
 
 beforeEach(async () => {
   await resetDatabase();

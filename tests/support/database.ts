@@ -64,8 +64,9 @@ async function runInOne(statements: string[]) {
 const SEED_COPY = "test_seed_copy";
 let seedCopy: "none" | "taken" | "unavailable" = "none";
 
-/** Every test starts from the demo seed on an otherwise empty database. */
+/** Every test starts from the demo seed on an otherwise empty database, with no job queued. */
 export async function resetDatabase() {
+  await db.execute(sql.raw("delete from pgboss.job"));
   if (seedCopy === "taken") {
     try {
       return await restoreTables(SEED_COPY);

@@ -1,0 +1,103 @@
+/**
+ * The job queue: pg-boss over the portal's own database (PostgreSQL, or the embedded one through
+ * the same plain-SQL entry), so a job is a row written in the same transaction as the change that
+ * causes it, and several instances on one database share the work (each job is fetched by one
+ * instance: `FOR UPDATE SKIP LOCKED`; a recurring job is sent once per slot, whatever the number
+ * of instances).
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type PgBoss from "pg-boss";
+import { executeSql, type Database, type Transaction } from "~/db/client.server";
+
+/** The queues and what each job carries. */
+export interface JobData {
+  "mail-delivery": { mailId: number };
+  "scheduled-reminders": Record<string, never>;
+  "purge-expired": Record<string, never>;
+}
+export type QueueName = keyof JobData;
+
+/** Retries of a mail: 5 s, then doubling (5, 10, 20 … 2,560 s: about 85 minutes in all) before it is given up. */
+export const MAIL_RETRY = {
+  retryLimit: Number(process.env.MAIL_RETRY_LIMIT ?? 10),
+  retryDelay: Number(process.env.MAIL_RETRY_DELAY_SECONDS ?? 5),
+  retryBackoff: true,
+  // Longer than nodemailer's own time limits (connection, greeting, socket): a hung send is retried, not lost.
+  expireInSeconds: 180,
+};
+
+const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
+  "mail-delivery": MAIL_RETRY,
+  "scheduled-reminders": { retryLimit: 0, expireInSeconds: 600 },
+  "purge-expired": { retryLimit: 0, expireInSeconds: 600 },
+};
+
+/**
+ * A statement of pg-boss's (`$1`… placeholders) as Drizzle SQL, so it runs on the connection of a
+ * transaction under way. A placeholder used twice becomes two parameters of the same value.
+ */
+function drizzleSql(text: string, values: unknown[]): SQL {
+  const pieces = text.split(/\$(\d+)/);
+  return sql.join(
+    pieces.map((piece, index) => (index % 2 ? sql.param(values[Number(piece) - 1]) : sql.raw(piece))),
+    sql.raw(""),
+  );
+}
+
+/** pg-boss's executor on a Drizzle database or transaction (the two drivers answer rows differently). */
+export function queueExecutor(executor: Database | Transaction): PgBoss.Db {
+  return {
+    async executeSql(text, values = []) {
+      const result = (await executor.execute(drizzleSql(text, values))) as unknown as { rows?: unknown[] } | unknown[];
+      return { rows: Array.isArray(result) ? [...result] : (result.rows ?? []) };
+    },
+  };
+}
+
+const globalForQueue = globalThis as unknown as { __portalQueue?: Promise<PgBoss> };
+
+/**
+ * The process's queue, opened once: creates or upgrades pg-boss's tables (under its own lock, so
+ * instances starting together do not race) and the portal's queues. `maintain`: this instance
+ * also runs pg-boss's upkeep (expiring and archiving jobs) and sends the recurring jobs when due.
+ */
+export function openJobQueue({ maintain }: { maintain: boolean }): Promise<PgBoss> {
+  globalForQueue.__portalQueue ??= (async () => {
+    const { default: PgBossClass } = await import("pg-boss");
+    const boss = new PgBossClass({
+      db: { executeSql: (text, values) => executeSql(text, values) },
+      supervise: maintain,
+      schedule: maintain,
+      migrate: true,
+    });
+    boss.on("error", (error) => void import("~/utils/logger.server").then(({ logger }) => logger.error({ err: error }, "job queue error")));
+    await boss.start();
+    for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+      if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...options });
+    }
+    return boss;
+  })();
+  return globalForQueue.__portalQueue;
+}
+
+export async function closeJobQueue() {
+  const opening = globalForQueue.__portalQueue;
+  globalForQueue.__portalQueue = undefined;
+  if (opening) await (await opening).stop({ graceful: true, wait: true, timeout: 8000 });
+}
+
+/**
+ * Adds a job in the caller's transaction: it exists only if the transaction commits, and a worker
+ * picks it up only after that.
+ */
+export async function enqueueJob<Name extends QueueName>(
+  tx: Transaction,
+  name: Name,
+  data: JobData[Name],
+  options: PgBoss.SendOptions = {},
+): Promise<void> {
+  // Opening it here would wait for the connection the transaction holds (the embedded database has one).
+  if (!globalForQueue.__portalQueue) throw new Error("The job queue is not open: call openJobQueue() at start.");
+  const boss = await globalForQueue.__portalQueue;
+  await boss.send(name, data, { ...options, db: queueExecutor(tx) });
+}

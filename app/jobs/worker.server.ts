@@ -1,0 +1,60 @@
+/**
+ * The background worker: delivers queued mails, runs the scheduled reminders and the purge of
+ * ended sessions, spent password links and old rate-limit counters as recurring jobs. It runs in
+ * the web process by default (`npm start`), alone with `npm run worker`, and not at all in an
+ * instance started with WORKER=off.
+ */
+import { deliverMail } from "~/models/mail.server";
+import { deleteSpentPasswordTokens } from "~/models/password-token.server";
+import { deleteStaleRateLimits } from "~/models/rate-limit.server";
+import { runScheduledReminders } from "~/models/reminder-scheduler.server";
+import { deleteEndedSessions } from "~/models/session.server";
+import { logger } from "~/utils/logger.server";
+import { closeJobQueue, openJobQueue, type JobData } from "./queue.server";
+
+/** Every 15 minutes the scheduler looks for reminders due today (each is sent once: see runScheduledReminders). */
+export const DEFAULT_REMINDER_CRON = "*/15 * * * *";
+const PURGE_CRON = "17 * * * *";
+
+export function workerEnabled() {
+  return process.env.WORKER !== "off";
+}
+
+/** Ends sessions, links and counters whose time is over; returns what each purge removed. */
+export async function purgeExpired() {
+  const removed = {
+    sessions: await deleteEndedSessions(),
+    passwordTokens: await deleteSpentPasswordTokens(),
+    rateLimits: await deleteStaleRateLimits(),
+  };
+  logger.info(removed, "purged expired records");
+  return removed;
+}
+
+/**
+ * Starts working the queues and puts the recurring jobs on the schedule (REMINDER_SCHEDULER=off
+ * takes the reminders off it; REMINDER_CRON changes when they run). Returns the stop function,
+ * which lets the jobs under way finish.
+ */
+export async function startWorker(): Promise<() => Promise<void>> {
+  const boss = await openJobQueue({ maintain: true });
+  await boss.work<JobData["mail-delivery"]>("mail-delivery", { pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
+    await deliverMail(job.data.mailId, { finalAttempt: job.retryCount >= job.retryLimit });
+  });
+  await boss.work("scheduled-reminders", { pollingIntervalSeconds: 5 }, async () => {
+    await runScheduledReminders();
+  });
+  await boss.work("purge-expired", { pollingIntervalSeconds: 30 }, async () => {
+    await purgeExpired();
+  });
+
+  if (process.env.REMINDER_SCHEDULER === "off") {
+    await boss.unschedule("scheduled-reminders");
+    logger.info("scheduled reminders disabled (REMINDER_SCHEDULER=off)");
+  } else {
+    await boss.schedule("scheduled-reminders", process.env.REMINDER_CRON || DEFAULT_REMINDER_CRON);
+  }
+  await boss.schedule("purge-expired", PURGE_CRON);
+  logger.info("worker started: mail delivery, scheduled reminders, purges");
+  return closeJobQueue;
+}
