@@ -16,7 +16,8 @@ import { checkDatabase } from "./app/models/health.server";
 import { closeJobQueue, openJobQueue } from "./app/jobs/queue.server";
 import { seedIfEmpty } from "./app/models/seed.server";
 import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
-import { logger } from "./app/utils/logger.server";
+import { isCrossSiteRequest } from "./app/utils/cross-site.server";
+import { logger, requestLogSerializers } from "./app/utils/logger.server";
 
 const isDevelopment = process.env.NODE_ENV === "development";
 const port = Number(process.env.PORT || 3000);
@@ -36,9 +37,19 @@ await openJobQueue({ maintain: workerEnabled() });
 
 const build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
 
+/**
+ * The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (TRUST_PROXY, in Express's
+ * forms: a number of hops, addresses and subnets separated by commas, or names such as
+ * `loopback`); none unless set, so a client cannot choose the address its rate limits count.
+ */
+function trustedProxies(setting = process.env.TRUST_PROXY?.trim()): number | string | false {
+  if (!setting) return false;
+  return /^\d+$/.test(setting) ? Number(setting) : setting;
+}
+
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", "loopback");
+app.set("trust proxy", trustedProxies());
 
 app.use((req: Request, res: Response, next: NextFunction) => {
   res.locals.requestId = (req.get("x-request-id") || crypto.randomUUID()).slice(0, 64);
@@ -52,6 +63,8 @@ app.use(
     logger,
     genReqId: (_req, res) => (res as Response).locals.requestId,
     autoLogging: { ignore: (req) => req.url?.startsWith("/build/") ?? false },
+    wrapSerializers: false,
+    serializers: requestLogSerializers,
   }),
 );
 
@@ -79,45 +92,46 @@ app.use(
 );
 app.use(compression());
 
-/** Answers before the body is read: the connection closes, so a client cannot send its next request into the unread body. */
-function refuseUnread(res: Response, status: number, message: string) {
-  res.set("Connection", "close").status(status).type("text/plain").send(message);
-}
-
 /** No body may be larger than the largest form of the portal; each action also limits its own. */
 const MAX_REQUEST_BYTES = 40 * 1024 * 1024;
+
+/** The body's declared size: Infinity when it comes in chunks of unknown total. */
+const declaredBodyBytes = (req: Request) => (req.get("transfer-encoding") ? Infinity : Number(req.get("content-length") ?? 0));
+
+/**
+ * A request answered before its body was read to the end (a refusal, a route with no use for the
+ * body) leaves the rest of the body in the connection, in front of the client's next request.
+ * Node reads such a rest off only when nothing listens to the request stream, and the Remix
+ * request's body always does. So the rest is read and dropped here once the answer is sent, when
+ * its size is known and within what the portal accepts at all; otherwise the answer says
+ * `Connection: close` and the connection ends after it (a client or proxy sends nothing more on it).
+ */
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+  res.writeHead = ((...args: unknown[]) => {
+    if (!req.complete && declaredBodyBytes(req) > MAX_REQUEST_BYTES) res.setHeader("Connection", "close");
+    return writeHead(...args);
+  }) as Response["writeHead"];
+  res.on("finish", () => {
+    if (req.complete || res.getHeader("Connection") === "close") return;
+    // The Remix request's body stream is let go of, as Node does with a body nobody reads.
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  next();
+});
+
 app.use((req: Request, res: Response, next: NextFunction) => {
   if (Number(req.get("content-length") ?? 0) > MAX_REQUEST_BYTES) {
-    refuseUnread(res, 413, "The request is too large.");
+    res.status(413).type("text/plain").send("The request is too large.");
     return;
   }
   next();
 });
 
-/** `scheme://host:port` of a URL, or null when it cannot be parsed. */
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Cross-site form posts are refused: cookies are SameSite=Lax, and a mutating request whose
- * Origin (scheme, host and port) is not the portal's own, or whose Sec-Fetch-Site says
- * cross-site, never reaches an action. Only API calls with a bearer token are exempt, judged
- * on the path as the router will see it (`/api/%2e%2e/login` is `/login`).
- */
 app.use((req: Request, res: Response, next: NextFunction) => {
-  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-  const routedPath = new URL(req.originalUrl, "http://localhost").pathname;
-  if (routedPath.startsWith("/api/") && req.get("authorization")?.startsWith("Bearer ")) return next();
-  const origin = req.get("origin");
-  const ownOrigin = originOf(`${req.protocol}://${req.get("host") ?? ""}`);
-  const crossOrigin = origin !== undefined && (ownOrigin === null || originOf(origin) !== ownOrigin);
-  if (req.get("sec-fetch-site") === "cross-site" || crossOrigin) {
-    refuseUnread(res, 403, "Cross-site request refused.");
+  if (isCrossSiteRequest({ method: req.method, url: req.originalUrl, protocol: req.protocol, header: (name) => req.get(name) })) {
+    res.status(403).type("text/plain").send("Cross-site request refused.");
     return;
   }
   next();

@@ -52,6 +52,8 @@ function limitedBody(request: Request, maxBytes: number): ReadableStream<Uint8Ar
         else controller.enqueue(chunk);
       },
     }),
+    // Cancelling the request's body would end the connection before the refusal is sent.
+    { preventCancel: true },
   );
 }
 
