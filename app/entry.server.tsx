@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig } from "./i18n/config";
 import { i18next, resources } from "./i18n/i18next.server";
-import { logger } from "./utils/logger.server";
+import { logger, redactSecrets } from "./utils/logger.server";
 import { NonceContext } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -33,10 +33,7 @@ function translationsFor(lng: string): Promise<I18n> {
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const requestId = (context as Partial<AppLoadContext>)?.requestId;
-  logger.error(
-    { requestId, method: request.method, url: request.url, err: error instanceof Error ? { message: error.message, stack: error.stack } : error },
-    "request failed",
-  );
+  logger.error({ requestId, method: request.method, url: redactSecrets(request.url), err: error }, "request failed");
 };
 
 export default async function handleRequest(
@@ -72,7 +69,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error({ requestId: loadContext.requestId, err: String(error) }, "render failed");
+          if (shellRendered) logger.error({ requestId: loadContext.requestId, err: error }, "render failed");
         },
       },
     );

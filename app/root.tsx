@@ -15,8 +15,6 @@ import { ToastMessage } from "./components/toast";
 import { useDisplay, type RootDisplayData } from "./hooks/use-display";
 import { isSupportedLanguage, textDirection } from "./i18n/config";
 import { i18next, localeCookie } from "./i18n/i18next.server";
-import { setUserLanguage } from "./models/user.server";
-import { getOptionalUser } from "./utils/auth.server";
 import stylesheet from "./styles/app.css";
 import { resolveDisplaySettings } from "./utils/display.server";
 import { useNonce } from "./utils/nonce";
@@ -36,12 +34,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { display, setCookie: displayCookie } = await resolveDisplaySettings(request);
   const { toast, setCookie: toastCookie } = await readToast(request);
   const headers = new Headers();
+  // `?lng=` chooses the pages' language, kept in a cookie; the account's mail language is not written by a GET.
   const requestedLanguage = new URL(request.url).searchParams.get("lng");
-  if (isSupportedLanguage(requestedLanguage)) {
-    headers.append("Set-Cookie", await localeCookie.serialize(requestedLanguage));
-    const user = await getOptionalUser(request);
-    if (user && user.language !== requestedLanguage) await setUserLanguage(user.id, requestedLanguage);
-  }
+  if (isSupportedLanguage(requestedLanguage)) headers.append("Set-Cookie", await localeCookie.serialize(requestedLanguage));
   if (displayCookie) headers.append("Set-Cookie", displayCookie);
   if (toastCookie) headers.append("Set-Cookie", toastCookie);
   const body = { locale, display, toast, requestId: context.requestId };
