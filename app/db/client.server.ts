@@ -15,6 +15,11 @@ interface DatabaseHandle {
   close(): Promise<void>;
   /** PostgreSQL only: large reads streamed on connections of their own (downloads). */
   streamedReads?: StreamedReads;
+  /**
+   * Plain SQL text, for a library that brings its own statements (the job queue): with values one
+   * parameterised statement, without values a script of several statements. Returns the (last) rows.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
@@ -72,6 +77,19 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
       driver: "postgres",
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => sql.end({ timeout: 5 }),
+      async executeSql(text, values = []) {
+        if (values.length) return { rows: [...(await sql.unsafe(text, values as never[]))] };
+        // A script may hold its own BEGIN … COMMIT: it needs a connection of its own for its length.
+        const connection = await sql.reserve();
+        try {
+          const results = await connection.unsafe(text);
+          // A script of several statements answers a list of results, one per statement.
+          const last = Array.isArray(results[0]) ? (results.at(-1) as unknown as typeof results) : results;
+          return { rows: [...last] };
+        } finally {
+          connection.release();
+        }
+      },
       streamedReads: streamedReadsOn(() => postgres(options.url!, { max: 1, fetch_types: false, onnotice: () => {}, connection: POSTGRES_SESSION })),
     };
   }
@@ -95,6 +113,11 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
     close: async () => {
       await client.close();
       releaseLock();
+    },
+    async executeSql(text, values = []) {
+      if (values.length) return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
   };
 }
@@ -129,6 +152,13 @@ export async function closeDatabase() {
 
 export function databaseDriver() {
   return globalForDb.__portalDb?.driver;
+}
+
+/** The open database's plain-SQL entry (see DatabaseHandle.executeSql). */
+export function executeSql(text: string, values?: unknown[]) {
+  const handle = globalForDb.__portalDb;
+  if (!handle) throw new Error("The database is not open yet: call initDatabase() first.");
+  return handle.executeSql(text, values);
 }
 
 /** Reads streamed on connections of their own; null on the embedded database, which reads in batches instead. */

@@ -32,6 +32,13 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
   "purge-expired": { retryLimit: 0, expireInSeconds: 600 },
 };
 
+/** pg-boss is written for node-postgres, which sends an object parameter as its JSON text and undefined as null. */
+const asParameter = (value: unknown) => {
+  if (value === undefined) return null;
+  const plainObject = value !== null && typeof value === "object" && !(value instanceof Date) && !Array.isArray(value) && !Buffer.isBuffer(value);
+  return plainObject ? JSON.stringify(value) : value;
+};
+
 /**
  * A statement of pg-boss's (`$1`… placeholders) as Drizzle SQL, so it runs on the connection of a
  * transaction under way. A placeholder used twice becomes two parameters of the same value.
@@ -39,7 +46,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
 function drizzleSql(text: string, values: unknown[]): SQL {
   const pieces = text.split(/\$(\d+)/);
   return sql.join(
-    pieces.map((piece, index) => (index % 2 ? sql.param(values[Number(piece) - 1]) : sql.raw(piece))),
+    pieces.map((piece, index) => (index % 2 ? sql.param(asParameter(values[Number(piece) - 1])) : sql.raw(piece))),
     sql.raw(""),
   );
 }
@@ -65,7 +72,7 @@ export function openJobQueue({ maintain }: { maintain: boolean }): Promise<PgBos
   globalForQueue.__portalQueue ??= (async () => {
     const { default: PgBossClass } = await import("pg-boss");
     const boss = new PgBossClass({
-      db: { executeSql: (text, values) => executeSql(text, values) },
+      db: { executeSql: (text, values) => executeSql(text, values?.map(asParameter)) },
       supervise: maintain,
       schedule: maintain,
       migrate: true,
