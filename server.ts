@@ -184,7 +184,7 @@ app.all("*", async (req: Request, res: Response, next: NextFunction) => {
 });
 
 // Mail delivery, scheduled reminders and purges; WORKER=off leaves them to other instances.
-const stopWorker = workerEnabled() ? await startWorker() : closeJobQueue;
+const stopWorker = workerEnabled() ? await startWorker() : async () => {};
 const server = app.listen(port, () => {
   logger.info({ port, database: database.driver }, `MPP Data Portal listening on http://localhost:${port}`);
   if (isDevelopment) broadcastDevReady(build);
@@ -197,7 +197,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down");
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
-  const workerStopped = stopWorker();
+  const workerStopped = stopWorker().then(closeJobQueue);
   server.close(async () => {
     await workerStopped;
     await closeDatabase();

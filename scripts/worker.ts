@@ -3,6 +3,7 @@
  * an operator who serves pages from instances started with WORKER=off.
  */
 import { closeDatabase, initDatabase } from "../app/db/client.server";
+import { closeJobQueue } from "../app/jobs/queue.server";
 import { ensureGeneratedSessionSecret } from "../app/models/settings.server";
 import { logger } from "../app/utils/logger.server";
 
@@ -19,6 +20,7 @@ async function shutdown(signal: string) {
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
   await stopWorker();
+  await closeJobQueue();
   await closeDatabase();
   process.exit(0);
 }

@@ -10,7 +10,7 @@ import { deleteStaleRateLimits } from "~/models/rate-limit.server";
 import { runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { deleteEndedSessions } from "~/models/session.server";
 import { logger } from "~/utils/logger.server";
-import { closeJobQueue, openJobQueue, type JobData } from "./queue.server";
+import { openJobQueue, type JobData, type QueueName } from "./queue.server";
 
 /** Every 15 minutes the scheduler looks for reminders due today (each is sent once: see runScheduledReminders). */
 export const DEFAULT_REMINDER_CRON = "*/15 * * * *";
@@ -33,8 +33,8 @@ export async function purgeExpired() {
 
 /**
  * Starts working the queues and puts the recurring jobs on the schedule (REMINDER_SCHEDULER=off
- * takes the reminders off it; REMINDER_CRON changes when they run). Returns the stop function,
- * which lets the jobs under way finish.
+ * takes the reminders off it; REMINDER_CRON changes when they run). Returns the stop function: it
+ * stops taking jobs and waits for those under way (the queue itself stays open for sending).
  */
 export async function startWorker(): Promise<() => Promise<void>> {
   const boss = await openJobQueue({ maintain: true });
@@ -56,5 +56,8 @@ export async function startWorker(): Promise<() => Promise<void>> {
   }
   await boss.schedule("purge-expired", PURGE_CRON);
   logger.info("worker started: mail delivery, scheduled reminders, purges");
-  return closeJobQueue;
+  const worked: QueueName[] = ["mail-delivery", "scheduled-reminders", "purge-expired"];
+  return async () => {
+    await Promise.all(worked.map((name) => boss.offWork(name)));
+  };
 }
