@@ -183,6 +183,14 @@ app.all("*", async (req: Request, res: Response, next: NextFunction) => {
   }
 });
 
+// What fails before Remix answers (a Host header no URL can be made of): the request log line
+// holds the error, the client gets only the request id to quote.
+app.use((error: Error, _req: Request, res: Response, next: NextFunction) => {
+  if (res.headersSent) return next(error);
+  res.err = error;
+  res.status(500).type("text/plain").send(`Sorry, server goes wrong. Reference for support: ${res.locals.requestId}`);
+});
+
 // Mail delivery, scheduled reminders and purges; WORKER=off leaves them to other instances.
 const stopWorker = workerEnabled() ? await startWorker() : async () => {};
 const server = app.listen(port, () => {
