@@ -11,7 +11,9 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx runs scripts/migrate.ts; it is a runtime dependency.
+# tsx runs scripts/migrate.ts and scripts/db-backup.ts; it is a runtime dependency. pg_dump and
+# pg_restore (postgresql-client) make and restore the backups of a PostgreSQL database.
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
@@ -24,4 +26,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://localhost:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Migrations, then the server (server.ts applies pending migrations and seeds an empty database at start).
+# It runs the background worker too; to scale them apart, run web containers with WORKER=off and
+# worker containers with the command `node build/worker.js`.
 CMD ["sh", "-c", "npx tsx scripts/migrate.ts && node build/server.js"]
