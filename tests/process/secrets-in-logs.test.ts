@@ -57,7 +57,8 @@ describe("secrets never leave the process", () => {
     const written: string[] = [];
     const start = async () => {
       portal = startPortal(env, await freePort());
-      await portal.ready();
+      // A first start seeds its database: slow on a busy machine.
+      await portal.ready(110_000);
       return portal;
     };
     let server = await start();
@@ -145,5 +146,5 @@ describe("secrets never leave the process", () => {
     expect(output).toContain('"url":"/set-password/[redacted]"');
     expect(output).toContain(`"id":"${requestId}"`);
     if (env.DATABASE_URL) expect(output).toContain("request failed");
-  });
+  }, 300_000);
 });
