@@ -353,6 +353,13 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       }),
       [
         redirectTo("/admin/development-timeline/{acme}"),
+        {
+          label: "submits the partner's timeline",
+          probe: (ctx) => ({ path: `/admin/development-timeline/${ctx.acme.id}`, form: envelope(ctx, ctx.acme.pdt.version, { intent: "submit-empty", comment: "Submitted for them." }) }),
+          status: 403,
+          message: WORKFLOW_REFUSALS.partnerOnly,
+          unchanged: true,
+        },
         NOT_IN_REPORT("a Borealis product's row on Acme's timeline", (ctx) => ({
           path: `/admin/development-timeline/${ctx.acme.id}`,
           form: envelope(ctx, ctx.acme.pdt.version, { intent: "save", payload: JSON.stringify({ rows: [pdtPayloadRow(ctx.borealis.pdt.row)] }) }),
@@ -625,6 +632,11 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   "routes/api.docs": { loader: sameForAll(() => ({ path: "/api/docs" }), OK) },
   "routes/api.openapi[.]json": { loader: sameForAll(() => ({ path: "/api/openapi.json" }), OK) },
   "routes/error-404": { loader: sameForAll(() => ({ path: "/error-404" }), ok(404)) },
+  "routes/language": {
+    // A resource route for posts; the choice writes only the caller's own account (or only a cookie, signed out).
+    loader: sameForAll(() => ({ path: "/language" }), ok(405)),
+    action: sameForAll(() => ({ path: "/language", form: { language: "fr", redirectTo: "/partner/dashboard" } }), redirectTo("/partner/dashboard")),
+  },
   "routes/lock-screen": {
     // Not locked: each is sent home.
     loader: { probe: () => ({ path: "/lock-screen" }), anonymous: LOGIN, partner: redirectTo(HOME.partner), otherPartner: redirectTo(HOME.partner), staff: redirectTo(HOME.admin), admin: redirectTo(HOME.admin) },
@@ -839,7 +851,10 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
       probe: (ctx, t) =>
         t.actor === "partner" || t.actor === "anonymous" ? { path: `${base}/inbox/partner`, json: {} } : { path: `${base}/inbox/admin`, json: { partner_id: ctx.acme.id } },
       anonymous: UNAUTHORIZED,
-      partner: OK,
+      partner: [
+        OK,
+        { label: "the administrators' side of its messages", probe: () => ({ path: `${base}/inbox/admin`, json: {} }), ...INVALID },
+      ],
       otherPartner: { label: "Borealis's messages", probe: (ctx) => ({ path: `${base}/inbox/partner`, json: { partner_id: ctx.borealis.id } }), ...API_FORBIDDEN, unchanged: true },
       // STAFF read without marking: the count stays what the administrators have not read.
       staff: ok(200, { unchanged: true }),
@@ -1000,11 +1015,28 @@ function orderedCases(entry: MethodEntry): { actor: Actor; case: Case }[] {
 /** `{acme}` in an expected Location stands for Acme's id. */
 const expand = (text: string, ctx: Ctx) => text.replaceAll("{acme}", String(ctx.acme.id));
 
-/** A fresh session of the actor's account (a case may end or lock it), as its cookie. */
-const signInWithSession = async (actor: Actor) => (actor === "anonymous" ? undefined : sessionCookieFor(ACCOUNTS[ACCOUNT_OF[actor]].email));
+/**
+ * The actors' sign-ins during one test, one per account: a session cookie or a bearer token,
+ * made again after any request that may have ended or locked it (an allowed change).
+ */
+class SignIns {
+  private readonly made = new Map<string, Promise<string>>();
+  constructor(private readonly signIn: (account: keyof typeof ACCOUNTS) => Promise<string>) {}
 
-/** A fresh bearer token of the actor's account. */
-const signInWithToken = async (actor: Actor) => (actor === "anonymous" ? undefined : (await issueApiToken((await context()).userIds[ACCOUNT_OF[actor]])).token);
+  get(actor: Actor): Promise<string | undefined> {
+    if (actor === "anonymous") return Promise.resolve(undefined);
+    const account = ACCOUNT_OF[actor];
+    if (!this.made.has(account)) this.made.set(account, this.signIn(account));
+    return this.made.get(account)!;
+  }
+
+  forget() {
+    this.made.clear();
+  }
+}
+
+const sessions = () => new SignIns((account) => sessionCookieFor(ACCOUNTS[account].email));
+const tokens = () => new SignIns(async (account) => (await issueApiToken((await context()).userIds[account])).token);
 
 function pageRequest(probe: Probe, cookie: string | undefined, method: "GET" | "POST") {
   const headers = new Headers();
@@ -1027,7 +1059,7 @@ async function runEntry(
   entry: MethodEntry,
   mutation: boolean,
   name: string,
-  signIn: (actor: Actor) => Promise<string | undefined>,
+  signIns: SignIns,
   send: (probe: Probe, credential: string | undefined) => Promise<PageAnswer | (ApiAnswer & { summary: string })>,
 ) {
   const ctx = await context();
@@ -1035,8 +1067,9 @@ async function runEntry(
     const target: Target = { actor, partner: actor === "otherPartner" ? ctx.borealis : ctx.acme };
     const probe = await (expected.probe ?? entry.probe)(ctx, target);
     const what = `${name} as ${actor}${expected.label ? `, ${expected.label}` : ""} (${probe.path})`;
-    const watch = expected.unchanged || (mutation && (expected.refusal || expected.status >= 400));
-    const credential = await signIn(actor);
+    // A read writes nothing, whoever asks; nor does a refused change.
+    const watch = !mutation || expected.unchanged || expected.refusal || expected.status >= 400;
+    const credential = await signIns.get(actor);
     if (watch) await takeWrittenTables();
     const answer = await send(probe, credential).catch((error: unknown) => {
       throw new Error(`${what}: threw (a 500): ${error instanceof Error ? error.stack : String(error)}`);
@@ -1046,6 +1079,8 @@ async function runEntry(
     if (expected.location !== undefined) expect(answer.headers.get("Location"), `${what}: Location`).toBe(expand(expected.location, ctx));
     if (expected.message !== undefined) expect(message, `${what}: message`).toBe(expected.message);
     if (watch) expect(await takeWrittenTables(), `${what}: tables written`).toEqual([]);
+    // An allowed change may have ended or locked the sessions and tokens of its account.
+    else if (mutation) signIns.forget();
     await expected.check?.(answer, ctx);
     requestsChecked += 1;
     pairsChecked.add(`${name} ${actor}`);
@@ -1054,12 +1089,13 @@ async function runEntry(
 
 /** A route's loader, then its action. */
 async function runRoute(route: AppRoute, entry: RouteEntry) {
+  const signIns = sessions();
   for (const method of ["loader", "action"] as const) {
     const methodEntry = entry[method];
     if (!methodEntry) continue;
     const handler = route.module[method] as RouteHandler;
     const verb = method === "loader" ? "GET" : "POST";
-    await runEntry(methodEntry, method === "action", `${verb} ${route.id}`, signInWithSession, async (probe, cookie) => {
+    await runEntry(methodEntry, method === "action", `${verb} ${route.id}`, signIns, async (probe, cookie) => {
       const params = paramsFor(route, probe.path);
       expect(params, `${verb} ${probe.path} is a path of ${route.id} (${route.pattern})`).not.toBeNull();
       return runHandler(handler, pageRequest(probe, cookie, verb), params!, testContext());
@@ -1105,7 +1141,7 @@ const callPattern = (path: string) =>
 async function runCall(key: string, entry: MethodEntry) {
   const [method, path] = key.split(" ");
   const pattern = callPattern(path);
-  await runEntry(entry, method !== "GET", key, signInWithToken, async (probe, token) => {
+  await runEntry(entry, method !== "GET", key, tokens(), async (probe, token) => {
     expect(probe.path, `${key}: the probe's path is the call's`).toMatch(pattern);
     const answer = await callApi(method, probe.path, { token, body: probe.json, query: probe.query });
     expectDocumented(method, path, answer);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { loader as rootLoader } from "~/root";
+import { action as languageAction } from "~/routes/language";
 import { isCrossSiteRequest } from "~/utils/cross-site.server";
 import { redactSecrets, requestLogSerializers } from "~/utils/logger.server";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
@@ -102,5 +103,38 @@ describe("?lng= on a GET", () => {
     const after = await db.select({ language: users.language }).from(users).where(eq(users.email, "partner1@example.org"));
     expect(after).toEqual(before);
     expect(after[0].language).not.toBe("fr");
+  });
+});
+
+describe("the language menu's POST /language", () => {
+  const languageOf = async (email: string) => (await db.select({ language: users.language }).from(users).where(eq(users.email, email)))[0].language;
+
+  it("sets the pages' language and the signed-in user's mail language, and goes back to the page", async () => {
+    const cookie = await sessionCookieFor("partner1@example.org");
+    const result = await runRoute(languageAction, buildRequest("/language", { cookie, form: { language: "es", redirectTo: "/partner/sales-report?tab=fdf" } }));
+    expect(result.status).toBe(302);
+    expect(result.location).toBe("/partner/sales-report?tab=fdf");
+    expect(result.headers.getSetCookie().some((setCookie) => setCookie.startsWith("lng="))).toBe(true);
+    expect(await languageOf("partner1@example.org")).toBe("es");
+  });
+
+  it("goes back only to a page of the portal, and refuses an unknown language without writing", async () => {
+    const cookie = await sessionCookieFor("partner2@example.org");
+    const before = await languageOf("partner2@example.org");
+    for (const redirectTo of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
+      const result = await runRoute(languageAction, buildRequest("/language", { cookie, form: { language: "fr", redirectTo } }));
+      expect(result.location, redirectTo).toBe("/");
+    }
+    const unknown = await runRoute(languageAction, buildRequest("/language", { cookie, form: { language: "xx", redirectTo: "/partner/dashboard" } }));
+    expect(unknown.location).toBe("/partner/dashboard");
+    expect(unknown.headers.getSetCookie()).toEqual([]);
+    expect(await languageOf("partner2@example.org")).toBe("fr");
+    expect(before).not.toBe("fr");
+  });
+
+  it("signed out, it sets only the pages' language", async () => {
+    const result = await runRoute(languageAction, buildRequest("/language", { form: { language: "ar", redirectTo: "/login" } }));
+    expect(result.location).toBe("/login");
+    expect(result.headers.getSetCookie().length).toBe(1);
   });
 });
