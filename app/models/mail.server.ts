@@ -4,12 +4,13 @@
  * The worker sends it over SMTP with retries (MAIL_RETRY); a mail given up is marked failed with
  * its error, for the administrators to see and send again.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import { db, type Transaction } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { enqueueJob, MAIL_RETRY } from "~/jobs/queue.server";
 import { logger, redactSecrets } from "~/utils/logger.server";
+import { writeAudit } from "./audit.server";
 
 export interface Mail {
   kind: string;
@@ -130,16 +131,45 @@ export async function listUndeliveredMails(limit = 50): Promise<UndeliveredMail[
     .limit(limit);
 }
 
-/** Sends a given-up mail again: pending, with a new delivery job. False when it was not failed. */
-export async function retryMail(mailId: number): Promise<boolean> {
+/** How many mails are given up (the list shows the newest only). */
+export async function countUndeliveredMails(): Promise<number> {
+  const [row] = await db.select({ count: count() }).from(outbox).where(eq(outbox.status, "failed"));
+  return row.count;
+}
+
+/** Sends a given-up mail again: pending, with a new delivery job (in the caller's transaction `tx` when given). False when it was not failed. */
+export async function retryMail(mailId: number, tx?: Transaction): Promise<boolean> {
+  if (!tx) return db.transaction((own) => retryMail(mailId, own));
+  const [row] = await tx
+    .update(outbox)
+    .set({ status: "pending", error: null })
+    .where(and(eq(outbox.id, mailId), eq(outbox.status, "failed")))
+    .returning({ id: outbox.id });
+  if (!row) return false;
+  await enqueueJob(tx, "mail-delivery", { mailId }, { retryLimit: MAIL_RETRY.retryLimit });
+  return true;
+}
+
+/**
+ * Send again, as an administrator asks: the mail, its new delivery job and the audit entry (with
+ * the error it was given up with) in one transaction. False when it was not failed.
+ */
+export async function sendUndeliveredMailAgain(
+  mailId: number,
+  { actorId, requestId }: { actorId: number; requestId?: string | null },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(outbox)
-      .set({ status: "pending", error: null })
+    const [failed] = await tx
+      .select({ attempts: outbox.attempts, error: outbox.error })
+      .from(outbox)
       .where(and(eq(outbox.id, mailId), eq(outbox.status, "failed")))
-      .returning({ id: outbox.id });
-    if (!row) return false;
-    await enqueueJob(tx, "mail-delivery", { mailId }, { retryLimit: MAIL_RETRY.retryLimit });
+      .for("update");
+    if (!failed) return false;
+    await retryMail(mailId, tx);
+    await writeAudit(
+      { actorId, action: "mail.retry", entity: "outbox", entityId: mailId, before: { status: "failed", ...failed }, after: { status: "pending" }, requestId },
+      tx,
+    );
     return true;
   });
 }

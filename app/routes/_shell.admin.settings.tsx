@@ -5,6 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "react-i18next";
 import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
+import { UndeliveredMails } from "~/components/undelivered-mails";
+import { countUndeliveredMails, listUndeliveredMails, sendUndeliveredMailAgain } from "~/models/mail.server";
 import { openQuarterSpan } from "~/models/quarter.server";
 import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
 import {
@@ -15,10 +17,12 @@ import {
   formatDayList,
   REMINDER_SCHEDULE_KEY,
   ReminderScheduleSchema,
+  RETRY_MAIL_INTENT,
   type SettingsIntent,
 } from "~/schemas/settings";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
 import { useFormatters } from "~/hooks/use-formatters";
 import { formatDate } from "~/utils/dates";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -28,16 +32,27 @@ export const handle: PageHandle = { title: "Settings" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  const [cutOffDate, schedule, versions] = await Promise.all([
+  const [cutOffDate, schedule, versions, undeliveredMails, undeliveredTotal] = await Promise.all([
     getCutOffDate(),
     getReminderSchedule(),
     settingVersions([CUT_OFF_DATE_KEY, REMINDER_SCHEDULE_KEY]),
+    // The newest 50, and how many there are in all.
+    listUndeliveredMails(),
+    countUndeliveredMails(),
   ]);
   const { name, startDate } = openQuarterSpan();
-  return { cutOffDate: cutOffDate ?? null, openQuarter: { name, startDate }, schedule, versions, canEdit: user.role === "ADMIN" };
+  return {
+    cutOffDate: cutOffDate ?? null,
+    openQuarter: { name, startDate },
+    schedule,
+    versions,
+    undeliveredMails,
+    undeliveredTotal,
+    canEdit: user.role === "ADMIN",
+  };
 }
 
-/** Two forms post here, told apart by `intent`: the cut-off date and the reminder schedule. ADMIN only. */
+/** Three forms post here, told apart by `intent`: the cut-off date, the reminder schedule and "Send again" of an undelivered mail. ADMIN only. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
   const formData = await readForm(request);
@@ -62,6 +77,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast("/admin/settings", { type: "success", message: "Reminder schedule saved successfully!" });
   }
 
+  if (intent === RETRY_MAIL_INTENT) {
+    const mailId = parseId(formData.get("mailId"));
+    if (!mailId) throw new Response("Bad Request", { status: 400 });
+    const queued = await sendUndeliveredMailAgain(mailId, change);
+    return redirectWithToast(
+      "/admin/settings",
+      queued ? { type: "success", message: "Mail queued again." } : { type: "error", message: "This mail is not waiting to be sent again." },
+    );
+  }
+
   throw new Response("Unknown settings form.", { status: 400 });
 }
 
@@ -71,7 +96,7 @@ type ActionData = ReturnType<typeof useActionData<typeof action>>;
 
 export default function AdminSettings() {
   const { t } = useTranslation();
-  const { cutOffDate, openQuarter, schedule, versions, canEdit } = useLoaderData<typeof loader>();
+  const { cutOffDate, openQuarter, schedule, versions, undeliveredMails, undeliveredTotal, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const scheduleText = { daysBefore: formatDayList(schedule.daysBefore), daysAfter: formatDayList(schedule.daysAfter) };
   return (
@@ -96,6 +121,7 @@ export default function AdminSettings() {
         canEdit={canEdit}
         actionData={actionData}
       />
+      <UndeliveredMails mails={undeliveredMails} total={undeliveredTotal} canRetry={canEdit} />
     </>
   );
 }

@@ -121,3 +121,6 @@ export const REMINDER_SCHEDULE_KEY = "reminder_schedule";
 
 export const SETTINGS_INTENTS = ["cut-off", "schedule"] as const;
 export type SettingsIntent = (typeof SETTINGS_INTENTS)[number];
+
+/** The "Send again" button of an undelivered mail posts this `intent` with the `mailId` (a record id, nothing typed). */
+export const RETRY_MAIL_INTENT = "retry-mail";

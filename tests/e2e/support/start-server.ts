@@ -34,6 +34,11 @@ Object.assign(process.env, {
   LOG_LEVEL: "warn",
   // Scheduled reminders would mail on their own; the reminder specs send theirs explicitly.
   REMINDER_SCHEDULER: "off",
+  // A mail is given up after one retry a second later, not after 85 minutes of them: a mail sent
+  // while no spec's mailbox listens cannot reach a later spec's mailbox, and a spec can make a
+  // mail that the administrators see as undelivered.
+  MAIL_RETRY_LIMIT: "1",
+  MAIL_RETRY_DELAY_SECONDS: "1",
 });
 
 await import("../../../server");
