@@ -669,13 +669,14 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   },
   "routes/logout": {
     loader: { probe: () => ({ path: "/logout" }), anonymous: LOGIN, partner: OK, otherPartner: OK, staff: OK, admin: OK },
+    // Signing out ends the caller's own session.
     action: {
       probe: () => ({ path: "/logout", form: {} }),
       anonymous: LOGIN,
-      partner: LOGIN,
-      otherPartner: LOGIN,
-      staff: LOGIN,
-      admin: LOGIN,
+      partner: redirectTo("/login"),
+      otherPartner: redirectTo("/login"),
+      staff: redirectTo("/login"),
+      admin: redirectTo("/login"),
     },
   },
   "routes/partner.development-timeline.template[.]xlsx": { loader: partnerPage("/partner/development-timeline/template.xlsx", acmeFile) },
@@ -1008,9 +1009,14 @@ const callsChecked = new Set<string>();
  */
 function orderedCases(entry: MethodEntry): { actor: Actor; case: Case }[] {
   const all = ACTORS.flatMap((actor) => casesOf(entry[actor]).map((item) => ({ actor, case: item })));
-  const refusal = (item: Case) => item.unchanged || item.refusal || item.status >= 400;
-  return [...all.filter((item) => refusal(item.case)), ...all.filter((item) => !refusal(item.case))];
+  return [...all.filter((item) => writesNothing(item.case, true)), ...all.filter((item) => !writesNothing(item.case, true))];
 }
+
+/** A read writes nothing, whoever asks; nor does a refused change. */
+const writesNothing = (item: Case, mutation: boolean) => !mutation || Boolean(item.unchanged || item.refusal) || item.status >= 400;
+
+/** No request of the entry may change the database: it can share a fresh one with other such entries. */
+const readOnly = (entry: MethodEntry, mutation: boolean) => orderedCases(entry).every((item) => writesNothing(item.case, mutation));
 
 /** `{acme}` in an expected Location stands for Acme's id. */
 const expand = (text: string, ctx: Ctx) => text.replaceAll("{acme}", String(ctx.acme.id));
@@ -1054,7 +1060,10 @@ function pageRequest(probe: Probe, cookie: string | undefined, method: "GET" | "
   return new Request(`http://localhost${probe.path}`, { method, headers, body });
 }
 
-/** Runs an entry's cases: each answer as expected, and no row written where nothing may change. */
+/**
+ * Runs an entry's cases: each answer as expected, and no row written where nothing may change.
+ * A case that fails is reported and the others still run, so one run shows every wrong answer.
+ */
 async function runEntry(
   entry: MethodEntry,
   mutation: boolean,
@@ -1065,23 +1074,26 @@ async function runEntry(
   const ctx = await context();
   for (const { actor, case: expected } of orderedCases(entry)) {
     const target: Target = { actor, partner: actor === "otherPartner" ? ctx.borealis : ctx.acme };
-    const probe = await (expected.probe ?? entry.probe)(ctx, target);
-    const what = `${name} as ${actor}${expected.label ? `, ${expected.label}` : ""} (${probe.path})`;
-    // A read writes nothing, whoever asks; nor does a refused change.
-    const watch = !mutation || expected.unchanged || expected.refusal || expected.status >= 400;
-    const credential = await signIns.get(actor);
-    if (watch) await takeWrittenTables();
-    const answer = await send(probe, credential).catch((error: unknown) => {
-      throw new Error(`${what}: threw (a 500): ${error instanceof Error ? error.stack : String(error)}`);
-    });
-    const message = "data" in answer ? (answer.data?.message ?? answer.data?.detail) : answer.body?.detail;
-    expect(answer.status, `${what}: ${answer.summary}`).toBe(expected.status);
-    if (expected.location !== undefined) expect(answer.headers.get("Location"), `${what}: Location`).toBe(expand(expected.location, ctx));
-    if (expected.message !== undefined) expect(message, `${what}: message`).toBe(expected.message);
-    if (watch) expect(await takeWrittenTables(), `${what}: tables written`).toEqual([]);
-    // An allowed change may have ended or locked the sessions and tokens of its account.
-    else if (mutation) signIns.forget();
-    await expected.check?.(answer, ctx);
+    let what = `${name} as ${actor}${expected.label ? `, ${expected.label}` : ""}`;
+    try {
+      const probe = await (expected.probe ?? entry.probe)(ctx, target);
+      what = `${what} (${probe.path})`;
+      const watch = writesNothing(expected, mutation);
+      const credential = await signIns.get(actor);
+      if (watch) await takeWrittenTables();
+      const answer = await send(probe, credential);
+      const message = "data" in answer ? (answer.data?.message ?? answer.data?.detail) : answer.body?.detail;
+      expect.soft(answer.status, `${what}: ${answer.summary}`).toBe(expected.status);
+      if (expected.location !== undefined) expect.soft(answer.headers.get("Location"), `${what}: Location`).toBe(expand(expected.location, ctx));
+      if (expected.message !== undefined) expect.soft(message, `${what}: message`).toBe(expected.message);
+      if (watch) expect.soft(await takeWrittenTables(), `${what}: tables written`).toEqual([]);
+      // An allowed change may have ended or locked the sessions and tokens of its account.
+      else if (mutation) signIns.forget();
+      await expected.check?.(answer, ctx);
+    } catch (error) {
+      // A loader, action or call that throws is a 500; a failed check is reported the same way.
+      expect.soft(error instanceof Error ? (error.stack ?? error.message) : String(error), `${what}: threw`).toBe("");
+    }
     requestsChecked += 1;
     pairsChecked.add(`${name} ${actor}`);
   }
@@ -1126,11 +1138,24 @@ describe("access matrix: pages", () => {
     expect(extra, "entries without a route").toEqual([]);
   });
 
+  // A route that may change the database has a test (and a fresh database) of its own; the
+  // routes that only read share one per area.
+  const reads = new Map<string, { route: AppRoute; entry: RouteEntry }[]>();
   for (const route of ROUTES) {
     const entry = PAGE_MATRIX[route.id];
     if (!entry) continue;
+    if ((!entry.loader || readOnly(entry.loader, false)) && (!entry.action || readOnly(entry.action, true))) {
+      const area = ["/admin", "/partner"].find((prefix) => route.pattern.startsWith(prefix)) ?? "the other paths";
+      reads.set(area, [...(reads.get(area) ?? []), { route, entry }]);
+      continue;
+    }
     const methods = [entry.loader && "GET", entry.action && "POST"].filter(Boolean).join(", ");
     it(`${methods} ${route.pattern} (${route.id})`, () => runRoute(route, entry));
+  }
+  for (const [area, routes] of reads) {
+    it(`the ${routes.length} routes under ${area} that only read`, async () => {
+      for (const { route, entry } of routes) await runRoute(route, entry);
+    });
   }
 });
 
@@ -1159,9 +1184,20 @@ describe("access matrix: JSON API", () => {
     expect(Object.keys(API_MATRIX).filter((key) => !CALL_KEYS.includes(key)), "entries without a call").toEqual([]);
   });
 
+  const reads = new Map<string, string[]>();
   for (const key of CALL_KEYS) {
     const entry = API_MATRIX[key];
-    if (entry) it(key, () => runCall(key, entry));
+    if (!entry) continue;
+    const [method, path] = key.split(" ");
+    if (readOnly(entry, method !== "GET")) {
+      const area = ["/admin/", "/report/", "/template/"].find((prefix) => path.startsWith(prefix)) ?? "the other paths";
+      reads.set(area, [...(reads.get(area) ?? []), key]);
+    } else it(key, () => runCall(key, entry));
+  }
+  for (const [area, keys] of reads) {
+    it(`the ${keys.length} calls under ${area} that only read`, async () => {
+      for (const key of keys) await runCall(key, API_MATRIX[key]);
+    });
   }
 });
 
