@@ -17,6 +17,7 @@ import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
+import { busyHeaders, HEAVY_POST_RETRY_SECONDS, inHeavyPostTurn, isHeavyPost, SERVER_BUSY } from "./heavy-posts.server";
 import { FRAME_INTENTS, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
@@ -148,8 +149,8 @@ function readEnvelope(fields: Record<string, unknown>, extraIntents: readonly st
   return parsed.data;
 }
 
-export function reply(body: ReportActionData, status = 200) {
-  return data(body, { status });
+export function reply(body: ReportActionData, status = 200, headers?: HeadersInit) {
+  return data(body, { status, headers });
 }
 
 export function refusal(intent: string, error: unknown, submitted?: SubmittedForm) {
@@ -249,10 +250,30 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   importWorkbook: (request: UploadRequest) => Promise<UploadOutcome>;
 }
 
-/** The post of a report page: one handler per intent. */
+/**
+ * The post of a report page: one handler per intent. An upload, or a post of many rows, is read
+ * in its turn among the heavy posts (./heavy-posts.server.ts), or refused at once when its turn
+ * does not come soon.
+ */
 export async function handleReportAction<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
+  const { request } = args;
+  const upload = request.headers.get("Content-Type")?.startsWith("multipart/form-data") ?? false;
+  const handle = () => (upload ? handleUpload(plugin, args) : handlePost(plugin, args));
+  if (!isHeavyPost(request)) return handle();
+  return inHeavyPostTurn<Awaited<ReturnType<typeof handle>>>(request, handle, () => busyReply(upload));
+}
+
+/**
+ * A heavy post refused for want of a turn, its body unread: an upload, or a post of rows, which
+ * is answered as a save (its intent is in the body; a submission of many rows is told the same).
+ */
+function busyReply(upload: boolean) {
+  const problem = { message: SERVER_BUSY, values: { seconds: HEAVY_POST_RETRY_SECONDS } };
+  return upload ? uploadReply([problem], 503, busyHeaders()) : reply({ kind: "error", intent: "save", ...problem }, 503, busyHeaders());
+}
+
+async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
   const { request, actor, partnerId, requestId } = args;
-  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return handleUpload(plugin, args);
   const { form, fields } = await readReportPost(request, plugin.maxBytes).catch((error: unknown) => {
     throw error instanceof BadRequest ? data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 }) : error;
   });
@@ -339,9 +360,9 @@ const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
 /** Problems an upload's reply lists: the first ones (thousands of wrong rows make no list anyone reads, nor a small reply). */
 const UPLOAD_PROBLEMS_LISTED = 50;
 
-function uploadReply(problems: UploadProblem[], status = 400) {
+function uploadReply(problems: UploadProblem[], status = 400, headers?: HeadersInit) {
   const more = Math.max(problems.length - UPLOAD_PROBLEMS_LISTED, 0);
-  return reply({ kind: "upload-problems", intent: "upload", problems: problems.slice(0, UPLOAD_PROBLEMS_LISTED), ...(more ? { more } : {}) }, status);
+  return reply({ kind: "upload-problems", intent: "upload", problems: problems.slice(0, UPLOAD_PROBLEMS_LISTED), ...(more ? { more } : {}) }, status, headers);
 }
 
 /** A filled workbook: the form read within its limits, the report's import, its problems or the redirect with the toast. */
