@@ -3,6 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci applies the patches (patch-package) to the installed packages.
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -11,6 +13,7 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # tsx runs scripts/migrate.ts and scripts/db-backup.ts; it is a runtime dependency. pg_dump and
 # pg_restore (postgresql-client) make and restore the backups of a PostgreSQL database.
 RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
