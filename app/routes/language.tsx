@@ -4,6 +4,7 @@ import { setUserLanguage } from "~/models/user.server";
 import { LanguageChoiceSchema, samePortalPath } from "~/schemas/language";
 import { getOptionalUser } from "~/utils/auth.server";
 import { readForm } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 /**
  * POST /language (a resource route: no page). The language chosen in the menu: the pages' language
@@ -21,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = samePortalPath(form.get("redirectTo"));
   const parsed = LanguageChoiceSchema.safeParse({ language: form.get("language"), redirectTo });
-  if (!parsed.success) return redirect(redirectTo);
+  if (!parsed.success) return redirectWithToast(redirectTo, { type: "error", message: "Invalid data!" });
   const user = await getOptionalUser(request);
   if (user) await setUserLanguage(user.id, parsed.data.language);
   return redirect(redirectTo, { headers: { "Set-Cookie": await localeCookie.serialize(parsed.data.language) } });

@@ -7,7 +7,14 @@ export const LanguageChoiceSchema = z.object({
   redirectTo: z.string().max(2000).optional(),
 });
 
-/** A path of the portal's own; anything else (another site, `//host`, `/\host`) goes to the start page. */
+const OWN_ORIGIN = "http://portal.invalid";
+
+/**
+ * A path of the portal's own, as a header may carry it (other characters percent-encoded);
+ * anything else (another site, `//host`, `/\host`) goes to the start page.
+ */
 export function samePortalPath(value: unknown): string {
-  return typeof value === "string" && /^\/(?![/\\])/.test(value) ? value : "/";
+  if (typeof value !== "string" || !/^\/(?![/\\])/.test(value)) return "/";
+  const url = new URL(value, OWN_ORIGIN);
+  return url.origin === OWN_ORIGIN ? `${url.pathname}${url.search}` : "/";
 }

@@ -1105,6 +1105,18 @@ const VARIANTS: Variant[] = [
     refusalRedirect: (outcome) => outcome.toast !== null && outcome.toast.type !== "success",
   },
   {
+    module: "/app/routes/language.tsx",
+    name: "choose the language",
+    // Signed out it sets only the pages' language: the menu's post is open to everyone.
+    role: "ANONYMOUS",
+    path: () => "/language",
+    base: () => formOf({ language: "fr", redirectTo: "/partner/dashboard" }),
+    fields: { language: "enum", redirectTo: "lenient" },
+    repeatField: "language",
+    // A resource route posted by the menu: it refuses by going back with an error message.
+    refusalRedirect: (outcome) => outcome.toast !== null && outcome.toast.type !== "success",
+  },
+  {
     module: "/app/routes/lock-screen.tsx",
     name: "unlock",
     role: "ADMIN",
