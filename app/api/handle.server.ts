@@ -9,6 +9,7 @@ import { findApiTokenUser } from "~/models/api-token.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
+import { CHARACTERS_NOT_ALLOWED, CONTROL_CHARACTERS } from "~/utils/text-rules";
 import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
 import { ApiError, invalid, type ApiCall, type ApiErrorBody } from "./call.server";
 import { API_CALLS } from "./calls/index.server";
@@ -73,8 +74,49 @@ function unknownFields(schema: z.ZodType, value: unknown): string[] {
   return Object.keys(value).filter((key) => !known.includes(key));
 }
 
-function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string) {
+/** Half of a surrogate pair: JSON can carry one (`"\\ud800"`), no text column can keep it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isStorable = (text: string) => !CONTROL_CHARACTERS.test(text) && !LONE_SURROGATE.test(text);
+/** A refusal names at most this many fields. */
+const MAX_TEXT_REFUSALS = 100;
+
+/** The entries of an object or a list (indexes as names), read as they are needed. */
+function* entriesOf(value: unknown): Generator<[string, unknown]> {
+  if (Array.isArray(value)) for (let index = 0; index < value.length; index++) yield [String(index), value[index]];
+  else if (typeof value === "object" && value !== null) for (const key of Object.keys(value)) yield [key, (value as Record<string, unknown>)[key]];
+}
+
+/**
+ * The fields whose name or text cannot be stored (a control character, which PostgreSQL refuses
+ * in text as NUL, or half a surrogate pair), by path as zod names them, at any depth: no call,
+ * whatever its schema says of the field, hands one to its handler. Walked with a stack of its own
+ * (a body may nest a hundred thousand levels), one list or object open per level.
+ */
+function unstorableFields(fields: Iterable<[string, unknown]>, prefix: string[]): string[] {
+  const found: string[] = [];
+  const open: { key: string; entries: Iterator<[string, unknown]> }[] = [{ key: "", entries: fields[Symbol.iterator]() }];
+  while (open.length && found.length < MAX_TEXT_REFUSALS) {
+    const next = open[open.length - 1].entries.next();
+    if (next.done) {
+      open.pop();
+      continue;
+    }
+    const [key, value] = next.value;
+    if (!isStorable(key) || (typeof value === "string" && !isStorable(value))) {
+      found.push([...prefix, ...open.slice(1).map((level) => level.key), key].join("."));
+    } else if (typeof value === "object" && value !== null) open.push({ key, entries: entriesOf(value) });
+  }
+  return found;
+}
+
+/**
+ * Checks a part of the request (`where`: path, query or body) against the call's schema. `fields`
+ * are its raw entries whose texts are checked first: every value of a repeated query parameter.
+ */
+function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string, fields: Iterable<[string, unknown]> = entriesOf(value)) {
   if (!schema) return undefined;
+  const unstorable = unstorableFields(fields, where === "body" ? [] : [where]);
+  if (unstorable.length) throw invalid(Object.fromEntries(unstorable.map((field) => [field, [CHARACTERS_NOT_ALLOWED]])));
   const unknown = unknownFields(schema, value);
   if (unknown.length) {
     throw invalid(Object.fromEntries(unknown.map((key) => [where === "body" ? key : `${where}.${key}`, ["Unknown field."]])));
@@ -128,6 +170,15 @@ async function authorise(call: ApiCall, request: Request) {
   return found;
 }
 
+/** A path segment decoded; one that is not valid percent-encoding is read as it is (and refused by its schema). */
+function pathSegment(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export async function handleApiRequest(request: Request, context: AppLoadContext): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(API_BASE.length) || "/";
@@ -141,9 +192,9 @@ export async function handleApiRequest(request: Request, context: AppLoadContext
   const { call, names } = found.route;
   try {
     const signedIn = await authorise(call, request);
-    const rawParams = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found.match![index + 1])]));
+    const rawParams = Object.fromEntries(names.map((name, index) => [name, pathSegment(found.match![index + 1])]));
     const params = parsed(call.params, rawParams, "path");
-    const query = parsed(call.query, Object.fromEntries(url.searchParams), "query");
+    const query = parsed(call.query, Object.fromEntries(url.searchParams), "query", url.searchParams);
     let body: unknown;
     if (call.body) body = parsed(call.body, await readJsonBody(request, { maxBytes: call.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }), "body");
     const answer = await call.handle({ params, query, body, request, context, user: signedIn?.user ?? null, tokenId: signedIn?.tokenId ?? null } as never);

@@ -42,6 +42,7 @@ import {
   fingerprint,
   formOf,
   formRequest,
+  HOSTILE_PARAMS,
   MAX_REPLY_BYTES,
   MEGABYTE_STRING,
   repeated,
@@ -351,16 +352,6 @@ interface Variant {
   /** Brings the database to the state the base form needs (before the snapshot). */
   setup?: (ctx: Ctx) => Promise<void>;
 }
-
-const HOSTILE_PARAMS: [label: string, value: string][] = [
-  ["99999999999", "99999999999"],
-  ["2147483648", "2147483648"],
-  ["-1", "-1"],
-  ["1e309", "1e309"],
-  ["NaN", "NaN"],
-  ["abc", "abc"],
-  ["%00", "\u0000"],
-];
 
 const toNotFound = (outcome: Outcome) => outcome.location === "/error-404";
 const partnerFields: Record<string, FieldKind> = {

@@ -7,6 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import type * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import * as schema from "~/db/schema";
@@ -513,4 +514,173 @@ export async function rowHash({ table, id }: { table: string; id: number }): Pro
   const result = (await db.execute(sql.raw(`select md5(x::text) as h from "${table}" x where id = ${Number(id)}`))) as unknown as { rows?: { h: string }[] } & { h: string }[];
   const rows = result.rows ?? result;
   return rows[0]?.h ?? "";
+}
+
+// ---------------------------------------------------------------- the JSON API
+
+/** Route params (a record id, an enum) as a hostile client writes them. */
+export const HOSTILE_PARAMS: [label: string, value: string][] = [
+  ["99999999999", "99999999999"],
+  ["2147483648", "2147483648"],
+  ["-1", "-1"],
+  ["1e309", "1e309"],
+  ["NaN", "NaN"],
+  ["abc", "abc"],
+  ["%00", "\u0000"],
+];
+
+/** Control characters other than NUL that no text may hold (tab, line feed and carriage return may). */
+const OTHER_CONTROL_CHARACTERS: [label: string, character: string][] = [
+  ["\\u0001", "\u0001"],
+  ["\\u000b (vertical tab)", "\u000b"],
+  ["\\u001b (escape)", "\u001b"],
+  ["\\u007f (delete)", "\u007f"],
+];
+
+/**
+ * A hostile value of an API field: `value` builds it from the field's base value, or `raw` builds
+ * the bytes written in its place (URL-encoded for a query parameter, JSON text for a body field:
+ * what JSON.stringify cannot write). `forbidden`: it holds characters that no text may hold,
+ * refused with the field named whatever the field; otherwise the field's own schema says whether
+ * it must be refused.
+ */
+export type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean } & (
+  | { value: (base: string) => unknown; raw?: undefined }
+  | { raw: (base: string) => Raw; value?: undefined }
+);
+
+/** Leaves the field out. */
+export const MISSING = Symbol("missing");
+
+const textMutation = (name: string, value: (base: string) => string, forbidden = false): ApiMutation<never> => ({ name, value, forbidden });
+
+/** Text every kind of field may meet: control characters, tricky but allowed characters, injections. */
+const TEXT_MUTATIONS: ApiMutation<never>[] = [
+  textMutation("value + NUL at the end", (base) => `${base}\u0000`, true),
+  ...OTHER_CONTROL_CHARACTERS.map(([label, character]) => textMutation(`value + ${label}`, (base) => `${base}${character}`, true)),
+  textMutation("value + tab, line feed, carriage return", (base) => `${base}\tx\r\ny`),
+  // Inside the text: trimming (which removes a BOM and a line separator at either end) is no change of it.
+  textMutation("value + C1 controls, zero-width space, BOM, line separator inside", (base) => `${base}\u0085\u009b\u200b\ufeff\u2028x`),
+  textMutation("value + LIKE wildcards and SQL: %_\\' OR '1'='1' --", (base) => `${base}%_\\' OR '1'='1' --`),
+  textMutation("a 10,000-character string", () => "a".repeat(10_000)),
+];
+
+/** A query parameter's hostile values: the forms' values (the same encoding) and the texts above. */
+export const QUERY_MUTATIONS: ApiMutation<string>[] = [
+  { name: "missing", value: () => MISSING },
+  { name: "empty", value: () => "" },
+  ...VALUE_MUTATIONS.map((mutation): ApiMutation<string> => {
+    const { rawTail } = mutation;
+    const forbidden = mutation.group === "nul";
+    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden };
+    return { name: mutation.name, raw: (base) => formEncode(mutation.value(base)) + rawTail.urlencoded, forbidden };
+  }),
+  ...TEXT_MUTATIONS,
+];
+
+const utf8 = (text: string) => encoder.encode(text);
+const deepJson = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+/** A body field's hostile values: the forms' values as JSON strings, the texts above, half surrogate pairs, and every other JSON type. */
+export const JSON_MUTATIONS: ApiMutation[] = [
+  { name: "missing", value: () => MISSING },
+  { name: "empty string", value: () => "" },
+  // A JSON body has real lists, objects and booleans: below, not as text.
+  ...VALUE_MUTATIONS.filter((mutation) => mutation.group !== "literal").map((mutation): ApiMutation => {
+    const { rawTail } = mutation;
+    const forbidden = mutation.group === "nul";
+    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden };
+    // The same bytes inside the JSON string: the body is not valid UTF-8.
+    return { name: mutation.name, raw: (base) => new Uint8Array([...utf8(JSON.stringify(mutation.value(base)).slice(0, -1)), ...rawTail.bytes, ...utf8('"')]), forbidden };
+  }),
+  ...TEXT_MUTATIONS,
+  textMutation("value + a lone high surrogate \\ud800", (base) => `${base}\ud800`, true),
+  textMutation("a lone low surrogate \\udc00 + value", (base) => `\udc00${base}`, true),
+  { name: "null", value: () => null },
+  { name: "true", value: () => true },
+  { name: "0", value: () => 0 },
+  { name: "-1", value: () => -1 },
+  { name: "1.5", value: () => 1.5 },
+  { name: "2147483648", value: () => 2_147_483_648 },
+  { name: "9007199254740993 (beyond exact integers)", raw: () => "9007199254740993" },
+  { name: "1e309 (Infinity once parsed)", raw: () => "1e309" },
+  { name: "-0", raw: () => "-0" },
+  { name: "{}", value: () => ({}) },
+  { name: "[]", value: () => [] },
+  { name: "[value]", value: (base) => [base] },
+  { name: '{"a":{"b":value}}', value: (base) => ({ a: { b: base } }) },
+  { name: "[[[…]]] 10,000 levels deep", raw: () => deepJson(10_000) },
+  { name: '{"__proto__":{"polluted":"yes"}}', raw: () => '{"__proto__":{"polluted":"yes"}}' },
+];
+
+/** The base value of a field as the text its mutations start from. */
+export const baseText = (value: unknown): string => (value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value));
+
+const RAW_MARK = "\u{F0000}raw\u{F0000}";
+
+/** Sets `path` of a copy of `value` (MISSING deletes it); objects and lists on the way are created as needed. */
+function setPath(value: unknown, path: readonly (string | number)[], replacement: unknown): unknown {
+  if (!path.length) return replacement;
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...(typeof value === "object" && value !== null ? value : {}) }) as Record<string | number, unknown>;
+  const child = setPath(copy[head], rest, replacement);
+  if (child === MISSING) delete copy[head];
+  else copy[head] = child;
+  return copy;
+}
+
+/**
+ * The JSON text of `body` with the field at `path` set to `mutation`'s value, as the bytes
+ * the client sends (a raw value is written as it is).
+ */
+export function mutatedJson(body: unknown, path: readonly (string | number)[], mutation: ApiMutation, base: string): string | Uint8Array {
+  if (!mutation.raw) return JSON.stringify(setPath(body, path, mutation.value(base)));
+  const [before, after] = JSON.stringify(setPath(body, path, RAW_MARK)).split(JSON.stringify(RAW_MARK));
+  const raw = mutation.raw(base);
+  if (typeof raw === "string") return `${before}${raw}${after}`;
+  return new Uint8Array([...utf8(before), ...raw, ...utf8(after)]);
+}
+
+/** A query string of entries; `raw` entries are already encoded. */
+export function queryString(entries: { name: string; value: string; raw?: string }[]): string {
+  return entries.map((item) => `${formEncode(item.name)}=${item.raw ?? formEncode(item.value)}`).join("&");
+}
+
+/** Where a field is in a call's path parameters, query or body. */
+export type FieldPath = (string | number)[];
+
+/** The schema that says whether a value is an object, a list or a map: through optional, default, pipes and the like. */
+function structureOf(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  if (def.innerType) return structureOf(def.innerType);
+  if (def.type === "pipe" && def.in) return structureOf(def.in);
+  return schema;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Every field of `schema` as far as `value` (a valid base) reaches: each key of an object, given
+ * or not, the first element of a list and the first entry of a map the base holds, and the lists
+ * and maps themselves.
+ */
+export function schemaFields(schema: z.ZodType, value: unknown, path: FieldPath = []): FieldPath[] {
+  const fields: FieldPath[] = path.length ? [path] : [];
+  const def = structureOf(schema)._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType };
+  if (def.type === "object" && def.shape) {
+    for (const [key, child] of Object.entries(def.shape)) fields.push(...schemaFields(child, isObject(value) ? value[key] : undefined, [...path, key]));
+  } else if (def.type === "array" && def.element && Array.isArray(value) && value.length) {
+    fields.push(...schemaFields(def.element, value[0], [...path, 0]));
+  } else if (def.type === "record" && def.valueType && isObject(value)) {
+    const [key] = Object.keys(value);
+    if (key !== undefined) fields.push(...schemaFields(def.valueType, value[key], [...path, key]));
+  }
+  return fields;
+}
+
+/** The value at `path` (undefined when it is not there). */
+export function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let found = value;
+  for (const segment of path) found = typeof found === "object" && found !== null ? (found as Record<string | number, unknown>)[segment] : undefined;
+  return found;
 }
