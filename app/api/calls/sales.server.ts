@@ -5,6 +5,7 @@
  * screen's: saveSalesReport, decideReport and markReportMessagesRead.
  */
 import * as z from "zod";
+import { resolveQuarter } from "~/models/report-screen.server";
 import { loadSalesReport, saveMessage, saveSalesReport, type SalesReportView } from "~/models/sales-report.server";
 import { columnsFor, SALES_KINDS, type SalesKind } from "~/utils/sales-rows";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
@@ -59,13 +60,13 @@ const SAVE_EXAMPLE = {
   FDF: [],
 };
 
-/** A save, or a submission that saves first, of the partner's report in the quarter asked for. */
+/** A save, or a submission that saves first, of the partner's report in the quarter asked for (the model checks who may). */
 async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<z.infer<typeof SaveBody>>) {
-  const view = await loadSalesReport({ viewer: user, partnerId, quarterName });
+  const quarter = await resolveQuarter(quarterName);
   const saved = await saveSalesReport({
     actor: user,
     partnerId,
-    quarterId: view.quarter.id,
+    quarterId: quarter.id,
     expectedVersion: body.version,
     api: body.API,
     fdf: body.FDF,
