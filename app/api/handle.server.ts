@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
+import { isDatabaseUnavailable } from "~/db/unavailable.server";
 import { findApiTokenUser } from "~/models/api-token.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
@@ -202,6 +203,10 @@ export async function handleApiRequest(request: Request, context: AppLoadContext
   } catch (error) {
     const refusal = await asApiError(error);
     if (refusal) return errorAnswer(refusal.httpStatus, refusal.body, refusal.headers);
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, requestId: context.requestId, call: `${call.method} ${call.path}` }, "API call: database unavailable");
+      return errorAnswer(503, { status: "error", detail: "The service is briefly unavailable. Try again in a few seconds." }, { "Retry-After": "5" });
+    }
     logger.error({ err: error, requestId: context.requestId, call: `${call.method} ${call.path}` }, "API call failed");
     return errorAnswer(500, { status: "error", detail: "The server could not answer. Try again later." });
   }
