@@ -24,13 +24,15 @@ import { partnerGuidance } from "~/models/report-overview.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import { PartnerSchema, joinContactNumber } from "~/schemas/partner";
-import { EditProductSchema, PRODUCT_CATEGORIES, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
+import { boundedText } from "~/schemas/fields";
+import { EditProductSchema, PRODUCT_CATEGORIES, PRODUCT_NAME_MAX, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
 import { cutOffDateField } from "~/schemas/settings";
 import { REMINDER_PARTNERS_MAX, ReminderRequestSchema } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, invalid, notFound, PartnerParams, signedInCall, type ApiCall } from "../call.server";
 
 const PARTNERS = "Partners";
@@ -56,7 +58,7 @@ const ReportStatus = z.enum([...REPORT_STATES, "not started"]);
 
 const PartnerListQuery = z
   .object({
-    q: z.string().max(100).optional().meta({ description: "Searches company name and e-mail." }),
+    q: boundedText(100).optional().meta({ description: "Searches company name and e-mail." }),
     dir: z.enum(["asc", "desc"]).optional().meta({ description: "By company name; default asc." }),
     status: z.enum(["active", "inactive"]).optional().meta({ description: "Default active." }),
   })
@@ -194,7 +196,7 @@ function productRefusal(reason: "duplicate-name" | "unknown-therapy-area" | "not
 }
 
 const ProductDetailBody = z.object({
-  product_name: z.string().trim().min(1, { error: "Please Enter Product name" }).max(200),
+  product_name: boundedText(PRODUCT_NAME_MAX, { missing: "Please Enter Product name" }).trim().min(1, { error: "Please Enter Product name" }),
   partner_id: idParam,
 });
 
@@ -253,8 +255,8 @@ const VerificationDecision = z.object({
   product_verification_id: idParam,
   is_approved: z.boolean().meta({ description: "true approves (maps the name to a product and assigns it to the partner), false rejects." }),
   product_id: idParam.optional().meta({ description: "Approve by mapping to this existing product of the same category..." }),
-  product_name: z.string().max(400).optional().meta({ description: "...or to the product of this name (created when there is none)." }),
-  therapy_area: z.string().max(200).optional().meta({ description: "Required when a new product is created." }),
+  product_name: boundedText(PRODUCT_NAME_MAX).optional().meta({ description: "...or to the product of this name (created when there is none)." }),
+  therapy_area: boundedText(TEXT_MAX.name).optional().meta({ description: "Required when a new product is created." }),
   product_status: z.enum(PROJECT_STATUSES).optional().meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
 });
 

@@ -8,7 +8,9 @@ import * as z from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/models/report-screen.server";
 import type { AuthUser } from "~/models/user.server";
 import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
+import { boundedText } from "~/schemas/fields";
 import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
+import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "../call.server";
 
 export const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
@@ -97,7 +99,7 @@ export function reportSavedAnswer(
 
 export const ReportSubmitBody = z
   .object({
-    message: z.string().max(2000).meta({ description: "The comment for the administrator (required)." }),
+    message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the administrator (required)." }),
     version: z.number().int().min(0).meta({ description: "The meta's version as read." }),
   })
   .meta({ id: "ReportSubmitBody" });
@@ -105,7 +107,7 @@ export const ReportSubmitBody = z
 export const ReportDecisionBody = z
   .object({
     partner_id: idParam,
-    message: z.string().max(2000).meta({ description: "The comment for the partner (required)." }),
+    message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the partner (required)." }),
     is_approved: z.boolean(),
   })
   .meta({ id: "ReportDecisionBody" });

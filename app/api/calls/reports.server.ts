@@ -12,10 +12,12 @@ import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES
 import { getQuarterById } from "~/models/report-screen.server";
 import { MONTHS } from "~/db/reference-data";
 import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
+import { boundedText } from "~/schemas/fields";
 import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES } from "~/utils/reports";
 import { columnsFor, type SalesKind } from "~/utils/sales-rows";
+import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, idParam, invalid, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
 
 const TAG = "Consolidated reports";
@@ -51,7 +53,7 @@ const pageFields = (defaultSize: number) => ({
   dir: z.enum(["asc", "desc"]).optional(),
 });
 const optionalId = idParam.nullish();
-const optionalText = z.string().max(200).nullish();
+const optionalText = boundedText(TEXT_MAX.name).nullish();
 const FilterOption = z.object({ id: z.number().int(), name: z.string() });
 const TextOption = z.object({ id: z.string(), name: z.string() });
 const pageAnswer = {
@@ -147,7 +149,7 @@ const FilingBody = z
     partner_id: optionalId,
     country_id: optionalId,
     product_status_dict: z
-      .record(z.string().regex(/^\d{1,10}$/, "A product id."), z.string().max(200))
+      .record(z.string().regex(/^\d{1,10}$/, "A product id."), boundedText(TEXT_MAX.name))
       .nullish()
       .refine((dict) => !dict || Object.keys(dict).length <= 1, "One product at a time.")
       .meta({ description: "`{product_id: status}`: rows whose cell for that product holds that status (an empty status: any filing of the product). One product at a time.", example: { "3": "Filed" } }),
