@@ -52,6 +52,7 @@ import {
   MEGABYTE_STRING,
   MISSING,
   mutatedJson,
+  mutationsFor,
   QUERY_MUTATIONS,
   queryString,
   restoreChangedTables,
@@ -350,7 +351,7 @@ function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
     const field = `query.${name}`;
     const baseValue = base.query[name] ?? "";
     const others = entries.filter((item) => item.name !== name);
-    for (const mutation of QUERY_MUTATIONS) {
+    for (const mutation of mutationsFor(QUERY_MUTATIONS, base.query[name])) {
       const value = mutation.value?.(baseValue);
       const mutated = value === MISSING ? others : [...others, mutation.raw ? { name, value: "", raw: mutation.raw(baseValue) } : { name, value: String(value) }];
       const query = queryString(mutated);
@@ -377,7 +378,7 @@ function bodyCases(call: ApiCall, base: CallBase): ApiCase[] {
   for (const path of schemaFields(call.body, base.body)) {
     const field = path.join(".");
     const baseValue = baseText(valueAt(base.body, path));
-    for (const mutation of JSON_MUTATIONS) {
+    for (const mutation of mutationsFor(JSON_MUTATIONS, valueAt(base.body, path))) {
       const body = () => mutatedJson(base.body, path, mutation, baseValue);
       const expected = expectation(Boolean(mutation.forbidden), call.body, JSON.parse(bodyText(body())), base.body, path, "body");
       cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, body });

@@ -542,9 +542,10 @@ const OTHER_CONTROL_CHARACTERS: [label: string, character: string][] = [
  * the bytes written in its place (URL-encoded for a query parameter, JSON text for a body field:
  * what JSON.stringify cannot write). `forbidden`: it holds characters that no text may hold,
  * refused with the field named whatever the field; otherwise the field's own schema says whether
- * it must be refused.
+ * it must be refused. `numeric`: a number out of range or written oddly, for a field that holds a
+ * number (a text field gets a few numbers only: to its code they are all the same wrong type).
  */
-export type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean } & (
+export type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean; numeric?: boolean } & (
   | { value: (base: string) => unknown; raw?: undefined }
   | { raw: (base: string) => Raw; value?: undefined }
 );
@@ -572,7 +573,8 @@ export const QUERY_MUTATIONS: ApiMutation<string>[] = [
   ...VALUE_MUTATIONS.map((mutation): ApiMutation<string> => {
     const { rawTail } = mutation;
     const forbidden = mutation.group === "nul";
-    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden };
+    const numeric = mutation.group === "number";
+    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden, numeric };
     return { name: mutation.name, raw: (base) => formEncode(mutation.value(base)) + rawTail.urlencoded, forbidden };
   }),
   ...TEXT_MUTATIONS,
@@ -589,7 +591,8 @@ export const JSON_MUTATIONS: ApiMutation[] = [
   ...VALUE_MUTATIONS.filter((mutation) => mutation.group !== "literal").map((mutation): ApiMutation => {
     const { rawTail } = mutation;
     const forbidden = mutation.group === "nul";
-    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden };
+    const numeric = mutation.group === "number";
+    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden, numeric };
     // The same bytes inside the JSON string: the body is not valid UTF-8.
     return { name: mutation.name, raw: (base) => new Uint8Array([...utf8(JSON.stringify(mutation.value(base)).slice(0, -1)), ...rawTail.bytes, ...utf8('"')]), forbidden };
   }),
@@ -599,19 +602,24 @@ export const JSON_MUTATIONS: ApiMutation[] = [
   { name: "null", value: () => null },
   { name: "true", value: () => true },
   { name: "0", value: () => 0 },
-  { name: "-1", value: () => -1 },
-  { name: "1.5", value: () => 1.5 },
-  { name: "2147483648", value: () => 2_147_483_648 },
-  { name: "9007199254740993 (beyond exact integers)", raw: () => "9007199254740993" },
   { name: "1e309 (Infinity once parsed)", raw: () => "1e309" },
-  { name: "-0", raw: () => "-0" },
-  { name: "{}", value: () => ({}) },
+  { name: "-1", value: () => -1, numeric: true },
+  { name: "1.5", value: () => 1.5, numeric: true },
+  { name: "2147483648", value: () => 2_147_483_648, numeric: true },
+  { name: "9007199254740993 (beyond exact integers)", raw: () => "9007199254740993", numeric: true },
+  { name: "-0", raw: () => "-0", numeric: true },
   { name: "[]", value: () => [] },
   { name: "[value]", value: (base) => [base] },
   { name: '{"a":{"b":value}}', value: (base) => ({ a: { b: base } }) },
   { name: "[[[…]]] 10,000 levels deep", raw: () => deepJson(10_000) },
   { name: '{"__proto__":{"polluted":"yes"}}', raw: () => '{"__proto__":{"polluted":"yes"}}' },
 ];
+
+/** The mutations of a field of this base value: the numeric ones only when it holds a number (or nothing: it may). */
+export function mutationsFor<Mutation extends ApiMutation<unknown>>(mutations: Mutation[], base: unknown): Mutation[] {
+  const holdsNumber = base === undefined || base === null || typeof base === "number" || (typeof base === "string" && /^-?\d+(\.\d+)?$/.test(base));
+  return holdsNumber ? mutations : mutations.filter((mutation) => !mutation.numeric);
+}
 
 /** The base value of a field as the text its mutations start from. */
 export const baseText = (value: unknown): string => (value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value));
