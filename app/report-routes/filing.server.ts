@@ -3,6 +3,7 @@
  * post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
  */
+import type { AppLoadContext } from "@remix-run/node";
 import { filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { cellText, readWorkbook, reportWorkbookResponse, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, type WorkbookColumn } from "~/models/workbook.server";
@@ -14,6 +15,7 @@ import {
   badRequest,
   handleReportAction,
   isPlainObject,
+  loadReportPage,
   parsePage,
   parsePayload,
   REPORT_ROUTE_MESSAGES,
@@ -43,14 +45,19 @@ type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
 // ---------------------------------------------------------------- loader and download
 
-export async function loadFilingPlanPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/** The Filing Plans page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
+export function loadFilingPlanPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
+  return loadReportPage(args, () => filingPlanPage(args));
+}
+
+async function filingPlanPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
   const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
   const history = view.report.id ? await listReportHistory(view.report.id) : [];
   return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
 }
 
-export type FilingPlanPageData = Awaited<ReturnType<typeof loadFilingPlanPage>>;
+export type FilingPlanPageData = Awaited<ReturnType<typeof filingPlanPage>>;
 
 const COUNTRY_COLUMN: WorkbookColumn = { key: "country", label: FILING_COUNTRY_COLUMN };
 const productKey = (productId: number) => `product-${productId}`;

@@ -4,7 +4,7 @@
  * report brings a plug-in: how its rows are posted and saved, and any intents of its own. The
  * route modules call their guard first and pass the signed-in user here.
  */
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import { decideReport, decisionMessage, markReportMessagesRead } from "~/models/report-screen.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
@@ -17,6 +17,7 @@ import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
+import { REFUSAL_PAGE, type RefusalPageData } from "~/components/report/refusal-page";
 import { busyHeaders, HEAVY_POST_RETRY_SECONDS, inHeavyPostTurn, isHeavyPost, SERVER_BUSY } from "./heavy-posts.server";
 import { FRAME_INTENTS, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 
@@ -169,7 +170,7 @@ export function refusal(intent: string, error: unknown, submitted?: SubmittedFor
 
 export interface ReportActionArgs {
   request: Request;
-  requestId?: string | null;
+  context: AppLoadContext;
   actor: Viewer;
   partnerId: number;
 }
@@ -256,11 +257,42 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
  * does not come soon.
  */
 export async function handleReportAction<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
-  const { request } = args;
+  const { request, context } = args;
   const upload = request.headers.get("Content-Type")?.startsWith("multipart/form-data") ?? false;
   const handle = () => (upload ? handleUpload(plugin, args) : handlePost(plugin, args));
   if (!isHeavyPost(request)) return handle();
-  return inHeavyPostTurn<Awaited<ReturnType<typeof handle>>>(request, handle, () => busyReply(upload));
+  const answer = await inHeavyPostTurn<Awaited<ReturnType<typeof handle>>>(request, handle, () => busyReply(upload));
+  // A saved post is answered by a redirect; anything else is drawn on the report's page without JavaScript.
+  if (!(answer instanceof Response)) pagesAfterHeavyPosts.set(context, isRefusalAlone(answer) ? "refusal" : "report");
+  return answer;
+}
+
+/**
+ * The page Remix draws after a heavy post that saved nothing, in the same request (a post without
+ * JavaScript; one with JavaScript is answered without a page): the refusal alone, or the report.
+ */
+const pagesAfterHeavyPosts = new WeakMap<AppLoadContext, "refusal" | "report">();
+
+/**
+ * The refusal alone when the post had no turn (there is no room to draw the report either), or
+ * when a workbook was refused for what its sheets hold: its problems are the answer, the file is
+ * what to mend. Any other refusal (a replace to confirm, a file that is no workbook, someone
+ * else's save first) is drawn on the report, where the user acts on it.
+ */
+function isRefusalAlone({ data: body, init }: ReturnType<typeof reply>): boolean {
+  return init?.status === 503 || (body.kind === "upload-problems" && body.problems.some((problem) => problem.sheet !== undefined));
+}
+
+/**
+ * A report page's data: after a heavy post refused without JavaScript, the refusal alone
+ * (app/components/report/refusal-page.tsx), or the report loaded in a turn of its own among the
+ * heavy posts (its rows cost as much memory as the post), or the refusal alone when no turn comes.
+ */
+export async function loadReportPage<Page>({ request, context }: { request: Request; context: AppLoadContext }, load: () => Promise<Page>): Promise<Page | RefusalPageData> {
+  const page = pagesAfterHeavyPosts.get(context);
+  if (!page) return load();
+  if (page === "refusal") return REFUSAL_PAGE;
+  return inHeavyPostTurn<Page | RefusalPageData>(request, load, () => REFUSAL_PAGE);
 }
 
 /**
@@ -273,7 +305,8 @@ function busyReply(upload: boolean) {
 }
 
 async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
-  const { request, actor, partnerId, requestId } = args;
+  const { request, actor, partnerId } = args;
+  const { requestId } = args.context;
   const { form, fields } = await readReportPost(request, plugin.maxBytes).catch((error: unknown) => {
     throw error instanceof BadRequest ? data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 }) : error;
   });
@@ -366,7 +399,8 @@ function uploadReply(problems: UploadProblem[], status = 400, headers?: HeadersI
 }
 
 /** A filled workbook: the form read within its limits, the report's import, its problems or the redirect with the toast. */
-async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, { request, actor, partnerId, requestId }: ReportActionArgs) {
+async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, { request, context, actor, partnerId }: ReportActionArgs) {
+  const { requestId } = context;
   let form: FormData;
   try {
     form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });

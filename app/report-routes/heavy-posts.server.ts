@@ -6,6 +6,8 @@
  * piles up the memory of all of them nor keeps the process from answering anything else. The
  * bound is this process's memory, so the count is the process's own.
  */
+import type { HeadersFunction } from "@remix-run/node";
+
 export const HEAVY_POSTS_AT_ONCE = 2;
 /** How long a heavy post waits for its turn before it is refused. */
 const TURN_WAIT_MS = 3_000;
@@ -77,3 +79,11 @@ export async function inHeavyPostTurn<T>(request: Request, work: () => Promise<T
 
 /** The headers of a refusal for want of a turn. */
 export const busyHeaders = () => ({ "Retry-After": String(HEAVY_POST_RETRY_SECONDS) });
+
+/** A report route's `headers`: a refusal for want of a turn says when to try again, on the page as on its data. */
+export const heavyPostHeaders: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};

@@ -3,6 +3,7 @@
  * the plain form post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
  */
+import type { AppLoadContext } from "@remix-run/node";
 import { loadPdtReport, savePdtReport, splitPdtPostedRows, type PdtGridRow, type PdtPostedCells, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/models/workbook.server";
@@ -14,6 +15,7 @@ import {
   badRequest,
   handleReportAction,
   isPlainObject,
+  loadReportPage,
   parsePage,
   parsePayload,
   REPORT_ROUTE_MESSAGES,
@@ -34,14 +36,19 @@ type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitte
 
 // ---------------------------------------------------------------- loader and download
 
-export async function loadPdtReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/** The Development Timeline page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
+export function loadPdtReportPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
+  return loadReportPage(args, () => pdtReportPage(args));
+}
+
+async function pdtReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
   const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
   const history = view.report.id ? await listReportHistory(view.report.id) : [];
   return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
 }
 
-export type PdtReportPageData = Awaited<ReturnType<typeof loadPdtReportPage>>;
+export type PdtReportPageData = Awaited<ReturnType<typeof pdtReportPage>>;
 
 /** An ISO date as an Excel date (UTC midnight), or an empty cell. */
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);

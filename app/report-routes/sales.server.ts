@@ -3,7 +3,7 @@
  * the grid and the plain form post them, its save with the FDF warnings carried across the
  * redirect, the product verification and the workbook upload. The routes call their guard first.
  */
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
@@ -21,6 +21,7 @@ import {
   handleReportAction,
   idList,
   isPlainObject,
+  loadReportPage,
   pageUrl,
   parsePage,
   parsePayload,
@@ -47,7 +48,12 @@ function parseTab(value: string | null): SalesKind {
 
 // ---------------------------------------------------------------- loader
 
-export async function loadSalesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+/** The Sales Report page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
+export function loadSalesReportPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
+  return loadReportPage(args, () => salesReportPage(args));
+}
+
+async function salesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
   const { value: flashedWarnings, setCookie } = await savedWarningsFlash.read(request);
   const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
@@ -72,7 +78,7 @@ export async function loadSalesReportPage({ request, viewer, partnerId }: { requ
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
-export type SalesReportPageData = Awaited<ReturnType<typeof loadSalesReportPage>>["data"];
+export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
 
 /** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
 export async function salesWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
@@ -261,7 +267,7 @@ export function handleSalesReportAction(args: ReportActionArgs) {
 
 const VERIFICATION_FIELDS = ["verificationId", "decision", "mapToProductId", "productName", "therapyArea", "projectStatus"] as const;
 
-async function handleVerification({ actor, partnerId, requestId, request }: ReportActionArgs, form: FormData) {
+async function handleVerification({ actor, partnerId, context, request }: ReportActionArgs, form: FormData) {
   const intent = "verify-product" as const;
   if (actor.role !== "ADMIN") throw forbidden();
   let fields: Record<(typeof VERIFICATION_FIELDS)[number], string | null>;
@@ -283,7 +289,7 @@ async function handleVerification({ actor, partnerId, requestId, request }: Repo
       mapToProductId: mapTo,
       newProduct: mapTo ? null : { name: text(fields.productName), therapyArea: text(fields.therapyArea) },
       projectStatus: fields.projectStatus || null,
-      requestId,
+      requestId: context.requestId,
     });
     if (!result.ok) return reply({ kind: "verification-errors", intent, verificationId, errors: result.errors }, 400);
     return redirectWithToast(pageUrl(request), { type: "success", message: result.message });

@@ -4,8 +4,10 @@ import gridStyles from "react-data-grid/lib/styles.css";
 import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
 import timelineStyles from "~/components/report/pdt-timeline.css";
 import reportStyles from "~/components/report/report-frame.css";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 import type { PageHandle } from "~/utils/page-title";
@@ -19,25 +21,30 @@ export const links: LinksFunction = () => [
 ];
 
 /** A partner's Product Development Timeline for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  return loadPdtReportPage({ request, viewer: user, partnerId: idParam(params.id) });
+  return loadPdtReportPage({ request, context, viewer: user, partnerId: idParam(params.id) });
 }
 
 /** Every change is the administrator's: STAFF and partners get 403. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  return handlePdtReportAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
+  return handlePdtReportAction({ request, context, actor: user, partnerId: idParam(params.id) });
 }
 
 export const shouldRevalidate = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function AdminDevelopmentTimeline() {
   const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
   return (
     <PdtReportPage
       data={data}
-      actionData={useActionData<typeof action>()}
+      actionData={actionData}
       downloadPath={`/admin/development-timeline/${data.view.partner.id}/xlsx`}
       templatePath={`/admin/development-timeline/${data.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"

@@ -3,8 +3,10 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
 import reportStyles from "~/components/report/report-frame.css";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handleFilingPlanAction, loadFilingPlanPage } from "~/report-routes/filing.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 import type { PageHandle } from "~/utils/page-title";
@@ -17,25 +19,30 @@ export const links: LinksFunction = () => [
 ];
 
 /** A partner's Filing Plans for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  return loadFilingPlanPage({ request, viewer: user, partnerId: idParam(params.id) });
+  return loadFilingPlanPage({ request, context, viewer: user, partnerId: idParam(params.id) });
 }
 
 /** Every change is the administrator's: STAFF and partners get 403. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  return handleFilingPlanAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
+  return handleFilingPlanAction({ request, context, actor: user, partnerId: idParam(params.id) });
 }
 
 export const shouldRevalidate = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function AdminFilingPlans() {
   const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
   return (
     <FilingPlanPage
       data={data}
-      actionData={useActionData<typeof action>()}
+      actionData={actionData}
       downloadPath={`/admin/filing-plans/${data.view.partner.id}/xlsx`}
       templatePath={`/admin/filing-plans/${data.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"

@@ -3,10 +3,12 @@ import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@re
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { SalesReportPage } from "~/components/grids/sales-report-page";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Sales Report" };
@@ -17,22 +19,26 @@ export const links: LinksFunction = () => [
 ];
 
 /** A partner's Sales Report for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  return loadSalesReportPage({ request, viewer: user, partnerId: idParam(params.id) });
+  return loadSalesReportPage({ request, context, viewer: user, partnerId: idParam(params.id) });
 }
 
 /** Every change is the administrator's: STAFF and partners get 403. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
-  return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: idParam(params.id) });
+  return handleSalesReportAction({ request, context, actor: user, partnerId: idParam(params.id) });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function AdminSalesReport() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  if (isRefusalPage(loaderData)) return <RefusalPage actionData={actionData} />;
   return (
     <SalesReportPage
       data={loaderData}

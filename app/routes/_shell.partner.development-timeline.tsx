@@ -4,8 +4,10 @@ import gridStyles from "react-data-grid/lib/styles.css";
 import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
 import timelineStyles from "~/components/report/pdt-timeline.css";
 import reportStyles from "~/components/report/report-frame.css";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import { requirePartner } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 
@@ -18,18 +20,24 @@ export const links: LinksFunction = () => [
 ];
 
 /** The signed-in partner's own Product Development Timeline (`?quarter=Q2 2026` for an earlier quarter). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
-  return loadPdtReportPage({ request, viewer: user, partnerId: user.partnerId });
+  return loadPdtReportPage({ request, context, viewer: user, partnerId: user.partnerId });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requirePartner(request);
-  return handlePdtReportAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
+  return handlePdtReportAction({ request, context, actor: user, partnerId: user.partnerId });
 }
 
 export const shouldRevalidate = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function PartnerDevelopmentTimeline() {
-  return <PdtReportPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/development-timeline/xlsx" templatePath="/partner/development-timeline/template.xlsx" />;
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
+  return <PdtReportPage data={data} actionData={actionData} downloadPath="/partner/development-timeline/xlsx" templatePath="/partner/development-timeline/template.xlsx" />;
 }

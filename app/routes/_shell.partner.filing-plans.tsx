@@ -3,8 +3,10 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
 import reportStyles from "~/components/report/report-frame.css";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { handleFilingPlanAction, loadFilingPlanPage } from "~/report-routes/filing.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import { requirePartner } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 
@@ -16,18 +18,24 @@ export const links: LinksFunction = () => [
 ];
 
 /** The signed-in partner's own Filing Plans (`?quarter=Q2 2026` for an earlier quarter). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
-  return loadFilingPlanPage({ request, viewer: user, partnerId: user.partnerId });
+  return loadFilingPlanPage({ request, context, viewer: user, partnerId: user.partnerId });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requirePartner(request);
-  return handleFilingPlanAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
+  return handleFilingPlanAction({ request, context, actor: user, partnerId: user.partnerId });
 }
 
 export const shouldRevalidate = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function PartnerFilingPlans() {
-  return <FilingPlanPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} downloadPath="/partner/filing-plans/xlsx" templatePath="/partner/filing-plans/template.xlsx" />;
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
+  return <FilingPlanPage data={data} actionData={actionData} downloadPath="/partner/filing-plans/xlsx" templatePath="/partner/filing-plans/template.xlsx" />;
 }

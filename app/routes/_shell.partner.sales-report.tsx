@@ -3,9 +3,11 @@ import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@re
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { SalesReportPage } from "~/components/grids/sales-report-page";
+import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { requirePartner } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
+import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Sales Report" };
@@ -16,20 +18,24 @@ export const links: LinksFunction = () => [
 ];
 
 /** The signed-in partner's own Sales Report (`?quarter=Q2 2026` for an earlier quarter). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePartner(request);
-  return loadSalesReportPage({ request, viewer: user, partnerId: user.partnerId });
+  return loadSalesReportPage({ request, context, viewer: user, partnerId: user.partnerId });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requirePartner(request);
-  return handleSalesReportAction({ request, requestId: context.requestId, actor: user, partnerId: user.partnerId });
+  return handleSalesReportAction({ request, context, actor: user, partnerId: user.partnerId });
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = shouldRevalidateReport;
 
+/** A post refused for want of a turn says when to try again (Retry-After). */
+export const headers = heavyPostHeaders;
+
 export default function PartnerSalesReport() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  if (isRefusalPage(loaderData)) return <RefusalPage actionData={actionData} />;
   return <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" templatePath="/partner/sales-report/template.xlsx" />;
 }

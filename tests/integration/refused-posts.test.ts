@@ -2,7 +2,8 @@
  * A refused post to a report page is answered by its errors alone: the page keeps the report it
  * loaded (no route of a report reloads after a refusal), and the answer carries no rows. Uploads
  * and posts of many rows take turns: beyond HEAVY_POSTS_AT_ONCE at once, a post is refused with
- * 503 and Retry-After instead of adding its memory to the others'.
+ * 503 and Retry-After instead of adding its memory to the others'. Without JavaScript, the page
+ * drawn after such a post is its refusal alone, or the report loaded in a turn of its own.
  */
 import ExcelJS from "exceljs";
 import { and, eq } from "drizzle-orm";
@@ -12,6 +13,7 @@ import { db } from "~/db/client.server";
 import { partners, reports } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { HEAVY_POST_RETRY_SECONDS, HEAVY_POSTS_AT_ONCE, SERVER_BUSY } from "~/report-routes/heavy-posts.server";
+import { REPLACE_NOT_CONFIRMED } from "~/report-routes/sales.server";
 import type { ReportActionData } from "~/reports/frame/contract";
 import * as adminFiling from "~/routes/_shell.admin.filing-plans.$id";
 import * as adminPdt from "~/routes/_shell.admin.development-timeline.$id";
@@ -19,7 +21,8 @@ import * as adminSales from "~/routes/_shell.admin.sales-report.$id";
 import * as partnerFiling from "~/routes/_shell.partner.filing-plans";
 import * as partnerPdt from "~/routes/_shell.partner.development-timeline";
 import * as partnerSales from "~/routes/_shell.partner.sales-report";
-import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+import { REFUSAL_PAGE } from "~/components/report/refusal-page";
+import { buildRequest, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 
 const ACME = "partner1@example.org";
 const year = String(new Date().getUTCFullYear());
@@ -68,17 +71,23 @@ async function workbookWith(rows: unknown[][]): Promise<Blob> {
   return new Blob([await workbook.xlsx.writeBuffer()]);
 }
 
-async function uploadForm(file: Blob): Promise<FormData> {
+async function uploadForm(file: Blob, { mode = "append" } = {}): Promise<FormData> {
   const form = new FormData();
   form.set("intent", "upload");
-  form.set("mode", "append");
+  form.set("mode", mode);
   form.set("version", await version());
   form.set("file", file, "sales-report.xlsx");
   return form;
 }
 
-const upload = async (file: Blob) =>
-  runRoute(partnerSales.action, new Request("http://localhost/partner/sales-report", { method: "POST", body: await uploadForm(file), headers: { Cookie: cookie } }));
+const upload = async (file: Blob, context = testContext(), options: { mode?: string } = {}) =>
+  runRoute(partnerSales.action, new Request("http://localhost/partner/sales-report", { method: "POST", body: await uploadForm(file, options), headers: { Cookie: cookie } }), { context });
+
+/** The saved rows a page's data carries. */
+const savedRowsOf = (page: RouteResult<any>) => page.data.view.rows.API.length + page.data.view.rows.FDF.length;
+
+/** The page Remix draws after a post without JavaScript: the loader, in the post's own request context. */
+const pageAfter = (context: ReturnType<typeof testContext>) => runRoute(partnerSales.loader, buildRequest("/partner/sales-report", { cookie }), { context });
 
 /**
  * An upload whose body stops halfway until `finish()`: it holds its turn while its body is read,
@@ -189,5 +198,38 @@ describe("uploads and posts of many rows take turns", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     stalled[0].finish();
     expect((await waiting).status).toBe(400);
+  });
+
+  it("without JavaScript, the page after an upload is its refusal alone when the upload had no turn or its rows were wrong; else the report, in a turn of its own", async () => {
+    const file = await workbookWith([["not a year", "March", "India", "Purchaser", "Abacavir API", 1, 2]]);
+    await gridSave([apiRow("Saved row")]);
+
+    const wrongRows = testContext();
+    expect((await upload(file, wrongRows)).status).toBe(400);
+    expect((await pageAfter(wrongRows)).data).toEqual(REFUSAL_PAGE);
+
+    // A replace to confirm is answered on the report, where the box to tick is.
+    const unconfirmed = testContext();
+    const refused = await upload(file, unconfirmed, { mode: "replace" });
+    expect(refused.data).toMatchObject({ problems: [{ message: REPLACE_NOT_CONFIRMED }] });
+    expect(savedRowsOf(await pageAfter(unconfirmed))).toBeGreaterThan(0);
+
+    for (let i = 0; i < HEAVY_POSTS_AT_ONCE; i++) stalled.push(await stalledUpload(file));
+    const busy = testContext();
+    expect((await upload(file, busy)).status).toBe(503);
+    expect((await pageAfter(busy)).data).toEqual(REFUSAL_PAGE);
+
+    // The report after a refusal waits for a turn like the upload did, and is the refusal alone when none comes.
+    stalled.pop()!.finish();
+    const unconfirmedWhileBusy = testContext();
+    expect((await upload(file, unconfirmedWhileBusy, { mode: "replace" })).status).toBe(400);
+    stalled.push(await stalledUpload(file));
+    expect((await pageAfter(unconfirmedWhileBusy)).data).toEqual(REFUSAL_PAGE);
+
+    // A small post is no heavy post: the page after it is the report.
+    const small = testContext();
+    const form = { intent: "save", quarterId: String(quarterId), version: await version(), "api[0][year]": "x" };
+    expect((await runRoute(partnerSales.action, buildRequest("/partner/sales-report", { cookie, form, headers: { "Content-Length": "80" } }), { context: small })).status).toBe(400);
+    expect(savedRowsOf(await pageAfter(small))).toBeGreaterThan(0);
   });
 });

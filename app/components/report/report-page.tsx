@@ -75,6 +75,39 @@ function QuarterPicker({ frame, hydrated }: { frame: ReportFrameView; hydrated: 
   );
 }
 
+/** The refusal of the page's last post, with a link that loads the report again where it helps. */
+export function ReportErrorAlert({ error, reloadHref }: { error: { message: string; values?: Record<string, string | number> }; reloadHref: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error" role="alert" data-testid="report-error">
+      <p>{t(error.message, error.values)}</p>
+      {reloadHref ? (
+        <p>
+          <a href={reloadHref}>{t("Reload the report")}</a>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Why an upload was refused: its first problems, and how many more. */
+export function UploadProblemsAlert({ problems }: { problems: { listed: UploadProblem[]; more: number } }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error report-upload__problems" role="alert" data-testid="upload-problems">
+      <p>
+        <strong>{t(VALIDATION_DIALOG_TITLE)}</strong> {t("Nothing was saved.")}
+      </p>
+      <ul>
+        {problems.listed.map((problem, index) => (
+          <li key={index}>{t(problem.message, problem.values)}</li>
+        ))}
+      </ul>
+      {problems.more ? <p>{t("…and {{count}} more problems.", { count: problems.more })}</p> : null}
+    </div>
+  );
+}
+
 /** A filled workbook of the report: checked like the grid, nothing saved when a row is invalid. */
 function UploadForm({
   frame,
@@ -160,19 +193,7 @@ function UploadForm({
       <button type="submit" className="button button--secondary" disabled={busy}>
         {t("Upload")}
       </button>
-      {problems?.listed.length ? (
-        <div className="alert alert--error report-upload__problems" role="alert" data-testid="upload-problems">
-          <p>
-            <strong>{t(VALIDATION_DIALOG_TITLE)}</strong> {t("Nothing was saved.")}
-          </p>
-          <ul>
-            {problems.listed.map((problem, index) => (
-              <li key={index}>{t(problem.message, problem.values)}</li>
-            ))}
-          </ul>
-          {problems.more ? <p>{t("…and {{count}} more problems.", { count: problems.more })}</p> : null}
-        </div>
-      ) : null}
+      {problems?.listed.length ? <UploadProblemsAlert problems={problems} /> : null}
       <ModalDialog open={confirming} onClose={() => setConfirming(false)} labelledBy="replace-dialog-title" testId="replace-dialog">
         <h2 id="replace-dialog-title" className="dialog__title">
           {t("Replace the saved rows?")}
@@ -458,16 +479,7 @@ export function ReportPage({
 
       {notices}
 
-      {pageError ? (
-        <div className="alert alert--error" role="alert" data-testid="report-error">
-          <p>{t(pageError.message, pageError.values)}</p>
-          {pageError.stale ? (
-            <p>
-              <a href={screen.href({})}>{t("Reload the report")}</a>
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
 
       {children}
 
