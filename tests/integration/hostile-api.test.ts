@@ -51,7 +51,7 @@ import {
   MAX_REPLY_BYTES,
   MEGABYTE_STRING,
   MISSING,
-  mutatedJson,
+  mutatedBody,
   mutationsFor,
   QUERY_MUTATIONS,
   queryString,
@@ -63,6 +63,7 @@ import {
   takeSnapshot,
   takeWrittenTables,
   valueAt,
+  type FieldPath,
   type Fingerprint,
 } from "../support/hostile-input";
 
@@ -291,8 +292,6 @@ interface ApiCase {
 
 type CallBase = ReturnType<typeof baseOf>;
 
-const decoder = new TextDecoder();
-const bodyText = (body: string | Uint8Array) => (typeof body === "string" ? body : decoder.decode(body));
 /** A path segment as the dispatcher reads it (one that is not valid percent-encoding is read as it is). */
 function segmentValue(segment: string) {
   try {
@@ -303,20 +302,21 @@ function segmentValue(segment: string) {
 }
 
 /** Only a password's hash is kept: a password is never stored as sent. */
-const isSecret = (path: readonly (string | number)[]) => path.some((segment) => /password/i.test(String(segment)));
+const isSecret = (path: FieldPath) => path.some((segment) => /password/i.test(String(segment)));
 
 /**
  * What a case must get, from what the call's own schema makes of the request's part (`where`:
  * path, query or body) holding the mutated field at `path`: refused, with the fields its errors
- * name; or accepted, with the text the field then holds (when it is a new text).
+ * name; or accepted, with the text the field then holds (when it is not the base's, `baseOutput`
+ * being what the schema made of the base).
  */
-function expectation(forbidden: boolean, schema: z.ZodType, part: unknown, base: unknown, path: (string | number)[], where: string): Pick<ApiCase, "expect" | "named" | "text"> {
+function expectation(forbidden: boolean, schema: z.ZodType, part: unknown, baseOutput: unknown, path: FieldPath, where: string): Pick<ApiCase, "expect" | "named" | "text"> {
   if (forbidden) return { expect: "forbidden" };
   const result = schema.safeParse(part);
   const prefix = where === "body" ? [] : [where];
   if (!result.success) return { expect: "refuse", named: result.error.issues.map((issue) => [...prefix, ...issue.path].join(".")) };
   const text = valueAt(result.data, path);
-  const isNew = typeof text === "string" && text !== valueAt(schema.parse(base), path) && !isSecret(path);
+  const isNew = typeof text === "string" && text !== valueAt(baseOutput, path) && !isSecret(path);
   return { expect: "either", text: isNew ? text : undefined };
 }
 
@@ -332,11 +332,12 @@ const PATH_SEGMENTS: [label: string, segment: string][] = [
 
 function paramCases(call: ApiCall, base: CallBase): ApiCase[] {
   if (!call.params) return [];
+  const baseOutput = call.params.parse(base.params);
   return schemaFields(call.params, base.params).flatMap((path) => {
     const name = String(path[0]);
     return PATH_SEGMENTS.map(([label, segment]): ApiCase => {
       const value = segmentValue(segment);
-      const expected = expectation(CONTROL_CHARACTERS.test(value), call.params!, { ...base.params, [name]: value }, base.params, path, "path");
+      const expected = expectation(CONTROL_CHARACTERS.test(value), call.params!, { ...base.params, [name]: value }, baseOutput, path, "path");
       return { label: `path ${name}=${label}`, field: `path.${name}`, ...expected, segments: { [name]: segment } };
     });
   });
@@ -345,6 +346,7 @@ function paramCases(call: ApiCall, base: CallBase): ApiCase[] {
 function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
   if (!call.query) return [];
   const entries = Object.entries(base.query).map(([name, value]) => ({ name, value }));
+  const baseOutput = call.query.parse(base.query);
   const cases: ApiCase[] = [];
   for (const path of schemaFields(call.query, base.query)) {
     const name = String(path[0]);
@@ -355,7 +357,7 @@ function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
       const value = mutation.value?.(baseValue);
       const mutated = value === MISSING ? others : [...others, mutation.raw ? { name, value: "", raw: mutation.raw(baseValue) } : { name, value: String(value) }];
       const query = queryString(mutated);
-      const expected = expectation(Boolean(mutation.forbidden), call.query, Object.fromEntries(new URLSearchParams(query)), base.query, path, "query");
+      const expected = expectation(Boolean(mutation.forbidden), call.query, Object.fromEntries(new URLSearchParams(query)), baseOutput, path, "query");
       cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, query });
     }
     cases.push(
@@ -375,13 +377,14 @@ function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
 function bodyCases(call: ApiCall, base: CallBase): ApiCase[] {
   if (!call.body) return [];
   const cases: ApiCase[] = [];
+  const baseOutput = call.body.parse(base.body);
   for (const path of schemaFields(call.body, base.body)) {
     const field = path.join(".");
     const baseValue = baseText(valueAt(base.body, path));
     for (const mutation of mutationsFor(JSON_MUTATIONS, valueAt(base.body, path))) {
-      const body = () => mutatedJson(base.body, path, mutation, baseValue);
-      const expected = expectation(Boolean(mutation.forbidden), call.body, JSON.parse(bodyText(body())), base.body, path, "body");
-      cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, body });
+      const mutated = mutatedBody(base.body, path, mutation, baseValue);
+      const expected = expectation(Boolean(mutation.forbidden), call.body, mutated.value, baseOutput, path, "body");
+      cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, body: mutated.bytes });
     }
   }
   const json = JSON.stringify(base.body);

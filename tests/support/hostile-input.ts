@@ -529,14 +529,6 @@ export const HOSTILE_PARAMS: [label: string, value: string][] = [
   ["%00", "\u0000"],
 ];
 
-/** Control characters other than NUL that no text may hold (tab, line feed and carriage return may). */
-const OTHER_CONTROL_CHARACTERS: [label: string, character: string][] = [
-  ["\\u0001", "\u0001"],
-  ["\\u000b (vertical tab)", "\u000b"],
-  ["\\u001b (escape)", "\u001b"],
-  ["\\u007f (delete)", "\u007f"],
-];
-
 /**
  * A hostile value of an API field: `value` builds it from the field's base value, or `raw` builds
  * the bytes written in its place (URL-encoded for a query parameter, JSON text for a body field:
@@ -553,52 +545,56 @@ export type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?:
 /** Leaves the field out. */
 export const MISSING = Symbol("missing");
 
-const textMutation = (name: string, value: (base: string) => string, forbidden = false): ApiMutation<never> => ({ name, value, forbidden });
+const text = (name: string, value: (base: string) => string, flags: { forbidden?: boolean; numeric?: boolean } = {}): ApiMutation<never> => ({ name, value, ...flags });
 
-/** Text every kind of field may meet: control characters, tricky but allowed characters, injections. */
-const TEXT_MUTATIONS: ApiMutation<never>[] = [
-  textMutation("value + NUL at the end", (base) => `${base}\u0000`, true),
-  ...OTHER_CONTROL_CHARACTERS.map(([label, character]) => textMutation(`value + ${label}`, (base) => `${base}${character}`, true)),
-  textMutation("value + tab, line feed, carriage return", (base) => `${base}\tx\r\ny`),
-  // Inside the text: trimming (which removes a BOM and a line separator at either end) is no change of it.
-  textMutation("value + C1 controls, zero-width space, BOM, line separator inside", (base) => `${base}\u0085\u009b\u200b\ufeff\u2028x`),
-  textMutation("value + LIKE wildcards and SQL: %_\\' OR '1'='1' --", (base) => `${base}%_\\' OR '1'='1' --`),
-  textMutation("a 10,000-character string", () => "a".repeat(10_000)),
+/** Texts with characters no text may hold: control characters other than tab, line feed and carriage return. */
+const FORBIDDEN_TEXTS = [
+  text("a NUL byte (a\\u0000b)", () => "a\u0000b", { forbidden: true }),
+  text("value + NUL", (base) => `${base}\u0000`, { forbidden: true }),
+  text("value + \\u0001", (base) => `${base}\u0001`, { forbidden: true }),
+  text("value + \\u000b (vertical tab)", (base) => `${base}\u000b`, { forbidden: true }),
+  text("value + \\u001b (escape)", (base) => `${base}\u001b`, { forbidden: true }),
+  text("value + \\u007f (delete)", (base) => `${base}\u007f`, { forbidden: true }),
 ];
 
-/** A query parameter's hostile values: the forms' values (the same encoding) and the texts above. */
+/** Texts a field may accept, and must then store as they are: markup and injections, scripts and marks, white space and invisible characters; and the too long. */
+const TRICKY_TEXTS = [
+  text("empty", () => ""),
+  text("value + RTL override, emoji, combining characters", (base) => `${base}\u202Efdp.exe 💊🧬👩🏽‍⚕️ ${ZALGO}`),
+  text("value + <script>, an attribute breakout, LIKE wildcards, SQL", (base) => `${base}<script>alert(1)</script>"><img src=x onerror=alert(1)> %_\\' OR '1'='1' --`),
+  // Inside the text: trimming (which removes a BOM and a line separator at either end) is no change of it.
+  text("value + tab, line feed, carriage return, C1 controls, zero-width space, BOM, line separator", (base) => `${base}\tx\r\ny\u0085\u009b\u200b\ufeff\u2028x`),
+  text("a 10,000-character string", () => "a".repeat(10_000)),
+  text("a 1 MB string", () => MEGABYTE_STRING),
+];
+
+const NUMBER_TEXTS = NUMBER_WORDS.map((word) => text(word, () => word, { numeric: true }));
+
+/** Bytes that are not UTF-8 after the value: an encoded lone surrogate and an overlong "/" (read as replacement characters). */
+const BAD_UTF8 = [0xed, 0xa0, 0x80, 0xc0, 0xaf];
+const BAD_UTF8_NAME = "value + bytes that are not UTF-8 (ED A0 80, C0 AF)";
+
+/** A query parameter's hostile values. */
 export const QUERY_MUTATIONS: ApiMutation<string>[] = [
   { name: "missing", value: () => MISSING },
-  { name: "empty", value: () => "" },
-  ...VALUE_MUTATIONS.map((mutation): ApiMutation<string> => {
-    const { rawTail } = mutation;
-    const forbidden = mutation.group === "nul";
-    const numeric = mutation.group === "number";
-    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden, numeric };
-    return { name: mutation.name, raw: (base) => formEncode(mutation.value(base)) + rawTail.urlencoded, forbidden };
-  }),
-  ...TEXT_MUTATIONS,
+  ...FORBIDDEN_TEXTS,
+  ...TRICKY_TEXTS,
+  ...NUMBER_TEXTS,
+  { name: BAD_UTF8_NAME, raw: (base) => formEncode(base) + BAD_UTF8.map((byte) => `%${byte.toString(16).toUpperCase()}`).join("") },
 ];
 
-const utf8 = (text: string) => encoder.encode(text);
+const utf8 = (value: string) => encoder.encode(value);
 const deepJson = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 
-/** A body field's hostile values: the forms' values as JSON strings, the texts above, half surrogate pairs, and every other JSON type. */
+/** A body field's hostile values: the texts of a query parameter, half surrogate pairs, and every other JSON type. */
 export const JSON_MUTATIONS: ApiMutation[] = [
   { name: "missing", value: () => MISSING },
-  { name: "empty string", value: () => "" },
-  // A JSON body has real lists, objects and booleans: below, not as text.
-  ...VALUE_MUTATIONS.filter((mutation) => mutation.group !== "literal").map((mutation): ApiMutation => {
-    const { rawTail } = mutation;
-    const forbidden = mutation.group === "nul";
-    const numeric = mutation.group === "number";
-    if (!rawTail) return { name: mutation.name, value: mutation.value, forbidden, numeric };
-    // The same bytes inside the JSON string: the body is not valid UTF-8.
-    return { name: mutation.name, raw: (base) => new Uint8Array([...utf8(JSON.stringify(mutation.value(base)).slice(0, -1)), ...rawTail.bytes, ...utf8('"')]), forbidden };
-  }),
-  ...TEXT_MUTATIONS,
-  textMutation("value + a lone high surrogate \\ud800", (base) => `${base}\ud800`, true),
-  textMutation("a lone low surrogate \\udc00 + value", (base) => `\udc00${base}`, true),
+  ...FORBIDDEN_TEXTS,
+  text("value + a lone high surrogate \\ud800", (base) => `${base}\ud800`, { forbidden: true }),
+  text("a lone low surrogate \\udc00 + value", (base) => `\udc00${base}`, { forbidden: true }),
+  ...TRICKY_TEXTS,
+  ...NUMBER_TEXTS,
+  { name: BAD_UTF8_NAME, raw: (base) => new Uint8Array([...utf8(JSON.stringify(base).slice(0, -1)), ...BAD_UTF8, ...utf8('"')]) },
   { name: "null", value: () => null },
   { name: "true", value: () => true },
   { name: "0", value: () => 0 },
@@ -638,15 +634,22 @@ function setPath(value: unknown, path: readonly (string | number)[], replacement
 }
 
 /**
- * The JSON text of `body` with the field at `path` set to `mutation`'s value, as the bytes
- * the client sends (a raw value is written as it is).
+ * `body` with the field at `path` set to `mutation`'s value: the value the server reads from it,
+ * and the bytes the client sends, built when asked (a raw value is written as it is).
  */
-export function mutatedJson(body: unknown, path: readonly (string | number)[], mutation: ApiMutation, base: string): string | Uint8Array {
-  if (!mutation.raw) return JSON.stringify(setPath(body, path, mutation.value(base)));
-  const [before, after] = JSON.stringify(setPath(body, path, RAW_MARK)).split(JSON.stringify(RAW_MARK));
-  const raw = mutation.raw(base);
-  if (typeof raw === "string") return `${before}${raw}${after}`;
-  return new Uint8Array([...utf8(before), ...raw, ...utf8(after)]);
+export function mutatedBody(body: unknown, path: readonly (string | number)[], mutation: ApiMutation, base: string) {
+  if (!mutation.raw) {
+    const value = setPath(body, path, mutation.value(base));
+    return { value, bytes: () => JSON.stringify(value) };
+  }
+  const raw = mutation.raw;
+  const bytes = () => {
+    const [before, after] = JSON.stringify(setPath(body, path, RAW_MARK)).split(JSON.stringify(RAW_MARK));
+    const text = raw(base);
+    return typeof text === "string" ? `${before}${text}${after}` : new Uint8Array([...utf8(before), ...text, ...utf8(after)]);
+  };
+  const sent = bytes();
+  return { value: JSON.parse(typeof sent === "string" ? sent : new TextDecoder().decode(sent)) as unknown, bytes };
 }
 
 /** A query string of entries; `raw` entries are already encoded. */
