@@ -78,8 +78,16 @@ function unknownFields(schema: z.ZodType, value: unknown): string[] {
 /** Half of a surrogate pair: JSON can carry one (`"\\ud800"`), no text column can keep it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const isStorable = (text: string) => !CONTROL_CHARACTERS.test(text) && !LONE_SURROGATE.test(text);
-/** A refusal names at most this many fields. */
-const MAX_TEXT_REFUSALS = 100;
+
+/** A refusal of fields by their names or texts names this many at most, each cut to this many characters: what it echoes of a body stays small. */
+const MAX_NAMED_FIELDS = 100;
+const MAX_FIELD_NAME = 200;
+
+/** A 400 naming the fields with one message. */
+function refuseFields(fields: string[], message: string): never {
+  const named = fields.slice(0, MAX_NAMED_FIELDS).map((field) => (field.length > MAX_FIELD_NAME ? `${field.slice(0, MAX_FIELD_NAME)}…` : field));
+  throw invalid(Object.fromEntries(named.map((field) => [field, [message]])));
+}
 
 /** The entries of an object or a list (indexes as names), read as they are needed. */
 function* entriesOf(value: unknown): Generator<[string, unknown]> {
@@ -96,7 +104,7 @@ function* entriesOf(value: unknown): Generator<[string, unknown]> {
 function unstorableFields(fields: Iterable<[string, unknown]>, prefix: string[]): string[] {
   const found: string[] = [];
   const open: { key: string; entries: Iterator<[string, unknown]> }[] = [{ key: "", entries: fields[Symbol.iterator]() }];
-  while (open.length && found.length < MAX_TEXT_REFUSALS) {
+  while (open.length && found.length < MAX_NAMED_FIELDS) {
     const next = open[open.length - 1].entries.next();
     if (next.done) {
       open.pop();
@@ -117,11 +125,9 @@ function unstorableFields(fields: Iterable<[string, unknown]>, prefix: string[])
 function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string, fields: Iterable<[string, unknown]> = entriesOf(value)) {
   if (!schema) return undefined;
   const unstorable = unstorableFields(fields, where === "body" ? [] : [where]);
-  if (unstorable.length) throw invalid(Object.fromEntries(unstorable.map((field) => [field, [CHARACTERS_NOT_ALLOWED]])));
+  if (unstorable.length) refuseFields(unstorable, CHARACTERS_NOT_ALLOWED);
   const unknown = unknownFields(schema, value);
-  if (unknown.length) {
-    throw invalid(Object.fromEntries(unknown.map((key) => [where === "body" ? key : `${where}.${key}`, ["Unknown field."]])));
-  }
+  if (unknown.length) refuseFields(unknown.map((key) => (where === "body" ? key : `${where}.${key}`)), "Unknown field.");
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = Object.entries(fieldErrors(result.error)).map(([key, messages]) => [where === "body" ? key : [where, key].filter(Boolean).join("."), messages]);

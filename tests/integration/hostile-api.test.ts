@@ -400,6 +400,9 @@ function bodyCases(call: ApiCall, base: CallBase): ApiCase[] {
     { label: "body: invalid JSON", field: "", expect: "refuse", body: text(json.slice(0, -1)) },
     { label: "body: empty", field: "", expect: "refuse", body: text("") },
     { label: "body: 100,000 levels of nesting", field: "", expect: "refuse", body: () => `${"[".repeat(100_000)}${"]".repeat(100_000)}` },
+    { label: "body: a NUL 100,000 levels deep", field: "", expect: "refuse", body: withField(`"x":${"[".repeat(100_000)}"\\u0000"${"]".repeat(100_000)}`) },
+    { label: "body: 10,000 unknown fields", field: "", expect: "refuse", body: withField(Array.from({ length: 10_000 }, (_, index) => `"x${index}":1`).join(",")) },
+    { label: "body: a field named with 100,000 characters", field: "", expect: "refuse", body: withField(`"${"x".repeat(100_000)}":1`) },
     { label: "body: labelled text/plain", field: "", expect: "refuse", body: text(json), contentType: "text/plain" },
   );
   if ((call.maxBodyBytes ?? 64 * 1024) <= MEGABYTE_STRING.length) {
