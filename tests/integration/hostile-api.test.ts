@@ -112,7 +112,7 @@ async function tokenFor(email: string) {
   return token;
 }
 
-/** The answer's body of a call the world is read with. */
+/** The body of a GET answer: the world is read through the API. */
 async function read(token: string, path: string) {
   const answer = await callApi("GET", path, { token });
   expect(answer.status, `GET ${path}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200);
@@ -120,8 +120,9 @@ async function read(token: string, path: string) {
 }
 
 async function buildWorld(): Promise<World> {
+  const user = (await findUserByEmail(ACCOUNTS.PARTNER))!;
   // Hashed again at the low cost of this file (see beforeAll), for the calls that check it.
-  await setUserPassword((await findUserByEmail(ACCOUNTS.PARTNER))!.id, "partner-pass-1");
+  await setUserPassword(user.id, "partner-pass-1");
   const tokens = { ADMIN: await tokenFor(ACCOUNTS.ADMIN), PARTNER: await tokenFor(ACCOUNTS.PARTNER), PARTNER3: await tokenFor(ACCOUNTS.PARTNER3) };
   // A token notes its use once a minute: kept in the future, so that no refused case writes it.
   await db.execute(sql`update ${apiTokens} set last_used_at = now() + interval '1 day'`);
@@ -132,7 +133,6 @@ async function buildWorld(): Promise<World> {
     .select({ id: productVerifications.id })
     .from(productVerifications)
     .where(and(eq(productVerifications.partnerId, acme), eq(productVerifications.status, "pending")));
-  const user = await findUserByEmail(ACCOUNTS.PARTNER);
 
   const pdt = await read(tokens.PARTNER3, "/template/pdt/");
   const [pdtRow] = pdt.template_data;
@@ -151,7 +151,7 @@ async function buildWorld(): Promise<World> {
     openQuarter: { id: open.id, name: open.name },
     product: { id: product.id, name: product.name, therapyArea: product.therapyArea },
     pendingVerificationId: verification.id,
-    resetToken: await createPasswordToken(user!.id, "reset"),
+    resetToken: await createPasswordToken(user.id, "reset"),
     partnerForm: (await read(tokens.ADMIN, `/admin/partner/${acme}/`)).form,
     pdt: {
       version: pdt.pdt_meta.version,
@@ -518,7 +518,9 @@ async function attack(call: ApiCall): Promise<string[]> {
   const fail = (label: string, problem: string) => failures.push(`${callKey(call)}: ${label}: ${problem}`);
   let callBaseline = baseline;
   let setupTables: string[] = [];
+  /** Runs the call's setup, if any, over the snapshot: the baseline of its cases. */
   const setUp = async () => {
+    callBaseline = baseline;
     if (!base.setup) return;
     await base.setup(world);
     setupTables = await takeWrittenTables();
