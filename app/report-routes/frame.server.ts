@@ -17,9 +17,8 @@ import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
-import { REFUSAL_PAGE, type RefusalPageData } from "~/components/report/refusal-page";
 import { busyHeaders, HEAVY_POST_RETRY_SECONDS, inHeavyPostTurn, isHeavyPost, SERVER_BUSY } from "./heavy-posts.server";
-import { FRAME_INTENTS, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import { FRAME_INTENTS, REFUSAL_PAGE, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type RefusalPageData, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 

@@ -7,16 +7,12 @@
 import { useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ReportActionData } from "~/reports/frame/contract";
+export { isRefusalPage, REFUSAL_PAGE, type RefusalPageData } from "~/reports/frame/contract";
 import { routeTitle } from "~/utils/page-title";
 import { PageHeader } from "../page-header";
 import { InvalidDataAlert, ReportErrorAlert, UploadProblemsAlert } from "./report-page";
 
 /** A report route's data in place of the report (app/report-routes/frame.server.ts, loadReportPage). */
-export const REFUSAL_PAGE = { refusalOnly: true } as const;
-export type RefusalPageData = typeof REFUSAL_PAGE;
-
-export const isRefusalPage = (data: object): data is RefusalPageData => "refusalOnly" in data;
-
 export function RefusalPage({ actionData }: { actionData: unknown }) {
   const { t } = useTranslation();
   const location = useLocation();

@@ -97,3 +97,9 @@ export type ReportActionData =
 export function keepsPageAfter(result: ReportActionData | undefined): boolean {
   return Boolean(result && result.kind !== "messages-read");
 }
+
+/** A report page's data when it shows a refusal alone (no report rows loaded): the server's loader and the page share it. */
+export const REFUSAL_PAGE = { refusalOnly: true } as const;
+export type RefusalPageData = typeof REFUSAL_PAGE;
+
+export const isRefusalPage = (data: object): data is RefusalPageData => "refusalOnly" in data;
