@@ -503,7 +503,7 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
 
 // ---------------------------------------------------------------- options
 
-/** The distinct values of each filter column in a report's rows of the kind (purchasers: all of them). */
+/** The distinct values of each filter column in a report's rows of the kind (purchasers: the first PURCHASER_OPTIONS_MAX in alphabetical order). */
 interface OptionValues {
   products: number[];
   countries: number[];
@@ -537,8 +537,6 @@ async function readOptionValues(scope: Scope, reportIds: number[]): Promise<Map<
       months: distinct<number>(salesRows.month).as("months"),
       formulationTypes: distinct<number>(salesRows.formulationTypeId).as("formulation_types"),
       currencies: distinct<string>(salesRows.currencyCode).as("currencies"),
-      // An empty purchaser is none.
-      purchasers: distinct<string>(salesRows.purchaser, sql`${salesRows.purchaser} <> ''`).as("purchasers"),
     })
     .from(salesRows)
     .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)))
@@ -552,7 +550,15 @@ async function readOptionValues(scope: Scope, reportIds: number[]): Promise<Map<
       months: reportValues.months,
       formulationTypes: reportValues.formulationTypes,
       currencies: reportValues.currencies,
-      purchasers: reportValues.purchasers,
+      // The quarter's first names are among each report's first names: a report of 100,000 rows
+      // gives its first PURCHASER_OPTIONS_MAX, not all of its names. An empty purchaser is none.
+      purchasers: sql<string[] | null>`(
+        select array_agg(name order by name) from (
+          select distinct ${salesRows.purchaser} as name from ${salesRows}
+          where ${salesRows.reportId} = ${reports.id} and ${salesRows.kind} = ${scope.kind} and ${salesRows.purchaser} <> ''
+          order by 1 limit ${PURCHASER_OPTIONS_MAX}
+        ) first_purchasers
+      )`,
     })
     .from(reports)
     .crossJoinLateral(reportValues)
