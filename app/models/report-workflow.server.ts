@@ -369,13 +369,13 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
   return history;
 }
 
-/** The rows of the report's latest submission snapshot, or null when it was never submitted. */
-export async function latestSubmittedRows(reportId: number): Promise<unknown[] | null> {
+/** The report's latest submission snapshot, or null when it was never submitted. */
+export async function latestSubmissionId(reportId: number): Promise<number | null> {
   const [snapshot] = await db
-    .select({ rows: reportSnapshots.rows })
+    .select({ id: reportSnapshots.id })
     .from(reportSnapshots)
     .where(and(eq(reportSnapshots.reportId, reportId), eq(reportSnapshots.event, "submit")))
     .orderBy(desc(reportSnapshots.version), desc(reportSnapshots.id))
     .limit(1);
-  return snapshot ? (Array.isArray(snapshot.rows) ? snapshot.rows : []) : null;
+  return snapshot?.id ?? null;
 }

@@ -8,7 +8,7 @@ import Decimal from "decimal.js";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, currencies, formulationTypes, products, reports, salesRows } from "~/db/schema";
+import { countries, currencies, formulationTypes, products, reports, reportSnapshots, salesRows } from "~/db/schema";
 import { WORKFLOW_REFUSALS, type ReportStatus } from "~/utils/report-workflow";
 import {
   columnsFor,
@@ -41,7 +41,7 @@ import {
   type Actor,
   type ReportFrameView,
 } from "./report-screen.server";
-import { latestSubmittedRows, pendingVerificationCount, WorkflowError } from "./report-workflow.server";
+import { latestSubmissionId, pendingVerificationCount, WorkflowError } from "./report-workflow.server";
 
 
 // ---------------------------------------------------------------- reference lists
@@ -504,28 +504,55 @@ const CHANGES_LISTED = 20;
 
 /**
  * The report's rows now against those of its latest submission (by row id): rows added, changed
- * and removed since. null when the report was never submitted.
+ * and removed since; the listed ones are added and changed rows by id, then removed ones. null when
+ * the report was never submitted. Compared in the database (the snapshot read as typed columns
+ * beside the rows): a 12,000-row snapshot is neither sent to the server nor parsed there.
  */
 export async function changesSinceLastSubmission(reportId: number): Promise<SalesChangesSinceSubmission | null> {
-  const submitted = await latestSubmittedRows(reportId);
-  if (!submitted) return null;
-  const current = await db.select().from(salesRows).where(eq(salesRows.reportId, reportId)).orderBy(asc(salesRows.id));
-  const before = new Map<number, SalesRowRecord>();
-  for (const raw of submitted) {
-    const row = raw as SalesRowRecord;
-    if (row && typeof row.id === "number") before.set(row.id, row);
-  }
-  const result: SalesChangesSinceSubmission = { added: 0, changed: 0, removed: 0, rows: [] };
-  const note = (change: SalesRowChange) => {
-    result[change.change] += 1;
-    if (result.rows.length < CHANGES_LISTED) result.rows.push(change);
-  };
-  for (const row of current) {
-    const old = before.get(row.id);
-    if (!old) note({ id: row.id, kind: row.kind, change: "added" });
-    else if (!sameValues(old, row)) note({ id: row.id, kind: row.kind, change: "changed" });
-    before.delete(row.id);
-  }
-  for (const old of before.values()) note({ id: old.id, kind: old.kind, change: "removed" });
-  return result;
+  const snapshotId = await latestSubmissionId(reportId);
+  if (snapshotId == null) return null;
+  const groups = await db
+    .select({
+      change: sql<SalesRowChange["change"]>`change`,
+      count: sql<number>`count(*)`.mapWith(Number),
+      first: sql<SalesRowChange[]>`json_agg(json_build_object('id', id, 'kind', kind, 'change', change) order by id) filter (where listed <= ${CHANGES_LISTED})`,
+    })
+    .from(
+      sql`(
+        select id, kind, change, row_number() over (partition by change order by id) as listed from (
+          select coalesce(c.id, b.id) as id, coalesce(c.kind::text, b.kind) as kind,
+            case
+              when b.id is null then 'added'
+              when c.id is null then 'removed'
+              when (b.kind, b.year, b.month, b."countryId", b.purchaser, b."productId", b."productName", b."productVerificationId",
+                    b.strength, b."formulationTypeId", b."currencyCode", b."procurementEndCountry", b.comments,
+                    b.quantity, b."totalValue", b."packSize", b."grossSalePriceCurrency", b."usdExchangeRate", b."grossSalePriceUsd",
+                    b."totalGrossValue", b."deductableExpenses", b."royaltyPercent", b."royaltyDue")
+                is distinct from
+                   (c.kind::text, c.year, c.month, c.country_id, c.purchaser, c.product_id, c.product_name, c.product_verification_id,
+                    c.strength, c.formulation_type_id, c.currency_code, c.procurement_end_country, c.comments,
+                    c.quantity, c.total_value, c.pack_size, c.gross_sale_price_currency, c.usd_exchange_rate, c.gross_sale_price_usd,
+                    c.total_gross_value, c.deductable_expenses, c.royalty_percent, c.royalty_due) then 'changed'
+            end as change
+          from (
+            select b.* from ${reportSnapshots} s, jsonb_to_recordset(s.rows) as b(
+              id integer, kind text, year integer, month integer, "countryId" integer, purchaser text, "productId" integer,
+              "productName" text, "productVerificationId" integer, strength text, "formulationTypeId" integer, "currencyCode" text,
+              "procurementEndCountry" text, comments text, quantity numeric, "totalValue" numeric, "packSize" numeric,
+              "grossSalePriceCurrency" numeric, "usdExchangeRate" numeric, "grossSalePriceUsd" numeric, "totalGrossValue" numeric,
+              "deductableExpenses" numeric, "royaltyPercent" numeric, "royaltyDue" numeric)
+            where s.id = ${snapshotId}
+          ) b
+          full join (select * from ${salesRows} where ${salesRows.reportId} = ${reportId}) c on c.id = b.id
+        ) compared
+        where change is not null
+      ) changes`,
+    )
+    .groupBy(sql`change`);
+  const changes: SalesChangesSinceSubmission = { added: 0, changed: 0, removed: 0, rows: [] };
+  for (const group of groups) changes[group.change] = group.count;
+  const listed = (kinds: SalesRowChange["change"][]) =>
+    groups.flatMap((group) => (kinds.includes(group.change) ? group.first ?? [] : [])).sort((a, b) => a.id - b.id);
+  changes.rows = [...listed(["added", "changed"]), ...listed(["removed"])].slice(0, CHANGES_LISTED);
+  return changes;
 }

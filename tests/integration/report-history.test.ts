@@ -115,4 +115,31 @@ describe("the Sales Report history", () => {
     expect(data.changes!.rows).toHaveLength(3);
     expect(data.history.map((entry) => entry.action)).toEqual(["save", "reject", "submit"]);
   });
+
+  it("lists at most 20 changes, added and changed by row then removed; the same number written otherwise and a reverted edit are no change", async () => {
+    const purchasers = Array.from({ length: 30 }, (_, i) => `Buyer ${String(i).padStart(2, "0")}`);
+    await save({ API: purchasers.map(apiRow) }, { intent: "submit", comment: "Thirty rows." });
+    await post({ intent: "reject", quarterId: String(quarterId), comment: "Check." }, ADMIN);
+    const rows = unpackSalesRows((await page()).view.rows).API;
+
+    // Rows 0-1: the same quantity written as "10.00" and an edit put back; rows 2-16 changed; rows 17-24 removed; 10 added.
+    const edited = rows.slice(0, 17).map((row, i) =>
+      i === 0 ? { ...row, quantity: "10.00" } : i === 1 ? row : { ...row, purchaser: `${row.purchaser} (corrected)` },
+    );
+    expect((await save({ API: [{ ...rows[1], purchaser: "Changed for a moment" }] })).status).toBe(302);
+    const version = (await page()).view.report.version;
+    expect(version).toBeGreaterThan(0);
+    const added = Array.from({ length: 10 }, (_, i) => apiRow(`New buyer ${i}`));
+    expect((await save({ API: [...edited, ...added], deletedIds: rows.slice(17, 25).map((row) => row.id!) })).status).toBe(302);
+
+    const data = await page();
+    expect(data.changes).toMatchObject({ added: 10, changed: 15, removed: 8 });
+    const expectedChanged = rows.slice(2, 17).map((row) => ({ id: row.id, kind: "API", change: "changed" }));
+    const addedIds = unpackSalesRows(data.view.rows)
+      .API.filter((row) => row.purchaser.startsWith("New buyer"))
+      .map((row) => row.id!)
+      .sort((a, b) => a - b);
+    expect(data.changes!.rows).toEqual([...expectedChanged, ...addedIds.slice(0, 5).map((id) => ({ id, kind: "API", change: "added" }))]);
+  });
 });
+
