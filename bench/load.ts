@@ -40,7 +40,7 @@
  * $TMPDIR/portal-load-<size>.json, and exits 1 on any error or lost row. Servers are stopped at
  * the end, also on an error or Ctrl-C; the last copy stays for a look (`portal_load_<size>`).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -52,6 +52,7 @@ import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data"
 import { unpackSalesRows, type PackedSalesRows, type SalesGridRows } from "../app/reports/sales/contract";
 import { deriveFdfValues, type SalesKind } from "../app/utils/sales-rows";
 import { benchDatabaseUrl, benchServerUrl, parseSize, type BenchSize } from "./generate";
+import { startBuiltServer, stopServer } from "./server";
 
 const HOST = "127.0.0.1";
 const FIRST_PORT = 3820;
@@ -212,57 +213,8 @@ const bodyText = (reply: Reply) =>
 
 // ---------------------------------------------------------------- the servers
 
-/** The Node options `npm start` gives the server (package.json), then BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
-function serverNodeArgs(appDir: string): string[] {
-  const start = JSON.parse(fs.readFileSync(path.join(appDir, "package.json"), "utf8")).scripts.start as string;
-  const options = /\bnode((?: --\S+)*) build\/server\.js/.exec(start);
-  if (!options) throw new Error(`package.json: the start script does not run node build/server.js: ${start}`);
-  return [...options[1].split(" "), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ")].filter(Boolean);
-}
-
-async function startServer(appDir: string, databaseUrl: string, port: number, logFile: string): Promise<ChildProcess> {
-  try {
-    await request(port, "/healthz");
-    throw new Error(`Port ${port} is already in use: stop whatever listens there first.`);
-  } catch (error) {
-    if ((error as Error).message.startsWith("Port")) throw error;
-  }
-  const log = fs.openSync(logFile, "a");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: "production",
-    PORT: String(port),
-    APP_URL: `http://localhost:${port}`,
-    SESSION_SECRET,
-    REMINDER_SCHEDULER: "off",
-    LOG_LEVEL: "warn",
-  };
-  delete env.SMTP_URL;
-  delete env.PORTAL_TODAY;
-  delete env.WORKER;
-  const child = spawn(process.execPath, [...serverNodeArgs(appDir), "build/server.js"], { cwd: appDir, env, stdio: ["ignore", log, log] });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server on port ${port} exited (${child.exitCode}); see ${logFile}`);
-    try {
-      if ((await request(port, "/healthz")).status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`The server on port ${port} did not answer /healthz within 90 s; see ${logFile}`);
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  if (await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)])) return;
-  child.kill("SIGKILL");
-  await exited;
-}
+const startServer = (appDir: string, databaseUrl: string, port: number, logFile: string) =>
+  startBuiltServer({ appDir, databaseUrl, port, sessionSecret: SESSION_SECRET, logFile, env: { LOG_LEVEL: "warn" } });
 
 // ---------------------------------------------------------------- CPU time from /proc
 

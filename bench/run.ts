@@ -8,7 +8,7 @@
  * request goes to 127.0.0.1 and every loop is bounded. Prints one table and writes
  * bench/results.json. The server is stopped at the end, also on error or Ctrl-C.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -23,6 +23,7 @@ import { POSTGRES_SESSION } from "../app/db/client.server";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
 import { deriveFdfValues } from "../app/utils/sales-rows";
 import { benchDatabaseUrl, benchServerUrl, parseSize, SIZES, type BenchSize } from "./generate";
+import { startBuiltServer, stopServer } from "./server";
 
 const PORT = 3810;
 const HOST = "127.0.0.1";
@@ -85,7 +86,6 @@ const ms = (value: number) => (value >= 100 ? `${Math.round(value)} ms` : `${val
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rate = (value: number) => `${Math.round(value).toLocaleString("en")} rows/s`;
-const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = performance.now();
@@ -190,63 +190,15 @@ async function withPeakRss<T>(pid: number, run: () => Promise<T>): Promise<{ val
   }
 }
 
-/** BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": extra Node options for the measured server. */
-/** The Node options `npm start` gives the server (package.json), then BENCH_NODE_ARGS. */
-function serverNodeArgs(): string[] {
-  const start = JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.start as string;
-  const options = /\bnode((?: --\S+)*) build\/server\.js/.exec(start);
-  if (!options) throw new Error(`package.json: the start script does not run node build/server.js: ${start}`);
-  return [...options[1].split(" "), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ")].filter(Boolean);
-}
-
 /** A server started afresh, and the RSS of the one it replaces when it was stopped. */
 interface Restarted {
   server: ChildProcess;
   previousRss: number;
 }
 
-async function startServer(databaseUrl: string, logFile: string): Promise<ChildProcess> {
-  try {
-    await request("/healthz");
-    throw new Error(`Port ${PORT} is already in use: stop whatever listens there first.`);
-  } catch (error) {
-    if ((error as Error).message.startsWith("Port")) throw error;
-  }
-  const log = fs.openSync(logFile, "a");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: "production",
-    PORT: String(PORT),
-    APP_URL: BASE,
-    SESSION_SECRET: "bench-session-secret-not-for-production",
-    REMINDER_SCHEDULER: "off",
-  };
-  delete env.SMTP_URL;
-  delete env.PORTAL_TODAY;
-  // The server as `npm start` runs it: one process, so its RSS is the server's.
-  const child = spawn(process.execPath, [...serverNodeArgs(), "build/server.js"], { env, stdio: ["ignore", log, log] });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}); see ${logFile}`);
-    try {
-      if ((await request("/healthz")).status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`The server did not answer /healthz within 90 s; see ${logFile}`);
-}
-
-async function stopServer(child: ChildProcess | null) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  if (await Promise.race([exited.then(() => true), sleep(12_000).then(() => false)])) return;
-  child.kill("SIGKILL");
-  await exited;
-}
+const startServer = (databaseUrl: string, logFile: string) =>
+  // One process (the worker in it), so its RSS is the server's.
+  startBuiltServer({ databaseUrl, port: PORT, sessionSecret: "bench-session-secret-not-for-production", logFile });
 
 // ---------------------------------------------------------------- measurement loops
 
