@@ -101,6 +101,26 @@ const written = (value: WorkbookCell): WorkbookCell => (typeof value === "string
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** XML of a sheet written but not yet compressed that a writer lets build up before it waits. */
+const SHEET_BACKLOG_BYTES = 1024 * 1024;
+
+/**
+ * Lets the event loop run, then waits while the sheet's XML is not compressed yet. exceljs's sheet
+ * stream never asks its writer to wait (its write() returns true whatever is queued): rows were
+ * turned into XML faster than the zip compressed them, and piled up in memory. The streams it
+ * pipes into say what is queued. A download whose client has gone (`output` destroyed) ends here.
+ */
+async function sheetWritten(sheet: ExcelJS.Worksheet, output: Writable) {
+  await yieldToEventLoop();
+  const pipes = (sheet as unknown as { stream?: { pipes?: { writableLength?: number }[] } }).stream?.pipes ?? [];
+  const backlog = () => pipes.reduce((bytes, pipe) => bytes + (pipe.writableLength ?? 0), 0);
+  for (;;) {
+    if (output.destroyed) throw new Error("The workbook's reader has gone.");
+    if (backlog() <= SHEET_BACKLOG_BYTES) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** Column letters of a 1-based column number (1 → A, 27 → AA). */
 function columnLetter(column: number): string {
   let letters = "";
@@ -176,7 +196,7 @@ interface SheetWithValidations {
   dataValidations: { add(range: string, validation: ExcelJS.DataValidation): void };
 }
 
-async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, columns, rows }: WorkbookSheet, lists: ListSheet) {
+async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, columns, rows }: WorkbookSheet, lists: ListSheet, output: Writable) {
   const lastColumn = columnLetter(Math.max(columns.length, 1));
   const sheet = workbook.addWorksheet(name, {
     views: [{ state: "frozen", ySplit: 1, xSplit: 0 }],
@@ -212,7 +232,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, 
             : style.plain;
     });
     row.commit();
-    if (++count % 64 === 0) await yieldToEventLoop();
+    if (++count % 64 === 0) await sheetWritten(sheet, output);
   };
   for (const cells of head) await writeRow(cells);
   for await (const cells of rest) await writeRow(cells);
@@ -261,7 +281,7 @@ export async function writeWorkbook(stream: Writable, { info, sheets }: Workbook
   const { default: excel } = await import("exceljs");
   const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const lists = new ListSheet();
-  for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
+  for (const sheet of sheets) await writeSheet(workbook, sheet, lists, stream);
   writeInfo(workbook, info, new Date());
   lists.write(workbook);
   await workbook.commit();
