@@ -10,7 +10,7 @@ import { findApiTokenUser } from "~/models/api-token.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
-import { CHARACTERS_NOT_ALLOWED, CONTROL_CHARACTERS } from "~/utils/text-rules";
+import { CHARACTERS_NOT_ALLOWED, isStorableText } from "~/utils/text-rules";
 import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
 import { ApiError, invalid, type ApiCall, type ApiErrorBody } from "./call.server";
 import { API_CALLS } from "./calls/index.server";
@@ -75,10 +75,6 @@ function unknownFields(schema: z.ZodType, value: unknown): string[] {
   return Object.keys(value).filter((key) => !known.includes(key));
 }
 
-/** Half of a surrogate pair: JSON can carry one (`"\\ud800"`), no text column can keep it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const isStorable = (text: string) => !CONTROL_CHARACTERS.test(text) && !LONE_SURROGATE.test(text);
-
 /** A refusal of fields by their names or texts names this many at most, each cut to this many characters: what it echoes of a body stays small. */
 const MAX_NAMED_FIELDS = 100;
 const MAX_FIELD_NAME = 200;
@@ -111,7 +107,7 @@ function unstorableFields(fields: Iterable<[string, unknown]>, prefix: string[])
       continue;
     }
     const [key, value] = next.value;
-    if (!isStorable(key) || (typeof value === "string" && !isStorable(value))) {
+    if (!isStorableText(key) || (typeof value === "string" && !isStorableText(value))) {
       found.push([...prefix, ...open.slice(1).map((level) => level.key), key].join("."));
     } else if (typeof value === "object" && value !== null) open.push({ key, entries: entriesOf(value) });
   }

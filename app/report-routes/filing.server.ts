@@ -18,6 +18,7 @@ import {
   loadReportPage,
   parsePage,
   parsePayload,
+  quarterParam,
   REPORT_ROUTE_MESSAGES,
   rethrowForPage,
   type Envelope,
@@ -52,7 +53,7 @@ export function loadFilingPlanPage(args: { request: Request; context: AppLoadCon
 
 async function filingPlanPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
-  const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadFilingPlan({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const history = view.report.id ? await listReportHistory(view.report.id) : [];
   return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
 }
@@ -77,7 +78,7 @@ function* workbookRows(view: FilingPlanView, template: boolean) {
  */
 export async function filingWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
-  const view = await loadFilingPlan({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadFilingPlan({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const columns: WorkbookColumn[] = [
     { ...COUNTRY_COLUMN, format: "text" },
     ...view.products.map((product): WorkbookColumn => ({ key: productKey(product.id), label: product.name, format: "text", list: view.statusLists[product.category] })),

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { decideReport, decisionMessage, markReportMessagesRead } from "~/models/report-screen.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
 import type { AuthUser } from "~/models/user.server";
-import { TEXT_MAX, textProblem } from "~/utils/text-rules";
+import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { isRefusal, readForm, readJsonBody, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
@@ -48,6 +48,9 @@ export function parsePage(value: string | null): number {
   const page = Number(value);
   return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
+
+/** The quarter the page's link names (`?quarter=Q3 2026`), or none: the open quarter. */
+export const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
 
 /** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
 export function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {

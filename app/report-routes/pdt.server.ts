@@ -18,6 +18,7 @@ import {
   loadReportPage,
   parsePage,
   parsePayload,
+  quarterParam,
   REPORT_ROUTE_MESSAGES,
   rethrowForPage,
   type Envelope,
@@ -43,7 +44,7 @@ export function loadPdtReportPage(args: { request: Request; context: AppLoadCont
 
 async function pdtReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
-  const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadPdtReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const history = view.report.id ? await listReportHistory(view.report.id) : [];
   return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
 }
@@ -88,7 +89,7 @@ function* workbookRows(view: PdtReportView, template: boolean) {
  */
 export async function pdtWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
-  const view = await loadPdtReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadPdtReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const earlier = view.quarterOrder.slice(0, -1);
   const columns: WorkbookColumn[] = template
     ? EDITABLE_COLUMNS

@@ -25,6 +25,7 @@ import {
   pageUrl,
   parsePage,
   parsePayload,
+  quarterParam,
   refusal,
   REPORT_ROUTE_MESSAGES,
   reply,
@@ -56,7 +57,7 @@ export function loadSalesReportPage(args: { request: Request; context: AppLoadCo
 async function salesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
   const url = new URL(request.url);
   const { value: flashedWarnings, setCookie } = await savedWarningsFlash.read(request);
-  const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id
       ? await listProductVerifications(partnerId, view.report.id)
@@ -83,7 +84,7 @@ export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["d
 /** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
 export async function salesWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
   const url = new URL(request.url);
-  const view = await loadSalesReport({ viewer, partnerId, quarterName: url.searchParams.get("quarter") }).catch(rethrowForPage);
+  const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   return salesWorkbookResponse(view, template);
 }
 

@@ -7,6 +7,7 @@ import { createProduct, listStagesByCategory, listTherapyAreas } from "~/models/
 import { isProductCategory, PRODUCT_NAME_MAX, productSaveFieldErrors, ProductSchema } from "~/schemas/product";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
+import { queryText } from "~/utils/text-rules";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";
 
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     therapyAreas,
     stagesByCategory,
     defaultValue: {
-      name: (params.get("name") ?? "").slice(0, PRODUCT_NAME_MAX),
+      name: (queryText(params.get("name")) ?? "").slice(0, PRODUCT_NAME_MAX),
       category: isProductCategory(category) ? category : "",
       therapyArea: therapyArea && therapyAreas.includes(therapyArea) ? therapyArea : "",
     },

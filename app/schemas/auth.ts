@@ -17,11 +17,10 @@ export const LoginSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: emailField });
 
-export const newPasswordField = z
-  .string({ error: "Please input your Password!" })
+/** A new password: sign-in refuses control characters, so no password may be set with one. */
+export const newPasswordField = boundedText(100, { missing: "Please input your Password!", tooLong: "Password must contain at most 100 characters" })
   .min(1, { error: "Please input your Password!" })
   .min(8, { error: "Password must contain at least 8 characters" })
-  .max(100, { error: "Password must contain at most 100 characters" })
   .regex(/\d/, { error: "Password must contain at least 1 numeric digit" })
   .regex(/[a-z]/, { error: "Password must contain at least 1 lowercase letter" });
 

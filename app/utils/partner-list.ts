@@ -1,5 +1,6 @@
 /** The admin partner list's state, kept in the query string so it works without JavaScript and survives a reload. */
 import { REPORT_STATES, REPORT_TYPES, type ReportState, type ReportTypeKey } from "./reports";
+import { queryText } from "./text-rules";
 
 export type SortDirection = "asc" | "desc";
 export type PartnerStatusFilter = "active" | "inactive";
@@ -33,7 +34,7 @@ const MAX_SEARCH_LENGTH = 100;
 /** Reads the list's query string; anything unknown falls back to the default (active partners, A to Z). */
 export function parsePartnerListQuery(search: URLSearchParams): PartnerListQuery {
   return {
-    q: (search.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH),
+    q: (queryText(search.get("q")) ?? "").slice(0, MAX_SEARCH_LENGTH),
     sort: "company",
     dir: search.get("dir") === "desc" ? "desc" : "asc",
     status: search.get("status") === "inactive" ? "inactive" : "active",

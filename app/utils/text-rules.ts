@@ -10,6 +10,23 @@ export const CHARACTERS_NOT_ALLOWED = "This text contains characters that are no
 /** C0 control characters and DEL, except tab, line feed and carriage return. */
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** Half of a surrogate pair: JSON can carry one (`"\\ud800"`), no text column can keep it. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a text can be stored, and so matched: no control character, no half of a surrogate pair. */
+export const isStorableText = (text: string) => !CONTROL_CHARACTERS.test(text) && !LONE_SURROGATE.test(text);
+
+/**
+ * A text from a page's query string (a filter, a quarter, a search): trimmed, or undefined when
+ * it is empty or not storable. Nothing stored can match a control character, and PostgreSQL
+ * refuses a NUL outright, so such a value counts as absent: the page answers as without it and
+ * shows nothing of it back.
+ */
+export function queryText(value: string | null | undefined): string | undefined {
+  if (value == null || !isStorableText(value)) return undefined;
+  return value.trim() || undefined;
+}
+
 /** Lengths of the portal's text fields. */
 export const TEXT_MAX = { email: 254, name: 200, line: 500, note: 2000, password: 1000 } as const;
 

@@ -8,12 +8,15 @@ import { action as changePasswordAction } from "~/routes/_shell.change-password"
 import { action as loginAction } from "~/routes/login";
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
 import { action as setPasswordAction, loader as setPasswordLoader } from "~/routes/set-password.$token";
+import { CHARACTERS_NOT_ALLOWED } from "~/utils/text-rules";
 import { readToast } from "~/utils/toast.server";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor } from "../support/remix";
 
 const requestLink = (email: string) => runRoute(resetAction, buildRequest("/reset-password", { form: { email } }));
 const tokenFromMail = (text: string) => /\/set-password\/([\w-]+)/.exec(text)![1];
 const toastOf = async (result: { headers: Headers }) => (await readToast(buildRequest("/", { cookie: cookiesFrom(result as never) }))).toast;
+const signInAt = async (email: string, password: string) => (await runRoute(loginAction, buildRequest("/login", { form: { email, password } }))).location;
+const passwordHashOf = async (email: string) => (await db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, email)))[0].hash;
 
 describe("forgot password", () => {
   it("mails a reset link to a known e-mail and answers an unknown one the same way", async () => {
@@ -91,6 +94,19 @@ describe("set password with a token", () => {
     expect((await setPassword(token, "good-pass-9", "")).data.error.confirmPassword).toEqual(["Please confirm your password!"]);
   });
 
+  it("refuses a new password with a control character (sign-in would refuse it) and writes nothing", async () => {
+    const token = await tokenFor("partner1@example.org");
+    const hashBefore = await passwordHashOf("partner1@example.org");
+    for (const password of ["good\u0007pass-9", "good\u0000pass-9"]) {
+      const result = await setPassword(token, password);
+      expect(result.status).toBe(400);
+      expect(result.data.error.password).toEqual([CHARACTERS_NOT_ALLOWED]);
+    }
+    expect(await passwordHashOf("partner1@example.org")).toBe(hashBefore);
+    expect(await openLink(token)).toMatchObject({ status: 200, data: { usable: true } });
+    expect(await signInAt("partner1@example.org", "partner-pass-1")).toBe("/partner/dashboard");
+  });
+
   it("sets the password once: the new one signs in, the token cannot be used again", async () => {
     const token = await tokenFor("partner1@example.org");
     const result = await setPassword(token, "brand-new-pass-7");
@@ -134,6 +150,17 @@ describe("change password", () => {
     const result = await change(cookie, { currentPassword: "wrong", password: "next-pass-1", confirmPassword: "next-pass-1" });
     expect(result.status).toBe(400);
     expect(result.data.error.currentPassword).toEqual(["Your current password is incorrect."]);
+  });
+
+  it("refuses a new password with a control character and keeps the old one and the sessions", async () => {
+    const cookie = await sessionCookieFor("staff@example.org");
+    const hashBefore = await passwordHashOf("staff@example.org");
+    const result = await change(cookie, { currentPassword: "staff-pass-1", password: "next\u0001pass-1", confirmPassword: "next\u0001pass-1" });
+    expect(result.status).toBe(400);
+    expect(result.data.error.password).toEqual([CHARACTERS_NOT_ALLOWED]);
+    expect(await passwordHashOf("staff@example.org")).toBe(hashBefore);
+    expect(await db.select().from(sessions)).toHaveLength(1);
+    expect(await signInAt("staff@example.org", "staff-pass-1")).toBe("/admin/dashboard");
   });
 
   it("changes it, ends every session of the user and goes to the login page", async () => {

@@ -7,14 +7,15 @@
  */
 import * as z from "zod";
 import { MAX_ID } from "~/utils/ids";
+import { queryText } from "~/utils/text-rules";
 
 /** A record id filter: a positive int4, or no filter. */
 export const idFilter = z.coerce.number().int().positive().max(MAX_ID).optional().catch(undefined);
-/** A free-text or list filter: trimmed, bounded, empty means none. */
+/** A free-text or list filter: trimmed, bounded; empty, or a text no stored value can hold, means none. */
 export const textFilter = z
   .string()
   .max(200)
-  .transform((value) => value.trim() || undefined)
+  .transform(queryText)
   .optional()
   .catch(undefined);
 /** One value of a list (a status, a tab), or none. */
