@@ -17,6 +17,7 @@ import { readToast } from "~/utils/toast.server";
 import { REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { BAD_REQUEST } from "~/utils/messages";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
+import { apiGridRow, fdfGridRow } from "../support/sales-grid-rows";
 
 const ADMIN = "admin@example.org";
 const STAFF = "staff@example.org";
@@ -81,39 +82,20 @@ async function versionOf(email: string) {
   return String(page.data.view.report.version);
 }
 
-const apiRow = (overrides: Record<string, string> = {}) => ({
-  year,
-  month: "March",
-  country: "India",
-  purchaser: "Global Fund",
-  productName: "Abacavir API",
-  quantity: "1,250.5",
-  totalValue: "98000",
-  ...overrides,
-});
-const fdfRow = (overrides: Record<string, string> = {}) => ({
-  year,
-  month: "February",
-  country: "Kenya",
-  purchaser: "PEPFAR",
-  productName: "Lopinavir/ritonavir pellets",
-  strength: "40/10 mg",
-  formulationType: "Oral pellets",
-  packSize: "30",
-  quantity: "1000",
-  currency: "USD",
-  grossSalePriceCurrency: "2.5",
-  usdExchangeRate: "",
-  grossSalePriceUsd: "",
-  totalGrossValue: "",
-  deductableExpenses: "100",
-  totalValue: "",
-  royaltyPercent: "5",
-  royaltyDue: "",
-  procurementEndCountry: "Kenya",
-  comments: "=cmd|' /C calc'!A0",
-  ...overrides,
-});
+const apiRow = (overrides: Record<string, string> = {}) =>
+  apiGridRow({ year, month: "March", purchaser: "Global Fund", quantity: "1,250.5", totalValue: "98000", ...overrides });
+const fdfRow = (overrides: Record<string, string> = {}) =>
+  fdfGridRow({
+    year,
+    month: "February",
+    purchaser: "PEPFAR",
+    productName: "Lopinavir/ritonavir pellets",
+    strength: "40/10 mg",
+    formulationType: "Oral pellets",
+    quantity: "1000",
+    comments: "=cmd|' /C calc'!A0",
+    ...overrides,
+  });
 
 /** The partner's post as the grid sends it: one JSON object. */
 async function postPartnerJson(email: string, json: unknown) {

@@ -11,6 +11,7 @@ import crypto from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./support/portal-http";
+import { apiGridRow, fdfGridRow } from "../support/sales-grid-rows";
 import { SERVER_URL, freePort, freshDatabase, startPortal, type PortalProcess } from "./support/server";
 
 const PARTNER = { email: "partner1@example.org", password: "partner-pass-1" };
@@ -127,37 +128,27 @@ async function dashboardMismatches(report: Report) {
 function newRows(report: Report, tag: string) {
   const month = (index: number) => MONTHS[(report.quarter - 1) * 3 + (index % 3)];
   const year = String(report.year);
-  const api = Array.from({ length: ROWS_PER_KIND }, (_, index) => ({
-    year,
-    month: month(index),
-    country: index % 2 ? "India" : "South Africa",
-    purchaser: `${tag} API buyer ${index}`,
-    productName: index % 2 ? "Abacavir API" : "Dolutegravir API",
-    quantity: String(100 + index),
-    totalValue: String(5000 + index * 7),
-  }));
-  const fdf = Array.from({ length: ROWS_PER_KIND }, (_, index) => ({
-    year,
-    month: month(index),
-    country: "Kenya",
-    purchaser: `${tag} FDF buyer ${index}`,
-    productName: index % 2 ? "Dolutegravir 50 mg" : "TLD (Tenofovir/Lamivudine/Dolutegravir)",
-    strength: index % 2 ? "50 mg" : "300/300/50 mg",
-    formulationType: "Tablet",
-    packSize: "30",
-    quantity: String(1000 + index),
-    currency: "USD",
-    grossSalePriceCurrency: "2.5",
-    usdExchangeRate: "",
-    grossSalePriceUsd: "",
-    totalGrossValue: "",
-    deductableExpenses: "100",
-    totalValue: "",
-    royaltyPercent: "5",
-    royaltyDue: "",
-    procurementEndCountry: "Kenya",
-    comments: "",
-  }));
+  const api = Array.from({ length: ROWS_PER_KIND }, (_, index) =>
+    apiGridRow({
+      year,
+      month: month(index),
+      country: index % 2 ? "India" : "South Africa",
+      purchaser: `${tag} API buyer ${index}`,
+      productName: index % 2 ? "Abacavir API" : "Dolutegravir API",
+      quantity: String(100 + index),
+      totalValue: String(5000 + index * 7),
+    }),
+  );
+  const fdf = Array.from({ length: ROWS_PER_KIND }, (_, index) =>
+    fdfGridRow({
+      year,
+      month: month(index),
+      purchaser: `${tag} FDF buyer ${index}`,
+      productName: index % 2 ? "Dolutegravir 50 mg" : "TLD (Tenofovir/Lamivudine/Dolutegravir)",
+      strength: index % 2 ? "50 mg" : "300/300/50 mg",
+      quantity: String(1000 + index),
+    }),
+  );
   return { API: api, FDF: fdf };
 }
 

@@ -13,6 +13,7 @@ import ExcelJS from "exceljs";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./support/portal-http";
+import { apiGridRow, fdfGridRow } from "../support/sales-grid-rows";
 import { freePort, freshDatabase, startPortal, type PortalProcess } from "./support/server";
 
 const PARTNER = { email: "partner1@example.org", password: "partner-pass-1" };
@@ -32,38 +33,9 @@ let cookie: string;
 let report: { quarterId: number; version: number; year: number };
 
 const year = new Date().getUTCFullYear();
-const apiRow = (index: number, overrides: Record<string, string> = {}) => ({
-  year: String(year),
-  month: "March",
-  country: "India",
-  purchaser: `Buyer ${index}`,
-  productName: "Abacavir API",
-  quantity: String(10 + (index % 90)),
-  totalValue: String(1000 + index),
-  ...overrides,
-});
-const fdfRow = (index: number) => ({
-  year: String(year),
-  month: "February",
-  country: "Kenya",
-  purchaser: `FDF buyer ${index}`,
-  productName: "Dolutegravir 50 mg",
-  strength: "50 mg",
-  formulationType: "Tablet",
-  packSize: "30",
-  quantity: String(1000 + index),
-  currency: "USD",
-  grossSalePriceCurrency: "2.5",
-  usdExchangeRate: "",
-  grossSalePriceUsd: "",
-  totalGrossValue: "",
-  deductableExpenses: "100",
-  totalValue: "",
-  royaltyPercent: "5",
-  royaltyDue: "",
-  procurementEndCountry: "Kenya",
-  comments: "",
-});
+const apiRow = (index: number, overrides: Record<string, string> = {}) =>
+  apiGridRow({ year: String(year), month: "March", purchaser: `Buyer ${index}`, quantity: String(10 + (index % 90)), totalValue: String(1000 + index), ...overrides });
+const fdfRow = (index: number) => fdfGridRow({ year: String(year), month: "February", purchaser: `FDF buyer ${index}`, quantity: String(1000 + index) });
 
 async function openReport() {
   const [row] = await database<{ quarterId: number; version: number }[]>`

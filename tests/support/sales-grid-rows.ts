@@ -1,0 +1,29 @@
+/** Sales Report rows as the grid posts them (every cell a text; the FDF's derived cells empty, for the server to work out). */
+
+/** An API row of a product the seeded partners make, in India. */
+export function apiGridRow(fields: { year: string; month: string; purchaser: string; quantity: string; totalValue: string } & Partial<Record<string, string>>) {
+  return { country: "India", productName: "Abacavir API", ...fields };
+}
+
+/** An FDF row of Dolutegravir 50 mg tablets, packs of 30 at 2.5 USD, sold in Kenya at 5% royalty. */
+export function fdfGridRow(fields: { year: string; month: string; purchaser: string; quantity: string } & Partial<Record<string, string>>) {
+  return {
+    country: "Kenya",
+    productName: "Dolutegravir 50 mg",
+    strength: "50 mg",
+    formulationType: "Tablet",
+    packSize: "30",
+    currency: "USD",
+    grossSalePriceCurrency: "2.5",
+    usdExchangeRate: "",
+    grossSalePriceUsd: "",
+    totalGrossValue: "",
+    deductableExpenses: "100",
+    totalValue: "",
+    royaltyPercent: "5",
+    royaltyDue: "",
+    procurementEndCountry: "Kenya",
+    comments: "",
+    ...fields,
+  };
+}
