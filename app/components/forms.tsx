@@ -6,6 +6,9 @@ import {
   type TextareaHTMLAttributes,
 } from "react";
 import { useTranslation } from "react-i18next";
+import { ErrorList } from "./error-list";
+
+export { ErrorList };
 
 /**
  * conform's useForm, subscribed to every error of the form in the component that owns it.
@@ -18,21 +21,6 @@ export const useValidatedForm: typeof useForm = (options) => {
   void form.allErrors;
   return [form, fields];
 };
-
-/** Errors are English keys from the shared zod schemas; shown translated. */
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    <div id={id} role="alert">
-      <ul className="field__errors">
-        {errors.map((error) => (
-          <li key={error}>{t(error)}</li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 const errorIdOf = (field: FieldMetadata<unknown>) => `${field.id}-error`;
 const hintIdOf = (field: FieldMetadata<unknown>) => `${field.id}-hint`;

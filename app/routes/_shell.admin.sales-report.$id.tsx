@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } 
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
+import { ProductVerificationWarning } from "~/components/grids/product-verification";
 import { SalesReportPage } from "~/components/grids/sales-report-page";
 import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
 import { shouldRevalidateReport } from "~/components/report/report-page";
@@ -46,6 +47,7 @@ export default function AdminSalesReport() {
       downloadPath={`/admin/sales-report/${loaderData.view.partner.id}/xlsx`}
       templatePath={`/admin/sales-report/${loaderData.view.partner.id}/template.xlsx`}
       backTo="/admin/partner-list"
+      verification={ProductVerificationWarning}
     />
   );
 }

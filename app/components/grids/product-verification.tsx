@@ -3,7 +3,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProductVerificationList } from "~/models/product-verification.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { ErrorList } from "../forms";
+import { ErrorList } from "../error-list";
 import { ModalDialog } from "../report/dialogs";
 
 type VerificationErrors = { verificationId: number; errors: Record<string, string[]> } | null;

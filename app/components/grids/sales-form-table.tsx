@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
 import { formPage, PlainReportForm, type PlainFormState } from "../report/plain-form";
-import { datalistIdFor } from "./sales-grid";
+import { datalistIdFor } from "./sales-datalists";
 import { FORM_PAGE_SIZE, type RowProblem } from "~/reports/frame/contract";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 import { ScrollRegion } from "../scroll-region";

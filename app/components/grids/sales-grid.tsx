@@ -25,6 +25,7 @@ import DataGrid, {
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/models/sales-report.server";
 import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/utils/sales-rows";
+import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
 import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, type EditableRow } from "./editable-grid";
 
@@ -40,24 +41,6 @@ export function rowInput(kind: SalesKind, row: EditableRow): Record<string, stri
   if (typeof row.id === "number") input.id = row.id;
   for (const column of columnsFor(kind)) input[column.key] = cellOf(row, column.key);
   return input;
-}
-
-/** The ids of the datalists that the list columns' editors use (rendered once by the page). */
-export function datalistIdFor(kind: SalesKind, column: SalesColumn): string | undefined {
-  switch (column.type) {
-    case "month":
-      return "sales-list-months";
-    case "country":
-      return "sales-list-countries";
-    case "formulation":
-      return "sales-list-formulations";
-    case "currency":
-      return "sales-list-currencies";
-    case "product":
-      return `sales-list-products-${kind.toLowerCase()}`;
-    default:
-      return undefined;
-  }
 }
 
 /** The currency table's USD rate: the FDF exchange rate's default. */

@@ -1,35 +1,53 @@
 import { Link } from "@remix-run/react";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { SalesScreenLists } from "~/models/sales-report.server";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/report-routes/sales.server";
 import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/utils/sales-rows";
 import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "../report/report-page";
-import { ProductVerificationWarning } from "./product-verification";
+import type { ProductVerificationWarning } from "./product-verification";
+import { SalesDatalists } from "./sales-datalists";
 import { SalesFormTable } from "./sales-form-table";
-import { SalesGridEditor } from "./sales-grid-editor";
+import type { SalesGridEditor } from "./sales-grid-editor";
 import { SavedWarningsPanel } from "./sales-warnings";
 
-/** The datalists that the list cells suggest from (grid editors and the form without JavaScript). */
-function SalesDatalists({ lists }: { lists: SalesScreenLists }) {
-  const list = (id: string, values: readonly string[]) => (
-    <datalist id={id}>
-      {values.map((value) => (
-        <option key={value} value={value} />
-      ))}
-    </datalist>
+/**
+ * The grid editor (react-data-grid, the editing and paste rules) is not part of the page's first
+ * load: its module is fetched when this one runs in the browser, alongside hydration, and takes
+ * over from the plain form once both are done. Until then the plain form stays on screen, usable,
+ * and what is typed into it is carried into the grid (and if the module cannot be fetched, it stays).
+ */
+let editorModule: Promise<typeof SalesGridEditor> | null = null;
+let loadedEditor: typeof SalesGridEditor | null = null;
+
+function loadEditor(): Promise<typeof SalesGridEditor> {
+  editorModule ??= import("./sales-grid-editor").then(
+    (module) => (loadedEditor = module.SalesGridEditor),
+    (error: unknown) => {
+      editorModule = null;
+      throw error;
+    },
   );
-  return (
-    <div hidden>
-      {list("sales-list-months", lists.months)}
-      {list("sales-list-countries", lists.countries)}
-      {list("sales-list-formulations", lists.formulationTypes)}
-      {list("sales-list-currencies", lists.currencies)}
-      {list("sales-list-products-api", lists.productNames.API)}
-      {list("sales-list-products-fdf", lists.productNames.FDF)}
-    </div>
-  );
+  return editorModule;
+}
+
+if (typeof document !== "undefined") loadEditor().catch(() => {});
+
+/** The grid editor once the page is hydrated and its module has arrived; null before. */
+function useSalesGridEditor(hydrated: boolean): typeof SalesGridEditor | null {
+  const [, setArrived] = useState(false);
+  useEffect(() => {
+    if (!hydrated || loadedEditor) return;
+    let mounted = true;
+    loadEditor().then(
+      () => mounted && setArrived(true),
+      (error: unknown) => console.error("The Sales Report grid could not be loaded; the plain form stays.", error),
+    );
+    return () => {
+      mounted = false;
+    };
+  }, [hydrated]);
+  return hydrated ? loadedEditor : null;
 }
 
 export function SalesReportPage({
@@ -38,17 +56,21 @@ export function SalesReportPage({
   downloadPath,
   templatePath,
   backTo,
+  verification: Verification,
 }: {
   data: SalesReportPageData;
   actionData: unknown;
   downloadPath: string;
   templatePath: string;
   backTo?: string;
+  /** The administrator's product verification, passed by the administrator's route only (partners never load it). */
+  verification?: typeof ProductVerificationWarning;
 }) {
   const { t } = useTranslation();
   const screen = useReportScreen(data, actionData);
   const { hydrated, result, formProblems, submitted } = screen;
   const { viewerRole, verification } = data;
+  const GridEditor = useSalesGridEditor(hydrated);
   const view = useMemo(() => ({ ...data.view, rows: unpackSalesRows(data.view.rows) }), [data.view]);
   const tab: SalesKind = submitted?.tab === "FDF" || (!submitted && data.tab === "FDF") ? "FDF" : "API";
 
@@ -63,8 +85,8 @@ export function SalesReportPage({
       uploadModes={{ savedRows: view.rows.API.length + view.rows.FDF.length }}
       notices={
         <>
-          {viewerRole === "ADMIN" ? (
-            <ProductVerificationWarning
+          {viewerRole === "ADMIN" && Verification ? (
+            <Verification
               list={verification}
               pendingCount={view.pendingProductCount}
               quarterId={view.quarter.id}
@@ -78,8 +100,8 @@ export function SalesReportPage({
       }
     >
       <SalesDatalists lists={view.lists} />
-      {hydrated ? (
-        <SalesGridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} initialTab={data.tab} screen={screen} />
+      {GridEditor ? (
+        <GridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} initialTab={data.tab} screen={screen} />
       ) : (
         <>
           {formProblems ? <InvalidDataAlert problems={formProblems} headings={VALIDATION_HEADINGS} /> : null}

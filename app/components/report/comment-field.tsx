@@ -1,6 +1,6 @@
 import type { TextareaHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorList } from "../forms";
+import { ErrorList } from "../error-list";
 
 /** The comment a submission or a decision carries: in the plain forms and in the comment dialog. */
 export function CommentField({
