@@ -17,8 +17,12 @@ export const LoginSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: emailField });
 
-/** A new password: sign-in refuses control characters, so no password may be set with one. */
+/**
+ * A new password: sign-in refuses control characters and trims the password (spec: login), so no
+ * password is set with either; every password field is trimmed alike.
+ */
 export const newPasswordField = boundedText(100, { missing: "Please input your Password!", tooLong: "Password must contain at most 100 characters" })
+  .trim()
   .min(1, { error: "Please input your Password!" })
   .min(8, { error: "Password must contain at least 8 characters" })
   .regex(/\d/, { error: "Password must contain at least 1 numeric digit" })
@@ -26,7 +30,7 @@ export const newPasswordField = boundedText(100, { missing: "Please input your P
 
 const confirmation = {
   password: newPasswordField,
-  confirmPassword: boundedText(TEXT_MAX.password, { missing: "Please confirm your password!" }).min(1, { error: "Please confirm your password!" }),
+  confirmPassword: boundedText(TEXT_MAX.password, { missing: "Please confirm your password!" }).trim().min(1, { error: "Please confirm your password!" }),
 };
 
 function passwordsMatch(value: { password: string; confirmPassword: string }) {
@@ -39,11 +43,12 @@ export const SetPasswordSchema = z.object(confirmation).refine(passwordsMatch, m
 export const ChangePasswordSchema = z
   .object({
     currentPassword: boundedText(TEXT_MAX.password, { missing: "Please input your current password!" })
+      .trim()
       .min(1, { error: "Please input your current password!" }),
     ...confirmation,
   })
   .refine(passwordsMatch, mismatch);
 
 export const UnlockSchema = z.object({
-  password: boundedText(TEXT_MAX.password, { missing: "Please input your Password!" }).min(1, { error: "Please input your Password!" }),
+  password: boundedText(TEXT_MAX.password, { missing: "Please input your Password!" }).trim().min(1, { error: "Please input your Password!" }),
 });

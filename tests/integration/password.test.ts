@@ -126,6 +126,14 @@ describe("set password with a token", () => {
     );
   });
 
+  it("trims a new password as sign-in trims the typed one: spaces around it neither count nor lock the user out", async () => {
+    const token = await tokenFor("partner1@example.org");
+    expect((await setPassword(token, "  short1  ")).data.error.password).toEqual(["Password must contain at least 8 characters"]);
+    expect((await setPassword(token, "  spaced-pass-4 ", "spaced-pass-4")).location).toBe("/login");
+    expect(await signInAt("partner1@example.org", "spaced-pass-4")).toBe("/partner/dashboard");
+    expect(await signInAt("partner1@example.org", " spaced-pass-4  ")).toBe("/partner/dashboard");
+  });
+
   it("a new link ends the older unused ones of the same user, not other users' links", async () => {
     await requestLink("partner1@example.org");
     const other = await tokenFor("partner2@example.org");
