@@ -3,7 +3,8 @@ import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@re
 import gridStyles from "react-data-grid/lib/styles.css";
 import reportStyles from "~/components/report/report-frame.css";
 import { SalesReportPage } from "~/components/grids/sales-report-page";
-import { isRefusalPage, RefusalPage } from "~/components/report/refusal-page";
+import { RefusalPage } from "~/components/report/refusal-page";
+import { isRefusalPage } from "~/reports/frame/contract";
 import { shouldRevalidateReport } from "~/components/report/report-page";
 import { requirePartner } from "~/utils/auth.server";
 import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";

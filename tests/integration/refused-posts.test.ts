@@ -21,7 +21,7 @@ import * as adminSales from "~/routes/_shell.admin.sales-report.$id";
 import * as partnerFiling from "~/routes/_shell.partner.filing-plans";
 import * as partnerPdt from "~/routes/_shell.partner.development-timeline";
 import * as partnerSales from "~/routes/_shell.partner.sales-report";
-import { REFUSAL_PAGE } from "~/components/report/refusal-page";
+import { REFUSAL_PAGE } from "~/reports/frame/contract";
 import { buildRequest, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 
 const ACME = "partner1@example.org";

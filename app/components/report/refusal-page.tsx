@@ -7,7 +7,6 @@
 import { useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ReportActionData } from "~/reports/frame/contract";
-export { isRefusalPage, REFUSAL_PAGE, type RefusalPageData } from "~/reports/frame/contract";
 import { routeTitle } from "~/utils/page-title";
 import { PageHeader } from "../page-header";
 import { InvalidDataAlert, ReportErrorAlert, UploadProblemsAlert } from "./report-page";
