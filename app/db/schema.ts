@@ -432,7 +432,13 @@ export const salesRows = pgTable(
     comments: text("comments"),
     createdAt: createdAt(),
   },
-  (t) => [index("sales_rows_report_kind_idx").on(t.reportId, t.kind, t.id)],
+  (t) => [
+    index("sales_rows_report_kind_idx").on(t.reportId, t.kind, t.id),
+    // Few rows carry a verification: the save's and the verification dialog's look-ups by it.
+    index("sales_rows_product_verification_idx")
+      .on(t.productVerificationId)
+      .where(sql`${t.productVerificationId} IS NOT NULL`),
+  ],
 );
 
 // ---------------------------------------------------------------- settings, mail, audit

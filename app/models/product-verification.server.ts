@@ -4,7 +4,7 @@
  * who maps it to an existing product or creates one (and assigns it to the partner), or
  * rejects it. A pending verification holds up the approval of the report that carries it.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, inArray, isNotNull, notExists, or, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
 import { PROJECT_STATUSES, type ProjectStatus } from "~/utils/project-status";
@@ -163,7 +163,7 @@ export async function dropUnusedVerifications(tx: Transaction, reportId: number)
       and(
         eq(productVerifications.reportId, reportId),
         eq(productVerifications.status, "pending"),
-        sql`not exists (select 1 from ${salesRows} where ${salesRows.productVerificationId} = ${productVerifications.id})`
+        notExists(tx.select({ id: salesRows.id }).from(salesRows).where(eq(salesRows.productVerificationId, productVerifications.id)))
       )
     );
 }
@@ -206,21 +206,16 @@ export interface ProductVerificationList {
  * report) and decided ones, newest first.
  */
 export async function listProductVerifications(partnerId: number, reportId?: number | null): Promise<ProductVerificationList> {
-  const rowCount = db
-    .select({ verificationId: salesRows.productVerificationId, rows: count().as("rows") })
-    .from(salesRows)
-    .where(isNotNull(salesRows.productVerificationId))
-    .groupBy(salesRows.productVerificationId)
-    .as("row_count");
+  // Counted per verification through sales_rows_product_verification_idx: only the rows that carry it are read.
+  const rowCount = db.$count(salesRows, eq(salesRows.productVerificationId, productVerifications.id));
   const forReport = reportId
     ? or(
         eq(productVerifications.reportId, reportId),
-        inArray(
-          productVerifications.id,
+        exists(
           db
-            .select({ id: salesRows.productVerificationId })
+            .select({ id: salesRows.id })
             .from(salesRows)
-            .where(and(eq(salesRows.reportId, reportId), isNotNull(salesRows.productVerificationId)))
+            .where(and(eq(salesRows.productVerificationId, productVerifications.id), eq(salesRows.reportId, reportId)))
         )
       )
     : undefined;
@@ -236,7 +231,7 @@ export async function listProductVerifications(partnerId: number, reportId?: num
       mappedName: products.name,
       therapyArea: products.therapyArea,
       projectStatus: partnerProducts.projectStatus,
-      rowCount: rowCount.rows,
+      rowCount,
       createdAt: productVerifications.createdAt,
       decidedAt: productVerifications.decidedAt,
     })
@@ -246,7 +241,6 @@ export async function listProductVerifications(partnerId: number, reportId?: num
       partnerProducts,
       and(eq(partnerProducts.partnerId, productVerifications.partnerId), eq(partnerProducts.productId, productVerifications.productId))
     )
-    .leftJoin(rowCount, eq(rowCount.verificationId, productVerifications.id))
     .where(
       and(eq(productVerifications.partnerId, partnerId), or(pendingOnly, inArray(productVerifications.status, ["approved", "rejected"])))
     )
