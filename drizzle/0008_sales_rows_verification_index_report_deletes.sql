@@ -17,26 +17,3 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER dashboard_report_deleted BEFORE DELETE ON reports
   FOR EACH ROW EXECUTE FUNCTION dashboard_report_deleted();
---> statement-breakpoint
--- The sums of reports deleted before this migration are still in the aggregates: both are summed
--- again from the rows. An array of every row at once would not fit in memory, and adding report
--- after report to dashboard_sales would update its shared rows thousands of times in one
--- transaction: the sales rows are staged one report at a time and added once, as the migration's
--- transaction commits (dashboard_sales_flush, 0007); the Filing Plans cells one quarter at a time
--- (a row of dashboard_filings belongs to one quarter).
-DELETE FROM dashboard_sales;
---> statement-breakpoint
-DELETE FROM dashboard_filings;
---> statement-breakpoint
-DO $$
-DECLARE
-  report integer;
-  quarter integer;
-BEGIN
-  FOR report IN SELECT id FROM reports ORDER BY id LOOP
-    PERFORM dashboard_sales_stage(ARRAY(SELECT s FROM sales_rows s WHERE s.report_id = report), 1);
-  END LOOP;
-  FOR quarter IN SELECT DISTINCT quarter_id FROM reports ORDER BY 1 LOOP
-    PERFORM dashboard_filings_apply(ARRAY(SELECT f FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = quarter), 1);
-  END LOOP;
-END $$;
