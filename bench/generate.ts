@@ -1,5 +1,5 @@
 /**
- * The benchmark data set: `npx tsx bench/generate.ts S|M|L` (re)creates the PostgreSQL database
+ * The benchmark data set: `npx tsx bench/generate.ts S|M|L [--shape=skewed]` (re)creates the PostgreSQL database
  * portal_bench_s|m|l on BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432), applies the
  * migrations and the reference data through the app's own functions (initDatabase,
  * seedReferenceData, ensureQuarter, hashPassword), then loads everything else set-based:
@@ -21,9 +21,18 @@
  * - one designated partner (partner 1) whose open-quarter Sales Report is a draft of 12,000 rows,
  *   and one partner (partner 2) with no open-quarter Sales Report: `npm run bench` saves into it.
  * `bench_meta` records what the benchmark needs to find (users, quarters, partner ids).
+ *
+ * `--shape=skewed` (into portal_bench_<size>_skewed) makes the same kinds of data with the shape of
+ * real patent-pool data (SKEWED below): partner 1 holds 24% of the sales rows, with one report far
+ * bigger than any other beside its 12,000-row draft; half the partners have fewer than 100 rows in
+ * all; purchasers are thousands of distinct unicode names of about 160 bytes; every country and 133
+ * currencies appear; 51 product verifications are pending, as the app raises them (a
+ * product_verifications row of the report, its rows holding the name and the verification instead
+ * of a product), 12 of them on partner 1's draft.
  */
 import postgres from "postgres";
 import { closeDatabase, db, initDatabase } from "../app/db/client.server";
+import { COUNTRIES } from "../app/db/reference-data";
 import { ensureQuarter, openQuarterRef } from "../app/models/quarter.server";
 import { hashPassword } from "../app/models/password.server";
 import { seedReferenceData } from "../app/models/seed.server";
@@ -37,6 +46,19 @@ export const SIZES = {
   L: { partners: 500, products: 60, countries: 150, quarters: 20, salesRows: 5_000_000 },
 } as const;
 export type BenchSize = keyof typeof SIZES;
+/** The skewed shape per size: partner 1's share of the sales rows, its largest (submitted) report, distinct purchasers. */
+export const SKEWED = {
+  S: { bigPartnerShare: 0.24, largestReportRows: 8_000, purchasers: 1_000 },
+  M: { bigPartnerShare: 0.24, largestReportRows: 40_000, purchasers: 5_000 },
+  L: { bigPartnerShare: 0.24, largestReportRows: 118_800, purchasers: 10_000 },
+} as const;
+/** Currencies the skewed shape's reports use, pending product verifications and how many of those are on partner 1's draft. */
+const SKEWED_CURRENCIES = 133;
+const SKEWED_VERIFICATIONS = 51;
+const SKEWED_DRAFT_VERIFICATIONS = 12;
+/** The skewed shape's partners above this rank hold fewer than 100 rows each. */
+const smallPartnersFrom = (partners: number) => Math.floor(partners / 2) + 1;
+export type BenchShape = "even" | "skewed";
 /** Rows of the designated partner's open-quarter Sales Report. */
 export const DESIGNATED_ROWS = 12_000;
 /** Sales rows per INSERT statement (and so per trigger call). */
@@ -46,10 +68,20 @@ export function benchServerUrl(): string {
   return process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 }
 
-export function benchDatabaseUrl(size: BenchSize): string {
+export function benchDatabaseUrl(size: BenchSize, shape: BenchShape = "even"): string {
   const url = new URL(benchServerUrl());
-  url.pathname = `/portal_bench_${size.toLowerCase()}`;
+  url.pathname = `/portal_bench_${size.toLowerCase()}${shape === "skewed" ? "_skewed" : ""}`;
   return url.toString();
+}
+
+/**
+ * `--shape=skewed` among the arguments (the even shape when absent). `npm run bench L --shape=skewed`
+ * hands the flag to npm, which passes it on as npm_config_shape.
+ */
+export function parseShape(args: string[]): BenchShape {
+  const value = args.find((arg) => arg.startsWith("--shape="))?.slice("--shape=".length) ?? process.env.npm_config_shape ?? "even";
+  if (value !== "even" && value !== "skewed") throw new Error(`Unknown shape "${value}": use --shape=even or --shape=skewed.`);
+  return value;
 }
 
 export function parseSize(value: string | undefined): BenchSize {
@@ -66,11 +98,32 @@ const MOLECULES = [
 const STRENGTHS = ["50 mg", "300/300/50 mg", "400/60 mg", "60 mg", "25 mg", "60/30/5 mg", "40/10 mg", "600/300/300 mg"];
 /** Currencies the partners invoice in (each country uses one of them). */
 const SALE_CURRENCIES = ["USD", "INR", "KES", "ZAR", "NGN", "UGX", "TZS", "EUR", "BRL", "THB", "XOF", "IDR"];
+/** Parts of the skewed shape's purchaser names (combined with a number: distinct names of about 160 bytes). */
+const PURCHASER_BODIES = [
+  "Société Nationale d'Approvisionnement Pharmaceutique de Côte d'Ivoire",
+  "Центральный медицинский склад Министерства здравоохранения",
+  "国家艾滋病防治中心药品采购处 华东区域配送站",
+  "Central de Abastecimento Farmacêutico do Ministério da Saúde — Região Nordeste",
+  "Κεντρική Υπηρεσία Προμηθειών Υγείας Βορείου Ελλάδος",
+  "المخزن الطبي المركزي لوزارة الصحة — الإدارة الإقليمية",
+  "Trung tâm Mua sắm Thuốc Quốc gia — Bộ Y tế Việt Nam",
+  "Kenya Medical Supplies Authority — Regional Depot Kisumu (Tender Ŵ)",
+];
+const PURCHASER_UNITS = [
+  "Direction des Achats et de la Logistique", "Отдел закупок и логистики", "采购与物流管理部门", "Departamento de Compras Públicas",
+  "Τμήμα Προμηθειών και Αποθήκης", "قسم المشتريات والإمداد الطبي", "Phòng Kế hoạch Đấu thầu", "Procurement Unit — Lot Ñ",
+  "Dział Zaopatrzenia Medycznego",
+];
+const PURCHASER_PLACES = ["Abidjan", "Ñuñoa", "Ouagadougou", "Ağrı", "Łódź", "São Tomé", "Kraków", "Gödöllő", "Mombasa", "Hà Nội", "Zürich"];
 
 async function main() {
-  const size = parseSize(process.argv[2]);
-  const shape = SIZES[size];
-  const url = benchDatabaseUrl(size);
+  const size = parseSize(process.argv.slice(2).find((arg) => !arg.startsWith("--")));
+  const shapeName = parseShape(process.argv.slice(2));
+  const skewed = shapeName === "skewed";
+  const skew = SKEWED[size];
+  const url = benchDatabaseUrl(size, shapeName);
+  // The skewed shape sells in every country of the reference data.
+  const shape = { ...SIZES[size], ...(skewed ? { countries: COUNTRIES.length } : {}) };
   const database = new URL(url).pathname.slice(1);
   const started = performance.now();
   let stepStarted = started;
@@ -80,7 +133,7 @@ async function main() {
     stepStarted = now;
   };
 
-  console.log(`Generating ${size} into ${database}: ${shape.partners} partners, ${shape.products} products, ${shape.countries} countries, ${shape.quarters} quarters, ${shape.salesRows.toLocaleString("en")} sales rows`);
+  console.log(`Generating ${size} (${shapeName}) into ${database}: ${shape.partners} partners, ${shape.products} products, ${shape.countries} countries, ${shape.quarters} quarters, ${shape.salesRows.toLocaleString("en")} sales rows`);
   const admin = postgres(benchServerUrl(), { max: 1, onnotice: () => {} });
   await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.unsafe(`CREATE DATABASE ${database}`);
@@ -169,7 +222,10 @@ async function main() {
      SELECT partner_id, product_id, (ARRAY['PLANNED','UNDER_DEVELOPMENT','UNDER_DEVELOPMENT','ON_HOLD','DROPPED','FILED','APPROVED','APPROVED'])[(n * 5 + j * 3) % 8 + 1]::project_status
      FROM bpp ORDER BY partner_id, j`,
   );
-  // Countries: the countries used (a spread of the list), 10 to 40 per partner, each with the currency its sales are invoiced in.
+  // Countries: the countries used (a spread of the list), 10 to 40 per partner (skewed: partner 1 in all of them), each with the currency its sales are invoiced in.
+  const saleCurrencies = skewed
+    ? (await q(`SELECT code FROM currencies WHERE usd_rate > 0 ORDER BY code LIMIT ${SKEWED_CURRENCIES}`)).map((row) => String(row.code))
+    : SALE_CURRENCIES;
   await q(
     `CREATE TEMP TABLE bc AS
      SELECT id, name, iso_code, row_number() OVER (ORDER BY hashtext(iso_code), id) - 1 AS idx FROM countries;
@@ -178,10 +234,10 @@ async function main() {
   await q(
     `CREATE TEMP TABLE bpc AS
      SELECT bp.id AS partner_id, bp.n, j, c.id AS country_id, c.name AS country_name, c.idx,
-            10 + (bp.n * 7) % 31 AS c_count, ($2::text[])[c.idx % ${SALE_CURRENCIES.length} + 1] AS currency_code
-     FROM bp CROSS JOIN LATERAL generate_series(0, 9 + (bp.n * 7) % 31) j
+            ($2::text[])[c.idx % ${saleCurrencies.length} + 1] AS currency_code
+     FROM bp CROSS JOIN LATERAL generate_series(0, CASE WHEN $3 AND bp.n = 1 THEN $1 - 1 ELSE 9 + (bp.n * 7) % 31 END) j
      JOIN bc c ON c.idx = (bp.n * 11 + j * 7) % $1`,
-    [shape.countries, SALE_CURRENCIES],
+    [shape.countries, saleCurrencies, skewed],
   );
   await q(`CREATE INDEX ON bpp (partner_id, j); CREATE INDEX ON bpc (partner_id, j); ANALYZE bpp; ANALYZE bpc;`);
   step(`partners, users, products, partner products and countries`);
@@ -200,6 +256,8 @@ async function main() {
      -- The designated partner's open-quarter Sales Report is a draft; partner 2 has none (the benchmark saves one).
      UPDATE brep SET status = 'Saved' WHERE n = 1 AND q_offset = 0 AND type = 'sales';
      UPDATE brep SET status = NULL WHERE n = 2 AND q_offset = 0 AND type = 'sales';
+     -- Skewed: partner 1's largest report is its approved Sales Report of the last closed quarter.
+     ${skewed ? "UPDATE brep SET status = 'Approved' WHERE n = 1 AND q_offset = 1 AND type = 'sales';" : ""}
      DELETE FROM brep WHERE status IS NULL;`,
   );
   // Submitted a few days after the quarter closed (late: a month after); the open quarter's a few days ago.
@@ -294,10 +352,36 @@ async function main() {
      FROM brr r WHERE r.type = 'sales';
      UPDATE bplan SET rows = ${DESIGNATED_ROWS} WHERE n = 1 AND q_offset = 0;`,
   );
-  await q(
-    `UPDATE bplan SET rows = greatest(1, round(weight * (${shape.salesRows - DESIGNATED_ROWS}) / (SELECT sum(weight) FROM bplan WHERE NOT (n = 1 AND q_offset = 0))))
-     WHERE NOT (n = 1 AND q_offset = 0)`,
-  );
+  if (!skewed) {
+    await q(
+      `UPDATE bplan SET rows = greatest(1, round(weight * (${shape.salesRows - DESIGNATED_ROWS}) / (SELECT sum(weight) FROM bplan WHERE NOT (n = 1 AND q_offset = 0))))
+       WHERE NOT (n = 1 AND q_offset = 0)`,
+    );
+  } else {
+    // Partner 1: its share, the draft and the largest report included; the upper half of the partners
+    // 10 to 69 rows each over all their reports; the others the rest, falling off with their rank.
+    const bigRows = Math.round(shape.salesRows * skew.bigPartnerShare);
+    const small = smallPartnersFrom(shape.partners);
+    await q(
+      `UPDATE bplan SET rows = ${skew.largestReportRows} WHERE n = 1 AND q_offset = 1;
+       UPDATE bplan SET rows = greatest(1, round(weight * ${bigRows - DESIGNATED_ROWS - skew.largestReportRows} / (SELECT sum(weight) FROM bplan WHERE n = 1 AND q_offset > 1)))
+       WHERE n = 1 AND q_offset > 1;
+       UPDATE bplan b SET rows = greatest(1, floor(weight * (10 + (n * 37) % 60) / (SELECT sum(weight) FROM bplan x WHERE x.n = b.n)))
+       WHERE n >= ${small};
+       UPDATE bplan SET rows = greatest(1, round(weight / power(n - 1, 0.8)
+         * (${shape.salesRows - bigRows} - (SELECT sum(rows) FROM bplan WHERE n >= ${small}))
+         / (SELECT sum(weight / power(n - 1, 0.8)) FROM bplan WHERE n > 1 AND n < ${small})))
+       WHERE n > 1 AND n < ${small};`,
+    );
+    await q(
+      `CREATE TEMP TABLE bpur AS
+       SELECT i AS idx, ($1::text[])[i % ${PURCHASER_BODIES.length} + 1] || ' · ' || ($2::text[])[(i / ${PURCHASER_BODIES.length}) % ${PURCHASER_UNITS.length} + 1]
+              || ' · ' || ($3::text[])[(i / 7) % ${PURCHASER_PLACES.length} + 1] || ' · Tender Nº ' || lpad(i::text, 5, '0') AS name
+       FROM generate_series(0, ${skew.purchasers} - 1) i`,
+      [PURCHASER_BODIES, PURCHASER_UNITS, PURCHASER_PLACES],
+    );
+    await q(`CREATE UNIQUE INDEX ON bpur (idx); ANALYZE bpur;`);
+  }
   const plan = await q(`SELECT report_id, rows FROM bplan ORDER BY report_id`);
   const batches: [number, number, number][] = [];
   let batchStart = -1;
@@ -321,7 +405,9 @@ async function main() {
          total_gross_value, deductable_expenses, royalty_percent, royalty_due, procurement_end_country, comments)
        SELECT b.report_id, pp.category::text::sales_kind, b.year, (b.quarter - 1) * 3 + 1 + (g.i + x.hh) % 3,
               pc.country_id,
-              (ARRAY['Central Medical Stores','Ministry of Health','Global Fund Pooled Procurement','National AIDS Control Programme','MedAccess Distribution'])[(g.i / (b.k * b.c) + b.n) % 3 + 1 + b.n % 3] || ' ' || pc.country_name,
+              ${skewed
+                ? "pu.name"
+                : `(ARRAY['Central Medical Stores','Ministry of Health','Global Fund Pooled Procurement','National AIDS Control Programme','MedAccess Distribution'])[(g.i / (b.k * b.c) + b.n) % 3 + 1 + b.n % 3] || ' ' || pc.country_name`},
               pp.product_id, pr.name,
               CASE WHEN pp.category = 'API' THEN round(5 + x.hh % 500 + (x.hh % 4) * 0.25, 2) ELSE 1000 + x.hh % 200000 END,
               CASE WHEN pp.category = 'API' THEN round((5 + x.hh % 500 + (x.hh % 4) * 0.25) * (80 + x.hh % 900), 2) ELSE f.gross - f.expenses END,
@@ -349,6 +435,7 @@ async function main() {
        CROSS JOIN LATERAL (SELECT round(p1.price_local * cur.usd_rate, 6) AS price_usd) p2
        CROSS JOIN LATERAL (SELECT round(p2.price_usd * (1000 + x.hh % 200000), 6) AS gross) p3
        CROSS JOIN LATERAL (SELECT p1.price_local, p2.price_usd, p3.gross, round(p3.gross * ((x.hh / 7) % 5) / 100, 2) AS expenses, 3 + (x.hh / 11) % 3 AS royalty) f
+       ${skewed ? `JOIN bpur pu ON pu.idx = (x.hh / 17) % ${skew.purchasers}` : ""}
        WHERE b.report_id BETWEEN $1 AND $2
        ORDER BY b.report_id, pp.category, g.i`,
       [from, to],
@@ -360,14 +447,64 @@ async function main() {
   process.stdout.write("\n");
   step(`sales rows (${salesTotal.toLocaleString("en")}, aggregates by trigger)`);
 
+  if (skewed) {
+    // Pending product verifications as the app raises them: 12 on partner 1's draft, the others on
+    // open-quarter Sales Reports not yet decided (each with rows of the verification's kind); one
+    // row in 25 of the report's rows of that kind (the first included) holds the name instead of a product.
+    const raised = await q(
+      `WITH targets AS (
+         SELECT b.report_id, b.partner_id, row_number() OVER (ORDER BY b.n) - 1 AS t, count(*) OVER () AS tn
+         FROM bplan b JOIN reports r ON r.id = b.report_id
+         WHERE b.q_offset = 0 AND b.n > 1 AND b.rows >= 20 AND r.status IN ('Saved', 'Submitted', 'Resubmitted', 'Rejected')
+       ), chosen AS (
+         SELECT g.v, coalesce(d.report_id, t.report_id) AS report_id, coalesce(d.partner_id, t.partner_id) AS partner_id
+         FROM generate_series(0, ${SKEWED_VERIFICATIONS - 1}) g(v)
+         LEFT JOIN bplan d ON g.v < ${SKEWED_DRAFT_VERIFICATIONS} AND d.n = 1 AND d.q_offset = 0
+         LEFT JOIN targets t ON g.v >= ${SKEWED_DRAFT_VERIFICATIONS} AND t.t = (g.v - ${SKEWED_DRAFT_VERIFICATIONS}) % t.tn
+       )
+       INSERT INTO product_verifications (partner_id, report_id, product_name, category, status, created_at)
+       SELECT c.partner_id, c.report_id,
+              (ARRAY['Lénacapavir', 'Islatravir', 'Cabotégravir', 'Bictégravir', 'Doravirine', 'Ténofovir alafénamide'])[c.v % 6 + 1]
+                || CASE WHEN k.kind = 'API' THEN ' API (fournisseur ' ELSE ' 50 mg comprimé (lot ' END || c.v || ')',
+              k.kind::text::product_category, 'pending', now() - (c.v % 20) * interval '1 day'
+       FROM chosen c
+       CROSS JOIN LATERAL (SELECT (ARRAY['API', 'FDF'])[c.v % 2 + 1] AS kind) k
+       WHERE c.report_id IS NOT NULL AND EXISTS (SELECT 1 FROM sales_rows s WHERE s.report_id = c.report_id AND s.kind::text = k.kind)
+       ORDER BY c.v`,
+    );
+    const carried = await q(
+      `UPDATE sales_rows s SET product_id = NULL, product_name = v.product_name, product_verification_id = v.id
+       FROM (SELECT s.id, s.report_id, s.kind, row_number() OVER (PARTITION BY s.report_id, s.kind ORDER BY s.id) AS rn
+             FROM sales_rows s WHERE s.report_id IN (SELECT report_id FROM product_verifications)) x
+       JOIN (SELECT v.*, row_number() OVER (PARTITION BY v.report_id, v.category ORDER BY v.id) - 1 AS slot, count(*) OVER (PARTITION BY v.report_id, v.category) AS nv
+             FROM product_verifications v) v ON v.report_id = x.report_id AND v.category::text = x.kind::text AND v.slot = (x.rn / 25) % v.nv
+       WHERE s.id = x.id AND x.rn % 25 = 1`,
+    );
+    step(`pending product verifications (${raised.count}, carried by ${carried.count.toLocaleString("en")} sales rows)`);
+  }
+
   // ------------------------------------------------------------ what the benchmark needs to find
   const [designated] = await q(`SELECT p.id, p.email FROM partners p JOIN bp ON bp.id = p.id WHERE bp.n = 1`);
   const [saver] = await q(`SELECT p.id, p.email FROM partners p JOIN bp ON bp.id = p.id WHERE bp.n = 2`);
   const [biggest] = await q(
     `SELECT q.name, count(*)::int AS rows FROM sales_rows s JOIN reports r ON r.id = s.report_id JOIN quarters q ON q.id = r.quarter_id GROUP BY q.name ORDER BY 2 DESC LIMIT 1`,
   );
+  // The shape as made: what the skewed shape is for, measured on the rows (both shapes, for the side by side).
+  const [made] = await q(
+    `SELECT (SELECT count(DISTINCT purchaser) FROM sales_rows)::int AS purchasers,
+            (SELECT round(avg(octet_length(purchaser))) FROM sales_rows)::int AS purchaser_bytes,
+            (SELECT count(DISTINCT country_id) FROM sales_rows)::int AS countries,
+            (SELECT count(DISTINCT currency_code) FROM sales_rows)::int AS currencies,
+            (SELECT count(*) FROM product_verifications WHERE status = 'pending')::int AS pending_verifications,
+            (SELECT count(*) FROM product_verifications v JOIN bplan b ON b.report_id = v.report_id WHERE v.status = 'pending' AND b.n = 1 AND b.q_offset = 0)::int AS draft_verifications,
+            (SELECT round(100.0 * sum(rows) FILTER (WHERE n = 1) / sum(rows), 1) FROM bplan)::float AS big_partner_percent,
+            (SELECT count(*) FROM (SELECT n FROM bplan GROUP BY n HAVING sum(rows) < 100) x)::int AS partners_under_100_rows,
+            (SELECT max(rows) FROM bplan)::int AS largest_report_rows`,
+  );
   const meta = {
     size,
+    dataShape: shapeName,
+    made,
     generatedAt: new Date().toISOString(),
     openQuarter: quarterName(open),
     biggestQuarter: biggest.name as string,
@@ -377,7 +514,7 @@ async function main() {
     staff: "staff@bench.example.org",
     designatedPartner: { id: designated.id as number, email: designated.email as string, openSalesRows: DESIGNATED_ROWS },
     savePartner: { id: saver.id as number, email: saver.email as string },
-    shape,
+    shape: { ...shape, ...(skewed ? skew : {}) },
   };
   await q(`CREATE TABLE bench_meta (key text PRIMARY KEY, value jsonb NOT NULL)`);
   await q(`INSERT INTO bench_meta VALUES ('meta', $1::jsonb)`, [meta]);
@@ -400,7 +537,8 @@ async function main() {
   console.log("Reports by type and state:", states.map((row) => `${row.type} ${row.status} ${row.n} (late ${row.late})`).join(", "));
   console.log(`Biggest quarter: ${meta.biggestQuarter} (${meta.biggestQuarterRows.toLocaleString("en")} sales rows); open quarter ${meta.openQuarter}`);
   console.log(`Designated partner ${designated.email} (open-quarter draft of ${DESIGNATED_ROWS} rows); save partner ${saver.email}; password ${BENCH_PASSWORD}`);
-  console.log(`Generated ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log("Shape:", made);
+  console.log(`Generated ${size} (${shapeName}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await sql.end();
   await closeDatabase();
 }
