@@ -391,6 +391,26 @@ describe("the consolidated Sales Report page", () => {
     expect(result.options.currencies).toEqual([]);
   });
 
+  it("a sorted page sees a change made since the last sorted view, and a filter or another order is sorted on its own", async () => {
+    const { reportIds } = await seedOpenQuarter(3);
+    const firstByPurchaser = (await view("?sort=purchaser")).page.rows[0];
+    const byQuantityDesc = (await view("?sort=quantity&dir=desc")).page.rows.map((row) => row.id);
+    expect(byQuantityDesc).not.toEqual((await view("?sort=purchaser")).page.rows.map((row) => row.id));
+
+    // A purchaser that sorts first, in another report than the first row's.
+    const target = reportIds.find((id) => id !== firstByPurchaser.reportId)!;
+    await insertRows([{ reportId: target, kind: "API", year: 2026, month: 1, purchaser: "AAA First Buyer" }]);
+    const after = await view("?sort=purchaser");
+    expect(after.page.rows[0]).toMatchObject({ purchaser: "AAA First Buyer", reportId: target });
+    expect(after.page.rows[1].id).toBe(firstByPurchaser.id);
+
+    // Filtered, the order holds only the filter's rows; the last page of the order ends with its last row.
+    const filtered = await allPages("?sort=purchaser&purchaser=buyer%20a");
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.every((row) => row.purchaser!.toLowerCase().includes("buyer a"))).toBe(true);
+    expect(filtered.map((row) => row.purchaser)).toEqual(filtered.map((row) => row.purchaser).sort());
+  });
+
   it("sees new rows, a new report state and a product verification decided since the last view at once", async () => {
     const before = await view();
     const acmeReport = await salesReportOf(acme, openQuarterId);

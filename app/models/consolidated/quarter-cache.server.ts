@@ -16,21 +16,28 @@ import type { ReportTypeKey } from "~/utils/reports";
 import { ROW_TABLES } from "../report-workflow.server";
 
 const CACHE_TTL_MS = 60_000;
-const CACHE_MAX_ENTRIES = 200;
-const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
-/** `compute()` once per key for a minute; a failure is not kept. */
-export function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
-  const value = compute();
-  cache.delete(key);
-  cache.set(key, { at: now, value });
-  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
-  while (cache.size > CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return value;
+/** A store of `maxEntries` values computed once per key for a minute; a failure is not kept. */
+function minuteStore(maxEntries: number) {
+  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+  return function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
+    const value = compute();
+    cache.delete(key);
+    cache.set(key, { at: now, value });
+    value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+    while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+    return value;
+  };
 }
+
+/** `compute()` once per key for a minute (the 200 most recent keys). */
+export const cached = minuteStore(200);
+
+/** The same for values of megabytes (a quarter's row ids in a sorted order): the 16 most recent. */
+export const cachedLarge = minuteStore(16);
 
 /** `cached` under a fingerprint still being read: the key is `name` and the fingerprint. */
 export function cachedUnder<T>(fingerprint: Promise<string>, name: string, compute: () => Promise<T>): Promise<T> {

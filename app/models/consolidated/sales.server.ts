@@ -35,7 +35,7 @@ import { salesWorkbookColumns } from "../sales-excel.server";
 import { FORMULA_START_CHARACTERS, neutraliseCell, type WorkbookCell, type WorkbookColumn } from "../workbook.server";
 import { listQuartersUpTo, openQuarterRef } from "../quarter.server";
 import { resolveQuarter } from "../report-screen.server";
-import { cached, keptMany, LAST_VERIFICATION_DECISION, reportsFingerprint } from "./quarter-cache.server";
+import { cached, cachedLarge, keptMany, LAST_VERIFICATION_DECISION, reportsFingerprint } from "./quarter-cache.server";
 
 // ---------------------------------------------------------------- the query string
 
@@ -383,11 +383,14 @@ async function perReport<V>(scope: Scope, reportIds: readonly number[], what: st
 
 // ---------------------------------------------------------------- counts
 
+/** The query's filters (partner and report status too), without its paging, order, quarter and tab: what a count or an order is kept under. */
+const filterKey = (query: SalesConsolidatedQuery) => JSON.stringify({ ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined });
+
 /** Filtered rows per report (selected reports only); the sum is the total. */
 function countsPerReport(scope: Scope): Promise<Map<number, number>> {
   if (!scope.selected.length) return Promise.resolve(new Map());
   const { query } = scope;
-  const filters = JSON.stringify({ ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined });
+  const filters = filterKey(query);
   const ids = scope.selected.map((report) => report.id);
   return cached(`sales-count|${scope.fingerprint}|${filters}`, () =>
     perReport(
@@ -459,11 +462,11 @@ async function pageInReportOrder(scope: Scope, counts: Map<number, number>, offs
   return rows.map((row) => formatRow(scope.kind, row, segments[row.slice].report));
 }
 
-/**
- * Any other order: the page's row ids first (the sort key and the id of each filtered row of the
- * selected reports, sorted, with LIMIT/OFFSET: a narrow pass), then those rows in full by id.
- */
-async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company">, offset: number, limit: number, dir: "asc" | "desc") {
+/** Memory for sorting a quarter's (key, id) pairs at once (PostgreSQL's default of 4 MB spilled a large quarter to disk). */
+const SORT_WORK_MEM = "64MB";
+
+/** The ids of the scope's filtered rows in the order of `sort`, nulls last, ties by id. */
+async function sortedRowIds(scope: Scope, sort: Exclude<SalesSort, "company">, dir: "asc" | "desc"): Promise<Int32Array> {
   const s = lateralRows(scope, rowConditions(scope.query));
   const sortKey: Record<typeof sort, SQL> = {
     year: sql`${s.year}`,
@@ -476,15 +479,32 @@ async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company
   };
   const direction = sql.raw(dir === "asc" ? "asc" : "desc");
   const selectedIds = scope.selected.map((report) => report.id);
-  let ids = db.select({ id: s.id }).from(reports).crossJoinLateral(s).where(idIn(reports.id, selectedIds)).$dynamic();
-  if (sort === "country") ids = ids.leftJoin(countries, eq(countries.id, s.countryId));
-  if (sort === "product") ids = ids.leftJoin(products, eq(products.id, s.productId));
-  const pageIds = (
-    await ids
-      .orderBy(sql`${sortKey[sort]} ${direction} nulls last`, sql`${s.id} ${direction}`)
-      .limit(limit)
-      .offset(offset)
-  ).map((row) => row.id);
+  if (!selectedIds.length) return new Int32Array(0);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local work_mem = '${SORT_WORK_MEM}'`));
+    let ids = tx
+      .select({ ids: sql<number[] | null>`array_agg(${s.id} order by ${sortKey[sort]} ${direction} nulls last, ${s.id} ${direction})` })
+      .from(reports)
+      .crossJoinLateral(s)
+      .where(idIn(reports.id, selectedIds))
+      .$dynamic();
+    if (sort === "country") ids = ids.leftJoin(countries, eq(countries.id, s.countryId));
+    if (sort === "product") ids = ids.leftJoin(products, eq(products.id, s.productId));
+    const [row] = await ids;
+    return Int32Array.from(row?.ids ?? []);
+  });
+}
+
+/**
+ * Any other order: the ids of every filtered row of the selected reports in that order (sort key,
+ * then id, both in `dir`), read in one pass and kept for the quarter's fingerprint, the filters and
+ * the order, so that paging on, back or to any depth is a slice of them; then the page's rows in
+ * full by id. The pass sorts only (key, id) pairs, with the memory to do it without spilling to
+ * disk: a 5,000,000-row data set's largest quarter sorted page after page cost its sort each time.
+ */
+async function pageInColumnOrder(scope: Scope, sort: Exclude<SalesSort, "company">, offset: number, limit: number, dir: "asc" | "desc") {
+  const ids = await cachedLarge<Int32Array>(`sales-sorted|${scope.fingerprint}|${filterKey(scope.query)}|${sort}|${dir}`, () => sortedRowIds(scope, sort, dir));
+  const pageIds = Array.from(ids.subarray(offset, offset + limit));
   if (!pageIds.length) return [];
   const rows = await db
     .select(fetchedFields(rowColumns))
