@@ -5,8 +5,9 @@
  * app/models/report-workflow.server.ts.
  */
 import Decimal from "decimal.js";
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
+import { idIn } from "~/db/sql-pieces";
 import { MONTHS } from "~/db/reference-data";
 import { countries, currencies, formulationTypes, products, reports, reportSnapshots, salesRows } from "~/db/schema";
 import { WORKFLOW_REFUSALS, type ReportStatus } from "~/utils/report-workflow";
@@ -148,15 +149,22 @@ export async function loadSalesReport({
   partnerId: number;
   quarterName?: string | null;
 }): Promise<SalesReportView> {
-  const frame = await loadReportFrame({
-    viewer,
-    partnerId,
-    quarterName,
-    type: "sales",
-    pendingVerifications: (reportId) => pendingVerificationCount(db, reportId),
-  });
+  const frame = await loadSalesFrame(viewer, partnerId, quarterName);
   const [reference, rows] = await Promise.all([loadReferenceData(partnerId), loadRows(frame.report.id ?? undefined)]);
   return { ...frame, rows, lists: reference.lists };
+}
+
+function loadSalesFrame(viewer: Actor, partnerId: number, quarterName?: string | null) {
+  return loadReportFrame({ viewer, partnerId, quarterName, type: "sales", pendingVerifications: (reportId) => pendingVerificationCount(db, reportId) });
+}
+
+/** The report's frame and the ids of its saved rows, without the rows: what replacing them needs. */
+export async function loadSalesRowIds({ viewer, partnerId, quarterName }: { viewer: Actor; partnerId: number; quarterName?: string | null }) {
+  const frame = await loadSalesFrame(viewer, partnerId, quarterName);
+  const rowIds = frame.report.id
+    ? (await db.select({ id: salesRows.id }).from(salesRows).where(eq(salesRows.reportId, frame.report.id))).map((row) => row.id)
+    : [];
+  return { frame, rowIds };
 }
 
 // ---------------------------------------------------------------- save
@@ -347,28 +355,26 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     const updates = prepared.flatMap(({ kind, rows }) =>
       rows.filter((row) => row.id != null && !deletedIds.has(row.id)).map((row) => ({ kind, row }))
     );
-    const namedIds = [...new Set([...deletedIds, ...updates.map(({ row }) => row.id!)])];
+    // Rows to update are read whole (to compare), rows to delete only as ids: an upload that
+    // replaces 12,000 rows names them all. One statement each, the ids as one array.
+    const updatedIds = [...new Set(updates.map(({ row }) => row.id!))];
     const existing = new Map<number, SalesRowRecord>();
-    for (let start = 0; start < namedIds.length; start += 1000) {
-      const found = await tx
-        .select()
-        .from(salesRows)
-        .where(and(eq(salesRows.reportId, reportId), inArray(salesRows.id, namedIds.slice(start, start + 1000))));
-      for (const row of found) existing.set(row.id, row);
+    if (updatedIds.length) {
+      for (const row of await tx.select().from(salesRows).where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, updatedIds)))) existing.set(row.id, row);
     }
-    if (namedIds.some((id) => !existing.has(id)) || updates.some(({ kind, row }) => existing.get(row.id!)!.kind !== kind)) {
+    const deletable = deletedIds.size
+      ? new Set((await tx.select({ id: salesRows.id }).from(salesRows).where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, [...deletedIds])))).map((row) => row.id))
+      : new Set<number>();
+    if ([...deletedIds].some((id) => !deletable.has(id)) || updates.some(({ kind, row }) => existing.get(row.id!)?.kind !== kind)) {
       throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
     }
 
     if (deletedIds.size) {
-      const ids = [...deletedIds];
-      for (let start = 0; start < ids.length; start += 1000) {
-        const removed = await tx
-          .delete(salesRows)
-          .where(and(eq(salesRows.reportId, reportId), inArray(salesRows.id, ids.slice(start, start + 1000))))
-          .returning({ id: salesRows.id });
-        counts.deleted += removed.length;
-      }
+      const removed = await tx
+        .delete(salesRows)
+        .where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, [...deletedIds])))
+        .returning({ id: salesRows.id });
+      counts.deleted += removed.length;
     }
 
     // Product names → products, or pending verifications (per category: API rows name API products).

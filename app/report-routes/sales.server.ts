@@ -7,7 +7,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
-import { changesSinceLastSubmission, loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
+import { changesSinceLastSubmission, loadSalesReport, loadSalesRowIds, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";
@@ -309,15 +309,15 @@ export const REPLACE_NOT_CONFIRMED = "Nothing was replaced: confirm that the wor
  * is saved when any row is invalid.
  */
 async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, mode, confirmReplace, bytes }: UploadRequest): Promise<UploadOutcome> {
-  const view = await loadSalesReport({ viewer: actor, partnerId, quarterName });
-  const deletedIds = mode !== "append" ? [...view.rows.API, ...view.rows.FDF].map((row) => row.id).filter((id): id is number => id != null) : [];
+  const { frame, rowIds } = await loadSalesRowIds({ viewer: actor, partnerId, quarterName });
+  const deletedIds = mode !== "append" ? rowIds : [];
   if (deletedIds.length && !confirmReplace) return { ok: false, problems: [{ message: REPLACE_NOT_CONFIRMED, values: { count: deletedIds.length } }] };
   const workbook = await readSalesWorkbook(bytes);
   if (!workbook.ok) return workbook;
   const result = await saveSalesReport({
     actor,
     partnerId,
-    quarterId: view.quarter.id,
+    quarterId: frame.quarter.id,
     expectedVersion,
     api: workbook.rows.API,
     fdf: workbook.rows.FDF,
