@@ -8,8 +8,9 @@ import Decimal from "decimal.js";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { idIn } from "~/db/sql-pieces";
+import { minuteStore } from "~/utils/minute-cache.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, currencies, formulationTypes, products, reports, reportSnapshots, salesRows } from "~/db/schema";
+import { countries, currencies, formulationTypes, products, productVerifications, reports, reportSnapshots, salesRows } from "~/db/schema";
 import { WORKFLOW_REFUSALS, type ReportStatus } from "~/utils/report-workflow";
 import {
   columnsFor,
@@ -517,6 +518,23 @@ const CHANGES_LISTED = 20;
 export async function changesSinceLastSubmission(reportId: number): Promise<SalesChangesSinceSubmission | null> {
   const snapshotId = await latestSubmissionId(reportId);
   if (snapshotId == null) return null;
+  // Worked out once per state of the rows: every save updates the report (its row version, xmin,
+  // is new with every update and never comes back), and a product verification decided rewrites
+  // the product of the rows that named it.
+  const [state] = await db
+    .select({
+      version: sql<string>`${reports}.xmin::text`,
+      decided: sql<string | null>`(select max(${productVerifications.decidedAt})::text from ${productVerifications} where ${productVerifications.partnerId} = ${reports.partnerId})`,
+    })
+    .from(reports)
+    .where(eq(reports.id, reportId));
+  return cachedChanges(`${reportId}|${snapshotId}|${state?.version}|${state?.decided}`, () => compareWithSubmission(reportId, snapshotId));
+}
+
+/** The changes of a report's rows since a submission, for a minute per state of the rows. */
+const cachedChanges = minuteStore(200);
+
+async function compareWithSubmission(reportId: number, snapshotId: number): Promise<SalesChangesSinceSubmission> {
   const groups = await db
     .select({
       change: sql<SalesRowChange["change"]>`change`,

@@ -13,25 +13,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { productVerifications, reports } from "~/db/schema";
 import type { ReportTypeKey } from "~/utils/reports";
+import { minuteStore } from "~/utils/minute-cache.server";
 import { ROW_TABLES } from "../report-workflow.server";
-
-const CACHE_TTL_MS = 60_000;
-
-/** A store of `maxEntries` values computed once per key for a minute; a failure is not kept. */
-function minuteStore(maxEntries: number) {
-  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
-  return function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = cache.get(key);
-    if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
-    const value = compute();
-    cache.delete(key);
-    cache.set(key, { at: now, value });
-    value.catch(() => cache.get(key)?.value === value && cache.delete(key));
-    while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
-    return value;
-  };
-}
 
 /** `compute()` once per key for a minute (the 200 most recent keys). */
 export const cached = minuteStore(200);
