@@ -59,7 +59,8 @@ const pendingVerificationsOf = (partnerId: number) =>
   db
     .select()
     .from(productVerifications)
-    .where(and(eq(productVerifications.partnerId, partnerId), eq(productVerifications.status, "pending")));
+    .where(and(eq(productVerifications.partnerId, partnerId), eq(productVerifications.status, "pending")))
+    .orderBy(asc(productVerifications.id));
 
 let open: number;
 let historic: number;
@@ -1010,5 +1011,58 @@ describe("messages and decisions", () => {
     expect(mail.textBody).toContain(approved.snapshotSha256!);
     // The rows approved are the rows submitted: the same snapshot hash.
     expect(approved.snapshotSha256).toBe(submitted.snapshotSha256);
+  });
+});
+
+/**
+ * The sales rows behind a product verification, looked up by the verification (the index of
+ * migration 0008): the dialog counts each verification's own rows, whatever report carries them and
+ * whatever other partners carry, and a save drops the verifications it raised that no row carries.
+ */
+const VERIFIED_NAME = "Nevirapine 200 mg";
+
+describe("the rows of a pending product verification", () => {
+  it("are counted per verification in the dialog, and the verification goes with the last row that carries it", async () => {
+    const first = await saveSalesReport(
+      cedarSave({ fdf: [fdfRow({ productName: VERIFIED_NAME }), fdfRow({ productName: "nevirapine 200 MG", country: "Nigeria" }), fdfRow()] }),
+    );
+    if (!first.ok) throw new Error(JSON.stringify(first.problems));
+    const [pending] = await pendingVerificationsOf(cedar);
+    expect(pending).toMatchObject({ productName: VERIFIED_NAME, reportId: first.reportId });
+
+    // The name is carried by a row of Cedar's earlier report too; Acme waits for a verification of the same name, with one row.
+    await db.insert(salesRows).values({ reportId: (await salesReportRow(cedar, historic)).id, kind: "FDF", productName: VERIFIED_NAME, productVerificationId: pending.id });
+    const acmeReport = await salesReportRow(acme, open);
+    const [acmePending] = await db
+      .insert(productVerifications)
+      .values({ partnerId: acme, reportId: acmeReport.id, productName: VERIFIED_NAME, category: "FDF" })
+      .returning();
+    await db.insert(salesRows).values({ reportId: acmeReport.id, kind: "FDF", productName: VERIFIED_NAME, productVerificationId: acmePending.id });
+
+    const cedarList = await listProductVerifications(cedar, first.reportId);
+    expect(cedarList.pendingProducts).toEqual([expect.objectContaining({ product_verification_id: pending.id, product_name: VERIFIED_NAME, row_count: 3 })]);
+    expect((await listProductVerifications(acme, acmeReport.id)).pendingProducts).toContainEqual(
+      expect.objectContaining({ product_verification_id: acmePending.id, product_name: VERIFIED_NAME, row_count: 1 }),
+    );
+
+    // Cedar corrects both rows of this report: the earlier report's row still carries the name, so it still waits.
+    const rows = await rowsOf(first.reportId);
+    const corrected = await saveSalesReport(
+      cedarSave({ expectedVersion: first.version, fdf: [fdfRow({ id: rows[0].id }), fdfRow({ id: rows[1].id, country: "Nigeria" })] }),
+    );
+    expect(corrected).toMatchObject({ ok: true, counts: { updated: 2 } });
+    if (!corrected.ok) return;
+    expect((await pendingVerificationsOf(cedar)).map((verification) => verification.id)).toEqual([pending.id]);
+    expect((await listProductVerifications(cedar, first.reportId)).pendingProducts).toEqual([
+      expect.objectContaining({ product_verification_id: pending.id, row_count: 1 }),
+    ]);
+
+    // That row gone too, the next save of the report that raised the name drops it; Acme's stays.
+    await db.delete(salesRows).where(eq(salesRows.productVerificationId, pending.id));
+    const saved = await saveSalesReport(cedarSave({ expectedVersion: corrected.version }));
+    expect(saved).toMatchObject({ ok: true });
+    expect(await pendingVerificationsOf(cedar)).toEqual([]);
+    expect((await listProductVerifications(cedar, first.reportId)).pendingProducts).toEqual([]);
+    expect((await pendingVerificationsOf(acme)).map((verification) => verification.id)).toContain(acmePending.id);
   });
 });
