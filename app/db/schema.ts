@@ -272,6 +272,8 @@ export const reports = pgTable(
     status: reportStatusEnum("status").notNull(),
     /** Incremented on every change; a save carries the version its editor loaded. */
     version: integer("version").notNull().default(1),
+    /** Incremented by a change that writes the report's rows (not by a decision): what is read from the rows is kept under it. */
+    rowsVersion: integer("rows_version").notNull().default(0),
     isLate: boolean("is_late").notNull().default(false),
     savedAt: timestamp("saved_at", { withTimezone: true }),
     savedBy: integer("saved_by").references(() => users.id),

@@ -188,8 +188,10 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     }
     const before = { status: report.status, version: report.version };
 
+    let rowsChanged = false;
     if (input.writeRows) {
       const { changed } = await input.writeRows(tx, report.id);
+      rowsChanged = changed;
       if (action === "submit" && isSubmitted(report.status) && !changed) throw new WorkflowError(WORKFLOW_REFUSALS.alreadySubmitted, 409);
       // The rows just written may name a product that now waits for verification: no decision then.
       if ((action === "approve" || action === "reject") && (await pendingVerificationCount(tx, report.id)) > 0) {
@@ -202,6 +204,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       version: report.version + 1,
       updatedAt: now,
     };
+    if (rowsChanged) changes.rowsVersion = report.rowsVersion + 1;
     if (input.writeRows || action === "save" || action === "submit") Object.assign(changes, { savedAt: now, savedBy: actor.id });
     if (action === "submit") {
       changes.submittedAt = now;

@@ -5,10 +5,12 @@ import ExcelJS from "exceljs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows } from "~/db/schema";
+import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows, users } from "~/db/schema";
 import { DOWNLOAD_BATCH_ROWS } from "~/models/consolidated/download.server";
 import type { SalesConsolidatedRow, SalesConsolidatedView } from "~/models/consolidated/sales.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
+import { loadSalesReport, saveSalesReport } from "~/models/sales-report.server";
+import { getAuthUser } from "~/models/user.server";
 import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { loader as csvLoader } from "~/routes/admin.report.sales-report.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.sales-report.xlsx";
@@ -409,6 +411,28 @@ describe("the consolidated Sales Report page", () => {
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.every((row) => row.purchaser!.toLowerCase().includes("buyer a"))).toBe(true);
     expect(filtered.map((row) => row.purchaser)).toEqual(filtered.map((row) => row.purchaser).sort());
+  });
+
+  it("sees a row changed by a partner's save, whose row ids stay the same", async () => {
+    await seedOpenQuarter(3);
+    expect((await view("?purchaser=renamed%20by%20acme")).page.total).toBe(0);
+    const [user] = await db.select().from(users).where(eq(users.email, ACME));
+    const partner = (await getAuthUser(user.id))!;
+    const { report, rows, quarter } = await loadSalesReport({ viewer: partner, partnerId: acme });
+    const [first] = rows.API;
+    const saved = await saveSalesReport({
+      actor: partner,
+      partnerId: acme,
+      quarterId: quarter.id,
+      expectedVersion: report.version,
+      api: [{ ...first, purchaser: "Renamed by Acme" }],
+      fdf: [],
+      deletedIds: [],
+      action: "save",
+    });
+    expect(saved).toMatchObject({ ok: true, counts: { updated: 1, added: 0 } });
+    const after = await view("?purchaser=renamed%20by%20acme");
+    expect(after.page.rows.map((row) => row.id)).toEqual([first.id]);
   });
 
   it("sees new rows, a new report state and a product verification decided since the last view at once", async () => {

@@ -12,7 +12,7 @@
  * - The default order (company, then the report, then the row) needs no sort: the per-report row
  *   counts say which reports a page covers, and each is read in index order with LIMIT/OFFSET.
  * - The counts and the filter options cost a pass over the quarter's rows. Each report's share is
- *   kept under that report's row version (reportKeys), and the quarter's sums for a minute under
+ *   kept under the version of that report's rows (reportKeys), and the quarter's sums for a minute under
  *   the fingerprint of its reports (quarter-cache.server.ts): after a save or a decision only the
  *   reports that changed are read again.
  * - Downloads read keyset batches per report in the same order, never the whole result at once.
@@ -343,10 +343,10 @@ function fetchedFields(s: typeof rowColumns | ReturnType<typeof lateralRows>) {
 // ---------------------------------------------------------------- what each report holds, kept by its row version
 
 /**
- * Each report's key for what its rows of the kind hold: the report's row version (xmin: every save
- * and every decision updates the report), its last row of the kind (a row added by any path) and
- * the last product verification decision (it rewrites the product of rows without touching their
- * report). Read when the quarter's fingerprint changes, by a probe per report (about 5 ms at L), so
+ * Each report's key for what its rows of the kind hold: the version of its rows (rows_version: every
+ * change that writes them moves it, a decision does not), its last row of the kind (a row added by
+ * any path) and the last product verification decision (it rewrites the product of rows without
+ * touching their report). Read when the quarter's fingerprint changes, by a probe per report (about 5 ms at L), so
  * that only the reports that changed are read again.
  */
 function reportKeys(scope: Scope): Promise<Map<number, string>> {
@@ -356,7 +356,7 @@ function reportKeys(scope: Scope): Promise<Map<number, string>> {
       .from(salesRows)
       .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)));
     const rows = await db
-      .select({ id: reports.id, version: sql<string>`${reports}.xmin::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce(${LAST_VERIFICATION_DECISION}, '')` })
+      .select({ id: reports.id, version: sql<string>`${reports.rowsVersion}::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce(${LAST_VERIFICATION_DECISION}, '')` })
       .from(reports)
       .where(idIn(reports.id, scope.reports.map((report) => report.id)));
     const versions = new Map(rows.map((row) => [row.id, row.version]));
