@@ -180,7 +180,9 @@ describeOnPostgres("the job queue, with real processes", () => {
       expect(queued).toHaveLength(1);
       const delivered = await until(() => Promise.resolve(mailbox.received), (received) => received.length > 0, 30_000);
       expect(delivered.map((mail) => mail.to)).toEqual([["partner3@example.org"]]);
-      expect((await sql`select status from outbox where id = ${queued[0].id}`)[0].status).toBe("sent");
+      // The worker marks the mail sent once the SMTP server has taken it: a moment after the mailbox has it.
+      const status = await until(async () => (await sql`select status from outbox where id = ${queued[0].id}`)[0].status as string, (value) => value === "sent", 5_000);
+      expect(status).toBe("sent");
     } finally {
       worker.kill("SIGTERM");
       await new Promise((resolve) => worker.once("exit", resolve));
