@@ -101,22 +101,37 @@ const written = (value: WorkbookCell): WorkbookCell => (typeof value === "string
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** XML of a sheet written but not yet compressed that a writer lets build up before it waits. */
-const SHEET_BACKLOG_BYTES = 1024 * 1024;
+/** Bytes of a workbook written but not yet taken by its reader that a writer lets build up before it waits. */
+const WORKBOOK_BACKLOG_BYTES = 1024 * 1024;
 
 /**
- * Lets the event loop run, then waits while the sheet's XML is not compressed yet. exceljs's sheet
- * stream never asks its writer to wait (its write() returns true whatever is queued): rows were
- * turned into XML faster than the zip compressed them, and piled up in memory. The streams it
- * pipes into say what is queued. A download whose client has gone (`output` destroyed) ends here.
+ * The streams between exceljs and the reader. Some are readable-stream 2's, which have no
+ * `writableLength` or `readableLength`: what they hold is in their states.
  */
-async function sheetWritten(sheet: ExcelJS.Worksheet, output: Writable) {
+interface QueuedStream {
+  writableLength?: number;
+  readableLength?: number;
+  _writableState?: { length: number };
+  _readableState?: { length: number };
+}
+
+/**
+ * Lets the event loop run, then waits while the workbook's bytes are not taken yet: the sheet's
+ * XML not compressed (exceljs's sheet stream never asks its writer to wait, its write() returns
+ * true whatever is queued), and the compressed zip the reader has not read (archiver keeps
+ * compressing into its own buffer). Rows were turned into XML faster than they left and piled up in
+ * memory. A download whose client has gone (`output` destroyed) ends here.
+ */
+async function workbookWritten(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExcelJS.Worksheet, output: Writable) {
   await yieldToEventLoop();
-  const pipes = (sheet as unknown as { stream?: { pipes?: { writableLength?: number }[] } }).stream?.pipes ?? [];
-  const backlog = () => pipes.reduce((bytes, pipe) => bytes + (pipe.writableLength ?? 0), 0);
+  const sheetPipes = (sheet as unknown as { stream?: { pipes?: QueuedStream[] } }).stream?.pipes ?? [];
+  const zip = (workbook as unknown as { zip?: QueuedStream }).zip;
+  const backlog = () =>
+    sheetPipes.reduce((bytes, pipe) => bytes + (pipe.writableLength ?? pipe._writableState?.length ?? 0), 0) +
+    (zip ? zip.readableLength ?? zip._readableState?.length ?? 0 : 0);
   for (;;) {
     if (output.destroyed) throw new Error("The workbook's reader has gone.");
-    if (backlog() <= SHEET_BACKLOG_BYTES) return;
+    if (backlog() <= WORKBOOK_BACKLOG_BYTES) return;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
@@ -232,7 +247,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, 
             : style.plain;
     });
     row.commit();
-    if (++count % 64 === 0) await sheetWritten(sheet, output);
+    if (++count % 64 === 0) await workbookWritten(workbook, sheet, output);
   };
   for (const cells of head) await writeRow(cells);
   for await (const cells of rest) await writeRow(cells);

@@ -91,3 +91,39 @@ describe("a workbook written for a client that goes away", () => {
     expect(read).toBeLessThan(100_000);
   });
 });
+
+describe("a workbook written for a client that stops reading", () => {
+  it("stops reading rows once about a megabyte waits for the client, instead of holding the rest in memory", async () => {
+    let read = 0;
+    // Texts that hardly compress, so that what waits is about what was written.
+    let seed = 1;
+    const noise = () =>
+      Array.from({ length: 200 }, () => {
+        seed = (seed * 48271) % 2147483647;
+        return String.fromCharCode(33 + (seed % 90));
+      }).join("");
+    async function* rows() {
+      for (let i = 0; i < 100_000; i++) {
+        read += 1;
+        yield [noise(), i];
+      }
+    }
+    // Takes one chunk, then never asks for another.
+    const stalledClient = new Writable({ highWaterMark: 16 * 1024, write() {} });
+    const columns = [
+      { key: "purchaser", label: "Purchaser" },
+      { key: "quantity", label: "Quantity" },
+    ];
+    const writing = writeWorkbook(stalledClient, { info: { report: "Sales Report" }, sheets: [{ name: "FDF", columns, rows: rows() }] });
+    let seen = -1;
+    while (seen !== read) {
+      seen = read;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // About 170 compressed bytes a row: the megabyte the writer lets wait (some 6,000 rows), not 17 MB.
+    expect(read).toBeGreaterThan(1000);
+    expect(read).toBeLessThan(15_000);
+    stalledClient.destroy();
+    await expect(writing).rejects.toThrow(/gone/);
+  });
+});
