@@ -19,6 +19,7 @@
  *
  * Numbers stay decimal-exact: numeric columns arrive as strings and are shown as plain decimals.
  */
+import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { db, streamedReads } from "~/db/client.server";
@@ -599,11 +600,20 @@ async function readOptionValues(scope: Scope, reportIds: number[]): Promise<Map<
   );
 }
 
-/** The quarter's filter values: each report's (kept by its key), together; the purchasers in the database's alphabetical order, the first PURCHASER_OPTIONS_MAX. */
-function optionIds(scope: Scope): Promise<OptionIds> {
-  if (!scope.reports.length) return Promise.resolve({ reports: [], ...noOptionValues() });
-  return cached(`sales-options|${scope.fingerprint}`, async () => {
-    const ids = scope.reports.map((report) => report.id);
+/**
+ * The quarter's filter values: each report's (kept by its key), together; the purchasers in the
+ * database's alphabetical order, the first PURCHASER_OPTIONS_MAX. Kept under the reports' keys
+ * rather than the quarter's fingerprint: a decision, or a save that leaves the rows as they were,
+ * does not send the quarter's names to the database to be ordered again.
+ */
+async function optionIds(scope: Scope): Promise<OptionIds> {
+  if (!scope.reports.length) return { reports: [], ...noOptionValues() };
+  const ids = scope.reports.map((report) => report.id);
+  const keys = await reportKeys(scope);
+  const reportsDigest = createHash("sha1")
+    .update(ids.map((id) => keys.get(id)).join(","))
+    .digest("base64url");
+  return cached(`sales-options|${reportsDigest}`, async () => {
     const byReport = await perReport(scope, ids, "options", (reportIds) => readOptionValues(scope, reportIds), null);
     const reported = [...byReport].flatMap(([reportId, values]) => (values ? [{ reportId, values }] : []));
     const union = <T>(pick: (values: OptionValues) => T[]) => [...new Set(reported.flatMap(({ values }) => pick(values)))];
