@@ -4,7 +4,10 @@
  */
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { db } from "~/db/client.server";
+import { partners } from "~/db/schema";
 import { handleApiRequest } from "~/api/handle.server";
 import { openApiDocument } from "~/api/openapi.server";
 import { testContext } from "./remix";
@@ -63,4 +66,32 @@ export function expectDocumented(method: string, path: string, answer: ApiAnswer
   const validate = validators.get(key)!;
   const valid = validate(answer.body);
   expect(valid, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+export function expectStatus(answer: ApiAnswer, status: number) {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+}
+
+/** A refusal: the status, the error shape, and the documented answer. */
+export function expectRefused(method: string, path: string, answer: ApiAnswer, status: number) {
+  expectStatus(answer, status);
+  expectDocumented(method, path, answer);
+}
+
+async function partnerIdOf(email: string) {
+  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.email, email));
+  return partner.id;
+}
+
+/** Tokens of the demo accounts and the demo partners' ids: signed in at the start of each test, once the seed is back. */
+export async function demoSignIn() {
+  const [admin, staff, partner1, partner2, partner3] = await Promise.all([
+    apiToken("admin@example.org", "admin-pass-1"),
+    apiToken("staff@example.org", "staff-pass-1"),
+    apiToken("partner1@example.org", "partner-pass-1"),
+    apiToken("partner2@example.org", "partner-pass-2"),
+    apiToken("partner3@example.org", "partner-pass-3"),
+  ]);
+  const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerIdOf));
+  return { admin, staff, partner1, partner2, partner3, acme, borealis, cedar };
 }

@@ -48,7 +48,7 @@ function template(view: FilingPlanView): z.infer<typeof FilingTemplate> {
 
 const FilingSaveBody = z
   .object({
-    version: z.number().int().min(0).meta({ description: "filing_meta.version as read." }),
+    version: z.number().int().min(0).optional().meta({ description: "filing_meta.version as read (left out: no check)." }),
     cells: z
       .record(z.string(), z.record(z.string(), z.string().max(FILING_STATUS_MAX_CHARS).nullable()))
       .meta({ description: `Country id to product id to status: the changed cells only; "", "${FILING_EMPTY}" or null empties a cell. A status is one of status_dropdown for the product's type, in any case.` }),

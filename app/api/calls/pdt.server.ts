@@ -85,7 +85,7 @@ const PdtSaveRow = z
 
 const PdtSaveBody = z
   .object({
-    version: z.number().int().min(0).meta({ description: "pdt_meta.version as read." }),
+    version: z.number().int().min(0).optional().meta({ description: "pdt_meta.version as read (left out: no check)." }),
     rows: z.array(PdtSaveRow).max(PDT_SAVE_MAX_ROWS).meta({ description: "The changed rows, each whole; the others stay as they are (a quarter not yet saved stores the plan carried over)." }),
   })
   .meta({ id: "PdtSaveBody" });

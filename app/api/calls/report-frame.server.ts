@@ -15,56 +15,66 @@ import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQue
 
 export const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
 
+/** Spec §3's `{pdt,filing,sales}_meta`, with the portal's own fields beside. */
 export const ReportMetaSchema = z
   .object({
+    partner_name: z.string(),
+    quarter_name: z.string(),
+    report_status: z.enum(REPORT_STATES).nullable().meta({ description: "null: not started." }),
+    submission_time: z.iso.datetime().nullable().meta({ description: "When the report was last submitted." }),
+    approval_time: z.iso.datetime().nullable().meta({ description: "When the report was approved (null unless its status is Approved)." }),
+    partner_id: z.number().int(),
     report_id: z.number().int().nullable(),
-    status: z.enum(REPORT_STATES).nullable().meta({ description: "null: not started." }),
-    version: z.number().int().meta({ description: "Send it back with a save or a submission: one over a newer version is refused (409)." }),
-    submitted_at: z.iso.datetime().nullable(),
-    decided_at: z.iso.datetime().nullable(),
+    version: z.number().int().meta({ description: "Send it back with a save or a submission: one over a newer version is refused (409). Left out: no check." }),
     is_late: z.boolean(),
     can_edit: z.boolean().meta({ description: "Whether the caller may save the rows now." }),
   })
   .meta({ id: "ReportMeta" });
 
+/** Spec §3's message, and who wrote it. */
 export const ReportMessageSchema = z
-  .object({ from: z.enum(["partner", "admin"]), author: z.string().nullable(), message: z.string(), is_approved: z.boolean().nullable(), at: z.iso.datetime() })
+  .object({
+    created_at: z.iso.datetime(),
+    message: z.string(),
+    is_approved: z.boolean().nullable().meta({ description: "An administrator's decision (true approved, false rejected); null for a partner's comment." }),
+    is_partner_message: z.boolean(),
+    author: z.string().nullable(),
+  })
   .meta({ id: "ReportMessage" });
 
-/** The header fields every report template answers with (the meta under the report's own name). */
+/** The header fields every report template answers with (the meta goes under the report's own name). */
 export const frameShape = {
-  partner_id: z.number().int(),
-  company_name: z.string(),
-  quarter: z.string(),
   quarter_dropdown: z.array(QuarterOptionSchema).meta({ description: "The open quarter first, then earlier quarters, newest first." }),
+  quarter_editable: z.boolean().meta({ description: "Whether the caller may change the rows of this quarter now." }),
   unread_message_count: z.number().int(),
   messages: z.array(ReportMessageSchema),
 };
 
 export function frameAnswer(view: ReportFrameView) {
   return {
-    partner_id: view.partner.id,
-    company_name: view.partner.companyName,
-    quarter: view.quarter.name,
     quarter_dropdown: view.quarterDropdown,
+    quarter_editable: view.canEditRows,
     unread_message_count: view.unreadMessageCount,
     messages: view.messages.map((message) => ({
-      from: message.isPartnerMessage ? ("partner" as const) : ("admin" as const),
-      author: message.author,
+      created_at: message.createdAt.toISOString(),
       message: message.message,
       is_approved: message.isApproved,
-      at: message.createdAt.toISOString(),
+      is_partner_message: message.isPartnerMessage,
+      author: message.author,
     })),
   };
 }
 
 export function reportMeta(view: ReportFrameView): z.infer<typeof ReportMetaSchema> {
   return {
+    partner_name: view.partner.companyName,
+    quarter_name: view.quarter.name,
+    report_status: view.report.status,
+    submission_time: view.report.submittedAt?.toISOString() ?? null,
+    approval_time: view.report.status === "Approved" ? (view.report.decidedAt?.toISOString() ?? null) : null,
+    partner_id: view.partner.id,
     report_id: view.report.id,
-    status: view.report.status,
     version: view.report.version,
-    submitted_at: view.report.submittedAt?.toISOString() ?? null,
-    decided_at: view.report.decidedAt?.toISOString() ?? null,
     is_late: view.report.isLate,
     can_edit: view.canEditRows,
   };
@@ -100,7 +110,7 @@ export function reportSavedAnswer(
 export const ReportSubmitBody = z
   .object({
     message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the administrator (required)." }),
-    version: z.number().int().min(0).meta({ description: "The meta's version as read." }),
+    version: z.number().int().min(0).optional().meta({ description: "The meta's version as read (left out: no check)." }),
   })
   .meta({ id: "ReportSubmitBody" });
 
@@ -194,8 +204,8 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
   template: Template;
   load(input: { viewer: AuthUser; partnerId: number; quarterName: string | undefined }): Promise<z.output<Template>>;
   saveBody: Body;
-  /** The body of a submission: nothing changed, at the version read. */
-  emptySave(version: number): z.output<Body>;
+  /** The body of a submission: nothing changed, at the version read (undefined: no check). */
+  emptySave(version: number | undefined): z.output<Body>;
   maxBodyBytes: number;
   saved: Saved;
   save(input: TemplateSaveInput<z.output<Body>>): Promise<z.output<Saved>>;

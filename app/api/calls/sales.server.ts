@@ -36,7 +36,7 @@ function template(view: SalesReportView): z.infer<typeof SalesTemplate> {
 
 const SaveBody = z
   .object({
-    version: z.number().int().min(0).meta({ description: "sales_meta.version as read." }),
+    version: z.number().int().min(0).optional().meta({ description: "sales_meta.version as read (left out: no check)." }),
     sales_report_id: z.array(idParam).max(SAVE_MAX_ROWS).default([]).meta({ description: "Saved rows to delete." }),
     API: z.array(rowSchema("API")).max(SAVE_MAX_ROWS).default([]),
     FDF: z.array(rowSchema("FDF")).max(SAVE_MAX_ROWS).default([]),
