@@ -28,9 +28,9 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0].tokenHash).not.toContain(answer.body.access);
 
-    const own = await callApi("GET", "/template/sales/", { token: answer.body.access });
+    const own = await callApi("GET", "/template/pdt/", { token: answer.body.access });
     expect(own.status).toBe(200);
-    expect(own.body.company_name).toBe("Acme Generics Ltd");
+    expect(own.body.pdt_meta.partner_name).toBe("Acme Generics Ltd");
 
     // The token's last use is noted, at most once a minute (not a write per call).
     const [{ lastUsedAt: firstUse }] = await db.select().from(apiTokens);
