@@ -6,16 +6,20 @@ import { portalNow } from "~/utils/today.server";
 
 export type Quarter = typeof quarters.$inferSelect;
 
-/** The quarter row for a calendar quarter, created on first use. */
+/** The quarter row for a calendar quarter, created on first use (a read finds it: no write once it exists). */
 export async function ensureQuarter(ref: QuarterRef, executor: Pick<typeof db, "insert" | "select"> = db): Promise<Quarter> {
+  const find = () =>
+    executor
+      .select()
+      .from(quarters)
+      .where(and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)));
+  const [existing] = await find();
+  if (existing) return existing;
   await executor
     .insert(quarters)
     .values({ name: quarterName(ref), year: ref.year, quarter: ref.quarter, ...quarterBounds(ref) })
     .onConflictDoNothing();
-  const [row] = await executor
-    .select()
-    .from(quarters)
-    .where(and(eq(quarters.year, ref.year), eq(quarters.quarter, ref.quarter)));
+  const [row] = await find();
   return row;
 }
 
