@@ -77,13 +77,21 @@ describe("POST /report/pdt/", () => {
     expect(filtered.body.rows).toHaveLength(Math.min(2, filtered.body.count));
     expect(filtered.body.pages).toBe(Math.ceil(filtered.body.count / 2));
     expect(filtered.body.rows.every((row: any) => row.partner_id === first.partner_id && row.product_id === first.product_id)).toBe(true);
-    expect(filtered.body.rows[0].dates).toHaveLength(4);
-    expect(filtered.body.rows[0].dates[3].quarter).toBe(all.body.quarter);
+    // The PDT screen's row names: a start and end date per quarter of quarter_order, the selected quarter last.
+    expect(all.body.quarter_order).toHaveLength(4);
+    expect(all.body.quarter_order[3]).toBe(all.body.quarter);
+    const shownRow = shown.page.rows[0];
+    expect(first).toMatchObject({ product: shownRow.productName, stage: shownRow.stageName, product_status: shownRow.status, company_name: shownRow.companyName });
+    all.body.quarter_order.forEach((quarter: string, index: number) => {
+      expect(first[`start_date_${quarter}`]).toBe(shownRow.dates[index].startDate);
+      expect(first[`end_date_${quarter}`]).toBe(shownRow.dates[index].endDate);
+    });
+    expect(first).not.toHaveProperty("dates");
 
-    const byStage = await callApi("POST", "/report/pdt/", { token, body: { stages: first.stage_id, status: first.status } });
-    const shownByStage = await page(pdtPage, `/admin/report/development-timeline?stage=${first.stage_id}&status=${first.status}`);
+    const byStage = await callApi("POST", "/report/pdt/", { token, body: { stages: first.stage_id, status: first.product_status } });
+    const shownByStage = await page(pdtPage, `/admin/report/development-timeline?stage=${first.stage_id}&status=${first.product_status}`);
     expect(byStage.body.count).toBe(shownByStage.page.total);
-    expect(byStage.body.rows.every((row: any) => row.stage_id === first.stage_id && row.status === first.status)).toBe(true);
+    expect(byStage.body.rows.every((row: any) => row.stage_id === first.stage_id && row.product_status === first.product_status)).toBe(true);
   });
 
   it("reads an earlier quarter for staff", async () => {
@@ -150,7 +158,7 @@ describe("POST /report/filing/", () => {
     const shown = (await page(filingPage, "/admin/report/filing-plans")).view;
     expect(all.body.count).toBe(shown.page.total);
     expect(all.body.count).toBeGreaterThan(0);
-    expect(all.body.products).toEqual(shown.products);
+    expect(all.body.products).toEqual(shown.products.map((product: any) => ({ product_id: product.id, product_name: product.name })));
     expect(all.body.rows.map((row: any) => [row.report_id, row.country_id, row.product_status_dict])).toEqual(
       shown.page.rows.map((row: any) => [row.reportId, row.countryId, row.cells]),
     );
@@ -227,21 +235,23 @@ describe("POST /report/sales/{x}", () => {
     expect(all.body.table).toBe("API");
     expect(all.body.count).toBe(shown.page.total);
     expect(all.body.count).toBeGreaterThan(0);
-    expect(all.body.rows.map((row: any) => [row.id, row.product_name, row.total_value])).toEqual(shown.page.rows.map((row: any) => [row.id, row.productName, row.totalValue]));
+    expect(all.body.rows.map((row: any) => [row.sales_report_id, row.product_name, row.country_name, row.total_value])).toEqual(
+      shown.page.rows.map((row: any) => [row.id, row.productName, row.country, row.totalValue]),
+    );
 
     const first = all.body.rows[0];
     const year = Number(first.year);
-    const partnerId = all.body.options.partner_filter.find((option: any) => option.name === first.company_name).id;
+    const partnerId = all.body.partner_filter.find((option: any) => option.company_name === first.company_name).partner_id;
     const filtered = await callApi("POST", "/report/sales/API", { token, body: { partner_id: partnerId, year, month: first.month } });
     expectDocumented("POST", "/report/sales/{x}", filtered);
-    const month = all.body.options.month_filter.find((option: any) => option.name === first.month).id;
+    const month = all.body.month_filter.find((option: any) => option.name === first.month).id;
     const byNumber = await callApi("POST", "/report/sales/api", { token, body: { partner_id: partnerId, year, month } });
     const shownFiltered = await page(salesPage, `/admin/report/sales-report?tab=API&partner=${partnerId}&year=${year}&month=${month}`);
     expect(filtered.body.count).toBe(shownFiltered.page.total);
     expect(filtered.body.count).toBeGreaterThan(0);
     expect(filtered.body.count).toBeLessThan(all.body.count);
     expect(byNumber.body.rows).toEqual(filtered.body.rows);
-    expect(filtered.body.rows.map((row: any) => row.id)).toEqual(shownFiltered.page.rows.map((row: any) => row.id));
+    expect(filtered.body.rows.map((row: any) => row.sales_report_id)).toEqual(shownFiltered.page.rows.map((row: any) => row.id));
     expect(filtered.body.rows.every((row: any) => row.company_name === first.company_name && row.year === String(year) && row.month === first.month)).toBe(true);
   });
 
@@ -261,7 +271,11 @@ describe("POST /report/sales/{x}", () => {
     expect(filtered.body.count).toBe(shown.page.total);
     expect(filtered.body.count).toBeGreaterThan(0);
     expect(filtered.body.rows.every((row: any) => row.currency === currency)).toBe(true);
-    expect(filtered.body.options.currency_filter).toContain(currency);
+    expect(filtered.body.currency_filter).toContain(currency);
+    // The FDF row in the spec's names: the formulation type is formulation_md.
+    expect(all.body.columns.map((column: any) => column.key)).toEqual(expect.arrayContaining(["country_name", "formulation_md", "pack_size", "procurement_end_country"]));
+    expect(first).toHaveProperty("formulation_md");
+    expect(first).not.toHaveProperty("formulation_type");
   });
 
   it("refuses a partner, FDF filters on the API table, and bad input", async () => {
@@ -279,8 +293,8 @@ describe("POST /report/sales/download/{x}", () => {
   it("answers the filtered rows as xlsx and csv", async () => {
     const token = await admin();
     const all = await callApi("POST", "/report/sales/fdf", { token, body: {} });
-    const partnerId = all.body.options.partner_filter[0].id;
-    const company = all.body.options.partner_filter[0].name;
+    const partnerId = all.body.partner_filter[0].partner_id;
+    const company = all.body.partner_filter[0].company_name;
     const filtered = await callApi("POST", "/report/sales/fdf", { token, body: { partner_id: partnerId } });
     expect(filtered.body.count).toBeGreaterThan(0);
 
@@ -312,10 +326,145 @@ describe("POST /report/sales/download/{x}", () => {
   });
 });
 
+// ---------------------------------------------------------------- spec clients
+
+describe("the consolidated reports for a client written against the spec", () => {
+  it("answer the filter lists in the spec's names, and each listed value, sent back as the body's filter, selects its rows", async () => {
+    const token = await admin();
+    const pdt = await callApi("POST", "/report/pdt/", { token, body: {} });
+    expect(pdt.body).not.toHaveProperty("options");
+    expect(pdt.body.quarter_filter[0]).toEqual({ quarter_id: expect.any(Number), quarter_name: pdt.body.quarter });
+    const row = pdt.body.rows[0];
+    expect(pdt.body.partner_filter).toContainEqual({ partner_id: row.partner_id, company_name: row.company_name });
+    expect(pdt.body.product_filter).toContainEqual({ product_id: row.product_id, product_name: row.product });
+    expect(pdt.body.stage_filter).toContainEqual({ stage_id: row.stage_id, stage_name: row.stage });
+    expect(pdt.body.status_filter.map((option: any) => option.id)).toContain(row.product_status);
+    const chosen = {
+      quarter: pdt.body.quarter_filter[0].quarter_name,
+      partner_id: pdt.body.partner_filter.find((option: any) => option.partner_id === row.partner_id).partner_id,
+      product_id: pdt.body.product_filter.find((option: any) => option.product_id === row.product_id).product_id,
+      stages: pdt.body.stage_filter.find((option: any) => option.stage_id === row.stage_id).stage_id,
+      status: pdt.body.status_filter.find((option: any) => option.id === row.product_status).id,
+    };
+    const pdtChosen = await callApi("POST", "/report/pdt/", { token, body: chosen });
+    expectDocumented("POST", "/report/pdt/", pdtChosen);
+    expect(pdtChosen.body.rows.map((found: any) => found.report_id)).toContain(row.report_id);
+    expect(pdtChosen.body.rows.every((found: any) => found.partner_id === row.partner_id && found.stage_id === row.stage_id && found.product_status === row.product_status)).toBe(true);
+
+    const filing = await callApi("POST", "/report/filing/", { token, body: {} });
+    expect(filing.body).not.toHaveProperty("options");
+    const filingRow = filing.body.rows[0];
+    expect(filing.body.quarter_filter[0]).toEqual({ quarter_id: expect.any(Number), quarter_name: filing.body.quarter });
+    expect(filing.body.partner_filter).toContainEqual({ partner_id: filingRow.partner_id, company_name: filingRow.company_name });
+    expect(filing.body.country_filter).toContainEqual({ country_id: filingRow.country_id, country_name: filingRow.country });
+    const [productId, status] = Object.entries(filingRow.product_status_dict)[0] as [string, string];
+    expect(filing.body.product_filter.map((option: any) => option.product_id)).toContain(Number(productId));
+    expect(filing.body.status_filter.map((option: any) => option.id)).toContain(status);
+    const filingChosen = await callApi("POST", "/report/filing/", {
+      token,
+      body: { quarter: filing.body.quarter_filter[0].quarter_name, partner_id: filingRow.partner_id, country_id: filingRow.country_id, product_status_dict: { [productId]: status } },
+    });
+    expectDocumented("POST", "/report/filing/", filingChosen);
+    expect(filingChosen.body.rows.map((found: any) => found.report_id)).toEqual([filingRow.report_id]);
+
+    const sales = await callApi("POST", "/report/sales/fdf", { token, body: {} });
+    expect(sales.body).not.toHaveProperty("options");
+    const salesRow = sales.body.rows[0];
+    expect(sales.body.quarter_filter[0]).toEqual({ quarter_id: sales.body.quarter_id, quarter_name: sales.body.quarter });
+    expect(sales.body.partner_filter.map((option: any) => option.company_name)).toContain(salesRow.company_name);
+    expect(sales.body.product_filter.map((option: any) => option.product_name)).toContain(salesRow.product_name);
+    expect(sales.body.country_filter.map((option: any) => option.country_name)).toContain(salesRow.country_name);
+    expect(sales.body.year_filter.map((option: any) => option.name)).toContain(salesRow.year);
+    expect(sales.body.month_filter.map((option: any) => option.name)).toContain(salesRow.month);
+    expect(sales.body.purchaser_filter).toContain(salesRow.purchaser);
+    const salesChosen = await callApi("POST", "/report/sales/fdf", {
+      token,
+      body: {
+        quarter_id: sales.body.quarter_filter[0].quarter_id,
+        partner_id: sales.body.partner_filter.find((option: any) => option.company_name === salesRow.company_name).partner_id,
+        product_id: sales.body.product_filter.find((option: any) => option.product_name === salesRow.product_name).product_id,
+        country_id: sales.body.country_filter.find((option: any) => option.country_name === salesRow.country_name).country_id,
+        year: sales.body.year_filter.find((option: any) => option.name === salesRow.year).id,
+        month: sales.body.month_filter.find((option: any) => option.name === salesRow.month).id,
+        purchaser: salesRow.purchaser,
+      },
+    });
+    expectDocumented("POST", "/report/sales/{x}", salesChosen);
+    expect(salesChosen.body.rows.map((found: any) => found.sales_report_id)).toContain(salesRow.sales_report_id);
+  });
+
+  it("take a body of the spec's fields only and answer rows a spec client reads", async () => {
+    const token = await staff();
+    const quarter = previousQuarter();
+    const pdt = await callApi("POST", "/report/pdt/", {
+      token,
+      body: { page_number: 1, page_size: 50, quarter, partner_id: null, product_id: null, stages: null, status: null },
+    });
+    expectDocumented("POST", "/report/pdt/", pdt);
+    expect(pdt.body.rows.length).toBeGreaterThan(0);
+    const shown = await page(pdtPage, `/admin/report/development-timeline?quarter=${encodeURIComponent(quarter)}`);
+    expect(pdt.body.rows.map((row: any) => [row.product, row.stage, row[`start_date_${quarter}`], row[`end_date_${quarter}`]])).toEqual(
+      shown.page.rows.map((row: any) => [row.productName, row.stageName, row.dates[3].startDate, row.dates[3].endDate]),
+    );
+    const pdtFile = await callApi("POST", "/report/pdt/download/", { token, body: { page_number: 1, page_size: 50, quarter, partner_id: null, product_id: null, stages: null, status: null } });
+    expect(pdtFile.status).toBe(200);
+    expect((await sheetRows(pdtFile.body)).length - 1).toBe(pdt.body.count);
+
+    const filing = await callApi("POST", "/report/filing/", {
+      token,
+      body: { page_number: 1, page_size: 50, quarter, partner_id: null, country_id: null, product_status_dict: {} },
+    });
+    expectDocumented("POST", "/report/filing/", filing);
+    const shownFiling = (await page(filingPage, `/admin/report/filing-plans?quarter=${encodeURIComponent(quarter)}`)).view;
+    expect(filing.body.count).toBe(shownFiling.page.total);
+    expect(filing.body.rows.map((row: any) => [row.country_id, row.country])).toEqual(shownFiling.page.rows.map((row: any) => [row.countryId, row.country]));
+
+    const open = await ensureQuarter(openQuarterRef());
+    const fdf = await callApi("POST", "/report/sales/fdf", {
+      token,
+      body: {
+        page_number: 1,
+        page_size: 100,
+        partner_id: null,
+        product_id: null,
+        country_id: null,
+        quarter_id: open.id,
+        year: null,
+        month: null,
+        purchaser: null,
+        strength: null,
+        formulation_md: null,
+        currency: null,
+        procurement_end_country: null,
+        comments: null,
+      },
+    });
+    expectDocumented("POST", "/report/sales/{x}", fdf);
+    expect(fdf.body.rows.length).toBeGreaterThan(0);
+    const spec = ["year", "month", "country_name", "purchaser", "product_name", "strength", "formulation_md", "pack_size", "quantity", "currency"];
+    const more = ["gross_sale_price_currency", "usd_exchange_rate", "gross_sale_price_usd", "total_gross_value", "deductable_expenses", "total_value"];
+    const last = ["royalty_percent", "royalty_due", "procurement_end_country", "comments", "sales_report_id"];
+    for (const field of [...spec, ...more, ...last]) expect(fdf.body.rows[0], field).toHaveProperty(field);
+    const shownFdf = await page(salesPage, "/admin/report/sales-report?tab=FDF");
+    expect(fdf.body.rows.map((row: any) => [row.sales_report_id, row.total_gross_value, row.royalty_due])).toEqual(
+      shownFdf.page.rows.map((row: any) => [row.id, row.totalGrossValue, row.royaltyDue]),
+    );
+    const api = await callApi("POST", "/report/sales/api", {
+      token,
+      body: { page_number: 1, page_size: 100, partner_id: null, product_id: null, country_id: null, quarter_id: null, year: null, month: null, purchaser: null },
+    });
+    expectDocumented("POST", "/report/sales/{x}", api);
+    for (const field of ["year", "month", "country_name", "purchaser", "product_name", "quantity", "total_value", "sales_report_id"]) expect(api.body.rows[0], field).toHaveProperty(field);
+  });
+});
+
 // ---------------------------------------------------------------- dashboard
 
-/** A page table's rows as the API answers them (by column key). */
-const asRecords = (table: DashboardTable) => table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column.key, row[index] ?? null])));
+/** The page's column keys the API answers by the spec's names. */
+const SPEC_KEY: Record<string, string> = { product: "product_name", company: "company_name", partner: "company_name", country: "country_name", value: "total_value" };
+/** A page table's rows as the API answers them (by column key, in the spec's names). */
+const asRecords = (table: DashboardTable) =>
+  table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [SPEC_KEY[column.key] ?? column.key, row[index] ?? null])));
 
 async function dashboardTab(search: string) {
   const data = await page(dashboardPage, `/admin/dashboard?${search}`);
@@ -331,6 +480,8 @@ describe("GET /admin/dashboard/sales/", () => {
     const shown = tab.tables.find((table: DashboardTable) => table.id === "product-company-sales");
     expect(approved.body.table).toBe("product-company-sales");
     expect(approved.body.rows).toEqual(asRecords(shown));
+    expect(Object.keys(approved.body.rows[0])).toEqual(["product_name", "company_name", "units", "total_value"]);
+    expect(approved.body.rows[0].total_value).toMatch(/^-?\d+(\.\d+)?$/);
     expect(approved.body.count).toBe(shown.page.total);
     expect(approved.body.rows.length).toBeGreaterThan(0);
 
@@ -352,8 +503,39 @@ describe("GET /admin/dashboard/sales/", () => {
     expect(time.body.rows).toEqual(asRecords(shownTime));
   });
 
+  it("answers a row per period with total_value and the prices (for=period), as the Sales over Time and Price tabs show them", async () => {
+    const token = await admin();
+    for (const period of ["year", "quarter", "month"]) {
+      const answer = await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "product", for: "period", period, unapproved: "1" } });
+      expectDocumented("GET", "/admin/dashboard/sales/", answer);
+      expect(answer.status).toBe(200);
+      const sales = (await dashboardTab(`tab=sales-time&period=${period}&unapproved=1`)).tables[0];
+      const prices = (await dashboardTab(`tab=price&period=${period}&unapproved=1`)).tables[0];
+      expect(answer.body.count).toBe(sales.page.total);
+      expect(answer.body.rows.length).toBeGreaterThan(0);
+      const priceOf = new Map(prices.rows.map((row: any[]) => [row[0], row.slice(1)]));
+      expect(answer.body.rows.map((row: any) => [row.units, row.total_value, row.price_per_pack, row.price_per_treatment])).toEqual(
+        sales.rows.map((row: any[]) => [row[1], row[2], ...((priceOf.get(row[0]) as unknown[]) ?? [null, null])]),
+      );
+      const label = (row: any) => (period === "year" ? String(row.year) : period === "quarter" ? row.quarter_name : `${row.year}-${String(row.month).padStart(2, "0")}`);
+      expect(answer.body.rows.map(label)).toEqual(sales.rows.map((row: any[]) => row[0]));
+      const first = answer.body.rows[0];
+      if (period === "year") expect([first.month, first.quarter_name]).toEqual([null, null]);
+      if (period === "quarter") expect(first.month).toBeNull();
+      if (period === "month") expect(first.quarter_name).toBe(`Q${Math.ceil(first.month / 3)} ${first.year}`);
+      expect(answer.body.rows.some((row: any) => row.price_per_pack !== null)).toBe(true);
+    }
+    // The default is by quarter, approved reports only, for staff too; map_with may be left out.
+    const approved = await callApi("GET", "/admin/dashboard/sales/", { token: await staff(), query: { for: "period" } });
+    expectDocumented("GET", "/admin/dashboard/sales/", approved);
+    expect(approved.body.period).toBe("quarter");
+    expect(approved.body.rows.map((row: any) => row.total_value)).toEqual((await dashboardTab("tab=sales-time")).tables[0].rows.map((row: any[]) => row[2]));
+  });
+
   it("refuses a partner and bad input", async () => {
     await expectRefused("GET", "/admin/dashboard/sales/", "/admin/dashboard/sales/", { query: { map_with: "product", for: "company" } });
+    await expectRefused("GET", "/admin/dashboard/sales/", "/admin/dashboard/sales/", { query: { for: "period" } });
+    expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token: await admin(), query: { for: "company" } }), "query.map_with");
     const token = await admin();
     expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "planet", for: "company" } }), "query.map_with");
     expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "product", for: "product" } }), "query.for");
@@ -375,12 +557,13 @@ describe("GET /admin/dashboard/project/, /product/company/, /company/", () => {
     const shownProducts = tab.tables.find((table: DashboardTable) => table.id === "product-status-count");
     expect(products.body.rows).toEqual(asRecords(shownProducts));
     expect(products.body.rows.length).toBeGreaterThan(0);
+    expect(Object.keys(products.body.rows[0])).toEqual(["product_name", ...tiles.body.rows.map((row: any) => row.status)]);
 
     const companies = await callApi("GET", "/admin/dashboard/company/", { token });
     expectDocumented("GET", "/admin/dashboard/company/", companies);
     const shownCompanies = tab.tables.find((table: DashboardTable) => table.id === "company-status-count");
     expect(companies.body.rows).toEqual(asRecords(shownCompanies));
-    expect(companies.body.rows.map((row: any) => row.company)).toContain("Acme Generics Ltd");
+    expect(companies.body.rows.map((row: any) => row.company_name)).toContain("Acme Generics Ltd");
   });
 
   it("refuse a partner and bad input", async () => {
@@ -408,6 +591,7 @@ describe("GET /admin/dashboard/product/country/ and /quarter/, /country/", () =>
     const country = await callApi("GET", "/admin/dashboard/country/", { token: await staff(), query: { type: "Registered", unapproved: "1" } });
     expectDocumented("GET", "/admin/dashboard/country/", country);
     expect(country.body.rows).toEqual(asRecords(tab.tables[1]));
+    expect(Object.keys(country.body.rows[0])).toEqual(["country_name", "product_name", "partners"]);
     expect(country.body.rows.length).toBeGreaterThan(0);
 
     const earlier = previousQuarter();
@@ -451,7 +635,7 @@ describe("GET /admin/dashboard/?type=", () => {
       expect(answer.body.rows).toEqual(
         tab.summary.rows.map((row: any) => ({
           partner_id: row.partnerId,
-          company_name: row.companyName,
+          partner: row.companyName,
           email: row.email,
           pdt_status: row.statuses.pdt,
           filing_status: row.statuses.filing,

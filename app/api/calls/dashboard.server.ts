@@ -1,20 +1,22 @@
 /**
  * The admin dashboard by machine (spec section 7 "Dashboard"), for administrators and staff. Each
  * call answers one or two of the dashboard page's tables, built by the page's own functions
- * (dashboardTable, projectStatusCounts, summaryPage, filingScope) on the query the page reads:
- * the API's parameters are written as the page's query string and read by its schema, so
- * `?unapproved=1`, the quarter and the page number mean what they mean on the page.
+ * (dashboardTable, projectStatusCounts, summaryPage, filingScope, salesByPeriod, priceByPeriod) on
+ * the query the page reads: the API's parameters are written as the page's query string and read
+ * by its schema, so `?unapproved=1`, the quarter and the page number mean what they mean on the
+ * page. Cells are keyed by the spec's field names (section 3) where it names them.
  */
 import * as z from "zod";
 import { dashboardTable } from "~/models/dashboard/dashboard.server";
 import { filingScope } from "~/models/dashboard/filings.server";
 import { DASHBOARD_PROJECT_STATUSES, projectStatusCounts } from "~/models/dashboard/projects.server";
+import { priceByPeriod, salesByPeriod } from "~/models/dashboard/sales.server";
 import { summaryPage } from "~/models/dashboard/summary.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { resolveQuarter } from "~/models/report-screen.server";
 import { dashboardQuery, type DashboardQuery } from "~/reports/dashboard/query";
-import type { DashboardTable, DashboardTableId } from "~/reports/dashboard/tables";
-import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS } from "~/reports/dashboard/view";
+import { tableWindow, type DashboardTable, type DashboardTableId } from "~/reports/dashboard/tables";
+import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS, type Period } from "~/reports/dashboard/view";
 import { readQuery } from "~/utils/query-string.server";
 import { REPORT_STATES } from "~/utils/reports";
 import { ADMIN_AND_STAFF, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
@@ -47,17 +49,26 @@ const tableFields = {
   table: z.string().meta({ description: "The dashboard table (its download is /admin/dashboard/{table}/csv)." }),
   title: z.string(),
   columns: z.array(z.object({ key: z.string(), label: z.string(), numeric: z.boolean() })),
-  rows: z.array(z.record(z.string(), Cell)).meta({ description: "Each row's cells by column key; figures are exact decimal strings or counts." }),
+  rows: z.array(z.record(z.string(), Cell)).meta({
+    description:
+      "Each row's cells by column key: product_name, company_name, country_name, total_value (USD) as the spec names them, " +
+      "the project statuses, units (packs sold), countries and partners (counts), or a quarter or period. Figures are exact decimal strings or counts.",
+  }),
   ...pagedAnswerFields("Rows of the table, all pages."),
 };
 const DashboardTableAnswer = z.object(tableFields).meta({ id: "DashboardTable" });
 
+/** The page's column keys the spec names otherwise (a sales table's company column is the page's `partner`). */
+const SPEC_KEY: Record<string, string> = { product: "product_name", company: "company_name", partner: "company_name", country: "country_name", value: "total_value" };
+const specKey = (key: string) => SPEC_KEY[key] ?? key;
+
 function tableAnswer(table: DashboardTable) {
+  const keys = table.columns.map((column) => specKey(column.key));
   return {
     table: table.id,
     title: table.title,
-    columns: table.columns.map((column) => ({ key: column.key, label: column.label, numeric: Boolean(column.numeric) })),
-    rows: table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column.key, row[index] ?? null]))),
+    columns: table.columns.map((column, index) => ({ key: keys[index], label: column.label, numeric: Boolean(column.numeric) })),
+    rows: table.rows.map((row) => Object.fromEntries(keys.map((key, index) => [key, row[index] ?? null]))),
     ...pagedAnswer(table.page),
   };
 }
@@ -65,7 +76,7 @@ function tableAnswer(table: DashboardTable) {
 // ---------------------------------------------------------------- sales
 
 const MAP_WITH = ["product", "company", "country"] as const;
-const FOR = ["product", "company", "country", "time"] as const;
+const FOR = ["product", "company", "country", "time", "period"] as const;
 type Dimension = (typeof MAP_WITH)[number];
 const SALES_TABLE: Record<Dimension, Partial<Record<(typeof FOR)[number], DashboardTableId>>> = {
   product: { company: "product-company-sales", country: "product-country-sales", time: "product-time-sales" },
@@ -76,13 +87,60 @@ const SALES_TAB: Record<Dimension, string> = { product: "sales-product", company
 
 const SalesQuery = z
   .object({
-    map_with: z.enum(MAP_WITH).meta({ description: "The rows: product, company or country (the Sales by Product, Company or Country tab)." }),
-    for: z.enum(FOR).meta({ description: "The second column: another of product, company, country, or time (the over-time table)." }),
-    period: z.enum(PERIODS).optional().meta({ description: "With for=time: year, quarter (default) or month columns." }),
+    map_with: z
+      .enum(MAP_WITH)
+      .optional()
+      .meta({ description: "The rows: product, company or country (the Sales by Product, Company or Country tab); not used by for=period." }),
+    for: z.enum(FOR).meta({
+      description:
+        "The second column: another of product, company or country; time (map_with by period, packs sold); " +
+        "or period (a row per period of every sale: the Sales over Time and Price tabs).",
+    }),
+    period: z.enum(PERIODS).optional().meta({ description: "With for=time or for=period: by year, quarter (default) or month." }),
     ...common,
   })
   .strict()
+  .refine((query) => query.for === "period" || query.map_with, { path: ["map_with"], message: "Choose product, company or country." })
   .refine((query) => query.map_with !== query.for, { path: ["for"], message: "Choose a dimension other than map_with." });
+
+const SalesPeriodRow = z.object({
+  year: z.number().int(),
+  month: z.number().int().min(1).max(12).nullable().meta({ description: "1 to 12 by month; else null." }),
+  quarter_name: z.string().nullable().meta({ description: "The period's quarter, such as 'Q2 2026' (by quarter or month); null by year.", example: "Q2 2026" }),
+  units: z.string().meta({ description: "Packs sold (FDF pack size x quantity), an exact decimal." }),
+  total_value: z.string().meta({ description: "Sales value in USD (FDF gross value plus API total value), an exact decimal." }),
+  price_per_pack: z.string().nullable().meta({ description: "USD per FDF pack; null when no priced FDF sale." }),
+  price_per_treatment: z.string().nullable().meta({ description: "USD per 30-day treatment; null when no priced FDF sale." }),
+});
+const SalesAnswer = z
+  .union([DashboardTableAnswer, z.object({ period: z.enum(PERIODS), rows: z.array(SalesPeriodRow), ...pagedAnswerFields("Periods with sales.") }).meta({ id: "DashboardSalesPeriods" })])
+  .meta({ id: "DashboardSales" });
+
+/** A period key of the dashboard's sales (2026, 20263 for Q3 2026, 202607 for July 2026) as the spec's fields. */
+function periodFields(period: Period, key: number) {
+  const year = period === "year" ? key : period === "quarter" ? Math.floor(key / 10) : Math.floor(key / 100);
+  const month = period === "month" ? key % 100 : null;
+  const quarter = period === "quarter" ? key % 10 : month && Math.ceil(month / 3);
+  return { year, month, quarter_name: quarter ? `Q${quarter} ${year}` : null };
+}
+
+/** Every sale by period, newest first: the Sales over Time tab's figures with the Price tab's prices (all products). */
+async function salesPeriods(query: DashboardQuery) {
+  const [sales, prices] = await Promise.all([salesByPeriod(query), priceByPeriod(query)]);
+  const priceOf = new Map(prices.map((price) => [price.key, price]));
+  const window = tableWindow(query, "sales-over-time", sales.length, false);
+  return {
+    period: query.period,
+    rows: sales.slice(window.offset, window.offset + window.limit).map((row) => ({
+      ...periodFields(query.period, row.key),
+      units: row.units,
+      total_value: row.value,
+      price_per_pack: priceOf.get(row.key)?.pricePerPack ?? null,
+      price_per_treatment: priceOf.get(row.key)?.pricePerTreatment ?? null,
+    })),
+    ...pagedAnswer(window.page),
+  };
+}
 
 // ---------------------------------------------------------------- the calls
 
@@ -125,7 +183,7 @@ const SummaryAnswer = z
     rows: z.array(
       z.object({
         partner_id: z.number().int(),
-        company_name: z.string(),
+        partner: z.string().meta({ description: "The partner's company name." }),
         email: z.string(),
         pdt_status: ReportState,
         filing_status: ReportState,
@@ -148,15 +206,19 @@ export const DASHBOARD_CALLS = [
   signedInCall({
     method: "GET",
     path: "/admin/dashboard/sales/",
-    summary: "A Sales by Product, Company or Country table: map_with x for with the sales total (for=time: by period).",
+    summary:
+      "A Sales by Product, Company or Country table: map_with x for with the packs sold and total_value (for=time: map_with by period); " +
+      "for=period: a row per period with total_value and the prices per pack and per treatment.",
     tag: TAG,
     access: ADMIN_AND_STAFF,
     query: SalesQuery,
-    answer: DashboardTableAnswer,
+    answer: SalesAnswer,
     errors: [400],
     async handle({ query }) {
-      const table = SALES_TABLE[query.map_with][query.for]!;
-      return tableAnswer(await dashboardTable(table, tableQuery(table, SALES_TAB[query.map_with], { period: query.period }, query)));
+      if (query.for === "period") return salesPeriods(tableQuery("sales-over-time", "sales-time", { period: query.period }, query));
+      const mapWith = query.map_with!;
+      const table = SALES_TABLE[mapWith][query.for]!;
+      return tableAnswer(await dashboardTable(table, tableQuery(table, SALES_TAB[mapWith], { period: query.period }, query)));
     },
   }),
   signedInCall({
@@ -251,7 +313,7 @@ export const DASHBOARD_CALLS = [
         type: query.type,
         rows: summary.rows.map((row) => ({
           partner_id: row.partnerId,
-          company_name: row.companyName,
+          partner: row.companyName,
           email: row.email,
           pdt_status: row.statuses.pdt,
           filing_status: row.statuses.filing,

@@ -3,15 +3,18 @@
  * `/report/sales/{x}` and their downloads), for administrators and staff. The API body is
  * translated once (`asPageQuery`) into the query string the pages read, and read by the pages'
  * own query schemas, so the filter rules have one home: the page, its downloads and these calls
- * run the same model functions on the same query.
+ * run the same model functions on the same query. The answers carry the spec's names (section 3):
+ * the filter lists beside the rows as `partner_filter`, `quarter_filter`... and rows in the names
+ * of the report's own screen.
  */
 import * as z from "zod";
 import { filingConsolidatedDownload, filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/models/consolidated/filing.server";
 import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/models/consolidated/pdt.server";
 import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/models/consolidated/sales.server";
+import { listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
 import { getQuarterById } from "~/models/report-screen.server";
 import { MONTHS } from "~/db/reference-data";
-import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
+import { CONSOLIDATED_PAGE_SIZES, type FilterOption } from "~/reports/consolidated/paging";
 import { boundedText } from "~/schemas/fields";
 import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
@@ -54,12 +57,30 @@ const pageFields = (defaultSize: number) => ({
 });
 const optionalId = idParam.nullish();
 const optionalText = boundedText(TEXT_MAX.name).nullish();
-const FilterOption = z.object({ id: z.number().int(), name: z.string() });
-const TextOption = z.object({ id: z.string(), name: z.string() });
 const pageAnswer = {
   ...pagedAnswerFields("Rows matching the filters, all pages."),
   quarter: z.string().meta({ example: "Q2 2026" }),
 };
+
+// The filter lists (spec section 3 "Report filter options"): a partner, a quarter, a product, a
+// country or a stage as its `<x>_id` (the value a body's filter takes) and its `<x>_name`; the
+// lists of plain values (statuses, years, months) as `{id, name}`.
+const PartnerOption = z.object({ partner_id: z.number().int(), company_name: z.string() });
+const QuarterOption = z.object({ quarter_id: z.number().int(), quarter_name: z.string() });
+const ProductOption = z
+  .object({ product_id: z.number().int(), product_name: z.string() })
+  .meta({ description: "A product as its id (the body's product_id, or a key of product_status_dict) and its name." });
+const CountryOption = z
+  .object({ country_id: z.number().int(), country_name: z.string() })
+  .meta({ description: "A country as its id (the body's country_id) and its name." });
+const StageOption = z.object({ stage_id: z.number().int(), stage_name: z.string() });
+const ValueOption = z.object({ id: z.number().int(), name: z.string() });
+const TextOption = z.object({ id: z.string(), name: z.string() });
+
+const partnerOptions = (options: FilterOption[]) => options.map(({ id, name }) => ({ partner_id: id, company_name: name }));
+const quarterOptions = (options: FilterOption[]) => options.map(({ id, name }) => ({ quarter_id: id, quarter_name: name }));
+const productOptions = (options: FilterOption[]) => options.map(({ id, name }) => ({ product_id: id, product_name: name }));
+const countryOptions = (options: FilterOption[]) => options.map(({ id, name }) => ({ country_id: id, country_name: name }));
 
 // ---------------------------------------------------------------- PDT
 
@@ -93,33 +114,35 @@ const pdtQuery = (body: PdtBody) =>
 const PdtReport = z
   .object({
     ...pageAnswer,
-    quarter_order: z.array(z.string()).meta({ description: "The quarters of `dates`, oldest first; the selected quarter last." }),
+    quarter_order: z.array(z.string()).meta({ description: "The quarters of the rows' dates, oldest first; the selected quarter last." }),
     rows: z.array(
-      z.object({
-        report_id: z.number().int(),
-        partner_id: z.number().int(),
-        company_name: z.string(),
-        product_id: z.number().int(),
-        product_name: z.string(),
-        stage_id: z.number().int(),
-        stage_name: z.string(),
-        status: z.enum(PROJECT_STATUSES).nullable(),
-        report_status: z.enum(REPORT_STATES),
-        dates: z.array(z.object({ quarter: z.string(), start_date: z.iso.date().nullable(), end_date: z.iso.date().nullable() })),
-      }),
+      z
+        .object({
+          report_id: z.number().int(),
+          partner_id: z.number().int(),
+          company_name: z.string(),
+          product_id: z.number().int(),
+          product: z.string().meta({ description: "The product's name." }),
+          stage_id: z.number().int(),
+          stage: z.string().meta({ description: "The stage's name." }),
+          product_status: z.enum(PROJECT_STATUSES).nullable(),
+          report_status: z.enum(REPORT_STATES),
+        })
+        .catchall(z.iso.date().nullable())
+        .meta({ description: "A Development Timeline row as the PDT screen names it, with `start_date_<q>` and `end_date_<q>` for every quarter q of quarter_order (ISO dates or null)." }),
     ),
-    options: z.object({
-      quarter_filter: z.array(FilterOption),
-      partner_filter: z.array(FilterOption),
-      product_filter: z.array(FilterOption),
-      stage_filter: z.array(FilterOption),
-      status_filter: z.array(TextOption),
-      report_status_filter: z.array(TextOption),
-    }),
+    quarter_filter: z.array(QuarterOption).meta({ description: "Newest first; `quarter_name` is the body's `quarter`." }),
+    partner_filter: z.array(PartnerOption),
+    product_filter: z.array(ProductOption),
+    stage_filter: z.array(StageOption).meta({ description: "`stage_id` is the body's `stages`." }),
+    status_filter: z.array(TextOption).meta({ description: "`id` is the body's `status`." }),
+    report_status_filter: z.array(TextOption),
   })
   .meta({ id: "PdtReport" });
 
-function pdtAnswer(view: PdtConsolidatedView): z.infer<typeof PdtReport> {
+// Not typed as z.infer<typeof PdtReport>: TypeScript reads the date catchall as every key's type.
+function pdtAnswer(view: PdtConsolidatedView) {
+  const { options } = view;
   return {
     ...pagedAnswer(view.page),
     quarter: view.quarter.name,
@@ -129,14 +152,24 @@ function pdtAnswer(view: PdtConsolidatedView): z.infer<typeof PdtReport> {
       partner_id: row.partnerId,
       company_name: row.companyName,
       product_id: row.productId,
-      product_name: row.productName,
+      product: row.productName,
       stage_id: row.stageId,
-      stage_name: row.stageName,
-      status: row.status,
+      stage: row.stageName,
+      product_status: row.status,
       report_status: row.reportStatus,
-      dates: row.dates.map((pair, index) => ({ quarter: view.quarterOrder[index], start_date: pair.startDate, end_date: pair.endDate })),
+      ...Object.fromEntries(
+        row.dates.flatMap((pair, index) => [
+          [`start_date_${view.quarterOrder[index]}`, pair.startDate],
+          [`end_date_${view.quarterOrder[index]}`, pair.endDate],
+        ]),
+      ),
     })),
-    options: view.options,
+    quarter_filter: quarterOptions(options.quarter_filter),
+    partner_filter: partnerOptions(options.partner_filter),
+    product_filter: productOptions(options.product_filter),
+    stage_filter: options.stage_filter.map(({ id, name }) => ({ stage_id: id, stage_name: name })),
+    status_filter: options.status_filter,
+    report_status_filter: options.report_status_filter,
   };
 }
 
@@ -179,7 +212,7 @@ function filingQuery(body: FilingBody) {
 const FilingReport = z
   .object({
     ...pageAnswer,
-    products: z.array(FilterOption).meta({ description: "The product columns: every product with a filing in the quarter." }),
+    products: z.array(ProductOption).meta({ description: "The product columns: every product with a filing in the quarter." }),
     rows: z.array(
       z.object({
         report_id: z.number().int(),
@@ -191,22 +224,21 @@ const FilingReport = z
         product_status_dict: z.record(z.string(), z.string()).meta({ description: "By product id: the cell's status (absent: no filing)." }),
       }),
     ),
-    options: z.object({
-      quarter_filter: z.array(FilterOption),
-      partner_filter: z.array(FilterOption),
-      country_filter: z.array(FilterOption),
-      product_filter: z.array(FilterOption),
-      status_filter: z.array(TextOption),
-      report_status_filter: z.array(TextOption),
-    }),
+    quarter_filter: z.array(QuarterOption).meta({ description: "Newest first; `quarter_name` is the body's `quarter`." }),
+    partner_filter: z.array(PartnerOption),
+    country_filter: z.array(CountryOption),
+    product_filter: z.array(ProductOption),
+    status_filter: z.array(TextOption).meta({ description: "`id` is a status of the body's product_status_dict." }),
+    report_status_filter: z.array(TextOption),
   })
   .meta({ id: "FilingReport" });
 
 function filingAnswer(view: FilingConsolidatedView): z.infer<typeof FilingReport> {
+  const { options } = view;
   return {
     ...pagedAnswer(view.page),
     quarter: view.quarter.name,
-    products: view.products,
+    products: productOptions(view.products),
     rows: view.page.rows.map((row) => ({
       report_id: row.reportId,
       partner_id: row.partnerId,
@@ -216,7 +248,12 @@ function filingAnswer(view: FilingConsolidatedView): z.infer<typeof FilingReport
       report_status: row.reportStatus,
       product_status_dict: row.cells,
     })),
-    options: view.options,
+    quarter_filter: quarterOptions(options.quarter_filter),
+    partner_filter: partnerOptions(options.partner_filter),
+    country_filter: countryOptions(options.country_filter),
+    product_filter: productOptions(options.product_filter),
+    status_filter: options.status_filter,
+    report_status_filter: options.report_status_filter,
   };
 }
 
@@ -279,7 +316,9 @@ async function salesQuery(kind: SalesKind, body: SalesBody) {
   });
 }
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** A grid column's key as the spec's sales row names it (section 3): `formulation_md`, `country_name`, else snake_case. */
+const SPEC_SALES_FIELD: Record<string, string> = { country: "country_name", formulationType: "formulation_md" };
+const specField = (key: string) => SPEC_SALES_FIELD[key] ?? key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 const SalesReport = z
   .object({
@@ -289,52 +328,51 @@ const SalesReport = z
     columns: z.array(z.object({ key: z.string(), label: z.string() })).meta({ description: "The table's columns: the keys of each row's cells and their labels." }),
     rows: z.array(
       z
-        .object({ id: z.number().int(), report_id: z.number().int(), company_name: z.string(), report_status: z.enum(REPORT_STATES) })
+        .object({ sales_report_id: z.number().int(), report_id: z.number().int(), company_name: z.string(), report_status: z.enum(REPORT_STATES) })
         .catchall(z.union([z.string(), z.number()]))
-        .meta({ description: "The row's cells by column key, as the grid shows them (numbers as exact decimals)." }),
+        .meta({ description: "The row's cells by column key, the spec's sales row fields, as the grid shows them (numbers as exact decimals)." }),
     ),
-    options: z.object({
-      quarter_filter: z.array(z.string()),
-      partner_filter: z.array(FilterOption),
-      product_filter: z.array(FilterOption),
-      country_filter: z.array(FilterOption),
-      year_filter: z.array(FilterOption),
-      month_filter: z.array(FilterOption),
-      purchaser_filter: z.array(z.string()),
-      report_status_filter: z.array(z.string()),
-      formulation_filter: z.array(FilterOption),
-      currency_filter: z.array(z.string()),
-    }),
+    quarter_filter: z.array(QuarterOption).meta({ description: "The open quarter first, then earlier ones; `quarter_id` is the body's `quarter_id`." }),
+    partner_filter: z.array(PartnerOption),
+    product_filter: z.array(ProductOption),
+    country_filter: z.array(CountryOption),
+    year_filter: z.array(ValueOption).meta({ description: "`id` is the body's `year`." }),
+    month_filter: z.array(ValueOption).meta({ description: "`id` (1 to 12) or `name` is the body's `month`." }),
+    purchaser_filter: z.array(z.string()),
+    report_status_filter: z.array(z.string()),
+    formulation_filter: z.array(ValueOption).meta({ description: "FDF: `id` is the body's `formulation_md`." }),
+    currency_filter: z.array(z.string()),
   })
   .meta({ id: "SalesReport" });
 
-function salesAnswer(view: SalesConsolidatedView): z.infer<typeof SalesReport> {
+async function salesAnswer(view: SalesConsolidatedView): Promise<z.infer<typeof SalesReport>> {
   const columns = columnsFor(view.tab);
+  const { options } = view;
+  // The view's quarter list has the names only; the body filters by quarter_id.
+  const quarters = (await listQuartersUpTo(openQuarterRef())).reverse();
   return {
     ...pagedAnswer(view.page),
     quarter: view.quarter.name,
     quarter_id: view.quarter.id,
     table: view.tab,
-    columns: columns.map((column) => ({ key: snake(column.key), label: column.label })),
+    columns: columns.map((column) => ({ key: specField(column.key), label: column.label })),
     rows: view.page.rows.map((row) => ({
-      id: row.id,
+      sales_report_id: row.id,
       report_id: row.reportId,
       company_name: row.companyName,
       report_status: row.reportStatus,
-      ...Object.fromEntries(columns.map((column) => [snake(column.key), row[column.key] ?? ""])),
+      ...Object.fromEntries(columns.map((column) => [specField(column.key), row[column.key] ?? ""])),
     })),
-    options: {
-      quarter_filter: view.options.quarters,
-      partner_filter: view.options.partners,
-      product_filter: view.options.products,
-      country_filter: view.options.countries,
-      year_filter: view.options.years,
-      month_filter: view.options.months,
-      purchaser_filter: view.options.purchasers,
-      report_status_filter: [...view.options.statuses],
-      formulation_filter: view.options.formulationTypes,
-      currency_filter: view.options.currencies,
-    },
+    quarter_filter: quarterOptions(quarters),
+    partner_filter: partnerOptions(options.partners),
+    product_filter: productOptions(options.products),
+    country_filter: countryOptions(options.countries),
+    year_filter: options.years,
+    month_filter: options.months,
+    purchaser_filter: options.purchasers,
+    report_status_filter: [...options.statuses],
+    formulation_filter: options.formulationTypes,
+    currency_filter: options.currencies,
   };
 }
 
