@@ -1,37 +1,40 @@
 /**
  * Filing Plans by machine: read, save, submit, decide, read messages. `/template/filing/` is the
  * signed-in partner's own report, `/template/filing/{partnerId}/` a partner's report as an
- * administrator sees it; `?quarter=` picks an earlier quarter. The rules are the Filing Plans
- * screen's: loadFilingPlan, filingCellsFromMap and saveFilingPlan, decideReport, markReportMessagesRead.
+ * administrator sees it; `?quarter=` picks an earlier quarter. A read answers spec §3's shape (a row
+ * per country with a status per product name, product_details, filing_meta, status_dropdown); a
+ * save takes spec §7's map of country id to product id to status, or that answer posted back. The
+ * rules are the Filing Plans screen's: loadFilingPlan, filingCellsFromMap and saveFilingPlan,
+ * decideReport, markReportMessagesRead.
  */
 import * as z from "zod";
-import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView } from "~/models/filing-plan.server";
-import { resolveQuarter } from "~/models/report-screen.server";
-import { FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
+import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
+import { partnerActiveProducts } from "~/models/product-verification.server";
+import { getPartner, resolveQuarter } from "~/models/report-screen.server";
+import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { invalid, type ApiCall } from "../call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportSavedAnswer, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
 
 const TAG = "Filing Plans";
 
+const Status = z.string().max(FILING_STATUS_MAX_CHARS).nullable();
+
 const FilingRowSchema = z
-  .object({
-    country_id: z.number().int(),
-    country: z.string(),
-    cells: z.record(z.string(), z.string()).meta({ description: `By product id: the status, or "${FILING_EMPTY}" for an empty cell.` }),
-  })
-  .meta({ id: "FilingRow" });
+  .object({ country_id: z.number().int(), country: z.string() })
+  .catchall(Status)
+  .meta({ id: "FilingRow", description: "A country's row: each product_name of product_details is a key, its value the cell's status, null for an empty cell." });
+
+const FilingProductSchema = z.object({ product_id: z.number().int(), product_name: z.string(), product_type: z.enum(["API", "FDF"]) }).meta({ id: "FilingProduct" });
 
 const FilingTemplate = z
   .object({
     ...frameShape,
     filing_meta: ReportMetaSchema,
-    product_details: z
-      .array(z.object({ product_id: z.number().int(), product_name: z.string(), product_type: z.enum(["API", "FDF"]) }))
-      .meta({ description: "The partner's active products: the grid's columns, by name." }),
+    product_details: z.array(FilingProductSchema).max(FILING_MAX_PRODUCTS).meta({ description: "The partner's active products: the grid's columns, by name." }),
     status_dropdown: z.object({ API: z.array(z.string()), FDF: z.array(z.string()) }).meta({ description: "The statuses a cell may hold, by its product's type, for the quarter." }),
     carried_over_from: z.string().nullable().meta({ description: "The quarter whose plan is shown because this quarter's report has not been saved yet (null: its own)." }),
-    template_data: z.array(FilingRowSchema).meta({ description: "A row per country, by name." }),
+    rows: z.array(FilingRowSchema).max(FILING_MAX_COUNTRIES).meta({ description: "A row per country, by name." }),
   })
   .meta({ id: "FilingTemplate" });
 
@@ -42,35 +45,87 @@ function template(view: FilingPlanView): z.infer<typeof FilingTemplate> {
     product_details: view.products.map((product) => ({ product_id: product.id, product_name: product.name, product_type: product.category })),
     status_dropdown: view.statusLists,
     carried_over_from: view.carriedOverFrom,
-    template_data: view.rows.map((row) => ({ country_id: row.countryId, country: row.country, cells: row.cells })),
+    rows: view.rows.map((row) =>
+      Object.assign(Object.fromEntries(view.products.map((product) => [product.name, row.cells[product.id] === FILING_EMPTY ? null : row.cells[product.id]])), {
+        country_id: row.countryId,
+        country: row.country,
+      }),
+    ),
   };
 }
 
-const FilingSaveBody = z
-  .object({
-    version: z.number().int().min(0).optional().meta({ description: "filing_meta.version as read (left out: no check)." }),
-    cells: z
-      .record(z.string(), z.record(z.string(), z.string().max(FILING_STATUS_MAX_CHARS).nullable()))
-      .meta({ description: `Country id to product id to status: the changed cells only; "", "${FILING_EMPTY}" or null empties a cell. A status is one of status_dropdown for the product's type, in any case.` }),
-  })
-  .meta({ id: "FilingSaveBody" });
+/** The read answer's fields, all optional, and `version`; any other key is a country id. */
+const FilingSaveFields = FilingTemplate.partial().extend({
+  version: z.number().int().min(0).optional().meta({ description: "filing_meta.version as read; when left out, filing_meta.version if sent (neither: no check)." }),
+});
 
-const SAVE_EXAMPLE = { version: 1, cells: { "12": { "3": "Filed", "5": FILING_EMPTY } } };
+// z.lazy: the dispatcher refuses the keys an object schema does not declare, and country ids are
+// keys no schema can declare; the catchall checks them instead.
+const FilingSaveBody = z.lazy(() =>
+  FilingSaveFields.catchall(z.record(z.string(), Status).meta({ description: "A country id's cells: product id to status." })).meta({
+    id: "FilingSaveBody",
+    description:
+      `Spec §7's map of country id to product id to status, the changed cells only, and \`version\`; or the read answer posted back, its \`rows\` keyed by the product_name of its \`product_details\` (its other fields are ignored). ` +
+      `"", "${FILING_EMPTY}" or null empties a cell; a status is one of status_dropdown for the product's type, in any case.`,
+  }),
+);
+type FilingSaveBody = z.infer<typeof FilingSaveBody>;
+
+const SAVE_EXAMPLE = { version: 1, "12": { "3": "Filed", "5": null } };
+
+/** A posted cell, with the keys of the body that name it and its country. */
+interface NamedCell extends FilingPostedCell {
+  key: string;
+  countryKey: string;
+}
+
+/** The body's cells: its country-id keys, then its `rows` by the product names of its `product_details`. */
+function postedCells(body: FilingSaveBody): NamedCell[] {
+  const map = Object.fromEntries(Object.entries(body).filter(([key]) => !(key in FilingSaveFields.shape)));
+  const posted = filingCellsFromMap(map);
+  if (!posted.ok) throw invalid({ [posted.path.join(".")]: [FILING_POSTED_REFUSALS[posted.reason]] });
+  const cells = posted.cells.map((cell) => ({ ...cell, key: `${cell.countryId}.${cell.productId}`, countryKey: String(cell.countryId) }));
+  const productIds = new Map((body.product_details ?? []).map((product) => [product.product_name, product.product_id]));
+  body.rows?.forEach(({ country_id: countryId, country, ...statuses }, index) => {
+    for (const [name, status] of Object.entries(statuses)) {
+      const productId = productIds.get(name);
+      if (productId === undefined) throw invalid({ [`rows.${index}.${name}`]: ["Not a product_name of product_details."] });
+      cells.push({ countryId, productId, status: status ?? "", key: `rows.${index}.${name}`, countryKey: `rows.${index}.country_id` });
+    }
+  });
+  return cells;
+}
+
+/** A cell outside the partner's grid, named by its key (the model refuses it without a name). */
+async function refuseCellsOutsideGrid(partnerId: number, cells: NamedCell[]) {
+  if (!cells.length) return;
+  await getPartner(partnerId); // an unknown partner is a 404, not a body of unknown products
+  const [countries, products] = await Promise.all([listFilingCountries(), partnerActiveProducts(partnerId)]);
+  const countryIds = new Set(countries.map((country) => country.id));
+  const productIds = new Set(products.map((product) => product.id));
+  const outside = cells.find((cell) => !countryIds.has(cell.countryId) || !productIds.has(cell.productId));
+  if (!outside) return;
+  throw countryIds.has(outside.countryId)
+    ? invalid({ [outside.key]: ["Not one of this partner's products."] })
+    : invalid({ [outside.countryKey]: [FILING_POSTED_REFUSALS.countryKey] });
+}
 
 /** A save, or a submission that saves first, of the partner's Filing Plans in the quarter asked for. */
-async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<z.infer<typeof FilingSaveBody>>) {
-  const posted = filingCellsFromMap(body.cells);
-  if (!posted.ok) throw invalid({ [["cells", ...posted.path].join(".")]: [FILING_POSTED_REFUSALS[posted.reason]] });
+async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<FilingSaveBody>) {
   const quarter = await resolveQuarter(quarterName);
-  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion: body.version, cells: posted.cells, action, comment, requestId });
+  const cells = postedCells(body);
+  await refuseCellsOutsideGrid(partnerId, cells);
+  const expectedVersion = body.version ?? body.filing_meta?.version;
+  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, cells, action, comment, requestId });
   if (!saved.ok) {
     // The problems name rows by the country's place in the grid, columns by product id.
     const countries = await listFilingCountries();
+    const keys = new Map(cells.map((cell) => [`${cell.countryId}:${cell.productId}`, cell.key]));
     const errors: Record<string, string[]> = {};
     for (const problem of saved.problems) {
-      const country = countries[problem.rowNumber - 1];
+      const countryId = countries[problem.rowNumber - 1]?.id;
       problem.keys.forEach((productId, index) => {
-        errors[`cells.${country?.id}.${productId}`] = [`${problem.columns[index]}: not a status of this product's list.`];
+        errors[keys.get(`${countryId}:${productId}`)!] = [`${problem.columns[index]}: not a status of this product's list.`];
       });
     }
     throw invalid(errors);
@@ -84,12 +139,12 @@ export const FILING_CALLS: ApiCall[] = reportTemplateCalls({
   template: FilingTemplate,
   load: async (input) => template(await loadFilingPlan(input)),
   saveBody: FilingSaveBody,
-  emptySave: (version) => ({ version, cells: {} }),
+  emptySave: (version) => FilingSaveBody.parse({ version }),
   maxBodyBytes: 16 * 1024 * 1024,
   saved: ReportSavedSchema,
   save,
   summaries: {
-    save: "Saves the caller's changed cells. Nothing is saved when a status is not one of its product's list.",
+    save: "Saves the caller's cells. Nothing is saved when a status is not one of its product's list.",
     adminSave: "An administrator saves a partner's cells (any quarter, with ?quarter=).",
     submit: "Submits the caller's Filing Plans of the open quarter to the administrators, with a comment.",
   },
