@@ -113,7 +113,7 @@ const PdtSaveBody = z
     version: z.number().int().min(0).optional().meta({ description: "pdt_meta.version as read (left out: pdt_meta's if posted, else no check)." }),
     rows: z.array(PdtSaveRow).max(PDT_SAVE_MAX_ROWS).meta({ description: "The changed rows, or all of them as read; the others stay as they are (a quarter not yet saved stores the plan carried over)." }),
     pdt_meta: z
-      .object({ partner_id: z.number().int(), quarter_name: z.string(), version: z.number().int().min(0) })
+      .object({ partner_id: z.number().int(), quarter_name: z.string().max(20), version: z.number().int().min(0) })
       .partial()
       .optional()
       .meta({ description: "As read: it must be this report's; its other fields are ignored." }),
