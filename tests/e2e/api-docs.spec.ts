@@ -27,8 +27,8 @@ test("a bearer token from POST /api/login/ reads the partner's Sales Report over
   const login = await request.post("/api/login/", { data: { email: "partner1@example.org", password: "partner-pass-1" } });
   expect(login.status()).toBe(200);
   const { access } = await login.json();
-  const sales = await request.get("/api/template/sales/", { headers: { Authorization: `Bearer ${access}` } });
+  const sales = await request.get("/api/template/sales/api", { headers: { Authorization: `Bearer ${access}` } });
   expect(sales.status()).toBe(200);
-  expect((await sales.json()).company_name).toBe("Acme Generics Ltd");
-  expect((await request.get("/api/template/sales/")).status()).toBe(401);
+  expect((await sales.json()).sales_meta.partner_name).toBe("Acme Generics Ltd");
+  expect((await request.get("/api/template/sales/api")).status()).toBe(401);
 });

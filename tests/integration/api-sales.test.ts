@@ -1,196 +1,396 @@
+/**
+ * The JSON API of the Sales Report (spec section 7, decisions.md section 9: `{x}` is the tab, api
+ * or fdf; `{y}` a partner): every call allowed (answer documented, effect read back), refused for
+ * a role, for another partner's report, on a stale version, and on invalid input; rows in spec
+ * section 3's fields, and what a read answers a save accepts back.
+ */
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { productVerifications } from "~/db/schema";
 import { decideProductVerification } from "~/models/product-verification.server";
 import { findUserByEmail } from "~/models/user.server";
-import { apiToken, callApi, expectDocumented } from "../support/api";
+import { callApi, demoSignIn, expectDocumented, expectRefused, expectStatus } from "../support/api";
 
-const ADMIN = ["admin@example.org", "admin-pass-1"] as const;
-const STAFF = ["staff@example.org", "staff-pass-1"] as const;
-const ACME = ["partner1@example.org", "partner-pass-1"] as const;
-const BOREALIS = ["partner2@example.org", "partner-pass-2"] as const;
+const API_FIELDS = ["year", "month", "country_name", "country_id", "purchaser", "product_name", "product_id", "quantity", "total_value"];
+const FDF_FIELDS = [
+  ...["year", "month", "country_name", "country_id", "purchaser", "product_name", "product_id", "strength", "formulation_md", "pack_size", "quantity", "currency"],
+  ...["gross_sale_price_currency", "usd_exchange_rate", "gross_sale_price_usd", "total_gross_value", "deductable_expenses", "total_value"],
+  ...["royalty_percent", "royalty_due", "procurement_end_country", "comments"],
+];
+const LOAD_FIELDS = ["country_order", "product_order", "rows", "sales_meta", "quarter_dropdown", "unread_message_count", "pending_product_count", "messages"];
+const META_FIELDS = ["quarter_name", "partner_name", "report_status", "approval_time", "submission_time"];
 
-const partnerIdOf = async (email: string) => (await findUserByEmail(email))!.partnerId!;
+let admin: string;
+let staff: string;
+let partner1: string;
+let partner2: string;
+let partner3: string;
+let acme: number;
+let borealis: number;
+let cedar: number;
 
-/** A saved API row of the report as a new row (no id), with another purchaser. */
-function newRowFrom(row: Record<string, unknown>, purchaser: string) {
-  const { id: _id, ...cells } = row;
-  return { ...cells, purchaser };
+async function signIn() {
+  ({ admin, staff, partner1, partner2, partner3, acme, borealis, cedar } = await demoSignIn());
 }
 
-describe("JSON API: the Sales Report", () => {
-  it("a partner reads its own report; an administrator and STAFF read any partner's; a partner is refused another's", async () => {
-    const acme = await partnerIdOf(ACME[0]);
-    const own = await callApi("GET", "/template/sales/", { token: await apiToken(...ACME) });
-    expect(own.status).toBe(200);
-    expectDocumented("GET", "/template/sales/", own);
-    expect(own.body.partner_id).toBe(acme);
-    expect(own.body.template_data.API.length).toBeGreaterThan(0);
-    expect(own.body.quarter_dropdown[0].name).toBe(own.body.quarter);
+const own = async (token: string, x: "api" | "fdf", query?: Record<string, string>) => {
+  const answer = await callApi("GET", `/template/sales/${x}`, { token, query });
+  expectStatus(answer, 200);
+  return answer.body;
+};
+const partners = async (partnerId: number, x: "api" | "fdf", query?: Record<string, string>) => {
+  const answer = await callApi("GET", `/template/sales/${x}/${partnerId}`, { token: admin, query });
+  expectStatus(answer, 200);
+  return answer.body;
+};
 
-    const earlier = await callApi("GET", "/template/sales/", { token: await apiToken(...ACME), query: { quarter: own.body.quarter_dropdown[1].name } });
-    expect(earlier.body.quarter).toBe(own.body.quarter_dropdown[1].name);
+/** A saved row as a new row (no id), with another purchaser. */
+function newRowFrom(row: Record<string, unknown>, purchaser: string) {
+  const { sales_report_id: _id, ...fields } = row;
+  return { ...fields, purchaser };
+}
 
-    for (const [email, password] of [ADMIN, STAFF]) {
-      const read = await callApi("GET", "/template/sales/{partnerId}/".replace("{partnerId}", String(acme)), { token: await apiToken(email, password) });
-      expect(read.status).toBe(200);
-      expectDocumented("GET", "/template/sales/{partnerId}/", read);
-      expect(read.body.template_data).toEqual(own.body.template_data);
+describe("Sales Report calls", () => {
+  it("GET /template/sales/{x}: the partner's own tab in the spec's fields; refused to administrators, checked input", async () => {
+    await signIn();
+    const api = await callApi("GET", "/template/sales/api", { token: partner1 });
+    expectStatus(api, 200);
+    expectDocumented("GET", "/template/sales/{x}", api);
+    expect(Object.keys(api.body)).toEqual(expect.arrayContaining(LOAD_FIELDS));
+    expect(api.body).not.toHaveProperty("template_data");
+    expect(Object.keys(api.body.sales_meta)).toEqual(expect.arrayContaining(META_FIELDS));
+    expect(api.body.sales_meta).toMatchObject({ partner_id: acme, partner_name: "Acme Generics Ltd", report_status: "Saved" });
+    expect(api.body.quarter_dropdown[0].name).toBe(api.body.sales_meta.quarter_name);
+    expect(api.body.pending_product_count).toBe(1);
+    expect(api.body.rows.length).toBeGreaterThan(0);
+    for (const row of api.body.rows) expect(Object.keys(row).sort()).toEqual([...API_FIELDS, "sales_report_id"].sort());
+    // The ids beside the names are those of the lists the answer carries.
+    const countries = new Map(api.body.country_order.map((country: any) => [country.country_id, country.country_name]));
+    expect(countries.size).toBeGreaterThan(100);
+    const apiProducts = new Map(api.body.product_order.map((product: any) => [product.product_id, product.product_name]));
+    for (const row of api.body.rows) {
+      expect(countries.get(row.country_id)).toBe(row.country_name);
+      expect(apiProducts.get(row.product_id)).toBe(row.product_name);
     }
-    const reaching = await callApi("GET", `/template/sales/${acme}/`, { token: await apiToken(...BOREALIS) });
-    expect(reaching.status).toBe(403);
-    expectDocumented("GET", "/template/sales/{partnerId}/", reaching);
-    const adminOwn = await callApi("GET", "/template/sales/", { token: await apiToken(...ADMIN) });
-    expect(adminOwn.status).toBe(403);
-    expect((await callApi("GET", "/template/sales/99999/", { token: await apiToken(...ADMIN) })).status).toBe(404);
-    expect((await callApi("GET", "/template/sales/abc/", { token: await apiToken(...ADMIN) })).status).toBe(400);
+    expect(api.body.rows[0]).toMatchObject({ month: "October", year: expect.stringMatching(/^\d{4}$/), quantity: expect.any(String), total_value: expect.any(String) });
+
+    const fdf = await callApi("GET", "/template/sales/fdf", { token: partner1 });
+    expectStatus(fdf, 200);
+    expectDocumented("GET", "/template/sales/{x}", fdf);
+    for (const row of fdf.body.rows) expect(Object.keys(row).sort()).toEqual([...FDF_FIELDS, "sales_report_id"].sort());
+    // The tabs list the partner's products of their own category; a name awaiting verification has no id.
+    expect(fdf.body.product_order.map((product: any) => product.product_id)).not.toEqual(expect.arrayContaining([...apiProducts.keys()]));
+    const awaiting = fdf.body.rows.filter((row: any) => row.product_id === null);
+    expect(awaiting).toHaveLength(1);
+    expect(fdf.body.product_order.map((product: any) => product.product_name)).not.toContain(awaiting[0].product_name);
+    expect(fdf.body.rows.map((row: any) => row.sales_report_id)).not.toEqual(expect.arrayContaining(api.body.rows.map((row: any) => row.sales_report_id)));
+
+    const earlier = await callApi("GET", "/template/sales/api", { token: partner1, query: { quarter: api.body.quarter_dropdown[1].name } });
+    expectStatus(earlier, 200);
+    expect(earlier.body.sales_meta.quarter_name).toBe(api.body.quarter_dropdown[1].name);
+    expect(earlier.body.quarter_editable).toBe(false);
+
+    for (const token of [admin, staff]) expectRefused("GET", "/template/sales/{x}", await callApi("GET", "/template/sales/api", { token }), 403);
+    const badTab = await callApi("GET", "/template/sales/xyz", { token: partner1 });
+    expectRefused("GET", "/template/sales/{x}", badTab, 400);
+    expect(badTab.body.errors["path.x"]).toBeDefined();
+    expectRefused("GET", "/template/sales/{x}", await callApi("GET", "/template/sales/api", { token: partner1, query: { quarter: "Q3 2199" } }), 404);
+    // The old calls are gone.
+    expect((await callApi("GET", "/template/sales/", { token: partner1 })).status).toBe(404);
   });
 
-  it("a save adds, changes and deletes rows in one go; an invalid row or a stale version saves nothing", async () => {
-    const token = await apiToken(...ACME);
-    const before = (await callApi("GET", "/template/sales/", { token })).body;
-    const [first, second] = before.template_data.API;
+  it("GET /template/sales/{x}/{y}: administrators and STAFF read any partner's tab; a partner is refused another's (and its own there)", async () => {
+    await signIn();
+    const ownApi = await own(partner1, "api");
+    for (const token of [admin, staff]) {
+      const read = await callApi("GET", `/template/sales/api/${acme}`, { token });
+      expectStatus(read, 200);
+      expectDocumented("GET", "/template/sales/{x}/{y}", read);
+      expect(read.body.rows).toEqual(ownApi.rows);
+      expect(read.body.sales_meta.partner_id).toBe(acme);
+    }
+    expect((await partners(borealis, "fdf")).sales_meta).toMatchObject({ partner_id: borealis, partner_name: expect.any(String) });
+    for (const path of [`/template/sales/api/${acme}`, `/template/sales/api/${borealis}`]) {
+      expectRefused("GET", "/template/sales/{x}/{y}", await callApi("GET", path, { token: partner2 }), 403);
+    }
+    expectRefused("GET", "/template/sales/{x}/{y}", await callApi("GET", "/template/sales/api/99999", { token: admin }), 404);
+    const notAnId = await callApi("GET", "/template/sales/api/abc", { token: admin });
+    expectRefused("GET", "/template/sales/{x}/{y}", notAnId, 400);
+    expect(notAnId.body.errors["path.y"]).toBeDefined();
+    expectRefused("GET", "/template/sales/{x}/{y}", await callApi("GET", `/template/sales/API2/${acme}`, { token: admin }), 400);
+  });
+
+  it("POST /template/sales/{x}: a save adds, changes and deletes rows of the tab in one go; an invalid row or a stale version saves nothing", async () => {
+    await signIn();
+    const before = await own(partner1, "api");
+    const fdfBefore = await own(partner1, "fdf");
+    const [first, second] = before.rows;
     const body = {
       version: before.sales_meta.version,
-      sales_report_id: [second.id],
-      API: [
+      sales_report_id: [second.sales_report_id],
+      rows: [
         { ...first, purchaser: "Changed Buyer Ltd" },
-        // Typed loosely: the month as a number, the names in other cases; saved in their canonical spelling.
-        { ...newRowFrom(first, "New Buyer Ltd"), month: "10", country: ` ${first.country.toUpperCase()} `, productName: first.productName.toLowerCase() },
+        // Typed loosely: the month and year as numbers, the names in other cases, no ids; saved in their canonical spelling.
+        { ...newRowFrom(first, "New Buyer Ltd"), year: Number(first.year), month: 10, country_name: ` ${first.country_name.toUpperCase()} `, country_id: null, product_name: first.product_name.toLowerCase(), product_id: undefined },
       ],
-      FDF: [],
     };
 
-    const invalid = await callApi("POST", "/template/sales/", { token, body: { ...body, API: [{ ...newRowFrom(first, "Bad"), year: "1800" }] } });
-    expect(invalid.status).toBe(400);
-    expectDocumented("POST", "/template/sales/", invalid);
-    expect(invalid.body.errors).toEqual({ "API.0": ["Year"] });
-    const onlyYear = await callApi("POST", "/template/sales/", { token, body: { ...body, API: [{ year: first.year }] } });
-    expect(onlyYear.status).toBe(400);
-    expect(onlyYear.body.errors).toEqual({ "API.0": ["Month", "Country", "Api Name", "Quantity (Kg)"] });
-    const unknownColumn = await callApi("POST", "/template/sales/", { token, body: { ...body, API: [{ ...first, royalty: "1" }] } });
-    expect(unknownColumn.status).toBe(400);
-    expect((await callApi("GET", "/template/sales/", { token })).body.template_data).toEqual(before.template_data);
-
-    const saved = await callApi("POST", "/template/sales/", { token, body });
-    expect(saved.status).toBe(200);
-    expectDocumented("POST", "/template/sales/", saved);
-    expect(saved.body.detail).toMatch(/^Data successfully recorded\. Total Rows: \d+/);
-    const after = (await callApi("GET", "/template/sales/", { token })).body;
-    const purchasers = after.template_data.API.map((row: { purchaser: string }) => row.purchaser);
-    expect(purchasers).toContain("Changed Buyer Ltd");
-    expect(after.template_data.API.find((row: { purchaser: string }) => row.purchaser === "New Buyer Ltd")).toMatchObject({
-      month: "October",
-      country: first.country,
-      productName: first.productName,
+    const unchanged = async () => {
+      expect((await own(partner1, "api")).rows).toEqual(before.rows);
+      expect((await own(partner1, "fdf")).rows).toEqual(fdfBefore.rows);
+    };
+    const refused = async (change: Record<string, unknown>, errors: Record<string, unknown>) => {
+      const answer = await callApi("POST", "/template/sales/api", { token: partner1, body: { ...body, ...change } });
+      expectRefused("POST", "/template/sales/{x}", answer, 400);
+      expect(answer.body.errors).toEqual(errors);
+    };
+    await refused({ rows: [{ ...newRowFrom(first, "Bad"), year: "1800" }] }, { "rows.0.year": ["Year: please input a valid entry."] });
+    await refused({ rows: [{ year: first.year }] }, {
+      "rows.0.month": ["Month: please input a valid entry."],
+      "rows.0.country_name": ["Country: please input a valid entry."],
+      "rows.0.product_name": ["Api Name: please input a valid entry."],
+      "rows.0.quantity": ["Quantity (Kg): please input a valid entry."],
     });
-    expect(after.template_data.API.map((row: { id: number }) => row.id)).not.toContain(second.id);
-    expect(after.template_data.API).toHaveLength(before.template_data.API.length);
-    expect(after.sales_meta.version).toBe(saved.body.version);
+    await refused({ rows: [{ ...first, royalty: "1" }] }, { "rows.0": [expect.any(String)] });
+    await refused({ rows: [{ ...first, strength: "50 mg" }] }, { "rows.0.strength": ["Not a field of the API tab."] });
+    await refused({ rows: [{ ...first, quantity: true }] }, { "rows.0.quantity": [expect.any(String)] });
+    await refused({ rows: [{ ...first, product_id: fdfBefore.product_order[0].product_id }] }, { "rows.0.product_id": ["Not one of the partner's API products."] });
+    const otherCountry = before.country_order.find((country: any) => country.country_id !== first.country_id);
+    await refused({ rows: [{ ...first, country_id: otherCountry.country_id }] }, { "rows.0.country_id": ["Not the id of the country_name sent."] });
+    // The API tab does not delete the FDF tab's rows.
+    await refused({ sales_report_id: [fdfBefore.rows[0].sales_report_id] }, { "sales_report_id.0": ["A row of the FDF tab."] });
+    await unchanged();
+    // A partner naming another partner: refused before anything is read of it.
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: partner1, body: { ...body, partner_id: borealis } }), 403);
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: admin, body }), 403);
+    // Acme naming a Borealis row: refused, Borealis's rows unchanged.
+    const borealisRows = (await partners(borealis, "api")).rows;
+    const foreign = await callApi("POST", "/template/sales/api", { token: partner1, body: { rows: [{ ...borealisRows[0], purchaser: "Hijacked" }] } });
+    expectRefused("POST", "/template/sales/{x}", foreign, 400);
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: partner1, body: { sales_report_id: [borealisRows[0].sales_report_id] } }), 400);
+    expect((await partners(borealis, "api")).rows).toEqual(borealisRows);
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/xyz", { token: partner1, body }), 400);
+    await unchanged();
 
-    const stale = await callApi("POST", "/template/sales/", { token, body });
-    expect(stale.status).toBe(409);
-    expectDocumented("POST", "/template/sales/", stale);
+    const saved = await callApi("POST", "/template/sales/api", { token: partner1, body: { ...body, partner_id: acme } });
+    expectStatus(saved, 200);
+    expectDocumented("POST", "/template/sales/{x}", saved);
+    expect(saved.body.detail).toMatch(/^Data successfully recorded\. Total Rows: \d+/);
+    const after = await own(partner1, "api");
+    expect(after.rows.find((row: any) => row.sales_report_id === first.sales_report_id)).toEqual({ ...first, purchaser: "Changed Buyer Ltd" });
+    const added = after.rows.find((row: any) => row.purchaser === "New Buyer Ltd");
+    expect(added).toEqual({ ...newRowFrom(first, "New Buyer Ltd"), sales_report_id: expect.any(Number) });
+    expect(added.sales_report_id).not.toBe(first.sales_report_id);
+    expect(after.rows.map((row: any) => row.sales_report_id)).not.toContain(second.sales_report_id);
+    expect(after.rows).toHaveLength(before.rows.length);
+    expect(after.sales_meta.version).toBe(saved.body.version);
+    expect((await own(partner1, "fdf")).rows).toEqual(fdfBefore.rows);
+
+    const stale = await callApi("POST", "/template/sales/api", { token: partner1, body });
+    expectRefused("POST", "/template/sales/{x}", stale, 409);
     expect(stale.body.detail).toContain("after you opened it");
   });
 
-  it("STAFF saves nothing; a partner cannot save through the administrators' path; another partner's rows are not reachable", async () => {
-    const acme = await partnerIdOf(ACME[0]);
-    const borealisToken = await apiToken(...BOREALIS);
-    const borealis = (await callApi("GET", "/template/sales/", { token: borealisToken })).body;
-    const staff = await callApi("POST", `/template/sales/${acme}/`, { token: await apiToken(...STAFF), body: { version: 0 } });
-    expect(staff.status).toBe(403);
-    expectDocumented("POST", "/template/sales/{partnerId}/", staff);
-    expect((await callApi("POST", `/template/sales/${acme}/`, { token: borealisToken, body: { version: 0 } })).status).toBe(403);
-
-    // Acme's token naming a Borealis row id: refused, Borealis's row unchanged.
-    const acmeToken = await apiToken(...ACME);
-    const acmeReport = (await callApi("GET", "/template/sales/", { token: acmeToken })).body;
-    const foreign = borealis.template_data.API[0];
-    const reaching = await callApi("POST", "/template/sales/", { token: acmeToken, body: { version: acmeReport.sales_meta.version, API: [{ ...foreign, purchaser: "Hijacked" }] } });
-    expect(reaching.status).toBeGreaterThanOrEqual(400);
-    expect(reaching.status).toBeLessThan(500);
-    expect((await callApi("GET", "/template/sales/", { token: borealisToken })).body.template_data).toEqual(borealis.template_data);
+  it("POST /template/sales/fdf: an FDF row filled from its ids, its derived values worked out, an entered value that disagrees warned of", async () => {
+    await signIn();
+    const before = await own(partner1, "fdf");
+    const [first] = before.rows;
+    const product = before.product_order[0];
+    const kenya = before.country_order.find((country: any) => country.country_name === "Kenya");
+    const row = {
+      year: "2026",
+      month: "November",
+      country_id: kenya.country_id,
+      purchaser: "Filled By Id Ltd",
+      product_id: product.product_id,
+      strength: "50 mg",
+      formulation_md: "Tablet",
+      pack_size: "30",
+      quantity: "1000",
+      currency: "USD",
+      gross_sale_price_currency: "2.5",
+      deductable_expenses: "100",
+      royalty_percent: "5",
+      royalty_due: "999",
+    };
+    const saved = await callApi("POST", "/template/sales/fdf", { token: partner1, body: { rows: [row, { ...first, comments: "Checked." }] } });
+    expectStatus(saved, 200);
+    expectDocumented("POST", "/template/sales/{x}", saved);
+    expect(saved.body.warnings).toEqual([{ row: 0, field: "royalty_due", expected: "120" }]);
+    const after = await own(partner1, "fdf");
+    expect(after.rows).toHaveLength(before.rows.length + 1);
+    expect(after.rows.find((saved: any) => saved.sales_report_id === first.sales_report_id)).toEqual({ ...first, comments: "Checked." });
+    expect(after.rows.find((saved: any) => saved.purchaser === "Filled By Id Ltd")).toMatchObject({
+      country_name: "Kenya",
+      country_id: kenya.country_id,
+      product_name: product.product_name,
+      product_id: product.product_id,
+      usd_exchange_rate: "1",
+      gross_sale_price_usd: "2.5",
+      total_gross_value: "2500",
+      total_value: "2400",
+      royalty_due: "999",
+      procurement_end_country: "",
+    });
+    const unknownCountry = await callApi("POST", "/template/sales/fdf", { token: partner1, body: { rows: [{ ...row, country_id: 999999 }] } });
+    expectRefused("POST", "/template/sales/{x}", unknownCountry, 400);
+    expect(unknownCountry.body.errors).toEqual({ "rows.0.country_id": ["No such country."] });
+    // An API row's id is no row of the FDF tab.
+    const apiRow = (await own(partner1, "api")).rows[0];
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/fdf", { token: partner1, body: { rows: [{ ...first, sales_report_id: apiRow.sales_report_id }] } }), 400);
+    expect((await own(partner1, "fdf")).rows).toEqual(after.rows);
   });
 
-  it("the partner submits with a comment; the administrator rejects, the partner reads the message; resubmitted and approved", async () => {
-    const acme = await partnerIdOf(ACME[0]);
-    const token = await apiToken(...ACME);
-    const admin = await apiToken(...ADMIN);
-    const version = (await callApi("GET", "/template/sales/", { token })).body.sales_meta.version;
+  it("POST /template/sales/{x}/{y}: an administrator saves a partner's tab; refused to STAFF, to partners, and to a partner_id that is not the path's", async () => {
+    await signIn();
+    const before = await partners(borealis, "api");
+    const body = { version: before.sales_meta.version, rows: [{ ...before.rows[0], purchaser: "Corrected by MPP" }] };
+    expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token: staff, body }), 403);
+    for (const token of [partner1, partner2]) expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token, body }), 403);
+    const otherPartner = await callApi("POST", `/template/sales/api/${borealis}`, { token: admin, body: { ...body, partner_id: acme } });
+    expectRefused("POST", "/template/sales/{x}/{y}", otherPartner, 400);
+    expect(otherPartner.body.errors).toEqual({ partner_id: ["Must be the partner of the path."] });
+    // Acme's path naming a Borealis row: refused, Borealis's row unchanged.
+    expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${acme}`, { token: admin, body: { rows: body.rows } }), 400);
+    expect((await partners(borealis, "api")).rows).toEqual(before.rows);
 
-    const noComment = await callApi("POST", "/template/sales/submit/", { token, body: { message: "", version } });
-    expect(noComment.status, JSON.stringify(noComment.body)).toBe(400);
+    const saved = await callApi("POST", `/template/sales/api/${borealis}`, { token: admin, body: { ...body, partner_id: borealis } });
+    expectStatus(saved, 200);
+    expectDocumented("POST", "/template/sales/{x}/{y}", saved);
+    const after = await own(partner2, "api");
+    expect(after.rows[0]).toEqual({ ...before.rows[0], purchaser: "Corrected by MPP" });
+    expect(after.sales_meta.version).toBe(saved.body.version);
+    expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token: admin, body }), 409);
+    expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", "/template/sales/api/99999", { token: admin, body: { rows: [] } }), 404);
+  });
+
+  it("the answer of a GET posted back unchanged is accepted and changes nothing, on both tabs, by the partner and by an administrator", async () => {
+    await signIn();
+    // A save is recorded (the report's version moves on); the rows stay as they were.
+    const sameBut = (answer: any, version: number) => ({ ...answer, sales_meta: { ...answer.sales_meta, version } });
+    for (const x of ["api", "fdf"] as const) {
+      const read = { api: await own(partner1, "api"), fdf: await own(partner1, "fdf") };
+      const saved = await callApi("POST", `/template/sales/${x}`, { token: partner1, body: read[x] });
+      expectStatus(saved, 200);
+      expectDocumented("POST", "/template/sales/{x}", saved);
+      expect(saved.body.warnings).toEqual([]);
+      expect(saved.body.detail).toBe(`Data successfully recorded. Total Rows: ${read.api.rows.length + read.fdf.rows.length}`);
+      expect(await own(partner1, "api")).toEqual(sameBut(read.api, saved.body.version));
+      expect(await own(partner1, "fdf")).toEqual(sameBut(read.fdf, saved.body.version));
+    }
+    // Its version is the save's: an answer read before a change is stale.
+    const old = await own(partner1, "api");
+    expectStatus(await callApi("POST", "/template/sales/api", { token: partner1, body: { rows: [{ ...old.rows[0], purchaser: "Moved on Ltd" }] } }), 200);
+    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: partner1, body: old }), 409);
+
+    const earlier = (await own(partner1, "fdf")).quarter_dropdown[1].name;
+    for (const x of ["api", "fdf"] as const) {
+      const answer = await partners(borealis, x);
+      const saved = await callApi("POST", `/template/sales/${x}/${borealis}`, { token: admin, body: answer });
+      expectStatus(saved, 200);
+      expectDocumented("POST", "/template/sales/{x}/{y}", saved);
+      expect(await partners(borealis, x)).toEqual(sameBut(answer, saved.body.version));
+      const history = await partners(acme, x, { quarter: earlier });
+      expect(history.rows.length).toBeGreaterThan(0);
+      const savedHistory = await callApi("POST", `/template/sales/${x}/${acme}`, { token: admin, body: history, query: { quarter: earlier } });
+      expectStatus(savedHistory, 200);
+      expect(await partners(acme, x, { quarter: earlier })).toEqual(sameBut(history, savedHistory.body.version));
+    }
+  });
+
+  it("a client written against the spec (its fields only, no version) adds an API row, reads it back with its sales_report_id and deletes it", async () => {
+    await signIn();
+    const read = await own(partner3, "api");
+    expect(read.rows).toEqual([]);
+    const product = read.product_order[0];
+    const country = read.country_order.find((entry: any) => entry.country_name === "India");
+    const row = { year: "2026", month: "October", country_name: country.country_name, country_id: country.country_id, purchaser: "Spec Client Ltd", product_name: product.product_name, product_id: product.product_id, quantity: "12.5", total_value: "1000.10" };
+    const saved = await callApi("POST", "/template/sales/api", { token: partner3, body: { sales_report_id: [], rows: [row] } });
+    expectStatus(saved, 200);
+    const after = await own(partner3, "api");
+    expect(after.rows).toEqual([{ ...row, total_value: "1000.1", sales_report_id: expect.any(Number) }]);
+    expect(after.sales_meta).toMatchObject({ partner_name: "Cedar Life Sciences", report_status: "Saved" });
+
+    const deleted = await callApi("POST", "/template/sales/api", { token: partner3, body: { sales_report_id: [after.rows[0].sales_report_id], rows: [] } });
+    expectStatus(deleted, 200);
+    expect(deleted.body.detail).toBe("Data successfully recorded. Total Rows: 0, Deleted Rows: 1");
+    expect((await own(partner3, "api")).rows).toEqual([]);
+  });
+
+  it("POST /template/sales/submit/, /message/, /inbox/{who}: the partner submits, the administrator rejects, the partner reads; resubmitted and approved", async () => {
+    await signIn();
+    const version = (await own(partner1, "api")).sales_meta.version;
+
+    const noComment = await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "", version } });
+    expectRefused("POST", "/template/sales/submit/", noComment, 400);
     expect(noComment.body.detail).toBe("Enter comments for admin");
-    expect((await callApi("POST", "/template/sales/submit/", { token: admin, body: { message: "x", version } })).status).toBe(403);
+    expectRefused("POST", "/template/sales/submit/", await callApi("POST", "/template/sales/submit/", { token: admin, body: { message: "x", version } }), 403);
+    expectRefused("POST", "/template/sales/submit/", await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "x", version: version + 5 } }), 409);
 
-    const submitted = await callApi("POST", "/template/sales/submit/", { token, body: { message: "Q4 as agreed.", version } });
-    expect(submitted.status).toBe(200);
+    const submitted = await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "Q4 as agreed.", version } });
+    expectStatus(submitted, 200);
     expectDocumented("POST", "/template/sales/submit/", submitted);
     expect(submitted.body.detail).toBe("Report has been submitted to the admin!");
-    expect((await callApi("GET", `/template/sales/${acme}/`, { token: admin })).body.sales_meta.status).toBe("Submitted");
+    const seen = await partners(acme, "api");
+    expect(seen.sales_meta).toMatchObject({ report_status: "Submitted", submission_time: expect.any(String) });
+    expect(seen.messages.at(-1)).toMatchObject({ is_partner_message: true, is_approved: null, message: "Q4 as agreed." });
 
-    const staffDecision = await callApi("POST", "/template/sales/message/", { token: await apiToken(...STAFF), body: { partner_id: acme, message: "No.", is_approved: false } });
-    expect(staffDecision.status).toBe(403);
-    expectDocumented("POST", "/template/sales/message/", staffDecision);
+    const staffDecision = await callApi("POST", "/template/sales/message/", { token: staff, body: { partner_id: acme, message: "No.", is_approved: false } });
+    expectRefused("POST", "/template/sales/message/", staffDecision, 403);
     // The administrator first settles the product name Acme's seeded report asks to verify.
-    const adminUser = (await findUserByEmail(ADMIN[0]))!;
+    const adminUser = (await findUserByEmail("admin@example.org"))!;
     for (const pending of await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))) {
       await decideProductVerification({ actor: adminUser, verificationId: pending.id, decision: "reject", mapToProductId: null, newProduct: null, projectStatus: null });
     }
     const rejected = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Please add October.", is_approved: false } });
-    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expectStatus(rejected, 200);
     expectDocumented("POST", "/template/sales/message/", rejected);
     expect(rejected.body.detail).toBe("Report Rejected!");
 
-    const unread = (await callApi("GET", "/template/sales/", { token })).body;
-    expect(unread.sales_meta.status).toBe("Rejected");
+    const unread = await own(partner1, "fdf");
+    expect(unread.sales_meta.report_status).toBe("Rejected");
     expect(unread.unread_message_count).toBe(1);
-    expect(unread.messages.at(-1)).toMatchObject({ from: "admin", message: "Please add October.", is_approved: false });
-    const read = await callApi("POST", "/template/sales/inbox/partner", { token, body: {} });
-    expect(read.status).toBe(200);
+    expect(unread.messages.at(-1)).toMatchObject({ is_partner_message: false, message: "Please add October.", is_approved: false });
+    const read = await callApi("POST", "/template/sales/inbox/partner", { token: partner1, body: {} });
+    expectStatus(read, 200);
     expectDocumented("POST", "/template/sales/inbox/{who}", read);
-    expect((await callApi("GET", "/template/sales/", { token })).body.unread_message_count).toBe(0);
-    expect((await callApi("POST", "/template/sales/inbox/admin", { token, body: {} })).status).toBe(400);
+    expect((await own(partner1, "fdf")).unread_message_count).toBe(0);
+    expectRefused("POST", "/template/sales/inbox/{who}", await callApi("POST", "/template/sales/inbox/admin", { token: partner1, body: {} }), 400);
+    expectRefused("POST", "/template/sales/inbox/{who}", await callApi("POST", "/template/sales/inbox/partner", { token: partner2, body: { partner_id: acme } }), 403);
 
-    const resubmitted = await callApi("POST", "/template/sales/submit/", { token, body: { message: "October added.", version: unread.sales_meta.version } });
-    expect(resubmitted.status).toBe(200);
+    const resubmitted = await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "October added.", version: unread.sales_meta.version } });
+    expectStatus(resubmitted, 200);
     const approved = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Thank you.", is_approved: true } });
     expect(approved.body.detail).toBe("Report Approved!");
-    const final = (await callApi("GET", "/template/sales/", { token })).body;
-    expect(final.sales_meta.status).toBe("Approved");
-    expect(final.sales_meta.can_edit).toBe(false);
+    const final = await own(partner1, "api");
+    expect(final.sales_meta).toMatchObject({ report_status: "Approved", approval_time: expect.any(String), can_edit: false });
+    expect(final.quarter_editable).toBe(false);
+    // Cedar has not submitted: nothing to decide.
+    expectRefused("POST", "/template/sales/message/", await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: cedar, message: "x", is_approved: true } }), 409);
   });
 });
 
 describe("JSON API: one quarter by machine alone", () => {
   it("a partner saves and submits sales rows, the administrator approves; the consolidated report and the dashboard show them", async () => {
-    const token = await apiToken(...ACME);
-    const report = (await callApi("GET", "/template/sales/", { token })).body;
-    const template = report.template_data.API[0];
-    const saved = await callApi("POST", "/template/sales/", {
-      token,
-      body: { version: report.sales_meta.version, API: [{ ...newRowFrom(template, "Machine Buyer Ltd"), quantity: "1000", totalValue: "777777" }] },
+    await signIn();
+    const report = await own(partner1, "api");
+    const saved = await callApi("POST", "/template/sales/api", {
+      token: partner1,
+      body: { version: report.sales_meta.version, rows: [{ ...newRowFrom(report.rows[0], "Machine Buyer Ltd"), quantity: "1000", total_value: "777777" }] },
     });
-    expect(saved.status).toBe(200);
-    const submitted = await callApi("POST", "/template/sales/submit/", { token, body: { message: "Sent by our ERP.", version: saved.body.version } });
-    expect(submitted.status).toBe(200);
+    expectStatus(saved, 200);
+    expectStatus(await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "Sent by our ERP.", version: saved.body.version } }), 200);
 
-    const admin = await apiToken(...ADMIN);
-    const acme = report.partner_id;
-    const pending = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
-    expect(pending.status).toBe(200);
+    expectStatus(await callApi("GET", `/template/product_verification/${acme}`, { token: admin }), 200);
     // Settle the seeded pending product names by API too, then approve.
     for (const verification of await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))) {
-      const decided = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: verification.id, is_approved: false } });
-      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expectStatus(await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: verification.id, is_approved: false } }), 200);
     }
-    const approved = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Approved by API.", is_approved: true } });
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expectStatus(await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Approved by API.", is_approved: true } }), 200);
 
     const consolidated = await callApi("POST", "/report/sales/api", { token: admin, body: { partner_id: acme, purchaser: "Machine Buyer" } });
-    expect(consolidated.status, JSON.stringify(consolidated.body)).toBe(200);
+    expectStatus(consolidated, 200);
     expectDocumented("POST", "/report/sales/{x}", consolidated);
     expect(consolidated.body.count).toBe(1);
     expect(JSON.stringify(consolidated.body.rows[0])).toContain("Machine Buyer Ltd");
@@ -198,9 +398,9 @@ describe("JSON API: one quarter by machine alone", () => {
 
     // The dashboard counts approved reports only: the row's value is in Acme's sales value now.
     const byCompany = await callApi("GET", "/admin/dashboard/sales/", { token: admin, query: { map_with: "company", for: "product" } });
-    expect(byCompany.status, JSON.stringify(byCompany.body)).toBe(200);
+    expectStatus(byCompany, 200);
     expectDocumented("GET", "/admin/dashboard/sales/", byCompany);
-    const acmeRows = byCompany.body.rows.filter((row: Record<string, unknown>) => Object.values(row).includes(report.company_name));
+    const acmeRows = byCompany.body.rows.filter((row: Record<string, unknown>) => Object.values(row).includes(report.sales_meta.partner_name));
     const values = acmeRows.flatMap((row: Record<string, unknown>) => Object.values(row)).map(String);
     expect(values.some((value: string) => Number(value.replace(/,/g, "")) >= 777777)).toBe(true);
   });

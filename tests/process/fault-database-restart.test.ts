@@ -58,7 +58,7 @@ function request(kind: Kind): Promise<Response> {
   const signal = AbortSignal.timeout(10_000);
   if (kind === "page") return fetch(`${portal.baseUrl}/partner/dashboard`, { headers: { cookie }, redirect: "manual", signal });
   if (kind === "healthz") return fetch(`${portal.baseUrl}/healthz`, { signal });
-  return fetch(`${portal.baseUrl}/api/template/sales/`, { headers: { authorization: `Bearer ${token}` }, signal });
+  return fetch(`${portal.baseUrl}/api/template/sales/api`, { headers: { authorization: `Bearer ${token}` }, signal });
 }
 
 /** Requests of one kind, one after the other, until `running()` turns false. */

@@ -194,9 +194,9 @@ export interface TemplateSaveInput<Body> {
 
 /**
  * The calls every report template has, under /template/{kind}/: read the caller's own report or
- * a partner's (administrators), save the caller's own or a partner's (an administrator), submit
- * (a save of no rows with a comment), decide and read the messages. The report brings its answer,
- * its save body and the two functions; the rest is the same for the three.
+ * a partner's (administrators), save the caller's own or a partner's (an administrator), and the
+ * workflow calls (a submission is a save of no rows with a comment). The report brings its
+ * answer, its save body and the two functions; the rest is the same for the reports.
  */
 export function reportTemplateCalls<Template extends z.ZodType, Body extends z.ZodType, Saved extends z.ZodType>(report: {
   type: ReportTypeKey;
@@ -269,18 +269,43 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
       handle: ({ user, params, query, body, context }) =>
         report.save({ user, partnerId: params.partnerId, quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
     }),
+    ...reportWorkflowCalls({
+      type,
+      tag,
+      saved: report.saved,
+      submit: ({ user, partnerId, version, comment, requestId }) =>
+        report.save({ user, partnerId, quarterName: undefined, body: report.emptySave(version), action: "submit", comment, requestId }),
+      summary: report.summaries.submit,
+      example: report.examples.submit,
+    }),
+  ];
+}
+
+/**
+ * A report's workflow calls, whatever its read and save calls: submit (the caller's report of the
+ * open quarter, saving nothing), decide and read the messages.
+ */
+export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
+  type: ReportTypeKey;
+  tag: string;
+  saved: Saved;
+  submit(input: { user: AuthUser; partnerId: number; version: number | undefined; comment: string; requestId: string }): Promise<z.output<Saved>>;
+  summary: string;
+  example: z.input<typeof ReportSubmitBody>;
+}) {
+  const { type, tag } = report;
+  return [
     signedInCall({
       method: "POST",
-      path: `${path}/submit/`,
-      summary: report.summaries.submit,
+      path: `/template/${type}/submit/`,
+      summary: report.summary,
       tag,
       access: ["PARTNER"],
       body: ReportSubmitBody,
       answer: report.saved,
       errors: [400, 409],
-      example: { body: report.examples.submit },
-      handle: ({ user, body, context }) =>
-        report.save({ user, partnerId: ownPartner(user), quarterName: undefined, body: report.emptySave(body.version), action: "submit", comment: body.message, requestId: context.requestId }),
+      example: { body: report.example },
+      handle: ({ user, body, context }) => report.submit({ user, partnerId: ownPartner(user), version: body.version, comment: body.message, requestId: context.requestId }),
     }),
     decisionCall(type, tag),
     inboxCall(type, tag),
