@@ -67,6 +67,12 @@ export async function resolveQuarter(quarterName: string | null | undefined): Pr
   return quarter;
 }
 
+/** The quarter `quarterName` names (the open quarter when none) among `listed`, if it is there; resolveQuarter says why not. */
+function quarterIn(listed: readonly Quarter[], quarterName: string | null | undefined): Quarter | undefined {
+  const ref = quarterName ? parseQuarterName(quarterName) : openQuarterRef();
+  return ref ? listed.find((quarter) => quarter.year === ref.year && quarter.quarter === ref.quarter) : undefined;
+}
+
 export async function getQuarterById(quarterId: number): Promise<Quarter> {
   if (!Number.isSafeInteger(quarterId) || quarterId <= 0) throw new WorkflowError(QUARTER_NOT_FOUND, 404);
   const [quarter] = await db.select().from(quarters).where(eq(quarters.id, quarterId));
@@ -123,7 +129,7 @@ export interface ReportFrameView {
   permissions: WorkflowPermissions;
   canEditRows: boolean;
   unreadMessageCount: number;
-  messages: Awaited<ReturnType<typeof listReportMessages>>;
+  messages: Awaited<ReturnType<typeof listReportMessages>>["messages"];
   pendingProductCount: number;
 }
 
@@ -143,15 +149,13 @@ export async function loadReportFrame({
   pendingVerifications?: (reportId: number) => Promise<number>;
 }): Promise<ReportFrameView> {
   assertMayAccess(viewer, partnerId);
-  const partner = await getPartner(partnerId);
-  const quarter = await resolveQuarter(quarterName);
+  const [partner, dropdown] = await Promise.all([getPartner(partnerId), listQuartersUpTo(openQuarterRef())]);
+  const quarter = quarterIn(dropdown, quarterName) ?? (await resolveQuarter(quarterName));
   const historic = isHistoric(quarter);
   const report = await findReport(partnerId, quarter.id, type);
 
-  const [dropdown, unread, messages, pending] = await Promise.all([
-    listQuartersUpTo(openQuarterRef()),
-    report ? unreadMessageCount(report.id, sideOf(viewer.role)) : 0,
-    report ? listReportMessages(report.id) : [],
+  const [{ messages, unread }, pending] = await Promise.all([
+    report ? listReportMessages(report.id, sideOf(viewer.role)) : { messages: [], unread: 0 },
     report && pendingVerifications ? pendingVerifications(report.id) : 0,
   ]);
 

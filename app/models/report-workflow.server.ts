@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   auditLog,
   filingValues,
@@ -273,8 +274,11 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
 
 export type MessageSide = "partner" | "admin";
 
-export async function listReportMessages(reportId: number) {
-  return db
+const readColumn = (side: MessageSide) => (side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt);
+
+/** The report's messages, oldest first, and how many of them `side` has not opened yet (one statement). */
+export async function listReportMessages(reportId: number, side: MessageSide) {
+  const rows = await db
     .select({
       id: reportMessages.id,
       message: reportMessages.message,
@@ -282,14 +286,15 @@ export async function listReportMessages(reportId: number) {
       isPartnerMessage: reportMessages.isPartnerMessage,
       createdAt: reportMessages.createdAt,
       author: users.name,
+      readAt: readColumn(side),
     })
     .from(reportMessages)
     .leftJoin(users, eq(users.id, reportMessages.authorId))
     .where(eq(reportMessages.reportId, reportId))
     .orderBy(asc(reportMessages.createdAt), asc(reportMessages.id));
+  const unread = rows.filter((row) => row.readAt === null && row.isPartnerMessage !== (side === "partner")).length;
+  return { messages: rows.map(({ readAt: _readAt, ...message }) => message), unread };
 }
-
-const readColumn = (side: MessageSide) => (side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt);
 
 /** Messages the other side wrote that this side has not opened yet. */
 export async function unreadMessageCount(reportId: number, side: MessageSide) {
@@ -338,17 +343,24 @@ const HISTORY_ACTIONS = new Set<string>(["save", "submit", "approve", "reject", 
  * log, with the author's name and, where the entry took one, its snapshot's row count and hash.
  */
 export async function listReportHistory(reportId: number): Promise<ReportHistoryEntry[]> {
+  // The snapshot an entry took has the version its audit record names.
+  const snapshotVersion = sql`case when jsonb_typeof(${auditLog.after} -> 'version') = 'number' then (${auditLog.after} ->> 'version')::integer end`;
+  const snapshotOf = <T>(column: AnyPgColumn) =>
+    sql<T | null>`(select ${column} from ${reportSnapshots} where ${reportSnapshots.reportId} = ${reportId} and ${reportSnapshots.version} = ${snapshotVersion} order by ${reportSnapshots.id} desc limit 1)`;
   const entries = await db
-    .select({ id: auditLog.id, action: auditLog.action, after: auditLog.after, createdAt: auditLog.createdAt, who: users.name })
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      after: auditLog.after,
+      createdAt: auditLog.createdAt,
+      who: users.name,
+      snapshotRowCount: snapshotOf<number>(reportSnapshots.rowCount),
+      snapshotSha256: snapshotOf<string>(reportSnapshots.sha256),
+    })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
     .where(and(like(auditLog.entity, "report:%"), eq(auditLog.entityId, String(reportId)), like(auditLog.action, "report.%")))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
-  const snapshots = await db
-    .select({ version: reportSnapshots.version, rowCount: reportSnapshots.rowCount, sha256: reportSnapshots.sha256 })
-    .from(reportSnapshots)
-    .where(eq(reportSnapshots.reportId, reportId));
-  const byVersion = new Map(snapshots.map((snapshot) => [snapshot.version, snapshot]));
   const history: ReportHistoryEntry[] = [];
   for (const entry of entries) {
     const action = entry.action.slice("report.".length);
@@ -356,8 +368,7 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
     const after = (entry.after ?? {}) as { version?: unknown; comment?: unknown; snapshotSha256?: unknown };
     const version = typeof after.version === "number" ? after.version : null;
     const sha256 = typeof after.snapshotSha256 === "string" ? after.snapshotSha256 : null;
-    const snapshot = version != null ? byVersion.get(version) : undefined;
-    const matching = snapshot && (!sha256 || snapshot.sha256 === sha256) ? snapshot : undefined;
+    const matching = entry.snapshotSha256 !== null && (!sha256 || entry.snapshotSha256 === sha256);
     history.push({
       id: entry.id,
       action: action as HistoryAction,
@@ -365,8 +376,8 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
       who: entry.who,
       comment: typeof after.comment === "string" ? after.comment : null,
       version,
-      rowCount: matching?.rowCount ?? null,
-      snapshotSha256: sha256 ?? matching?.sha256 ?? null,
+      rowCount: matching ? entry.snapshotRowCount : null,
+      snapshotSha256: sha256 ?? (matching ? entry.snapshotSha256 : null),
     });
   }
   return history;

@@ -61,13 +61,23 @@ interface ReferenceData {
 
 const key = (name: string) => name.normalize("NFC").trim().toLowerCase();
 
+/** The three lists a Sales Report's cells choose from, in one statement: [id, name] pairs in the grid's order, and currencies with their rates as text. */
+async function loadSalesLists() {
+  const [lists] = await db
+    .select({
+      countries: sql<[number, string][]>`(select coalesce(json_agg(json_build_array(${countries.id}, ${countries.name}) order by ${countries.name}), '[]') from ${countries})`,
+      formulationTypes: sql<[number, string][]>`(select coalesce(json_agg(json_build_array(${formulationTypes.id}, ${formulationTypes.name}) order by ${formulationTypes.sortOrder}), '[]') from ${formulationTypes})`,
+      currencies: sql<[string, string][]>`(select coalesce(json_agg(json_build_array(${currencies.code}, ${currencies.usdRate}::text) order by ${currencies.code}), '[]') from ${currencies})`,
+    })
+    .from(sql`(select 1) as one`);
+  return lists;
+}
+
 async function loadReferenceData(partnerId: number): Promise<ReferenceData> {
-  const [countryRows, formulationRows, currencyRows, productRows] = await Promise.all([
-    db.select({ id: countries.id, name: countries.name }).from(countries).orderBy(asc(countries.name)),
-    db.select({ id: formulationTypes.id, name: formulationTypes.name }).from(formulationTypes).orderBy(asc(formulationTypes.sortOrder)),
-    db.select({ code: currencies.code, usdRate: currencies.usdRate }).from(currencies).orderBy(asc(currencies.code)),
-    partnerActiveProducts(partnerId),
-  ]);
+  const [lists, productRows] = await Promise.all([loadSalesLists(), partnerActiveProducts(partnerId)]);
+  const countryRows = lists.countries.map(([id, name]) => ({ id, name }));
+  const formulationRows = lists.formulationTypes.map(([id, name]) => ({ id, name }));
+  const currencyRows = lists.currencies.map(([code, usdRate]) => ({ code, usdRate }));
   const productNames: Record<SalesKind, string[]> = { API: [], FDF: [] };
   for (const product of productRows) productNames[product.category].push(product.name);
   return {

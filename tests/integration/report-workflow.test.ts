@@ -202,8 +202,10 @@ describe("what every transition records", () => {
     expect(result.snapshotSha256).toMatch(/^[0-9a-f]{64}$/);
     const [snapshot] = await db.select().from(reportSnapshots).where(eq(reportSnapshots.reportId, result.reportId));
     expect(snapshot).toMatchObject({ event: "submit", rowCount: 1, sha256: result.snapshotSha256 });
-    const messages = await listReportMessages(result.reportId);
+    const { messages, unread } = await listReportMessages(result.reportId, "admin");
     expect(messages).toEqual([expect.objectContaining({ message: "Q sales attached.", isPartnerMessage: true, author: "Cedar Life Sciences" })]);
+    expect(unread).toBe(1);
+    expect((await listReportMessages(result.reportId, "partner")).unread).toBe(0);
     const audit = await db.select().from(auditLog).where(eq(auditLog.action, "report.submit"));
     expect(audit).toHaveLength(1);
     expect(audit[0].after).toMatchObject({ status: "Submitted" });
