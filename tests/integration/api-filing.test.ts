@@ -117,8 +117,11 @@ describe("Filing Plans calls", () => {
     expect(Object.keys(await refused({ [change.countryId]: { [change.productId]: "Bogus" } }))).toEqual([`${change.countryId}.${change.productId}`]);
     expect(await refused({ [`0${change.countryId}`]: { [change.productId]: "Filed" } })).toEqual({ [`0${change.countryId}`]: ["Not a country id."] });
     expect(await refused({ "999999": { [change.productId]: "Filed" } })).toEqual({ "999999": ["Not a country id."] });
+    expect(await refused({ constructor: { [change.productId]: "Filed" } })).toEqual({ constructor: ["Not a country id."] });
     expect(Object.keys(await refused({ [change.countryId]: "Filed" }))).toEqual([String(change.countryId)]);
     expect(Object.keys(await refused({ versoin: current }))).toEqual(["versoin"]);
+    // Thousands of wrong keys are refused in one line.
+    expect(await refused(Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`x${index}`, 1])))).toEqual({ "": ["Too many rows in one save."] });
 
     // Another partner's product is not a column of this partner's plans.
     const [foreign] = await db.select({ id: products.id }).from(products);

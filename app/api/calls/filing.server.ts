@@ -59,10 +59,21 @@ const FilingSaveFields = FilingTemplate.partial().extend({
   version: z.number().int().min(0).optional().meta({ description: "filing_meta.version as read; when left out, filing_meta.version if sent (neither: no check)." }),
 });
 
+/**
+ * A country id's cells, checked by filingCellsFromMap (which names the first wrong one) rather
+ * than here: a body of thousands of wrong keys is refused in one line, not one per key. The meta
+ * documents the object it must be.
+ */
+const CountryCells = z.unknown().meta({
+  description: "A country id's cells: product id to status.",
+  type: "object",
+  additionalProperties: { type: ["string", "null"], maxLength: FILING_STATUS_MAX_CHARS },
+});
+
 // z.lazy: the dispatcher refuses the keys an object schema does not declare, and country ids are
-// keys no schema can declare; the catchall checks them instead.
+// keys no schema can declare; the catchall takes them instead.
 const FilingSaveBody = z.lazy(() =>
-  FilingSaveFields.catchall(z.record(z.string(), Status).meta({ description: "A country id's cells: product id to status." })).meta({
+  FilingSaveFields.catchall(CountryCells).meta({
     id: "FilingSaveBody",
     description:
       `Spec §7's map of country id to product id to status, the changed cells only, and \`version\`; or the read answer posted back, its \`rows\` keyed by the product_name of its \`product_details\` (its other fields are ignored). ` +
@@ -81,7 +92,7 @@ interface NamedCell extends FilingPostedCell {
 
 /** The body's cells: its country-id keys, then its `rows` by the product names of its `product_details`. */
 function postedCells(body: FilingSaveBody): NamedCell[] {
-  const map = Object.fromEntries(Object.entries(body).filter(([key]) => !(key in FilingSaveFields.shape)));
+  const map = Object.fromEntries(Object.entries(body).filter(([key]) => !Object.hasOwn(FilingSaveFields.shape, key)));
   const posted = filingCellsFromMap(map);
   if (!posted.ok) throw invalid({ [posted.path.join(".")]: [FILING_POSTED_REFUSALS[posted.reason]] });
   const cells = posted.cells.map((cell) => ({ ...cell, key: `${cell.countryId}.${cell.productId}`, countryKey: String(cell.countryId) }));
@@ -139,7 +150,7 @@ export const FILING_CALLS: ApiCall[] = reportTemplateCalls({
   template: FilingTemplate,
   load: async (input) => template(await loadFilingPlan(input)),
   saveBody: FilingSaveBody,
-  emptySave: (version) => FilingSaveBody.parse({ version }),
+  emptySave: (version) => ({ version }),
   maxBodyBytes: 16 * 1024 * 1024,
   saved: ReportSavedSchema,
   save,
