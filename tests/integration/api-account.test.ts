@@ -1,13 +1,15 @@
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { apiTokens, outbox, passwordTokens, users } from "~/db/schema";
+import { apiTokens, auditLog, outbox, passwordTokens, sessions, users } from "~/db/schema";
 import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { openApiDocument } from "~/api/openapi.server";
 import { deactivatePartner } from "~/models/partner-list.server";
+import { getOpenQuarter } from "~/models/quarter.server";
 import { findUserByEmail } from "~/models/user.server";
 import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { apiToken, callApi, expectDocumented } from "../support/api";
+import { sessionCookieFor } from "../support/remix";
 
 const adminActor = async () => {
   const admin = await findUserByEmail("admin@example.org");
@@ -17,12 +19,22 @@ const adminActor = async () => {
 const PARTNER = { email: "partner1@example.org", password: "partner-pass-1" };
 
 describe("JSON API: sign-in and the bearer token", () => {
-  it("POST /login/ answers a token, the role, the open quarter and the partner; the token opens the partner's calls", async () => {
+  it("POST /login/ answers spec §3's session: token, role, open quarter, user name, e-mail and the partner; the token opens the partner's calls", async () => {
     const answer = await callApi("POST", "/login/", { body: PARTNER });
     expect(answer.status).toBe(200);
     expectDocumented("POST", "/login/", answer);
-    expect(answer.body).toMatchObject({ role: "PARTNER", email: PARTNER.email, partner: { company_name: "Acme Generics Ltd" } });
-    expect(answer.body.curr_quarter).toMatch(/^Q[1-4] \d{4}$/);
+    const user = await findUserByEmail(PARTNER.email);
+    expect(answer.body).toMatchObject({
+      role: "PARTNER",
+      curr_quarter: (await getOpenQuarter()).name,
+      username: user!.name,
+      email: PARTNER.email,
+      partner: { partner_id: user!.partnerId, company_name: "Acme Generics Ltd", email: PARTNER.email, region: expect.any(String) },
+    });
+    expect(answer.body.access).toEqual(expect.any(String));
+    expect(answer.body.partner.contact_number).toMatch(/^\+\d{1,4}\d{10}$/);
+    expect(answer.body.partner.active_products.length).toBeGreaterThan(0);
+    expect(answer.body.partner.template_data.map((report: { template_type: string }) => report.template_type)).toEqual(["pdt", "filing plan", "sales"]);
     // Only a hash is stored.
     const stored = await db.select().from(apiTokens);
     expect(stored).toHaveLength(1);
@@ -35,13 +47,35 @@ describe("JSON API: sign-in and the bearer token", () => {
     // The token's last use is noted, at most once a minute (not a write per call).
     const [{ lastUsedAt: firstUse }] = await db.select().from(apiTokens);
     expect(firstUse).not.toBeNull();
-    expect((await callApi("GET", "/template/sales/", { token: answer.body.access })).status).toBe(200);
+    expect((await callApi("GET", "/partner/dashboard/", { token: answer.body.access })).status).toBe(200);
     const [{ lastUsedAt: afterSecondCall }] = await db.select().from(apiTokens);
     expect(afterSecondCall).toEqual(firstUse);
     await db.update(apiTokens).set({ lastUsedAt: new Date(firstUse!.getTime() - 61_000) });
-    expect((await callApi("GET", "/template/sales/", { token: answer.body.access })).status).toBe(200);
+    expect((await callApi("GET", "/partner/dashboard/", { token: answer.body.access })).status).toBe(200);
     const [{ lastUsedAt: aMinuteLater }] = await db.select().from(apiTokens);
     expect(aMinuteLater!.getTime()).toBeGreaterThan(firstUse!.getTime() - 61_000);
+  });
+
+  it("ADMIN and STAFF sign in with their session and no partner object", async () => {
+    for (const [email, password, role] of [
+      ["admin@example.org", "admin-pass-1", "ADMIN"],
+      ["staff@example.org", "staff-pass-1", "STAFF"],
+    ]) {
+      const answer = await callApi("POST", "/login/", { body: { email, password } });
+      expect(answer.status).toBe(200);
+      expectDocumented("POST", "/login/", answer);
+      expect(answer.body).toMatchObject({ role, email, username: (await findUserByEmail(email))!.name });
+      expect(answer.body).not.toHaveProperty("partner");
+    }
+  });
+
+  it("a client written against the spec signs in with {email, password} and reads the session's spec fields", async () => {
+    const answer = await callApi("POST", "/login/", { body: { email: " Partner1@Example.org ", password: " partner-pass-1 " } });
+    expect(answer.status).toBe(200);
+    const { access, role, curr_quarter, username, email, partner } = answer.body;
+    expect([typeof access, role, typeof curr_quarter, typeof username, email]).toEqual(["string", "PARTNER", "string", "string", PARTNER.email]);
+    expect(Object.keys(partner)).toEqual(expect.arrayContaining(["partner_id", "company_name", "email", "contact_number", "address", "region", "active_products", "employee", "template_data"]));
+    expect((await callApi("GET", "/partner/dashboard/", { token: access })).status).toBe(200);
   });
 
   it("a wrong password or an unknown e-mail gets 401 with the sign-in page's text; a deactivated partner's login its own", async () => {
@@ -95,15 +129,15 @@ describe("JSON API: sign-in and the bearer token", () => {
   });
 
   it("no token, a made-up token or an expired one: 401 'Session timeout!'", async () => {
-    const none = await callApi("GET", "/template/sales/");
+    const none = await callApi("GET", "/partner/dashboard/");
     expect(none.status).toBe(401);
-    expectDocumented("GET", "/template/sales/", none);
+    expectDocumented("GET", "/partner/dashboard/", none);
     expect(none.body).toEqual({ status: "unauthorized", detail: SESSION_TIMEOUT });
-    expect((await callApi("GET", "/template/sales/", { token: "x".repeat(43) })).status).toBe(401);
+    expect((await callApi("GET", "/partner/dashboard/", { token: "x".repeat(43) })).status).toBe(401);
 
     const token = await apiToken(PARTNER.email, PARTNER.password);
     await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await callApi("GET", "/template/sales/", { token })).status).toBe(401);
+    expect((await callApi("GET", "/partner/dashboard/", { token })).status).toBe(401);
   });
 
   it("a token ends at logout, at a password change and at deactivation; another token of the user lives on after its logout", async () => {
@@ -112,27 +146,76 @@ describe("JSON API: sign-in and the bearer token", () => {
     const logout = await callApi("POST", "/logout/", { token: first });
     expect(logout.status).toBe(200);
     expectDocumented("POST", "/logout/", logout);
-    expect((await callApi("GET", "/template/sales/", { token: first })).status).toBe(401);
-    expect((await callApi("GET", "/template/sales/", { token: second })).status).toBe(200);
+    expect((await callApi("GET", "/partner/dashboard/", { token: first })).status).toBe(401);
+    expect((await callApi("GET", "/partner/dashboard/", { token: second })).status).toBe(200);
 
-    const wrong = await callApi("POST", "/account/update_password/", { token: second, body: { currentPassword: "nope-pass-1", password: "fresh-pass-42", confirmPassword: "fresh-pass-42" } });
-    expect(wrong.status).toBe(400);
-    expectDocumented("POST", "/account/update_password/", wrong);
-    expect(wrong.body.errors.currentPassword).toEqual(["Your current password is incorrect."]);
-    const mismatch = await callApi("POST", "/account/update_password/", { token: second, body: { currentPassword: PARTNER.password, password: "fresh-pass-42", confirmPassword: "fresh-pass-24" } });
-    expect(mismatch.body.errors.confirmPassword).toEqual(["The two passwords that you entered do not match!"]);
-
-    const changed = await callApi("POST", "/account/update_password/", { token: second, body: { currentPassword: PARTNER.password, password: "fresh-pass-42", confirmPassword: "fresh-pass-42" } });
+    const changed = await callApi("POST", "/account/update_password/", { token: second, body: { password: "fresh-pass-42" } });
     expect(changed.status).toBe(200);
-    expectDocumented("POST", "/account/update_password/", changed);
-    expect(changed.body.detail).toBe("Password changed successfully");
-    expect((await callApi("GET", "/template/sales/", { token: second })).status).toBe(401);
+    expect((await callApi("GET", "/partner/dashboard/", { token: second })).status).toBe(401);
     expect((await callApi("POST", "/login/", { body: PARTNER })).status).toBe(401);
 
     const third = await apiToken(PARTNER.email, "fresh-pass-42");
     const user = await findUserByEmail(PARTNER.email);
     await deactivatePartner(user!.partnerId!, await adminActor());
-    expect((await callApi("GET", "/template/sales/", { token: third })).status).toBe(401);
+    expect((await callApi("GET", "/partner/dashboard/", { token: third })).status).toBe(401);
+  });
+
+  it("POST /account/update_password/ {password}: the bearer token is enough; the user's other tokens and sessions end and a mail tells the user", async () => {
+    const caller = await apiToken(PARTNER.email, PARTNER.password);
+    const other = await apiToken(PARTNER.email, PARTNER.password);
+    const user = await findUserByEmail(PARTNER.email);
+    await sessionCookieFor(PARTNER.email);
+    const browserSessions = () => db.select().from(sessions).where(eq(sessions.userId, user!.id));
+    expect(await browserSessions()).toHaveLength(1);
+    const admin = await apiToken("admin@example.org", "admin-pass-1");
+
+    const changed = await callApi("POST", "/account/update_password/", { token: caller, body: { password: "fresh-pass-42" } });
+    expect(changed.status).toBe(200);
+    expectDocumented("POST", "/account/update_password/", changed);
+    expect(changed.body).toEqual({ status: "OK", detail: "Password changed successfully" });
+
+    expect((await callApi("GET", "/partner/dashboard/", { token: other })).status).toBe(401);
+    expect(await browserSessions()).toEqual([]);
+    // Another user's token lives on.
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: admin })).status).toBe(200);
+    expect((await callApi("POST", "/login/", { body: PARTNER })).status).toBe(401);
+    expect((await callApi("POST", "/login/", { body: { ...PARTNER, password: "fresh-pass-42" } })).status).toBe(200);
+
+    const [mail] = await db.select().from(outbox).where(eq(outbox.kind, "password-changed"));
+    expect(mail).toMatchObject({ toAddress: PARTNER.email, subject: "Your MPP Data Portal password was changed" });
+    expect(mail.textBody).toContain("If you did not change it");
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "password.change"), eq(auditLog.entityId, String(user!.id))));
+    expect(audit).toBeDefined();
+  });
+
+  it.todo("POST /account/update_password/ keeps the calling token valid (needs a model function that ends every other session and token of the user)");
+
+  it("POST /account/update_password/ refuses a weak password, the old body's fields and a missing token: nothing changes", async () => {
+    const caller = await apiToken(PARTNER.email, PARTNER.password);
+    const other = await apiToken(PARTNER.email, PARTNER.password);
+    for (const [password, message] of [
+      ["short1", "Password must contain at least 8 characters"],
+      ["no-digits-here", "Password must contain at least 1 numeric digit"],
+      ["ALLCAPS-123", "Password must contain at least 1 lowercase letter"],
+    ]) {
+      const weak = await callApi("POST", "/account/update_password/", { token: caller, body: { password } });
+      expect(weak.status).toBe(400);
+      expectDocumented("POST", "/account/update_password/", weak);
+      expect(weak.body.errors.password).toEqual([message]);
+    }
+    const oldBody = await callApi("POST", "/account/update_password/", {
+      token: caller,
+      body: { currentPassword: PARTNER.password, password: "fresh-pass-42", confirmPassword: "fresh-pass-42" },
+    });
+    expect(oldBody.status).toBe(400);
+    expect(oldBody.body.errors).toEqual({ currentPassword: ["Unknown field."], confirmPassword: ["Unknown field."] });
+    const anonymous = await callApi("POST", "/account/update_password/", { body: { password: "fresh-pass-42" } });
+    expect(anonymous.status).toBe(401);
+    expectDocumented("POST", "/account/update_password/", anonymous);
+
+    for (const token of [caller, other]) expect((await callApi("GET", "/partner/dashboard/", { token })).status).toBe(200);
+    expect((await callApi("POST", "/login/", { body: PARTNER })).status).toBe(200);
+    expect(await db.select().from(outbox)).toHaveLength(0);
   });
 
   it("password reset: the mail goes out, the token validates once, confirm sets the password; an unknown or superseded token is notfound, an old one expired", async () => {
@@ -188,6 +271,6 @@ describe("JSON API: sign-in and the bearer token", () => {
     const document = openApiDocument() as unknown as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     expect(document.openapi).toBe("3.1.0");
     expect(document.paths["/api/login/"].post.responses).toHaveProperty("401");
-    expect(document.paths["/api/template/sales/{partnerId}/"].get.responses).toHaveProperty("403");
+    expect(document.paths["/api/admin/partner/{id}/"].get.responses).toHaveProperty("403");
   });
 });

@@ -4,12 +4,14 @@
  * answer and the effect a user would notice, a refused role, a partner reaching for another
  * partner's record, and bad input answered with field errors.
  */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { auditLog, countries, outbox, partnerProducts, partners, productVerifications, products, settings } from "~/db/schema";
+import { auditLog, countries, employees, outbox, partnerProducts, partners, productVerifications, products, reportMessages, reports, settings } from "~/db/schema";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import type { PartnerGuidance } from "~/models/report-overview.server";
+import { markReportMessagesRead } from "~/models/report-screen.server";
+import { findUserByEmail } from "~/models/user.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
@@ -74,32 +76,83 @@ async function productsOf(partnerId: number) {
 }
 
 const NEW_PARTNER = {
-  companyName: "Delta Pharma Ltd",
+  company_name: "Delta Pharma Ltd",
   email: "Contact@Delta-Pharma.example",
-  contactPrefix: "+91",
-  contactNumber: "98765 43210",
+  contact_number: "+91 98765 43210",
   address: "12 Industrial Estate, Hyderabad",
   region: "Asia",
-  products: [] as { productId: number; status: string }[],
-  people: [{ firstName: "Asha", lastName: "Rao", contactPrefix: "+91", contactNumber: "9123456780" }],
+  active_products: [] as { product_id: number; status: string }[],
+  employee: [{ employee_id: 0, first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
 };
+
+interface TemplateDataEntry {
+  template_type: string;
+  is_read: boolean;
+}
+
+/** The partner's reports of the open quarter as stored, under the spec's template_type. */
+async function storedReports(partnerId: number) {
+  const quarter = await getOpenQuarter();
+  const rows = await db.select().from(reports).where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarter.id)));
+  return { quarter, byType: new Map(rows.map((row) => [row.type === "filing" ? "filing plan" : row.type, row])) };
+}
+
+/** Spec §3's template_data: one entry per report of the open quarter, as stored. */
+async function expectTemplateData(templateData: TemplateDataEntry[], partnerId: number) {
+  const { quarter, byType } = await storedReports(partnerId);
+  expect(templateData.map((entry) => entry.template_type)).toEqual(["pdt", "filing plan", "sales"]);
+  for (const entry of templateData) {
+    const row = byType.get(entry.template_type);
+    expect(entry).toEqual({
+      template_type: entry.template_type,
+      report_status: row?.status ?? "not started",
+      is_approved: row?.status === "Approved" ? true : row?.status === "Rejected" ? false : null,
+      quarter_name: quarter.name,
+      submission_time: row?.submittedAt?.toISOString() ?? null,
+      updated_at: row?.updatedAt.toISOString() ?? null,
+      partner_id: partnerId,
+      is_read: expect.any(Boolean),
+    });
+  }
+}
 
 // ---------------------------------------------------------------- partners
 
 describe("GET /admin/partner/", () => {
-  it("STAFF reads the partner list with products and report states; a search narrows it", async () => {
+  it("STAFF reads the partner list with products and spec §3's template_data; a search narrows it", async () => {
     const answer = await callApi("GET", "/admin/partner/", { token: staff });
     expectAnswer("GET", "/admin/partner/", answer, 200);
     expect(answer.body.quarter_name).toBe((await getOpenQuarter()).name);
     const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
     expect(row).toMatchObject({ company_name: "Acme Generics Ltd", email: "partner1@example.org", is_active: true });
     expect(row.active_products.length).toBeGreaterThan(0);
-    expect(row.template_data.map((item: { template_type: string }) => item.template_type)).toEqual(["pdt", "filing plan", "sales"]);
-    expect(answer.body.partners.map((partner: { company_name: string }) => partner.company_name)).toContain("Borealis Pharma Pvt");
+    await expectTemplateData(row.template_data, acme);
+    const borealisRow = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === borealis);
+    await expectTemplateData(borealisRow.template_data, borealis);
+    // Demo seed: Borealis's Sales Report is Approved.
+    expect(borealisRow.template_data[2]).toMatchObject({ template_type: "sales", report_status: "Approved", is_approved: true });
 
     const searched = await callApi("GET", "/admin/partner/", { token: staff, query: { q: "borealis" } });
     expectAnswer("GET", "/admin/partner/", searched, 200);
     expect(searched.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toEqual([borealis]);
+  });
+
+  it("is_read: whether the reader's side has read the report's messages", async () => {
+    const { quarter, byType } = await storedReports(acme);
+    const [unread] = await db
+      .select({ reportId: reportMessages.reportId })
+      .from(reportMessages)
+      .where(and(inArray(reportMessages.reportId, [...byType.values()].map((row) => row.id)), eq(reportMessages.isPartnerMessage, true), isNull(reportMessages.readByAdminAt)));
+    const type = [...byType.entries()].find(([, row]) => row.id === unread.reportId)![0];
+    const isRead = async (token: string) => {
+      const answer = await callApi("GET", `/admin/partner/${acme}/`, { token });
+      return answer.body.template_data.find((entry: TemplateDataEntry) => entry.template_type === type).is_read;
+    };
+    expect(await isRead(admin)).toBe(false);
+    const adminUser = await findUserByEmail("admin@example.org");
+    await markReportMessagesRead(adminUser!, acme, quarter.id, byType.get(type)!.type);
+    expect(await isRead(admin)).toBe(true);
+    expect(await isRead(staff)).toBe(true);
   });
 
   it("refuses a partner (403) and an unknown filter value (400)", async () => {
@@ -109,60 +162,79 @@ describe("GET /admin/partner/", () => {
 });
 
 describe("POST /admin/partner/", () => {
-  it("ADMIN adds a partner: listed, its login created without password, a set-password link mailed", async () => {
-    const answer = await callApi("POST", "/admin/partner/", { token: admin, body: NEW_PARTNER });
+  it("ADMIN adds a partner in spec §3's names: listed, a contact with employee_id 0 added, its login created without password, a set-password link mailed", async () => {
+    const { assigned } = await productsOf(acme);
+    const body = { ...NEW_PARTNER, active_products: [{ product_id: assigned.id, status: "FILED" }] };
+    const answer = await callApi("POST", "/admin/partner/", { token: admin, body });
     expectAnswer("POST", "/admin/partner/", answer, 200);
     expect(answer.body).toMatchObject({ status: "OK", detail: "Partner added succcessfully!", partner_id: expect.any(Number) });
 
     const read = await callApi("GET", `/admin/partner/${answer.body.partner_id}/`, { token: staff });
+    expectAnswer("GET", "/admin/partner/{id}/", read, 200);
     expect(read.body).toMatchObject({
+      partner_id: answer.body.partner_id,
       company_name: "Delta Pharma Ltd",
       email: "contact@delta-pharma.example",
       contact_number: "+919876543210",
+      address: "12 Industrial Estate, Hyderabad",
       region: "Asia",
-      employee: [{ first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
+      active_products: [{ product_id: assigned.id, status: "FILED", product_name: assigned.name }],
+      employee: [{ employee_id: expect.any(Number), first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
     });
+    expect(read.body.employee[0].employee_id).toBeGreaterThan(0);
+    await expectTemplateData(read.body.template_data, answer.body.partner_id);
     const [mail] = await mails();
     expect(mail).toMatchObject({ toAddress: "contact@delta-pharma.example" });
     expect(mail.textBody).toContain("/set-password/");
   });
 
-  it("refuses STAFF (403) and adds nothing", async () => {
+  it("refuses STAFF and a partner (403) and adds nothing", async () => {
     const before = await db.select({ id: partners.id }).from(partners);
     expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: staff, body: NEW_PARTNER }));
     expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: partner1, body: NEW_PARTNER }));
     expect(await db.select({ id: partners.id }).from(partners)).toHaveLength(before.length);
   });
 
-  it("answers 400 by field: the form's rules, the database's rules and unknown fields", async () => {
+  it("answers 400 by the body's field names: the form's rules, the database's rules and unknown fields", async () => {
     const bad = await callApi("POST", "/admin/partner/", {
       token: admin,
-      body: { ...NEW_PARTNER, companyName: " ", contactNumber: "12ab", people: [{ ...NEW_PARTNER.people[0], firstName: "" }] },
+      body: { ...NEW_PARTNER, company_name: " ", contact_number: "12ab", employee: [{ ...NEW_PARTNER.employee[0], first_name: "" }] },
     });
-    expectInvalid("POST", "/admin/partner/", bad, ["companyName", "contactNumber", "people.0.firstName"]);
-    expect(bad.body.errors.companyName).toEqual(["Please input Company name!"]);
-    expect(bad.body.errors.contactNumber).toEqual(["Contact should have only numbers!"]);
+    expectInvalid("POST", "/admin/partner/", bad, ["company_name", "contact_number", "employee.0.first_name"]);
+    expect(bad.body.errors.company_name).toEqual(["Please input Company name!"]);
+    expect(bad.body.errors.contact_number).toEqual(["Contact should have only numbers!"]);
+    expect(bad.body.errors["employee.0.first_name"]).toEqual(["Please enter first name."]);
+
+    const short = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, employee: [{ ...NEW_PARTNER.employee[0], contact_number: "+91912345" }] } });
+    expectInvalid("POST", "/admin/partner/", short, ["employee.0.contact_number"]);
+    const unknownProduct = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, active_products: [{ product_id: 999999, status: "FILED" }] } });
+    expectInvalid("POST", "/admin/partner/", unknownProduct, ["active_products.0.product_id"]);
+    expect(unknownProduct.body.errors["active_products.0.product_id"]).toEqual(["Please select product."]);
 
     const duplicate = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, email: "PARTNER2@example.org" } });
     expectInvalid("POST", "/admin/partner/", duplicate, ["email"]);
     expect(duplicate.body.errors.email).toEqual(["A partner or user with this e-mail already exists."]);
 
-    const unknown = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, company_name: "Delta" } });
-    expectInvalid("POST", "/admin/partner/", unknown, ["company_name"]);
+    // The old form names are not the body's.
+    const old = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, companyName: "Delta" } });
+    expectInvalid("POST", "/admin/partner/", old, ["companyName"]);
     expect(await mails()).toHaveLength(0);
   });
 });
 
 describe("GET /admin/partner/{id}/", () => {
-  it("STAFF reads a partner with its products, people and the form to send back", async () => {
+  it("STAFF reads a partner in spec §3's fields: products, contacts and the reports of the open quarter", async () => {
     const answer = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
     expectAnswer("GET", "/admin/partner/{id}/", answer, 200);
     expect(answer.body).toMatchObject({ partner_id: borealis, company_name: "Borealis Pharma Pvt", email: "partner2@example.org", is_active: true });
     expect(answer.body.contact_number).toMatch(/^\+\d{1,4}\d{10}$/);
     const assigned = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, borealis), eq(partnerProducts.isActive, true)));
     expect(answer.body.active_products.map((row: { product_id: number }) => row.product_id).sort()).toEqual(assigned.map((row) => row.productId).sort());
-    expect(answer.body.active_products.every((row: { product_name: string }) => row.product_name)).toBe(true);
-    expect(answer.body.form).toMatchObject({ companyName: "Borealis Pharma Pvt", email: "partner2@example.org" });
+    expect(answer.body.active_products.every((row: { product_name: string; status: string }) => row.product_name && row.status)).toBe(true);
+    const people = await db.select().from(employees).where(eq(employees.partnerId, borealis));
+    expect(answer.body.employee.map((person: { employee_id: number }) => person.employee_id).sort()).toEqual(people.map((person) => person.id).sort());
+    await expectTemplateData(answer.body.template_data, borealis);
+    expect(answer.body).not.toHaveProperty("form");
   });
 
   it("refuses a partner, even for its own id or another partner's (403); unknown id 404; bad id 400", async () => {
@@ -176,38 +248,93 @@ describe("GET /admin/partner/{id}/", () => {
 });
 
 describe("PUT /admin/partner/{id}/", () => {
-  it("ADMIN edits a partner: the form as read, changed and sent back, is saved", async () => {
+  it("round trip: the partner as read, sent back unchanged, is accepted and nothing changes", async () => {
     const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
-    const form = { ...read.body.form, companyName: "Borealis Pharma International", address: "" };
-    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: form });
+    const employeesBefore = await db.select().from(employees).where(eq(employees.partnerId, borealis));
+    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: read.body });
+    expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
+    expect((await callApi("GET", `/admin/partner/${borealis}/`, { token: admin })).body).toEqual(read.body);
+    expect(await db.select().from(employees).where(eq(employees.partnerId, borealis))).toEqual(employeesBefore);
+  });
+
+  it("ADMIN edits a partner: changed fields saved, contacts kept by employee_id, a contact with employee_id 0 added, one left out removed", async () => {
+    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    expect(read.body.employee.length).toBeGreaterThan(0);
+    const [kept, ...dropped] = read.body.employee;
+    const body = {
+      ...read.body,
+      company_name: "Borealis Pharma International",
+      address: null,
+      employee: [{ ...kept, first_name: "Renamed" }, { employee_id: 0, first_name: "Nadia", last_name: "Khan", contact_number: "+441234567890" }],
+    };
+    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Partner edited succcessfully!", partner_id: borealis });
 
     const again = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
     expect(again.body).toMatchObject({ company_name: "Borealis Pharma International", address: null });
-    expect(again.body.employee.map((person: { employee_id: number }) => person.employee_id)).toEqual(
-      read.body.employee.map((person: { employee_id: number }) => person.employee_id),
-    );
+    expect(again.body.employee).toEqual([
+      { ...kept, first_name: "Renamed" },
+      { employee_id: expect.any(Number), first_name: "Nadia", last_name: "Khan", contact_number: "+441234567890" },
+    ]);
+    const ids = again.body.employee.map((person: { employee_id: number }) => person.employee_id);
+    for (const person of dropped) expect(ids).not.toContain(person.employee_id);
+  });
+
+  it("a client written against the spec (spec §3's fields only) reads and saves a partner", async () => {
+    const { body: read } = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const specOnly = {
+      partner_id: read.partner_id,
+      company_name: read.company_name,
+      email: read.email,
+      contact_number: read.contact_number,
+      address: read.address,
+      region: read.region,
+      active_products: read.active_products.map(({ product_id, status, product_name }: Record<string, unknown>) => ({ product_id, status, product_name })),
+      employee: [
+        ...read.employee.map(({ employee_id, first_name, last_name, contact_number }: Record<string, unknown>) => ({ employee_id, first_name, last_name, contact_number })),
+        { employee_id: 0, first_name: "New", last_name: "Contact", contact_number: "+919000000001" },
+      ],
+      template_data: read.template_data.map(({ template_type, report_status, is_approved, quarter_name, submission_time, updated_at, partner_id, is_read }: Record<string, unknown>) => ({
+        template_type,
+        report_status,
+        is_approved,
+        quarter_name,
+        submission_time,
+        updated_at,
+        partner_id,
+        is_read,
+      })),
+    };
+    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: specOnly });
+    expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
+    const again = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    expect(again.body.employee).toHaveLength(read.employee.length + 1);
+    expect(again.body.employee.at(-1)).toMatchObject({ first_name: "New", last_name: "Contact", contact_number: "+919000000001" });
   });
 
   it("refuses STAFF and a partner reaching for another partner (403): nothing changes", async () => {
     const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
-    const form = { ...read.body.form, companyName: "Taken Over" };
-    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: partner1, body: form }));
-    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: staff, body: form }));
+    const body = { ...read.body, company_name: "Taken Over" };
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: partner1, body }));
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${acme}/`, { token: partner1, body: { ...body, partner_id: acme } }));
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: staff, body }));
     const [row] = await db.select().from(partners).where(eq(partners.id, borealis));
     expect(row.companyName).toBe("Borealis Pharma Pvt");
   });
 
-  it("answers 400 by field and 404 for an unknown partner", async () => {
+  it("answers 400 by field (another partner's id in the body among them) and 404 for an unknown partner: nothing changes", async () => {
     const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
-    const bad = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body.form, contactNumber: "12345", region: "Mars" } });
-    expectInvalid("PUT", "/admin/partner/{id}/", bad, ["contactNumber", "region"]);
-    expect(bad.body.errors.contactNumber).toEqual(["Contact should have 10 digits!"]);
-    const taken = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body.form, email: "partner1@example.org" } });
+    const bad = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, contact_number: "+9112345", region: "Mars" } });
+    expectInvalid("PUT", "/admin/partner/{id}/", bad, ["contact_number", "region"]);
+    expect(bad.body.errors.contact_number).toEqual(["Contact should have 10 digits!"]);
+    const taken = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, email: "partner1@example.org" } });
     expectInvalid("PUT", "/admin/partner/{id}/", taken, ["email"]);
-    const missing = await callApi("PUT", "/admin/partner/999999/", { token: admin, body: read.body.form });
+    const elsewhere = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, partner_id: acme } });
+    expectInvalid("PUT", "/admin/partner/{id}/", elsewhere, ["partner_id"]);
+    const missing = await callApi("PUT", "/admin/partner/999999/", { token: admin, body: { ...read.body, partner_id: undefined } });
     expectAnswer("PUT", "/admin/partner/{id}/", missing, 404);
+    expect((await callApi("GET", `/admin/partner/${borealis}/`, { token: admin })).body).toEqual(read.body);
   });
 });
 
@@ -238,7 +365,7 @@ describe("DELETE /admin/partner/{id}/", () => {
 
 // ---------------------------------------------------------------- products
 
-const NEW_PRODUCT = { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" };
+const NEW_PRODUCT = { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV" };
 
 describe("GET /admin/product/", () => {
   it("STAFF lists products by name; ?recent=true lists the one added last first; filters apply", async () => {
@@ -248,7 +375,7 @@ describe("GET /admin/product/", () => {
     expect(names.length).toBeGreaterThanOrEqual(12);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
 
-    await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, name: "Zz Newest Product" } });
+    await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, product_name: "Zz Newest Product" } });
     const recent = await callApi("GET", "/admin/product/", { token: staff, query: { recent: "true" } });
     expectAnswer("GET", "/admin/product/", recent, 200);
     expect(recent.body.products[0].product_name).toBe("Zz Newest Product");
@@ -274,7 +401,7 @@ describe("POST /admin/product/", () => {
     expect(answer.body).toMatchObject({
       status: "OK",
       detail: "Product added succcessfully!",
-      product: { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV", is_active: true },
+      product: { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV", product_status: null, does_product_exist: true, active_product_id: null, is_active: true },
     });
     expect(await productNamed("Lenacapavir 300 mg")).toMatchObject({ id: answer.body.product.product_id, category: "FDF" });
   });
@@ -285,16 +412,19 @@ describe("POST /admin/product/", () => {
     expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
   });
 
-  it("answers 400 by field: empty name, unknown category, duplicate name, unknown therapy area", async () => {
-    const bad = await callApi("POST", "/admin/product/", { token: admin, body: { name: "", category: "Tablet", therapyArea: "HIV" } });
-    expectInvalid("POST", "/admin/product/", bad, ["name", "category"]);
-    expect(bad.body.errors.name).toEqual(["Please enter product name!"]);
+  it("answers 400 by field: empty name, unknown category, duplicate name, unknown therapy area, the old form names", async () => {
+    const bad = await callApi("POST", "/admin/product/", { token: admin, body: { product_name: "", category: "Tablet", therapy_area: "HIV" } });
+    expectInvalid("POST", "/admin/product/", bad, ["product_name", "category"]);
+    expect(bad.body.errors.product_name).toEqual(["Please enter product name!"]);
     const [existing] = await db.select().from(products).limit(1);
-    const duplicate = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, name: existing.name.toUpperCase() } });
-    expectInvalid("POST", "/admin/product/", duplicate, ["name"]);
-    expect(duplicate.body.errors.name).toEqual(["A product with this name already exists."]);
-    const area = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, therapyArea: "Malaria" } });
-    expectInvalid("POST", "/admin/product/", area, ["therapyArea"]);
+    const duplicate = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, product_name: existing.name.toUpperCase() } });
+    expectInvalid("POST", "/admin/product/", duplicate, ["product_name"]);
+    expect(duplicate.body.errors.product_name).toEqual(["A product with this name already exists."]);
+    const area = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, therapy_area: "Malaria" } });
+    expectInvalid("POST", "/admin/product/", area, ["therapy_area"]);
+    expect(area.body.errors.therapy_area).toEqual(["Please select therapy area!"]);
+    const old = await callApi("POST", "/admin/product/", { token: admin, body: { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" } });
+    expectInvalid("POST", "/admin/product/", old, ["name", "therapyArea"]);
     expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
   });
 });
@@ -304,7 +434,7 @@ describe("GET /admin/product/{id}/", () => {
     const { assigned } = await productsOf(acme);
     const answer = await callApi("GET", `/admin/product/${assigned.id}/`, { token: staff });
     expectAnswer("GET", "/admin/product/{id}/", answer, 200);
-    expect(answer.body).toMatchObject({ product_id: assigned.id, product_name: assigned.name, is_active: true });
+    expect(answer.body).toMatchObject({ product_id: assigned.id, product_name: assigned.name, does_product_exist: true, is_active: true });
     const firstStage = answer.body.category === "FDF" ? "Development set-up" : "Investigation and route selection";
     expect(answer.body.stages[0].stage).toBe(firstStage);
   });
@@ -320,21 +450,37 @@ describe("PUT /admin/product/{id}/", () => {
   it("ADMIN renames a product and changes its therapy area", async () => {
     const created = await callApi("POST", "/admin/product/", { token: admin, body: NEW_PRODUCT });
     const id = created.body.product.product_id;
-    const answer = await callApi("PUT", `/admin/product/${id}/`, { token: admin, body: { name: "Lenacapavir 300 mg tablets", therapyArea: "HBV" } });
+    const answer = await callApi("PUT", `/admin/product/${id}/`, { token: admin, body: { product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
     expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
     expect(answer.body).toMatchObject({ detail: "Product edited succcessfully!", product: { product_id: id, product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
     const read = await callApi("GET", `/admin/product/${id}/`, { token: staff });
     expect(read.body).toMatchObject({ product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV", category: "FDF" });
   });
 
-  it("refuses STAFF and a partner (403); the locked category is an unknown field (400); unknown id 404", async () => {
+  it("round trip: the product as read, sent back unchanged, is accepted and nothing changes; a spec client's product too", async () => {
     const { assigned } = await productsOf(acme);
-    const body = { name: "Renamed", therapyArea: "HIV" };
+    const read = await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin });
+    const answer = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: read.body });
+    expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
+    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual(read.body);
+
+    const { product_id, product_name, category, therapy_area, product_status, does_product_exist, active_product_id } = read.body;
+    const specOnly = { product_id, product_name: `${product_name} (renamed)`, category, therapy_area, product_status, does_product_exist, active_product_id };
+    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: specOnly }), 200);
+    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual({ ...read.body, product_name: `${product_name} (renamed)` });
+  });
+
+  it("refuses STAFF and a partner (403); a changed category or another product's id (400); unknown id 404", async () => {
+    const { assigned } = await productsOf(acme);
+    const body = { product_name: "Renamed", therapy_area: "HIV" };
     expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: staff, body }));
     expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: partner1, body }));
-    const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, category: "API" } });
+    const product = await productNamed(assigned.name);
+    const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, category: product.category === "FDF" ? "API" : "FDF" } });
     expectInvalid("PUT", "/admin/product/{id}/", locked, ["category"]);
-    expectInvalid("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { name: " ", therapyArea: "HIV" } }), ["name"]);
+    const elsewhere = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, product_id: assigned.id + 1 } });
+    expectInvalid("PUT", "/admin/product/{id}/", elsewhere, ["product_id"]);
+    expectInvalid("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { product_name: " ", therapy_area: "HIV" } }), ["product_name"]);
     expect((await productNamed(assigned.name))?.id).toBe(assigned.id);
     expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", "/admin/product/999999/", { token: admin, body }), 404);
   });
@@ -405,7 +551,7 @@ describe("GET /template/product_verification/{partnerId}", () => {
   it("ADMIN and STAFF read the names waiting in the partner's open-quarter Sales Report", async () => {
     const answer = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
     expectAnswer("GET", "/template/product_verification/{partnerId}", answer, 200);
-    expect(answer.body).toMatchObject({ partner_id: acme, quarter: (await getOpenQuarter()).name, pending_product_count: 1 });
+    expect(answer.body).toMatchObject({ partner_id: acme, quarter_name: (await getOpenQuarter()).name, pending_product_count: 1 });
     expect(answer.body.pending_products).toEqual([
       expect.objectContaining({ product_name: UNVERIFIED, is_approved: null, category: "FDF", does_product_exist: false, row_count: 1 }),
     ]);
@@ -452,6 +598,17 @@ describe("POST /template/product_verification/{partnerId}", () => {
 
     const again = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: false } });
     expectAnswer("POST", "/template/product_verification/{partnerId}", again, 409);
+  });
+
+  it("ADMIN rejects a pending item by sending it back as read with its decision", async () => {
+    const list = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    const [item] = list.body.pending_products;
+    const answer = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { ...item, is_approved: false } });
+    expectAnswer("POST", "/template/product_verification/{partnerId}", answer, 200);
+    expect(answer.body).toMatchObject({ is_approved: false, created_product: false });
+    const after = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    expect(after.body.pending_products).toEqual([]);
+    expect(after.body.existing_products).toEqual([expect.objectContaining({ product_verification_id: item.product_verification_id, is_approved: false })]);
   });
 
   it("refuses STAFF and partners (403), another partner's path (404), and missing fields (400): still pending", async () => {
@@ -644,7 +801,7 @@ describe("GET /partner/dashboard/", () => {
       expectAnswer("GET", "/partner/dashboard/", answer, 200);
       const page = await pageFigures(email);
       expect(answer.body.cut_off_date).toBe(formatDate(page.cutOff?.date));
-      expect(answer.body.template_data).toEqual(
+      expect(answer.body.template_data).toMatchObject(
         page.tiles.map((tile) => ({
           template_type: tile.type === "filing" ? "filing plan" : tile.type,
           quarter_name: page.quarterName,
@@ -652,6 +809,11 @@ describe("GET /partner/dashboard/", () => {
           submission_time: tile.submittedAt ? new Date(tile.submittedAt).toISOString() : null,
           last_message: tile.lastMessage,
         })),
+      );
+      const partnerId = (await findUserByEmail(email))!.partnerId!;
+      await expectTemplateData(
+        answer.body.template_data.map(({ last_message: _, ...entry }: TemplateDataEntry & { last_message: string | null }) => entry),
+        partnerId,
       );
     }
     const one = await callApi("GET", "/partner/dashboard/", { token: partner1 });

@@ -1,16 +1,18 @@
 /** Sign-in with a bearer token, sign-out, password change and the password-reset calls: the rules of the sign-in and password pages. */
 import * as z from "zod";
+import { translatorFor } from "~/i18n/i18next.server";
 import { issueApiToken, revokeApiToken } from "~/models/api-token.server";
 import { writeAudit } from "~/models/audit.server";
+import { queueMail } from "~/models/mail.server";
 import { checkPasswordToken, sendPasswordLink, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { clearPasswordAttempts, takePasswordAttempt, throttlePasswordLinkRequest, TOO_MANY_RESET_REQUESTS } from "~/models/rate-limit.server";
-import { checkUserPassword, findUserByEmail, getAuthUser, getPartnerProfile, setUserPassword, verifyLogin } from "~/models/user.server";
-import { ChangePasswordSchema, ForgotPasswordSchema, LoginSchema, newPasswordField } from "~/schemas/auth";
+import { findUserByEmail, getAuthUser, setUserPassword, verifyLogin, type AuthUser } from "~/models/user.server";
+import { ForgotPasswordSchema, LoginSchema, newPasswordField } from "~/schemas/auth";
 import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
-import { WRONG_CURRENT_PASSWORD } from "~/utils/messages";
 import { quarterName } from "~/utils/quarters";
-import { ALL_ROLES, ApiError, invalid, publicCall, signedInCall } from "../call.server";
+import { ALL_ROLES, ApiError, publicCall, signedInCall } from "../call.server";
+import { PartnerAnswer, readPartner } from "./admin.server";
 
 const TAG = "Account";
 /** Retry-After of the sign-in throttle (its window). */
@@ -29,11 +31,23 @@ const LoginAnswer = z
     curr_quarter: z.string().meta({ example: "Q4 2026" }),
     username: z.string(),
     email: z.string(),
-    partner: z.object({ id: z.number().int(), company_name: z.string() }).optional().meta({ description: "PARTNER accounts only." }),
+    partner: PartnerAnswer.optional().meta({ description: "PARTNER accounts only." }),
   })
-  .meta({ id: "LoginAnswer" });
+  .meta({ id: "LoginAnswer", description: "Spec §3's stored user session." });
 
 const TokenBody = z.object({ token: z.string().min(1).max(200) });
+
+/** Tells the account's owner that its password changed, in case it was not them. */
+async function passwordChangedMail(user: AuthUser) {
+  const t = await translatorFor(user.language);
+  const text = [
+    t("Hello,"),
+    "",
+    t("The password of your MPP Data Portal account was changed, and every sign-in of the account has ended."),
+    t("If you did not change it, reset your password with the forgot-password link of the sign-in page and tell the administrators."),
+  ].join("\n");
+  return { kind: "password-changed", to: user.email, subject: t("Your MPP Data Portal password was changed"), text };
+}
 
 /** The reset token's state as the set-password page reads it: 404 `notfound` or 404 `expired`. */
 function refuseInvalidToken(check: TokenCheck) {
@@ -62,7 +76,7 @@ export const ACCOUNT_CALLS = [
       const [{ token, expiresAt }, quarter, partner] = await Promise.all([
         issueApiToken(user.id),
         getOpenQuarter(),
-        user.partnerId ? getPartnerProfile(user.partnerId) : null,
+        user.partnerId ? readPartner(user.partnerId, user) : undefined,
       ]);
       return LoginAnswer.parse({
         access: token,
@@ -71,7 +85,7 @@ export const ACCOUNT_CALLS = [
         curr_quarter: quarterName(quarter),
         username: user.name,
         email: user.email,
-        ...(user.partnerId && partner ? { partner: { id: user.partnerId, company_name: partner.companyName } } : {}),
+        partner,
       });
     },
   }),
@@ -91,21 +105,18 @@ export const ACCOUNT_CALLS = [
   signedInCall({
     method: "POST",
     path: "/account/update_password/",
-    summary: "Changes the caller's password; every session and token of the account ends, this one included.",
+    summary:
+      "Changes the caller's password (the bearer token is enough) and mails the account that it changed. Every session and token of the account ends, this one included: sign in again.",
     tag: TAG,
     access: ALL_ROLES,
-    body: ChangePasswordSchema,
+    body: z.object({ password: newPasswordField }),
     answer: Done,
     errors: [400],
-    example: { body: { currentPassword: "partner-pass-1", password: "new-pass-42", confirmPassword: "new-pass-42" } },
+    example: { body: { password: "new-pass-42" } },
     async handle({ user, body, context }) {
-      if (!(await takePasswordAttempt(user.email, context.clientIp))) throw rateLimited(TOO_MANY_ATTEMPTS, SIGN_IN_RETRY_SECONDS);
-      if (!(await checkUserPassword(user.id, body.currentPassword))) {
-        throw invalid({ currentPassword: [WRONG_CURRENT_PASSWORD] });
-      }
-      await clearPasswordAttempts(user.email, context.clientIp);
       await setUserPassword(user.id, body.password);
       await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
+      await queueMail(await passwordChangedMail(user));
       return { status: "OK", detail: "Password changed successfully" };
     },
   }),

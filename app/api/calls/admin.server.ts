@@ -6,7 +6,7 @@
 import * as z from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { deactivatePartner, getPartnerSummary, listPartners } from "~/models/partner-list.server";
-import { createPartner, getPartnerFormOptions, getPartnerFormValues, listCountries, updatePartner } from "~/models/partner.server";
+import { createPartner, getPartnerFormValues, listCallingCodes, listCountries, listProductOptions, updatePartner } from "~/models/partner.server";
 import { decideProductVerification, listProductVerifications, verificationPartnerId, type ProductVerificationItem } from "~/models/product-verification.server";
 import {
   createProduct,
@@ -18,14 +18,17 @@ import {
   updateProduct,
   type ProductRow,
 } from "~/models/product.server";
-import { openQuarterSpan } from "~/models/quarter.server";
+import { getOpenQuarter, openQuarterSpan, type Quarter } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
 import { partnerGuidance } from "~/models/report-overview.server";
+import { findReport, sideOf } from "~/models/report-screen.server";
+import { unreadMessageCount } from "~/models/report-workflow.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
-import { PartnerSchema, joinContactNumber } from "~/schemas/partner";
+import type { AuthUser } from "~/models/user.server";
+import { CONTACT_DIGITS, joinContactNumber, PartnerSchema, splitContactNumber, type PartnerInput } from "~/schemas/partner";
 import { boundedText } from "~/schemas/fields";
-import { EditProductSchema, PRODUCT_CATEGORIES, PRODUCT_NAME_MAX, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
+import { PRODUCT_CATEGORIES, PRODUCT_NAME_MAX, ProductSchema, parseProductListQuery, productSaveFieldErrors } from "~/schemas/product";
 import { cutOffDateField } from "~/schemas/settings";
 import { REMINDER_PARTNERS_MAX, ReminderRequestSchema } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
@@ -44,10 +47,23 @@ const DASHBOARD = "Partner dashboard";
 const PARTNER_NOT_FOUND = "Partner not found.";
 const PRODUCT_NOT_FOUND = "Product not found.";
 
-
 const IdParams = z.object({ id: idParam });
 
 const Detail = z.object({ status: z.literal("OK"), detail: z.string() }).meta({ id: "AdminDone" });
+
+/** A form's or a model's field errors ("people[0].firstName" or "people.0.firstName") under the body's names. */
+function bodyErrors(errors: Iterable<[string, string[]]>, names: Record<string, string>): Record<string, string[]> {
+  const renamed: Record<string, string[]> = {};
+  for (const [path, messages] of errors) {
+    const key = path
+      .split(/[.[\]]+/)
+      .filter(Boolean)
+      .map((segment) => names[segment] ?? segment)
+      .join(".");
+    renamed[key] = [...new Set([...(renamed[key] ?? []), ...messages])];
+  }
+  return renamed;
+}
 
 // ---------------------------------------------------------------- partners
 
@@ -55,6 +71,40 @@ const Detail = z.object({ status: z.literal("OK"), detail: z.string() }).meta({ 
 const TEMPLATE_TYPE_NAMES: Record<ReportTypeKey, "pdt" | "filing plan" | "sales"> = { pdt: "pdt", filing: "filing plan", sales: "sales" };
 const TemplateTypeName = z.enum(["pdt", "filing plan", "sales"]);
 const ReportStatus = z.enum([...REPORT_STATES, "not started"]);
+
+/** Spec §3's `template_data` entry: a report of the open quarter. */
+const TemplateData = z
+  .object({
+    template_type: TemplateTypeName,
+    report_status: ReportStatus,
+    is_approved: z.boolean().nullable().meta({ description: "true: Approved; false: Rejected; null otherwise." }),
+    quarter_name: z.string().meta({ description: "The open quarter, whose report this is." }),
+    submission_time: z.iso.datetime().nullable(),
+    updated_at: z.iso.datetime().nullable().meta({ description: "The report's last change; null: not started." }),
+    partner_id: z.number().int(),
+    is_read: z.boolean().meta({ description: "Whether the caller's side (partner, or administrators) has read the report's messages." }),
+  })
+  .meta({ id: "TemplateData" });
+
+/** The partner's three reports of the quarter, as the viewer's side sees their messages. */
+function templateData(partnerId: number, quarter: Quarter, viewer: Pick<AuthUser, "role">): Promise<z.infer<typeof TemplateData>[]> {
+  return Promise.all(
+    REPORT_TYPES.map(async (type) => {
+      const report = await findReport(partnerId, quarter.id, type);
+      const status = report?.status ?? "not started";
+      return {
+        template_type: TEMPLATE_TYPE_NAMES[type],
+        report_status: status,
+        is_approved: status === "Approved" ? true : status === "Rejected" ? false : null,
+        quarter_name: quarter.name,
+        submission_time: report?.submittedAt?.toISOString() ?? null,
+        updated_at: report?.updatedAt.toISOString() ?? null,
+        partner_id: partnerId,
+        is_read: report ? (await unreadMessageCount(report.id, sideOf(viewer.role))) === 0 : true,
+      };
+    }),
+  );
+}
 
 const PartnerListQuery = z
   .object({
@@ -74,28 +124,48 @@ const PartnerListAnswer = z
         email: z.string(),
         is_active: z.boolean(),
         active_products: z.array(z.object({ product_id: z.number().int(), product_name: z.string() })),
-        template_data: z.array(z.object({ template_type: TemplateTypeName, report_status: ReportStatus })),
+        template_data: z.array(TemplateData),
       }),
     ),
   })
   .meta({ id: "PartnerList" });
 
-const PartnerFormValues = z
-  .object({
-    companyName: z.string(),
-    email: z.string(),
-    contactPrefix: z.string(),
-    contactNumber: z.string(),
-    address: z.string(),
-    region: z.string(),
-    products: z.array(z.object({ productId: z.number().int(), status: z.enum(PROJECT_STATUSES) })),
-    people: z.array(
-      z.object({ employeeId: z.number().int(), firstName: z.string(), lastName: z.string(), contactPrefix: z.string(), contactNumber: z.string() }),
-    ),
-  })
-  .meta({ id: "PartnerForm", description: "The partner as the PUT body takes it: change what is needed and send it back." });
+const contactNumber = () => z.string().meta({ description: "The calling code and 10 digits; without a calling code, +91.", example: "+919876543210" });
 
-const PartnerAnswer = z
+/** The partner form in spec §3's names: what POST takes, and (with the fields PUT ignores) what GET answers. */
+const PartnerFields = z.object({
+  company_name: z.string(),
+  email: z.string(),
+  contact_number: contactNumber(),
+  address: z.string().nullable().optional(),
+  region: z.string(),
+  active_products: z.array(
+    z.object({
+      product_id: z.number().int(),
+      status: z.string().meta({ description: `One of ${PROJECT_STATUSES.join(", ")}.` }),
+      product_name: z.string().optional().meta({ description: "Read-only: product_id names the product." }),
+    }),
+  ),
+  employee: z.array(
+    z.object({
+      employee_id: z.number().int().min(0).optional().meta({ description: "An existing contact's id; 0 (or none) adds a contact. Contacts left out are removed." }),
+      first_name: z.string(),
+      last_name: z.string(),
+      contact_number: contactNumber(),
+    }),
+  ),
+});
+
+const NewPartnerBody = PartnerFields.meta({ id: "NewPartner" });
+
+const readOnly = { description: "Read-only: sent back as read, it is ignored." };
+const PartnerBody = PartnerFields.extend({
+  partner_id: z.number().int().optional().meta({ description: "The partner of the path, when sent." }),
+  is_active: z.boolean().optional().meta(readOnly),
+  template_data: z.array(TemplateData).optional().meta(readOnly),
+}).meta({ id: "PartnerBody", description: "The partner as GET answers it: change what is needed and send it back." });
+
+export const PartnerAnswer = z
   .object({
     partner_id: z.number().int(),
     company_name: z.string(),
@@ -104,36 +174,80 @@ const PartnerAnswer = z
     address: z.string().nullable(),
     region: z.string(),
     is_active: z.boolean(),
-    active_products: z.array(z.object({ product_id: z.number().int(), product_name: z.string(), status: z.enum(PROJECT_STATUSES) })),
+    active_products: z.array(z.object({ product_id: z.number().int(), status: z.enum(PROJECT_STATUSES), product_name: z.string() })),
     employee: z.array(z.object({ employee_id: z.number().int(), first_name: z.string(), last_name: z.string(), contact_number: z.string() })),
-    form: PartnerFormValues,
+    template_data: z.array(TemplateData).meta({ description: "The partner's reports of the open quarter." }),
   })
   .meta({ id: "Partner" });
 
 const PartnerSaved = z.object({ status: z.literal("OK"), detail: z.string(), partner_id: z.number().int() }).meta({ id: "PartnerSaved" });
 
 const PARTNER_EXAMPLE = {
-  companyName: "Delta Pharma Ltd",
+  company_name: "Delta Pharma Ltd",
   email: "contact@delta-pharma.example",
-  contactPrefix: "+91",
-  contactNumber: "9876543210",
+  contact_number: "+919876543210",
   address: "12 Industrial Estate, Hyderabad",
   region: REGIONS[1],
-  products: [{ productId: 1, status: "UNDER_DEVELOPMENT" }],
-  people: [{ firstName: "Asha", lastName: "Rao", contactPrefix: "+91", contactNumber: "9123456780" }],
+  active_products: [{ product_id: 1, status: "UNDER_DEVELOPMENT" }],
+  employee: [{ employee_id: 0, first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
 };
 
-async function readPartner(id: number): Promise<z.infer<typeof PartnerAnswer>> {
+/** The partner form's field names (and the model's) as the body names them. */
+const PARTNER_FIELD_NAMES: Record<string, string> = {
+  companyName: "company_name",
+  contactPrefix: "contact_number",
+  contactNumber: "contact_number",
+  products: "active_products",
+  productId: "product_id",
+  people: "employee",
+  employeeId: "employee_id",
+  firstName: "first_name",
+  lastName: "last_name",
+};
+
+/**
+ * "+919876543210" as the form's prefix and number: the last 10 digits after a known calling code,
+ * as stored; else after the longest known code it starts with, so the form's length rule names a
+ * number of the wrong length.
+ */
+function splitPosted(posted: string, callingCodes: string[]) {
+  const value = posted.replace(/\s+/g, "");
+  if (!value.startsWith("+")) return splitContactNumber(value);
+  const stored = value.slice(0, -CONTACT_DIGITS);
+  if (callingCodes.includes(stored)) return { prefix: stored, number: value.slice(-CONTACT_DIGITS) };
+  const prefix = callingCodes.filter((code) => value.startsWith(code)).sort((x, y) => y.length - x.length)[0];
+  return prefix ? { prefix, number: value.slice(prefix.length) } : splitContactNumber(value);
+}
+
+/** The body checked by the partner form's own rules (the page's), as the models take it. */
+async function partnerInput(body: z.infer<typeof PartnerFields>): Promise<PartnerInput> {
+  const callingCodes = (await listCallingCodes()).map((code) => code.value);
+  const contact = splitPosted(body.contact_number, callingCodes);
+  const result = PartnerSchema.safeParse({
+    companyName: body.company_name,
+    email: body.email,
+    contactPrefix: contact.prefix,
+    contactNumber: contact.number,
+    address: body.address ?? "",
+    region: body.region,
+    products: body.active_products.map((row) => ({ productId: row.product_id, status: row.status })),
+    people: body.employee.map((person) => {
+      const phone = splitPosted(person.contact_number, callingCodes);
+      // The spec's new contact has employee_id 0.
+      return { employeeId: person.employee_id || undefined, firstName: person.first_name, lastName: person.last_name, contactPrefix: phone.prefix, contactNumber: phone.number };
+    }),
+  });
+  if (!result.success) throw invalid(bodyErrors(result.error.issues.map((issue) => [issue.path.join("."), [issue.message]]), PARTNER_FIELD_NAMES));
+  return result.data;
+}
+
+/** A partner as every call answers it, with its reports as the viewer's side sees them. */
+export async function readPartner(id: number, viewer: Pick<AuthUser, "role">): Promise<z.infer<typeof PartnerAnswer>> {
   const found = await getPartnerFormValues(id);
   if (!found) throw notFound(PARTNER_NOT_FOUND);
-  const { products: options } = await getPartnerFormOptions(id);
+  const [options, reports] = await Promise.all([listProductOptions(id), getOpenQuarter().then((quarter) => templateData(id, quarter, viewer))]);
   const names = new Map(options.map((product) => [product.id, product.name]));
   const value = found.value;
-  const form = {
-    ...value,
-    products: value.products.map((row) => ({ productId: Number(row.productId), status: row.status as (typeof PROJECT_STATUSES)[number] })),
-    people: value.people.map((person) => ({ ...person, employeeId: Number(person.employeeId) })),
-  };
   return {
     partner_id: found.id,
     company_name: value.companyName,
@@ -142,14 +256,18 @@ async function readPartner(id: number): Promise<z.infer<typeof PartnerAnswer>> {
     address: value.address || null,
     region: value.region,
     is_active: found.isActive,
-    active_products: form.products.map((row) => ({ product_id: row.productId, product_name: names.get(row.productId) ?? "", status: row.status })),
-    employee: form.people.map((person) => ({
-      employee_id: person.employeeId,
+    active_products: value.products.map((row) => ({
+      product_id: Number(row.productId),
+      status: row.status as (typeof PROJECT_STATUSES)[number],
+      product_name: names.get(Number(row.productId)) ?? "",
+    })),
+    employee: value.people.map((person) => ({
+      employee_id: Number(person.employeeId),
       first_name: person.firstName,
       last_name: person.lastName,
       contact_number: joinContactNumber(person.contactPrefix, person.contactNumber),
     })),
-    form,
+    template_data: reports,
   };
 }
 
@@ -161,6 +279,9 @@ const ProductAnswer = z
     product_name: z.string(),
     category: z.enum(PRODUCT_CATEGORIES),
     therapy_area: z.string(),
+    product_status: z.enum(PROJECT_STATUSES).nullable().meta({ description: "A partner's project status of the product: null here (see /admin/product_detail/)." }),
+    does_product_exist: z.boolean(),
+    active_product_id: z.number().int().nullable().meta({ description: "A partner's assignment of the product: null here (see /admin/product_detail/)." }),
     is_active: z.boolean(),
   })
   .meta({ id: "Product" });
@@ -170,6 +291,9 @@ const productAnswer = (product: ProductRow): z.infer<typeof ProductAnswer> => ({
   product_name: product.name,
   category: product.category,
   therapy_area: product.therapyArea,
+  product_status: null,
+  does_product_exist: true,
+  active_product_id: null,
   is_active: product.isActive,
 });
 
@@ -189,10 +313,26 @@ const ProductListQuery = z
 const ProductListAnswer = z.object({ products: z.array(ProductAnswer) }).meta({ id: "ProductList" });
 const ProductSaved = z.object({ status: z.literal("OK"), detail: z.string(), product: ProductAnswer }).meta({ id: "ProductSaved" });
 
+/** The product form's rules under spec §3's names. */
+const NewProductBody = z
+  .object({ product_name: ProductSchema.shape.name, category: ProductSchema.shape.category, therapy_area: ProductSchema.shape.therapyArea })
+  .meta({ id: "NewProduct" });
+
+/** A product as GET answers it; the category is locked (sent back, it must be the product's). */
+const ProductBody = NewProductBody.extend({
+  category: ProductSchema.shape.category.optional().meta({ description: "Locked: the product's own, when sent." }),
+  product_id: z.number().int().optional().meta({ description: "The product of the path, when sent." }),
+  product_status: z.enum(PROJECT_STATUSES).nullable().optional().meta(readOnly),
+  does_product_exist: z.boolean().optional().meta(readOnly),
+  active_product_id: z.number().int().nullable().optional().meta(readOnly),
+  is_active: z.boolean().optional().meta(readOnly),
+  stages: ProductDetailAnswer.shape.stages.optional().meta(readOnly),
+}).meta({ id: "ProductBody" });
+
 /** A product model's refusal as the API answers it. */
 function productRefusal(reason: "duplicate-name" | "unknown-therapy-area" | "not-found"): ApiError {
   if (reason === "not-found") return notFound(PRODUCT_NOT_FOUND);
-  return invalid(productSaveFieldErrors(reason));
+  return invalid(bodyErrors(Object.entries(productSaveFieldErrors(reason)), { name: "product_name", therapyArea: "therapy_area" }));
 }
 
 const ProductDetailBody = z.object({
@@ -237,7 +377,7 @@ const VerificationItem = z
 const VerificationList = z
   .object({
     partner_id: z.number().int(),
-    quarter: z.string(),
+    quarter_name: z.string(),
     report_id: z.number().int().nullable(),
     pending_product_count: z.number().int(),
     pending_products: z.array(VerificationItem).meta({ description: "Names of the open quarter's Sales Report waiting for a decision." }),
@@ -251,13 +391,21 @@ const verificationItem = (item: ProductVerificationItem): z.infer<typeof Verific
   decided_at: item.decided_at?.toISOString() ?? null,
 });
 
+/** A decision on a verification: the item as read may be sent back with its decision (its other fields are ignored). */
 const VerificationDecision = z.object({
   product_verification_id: idParam,
   is_approved: z.boolean().meta({ description: "true approves (maps the name to a product and assigns it to the partner), false rejects." }),
-  product_id: idParam.optional().meta({ description: "Approve by mapping to this existing product of the same category..." }),
+  product_id: idParam.nullable().optional().meta({ description: "Approve by mapping to this existing product of the same category..." }),
   product_name: boundedText(PRODUCT_NAME_MAX).optional().meta({ description: "...or to the product of this name (created when there is none)." }),
-  therapy_area: boundedText(TEXT_MAX.name).optional().meta({ description: "Required when a new product is created." }),
-  product_status: z.enum(PROJECT_STATUSES).optional().meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
+  therapy_area: boundedText(TEXT_MAX.name).nullable().optional().meta({ description: "Required when a new product is created." }),
+  product_status: z.enum(PROJECT_STATUSES).nullable().optional().meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
+  category: VerificationItem.shape.category.optional().meta(readOnly),
+  mapped_product_name: VerificationItem.shape.mapped_product_name.optional().meta(readOnly),
+  does_product_exist: VerificationItem.shape.does_product_exist.optional().meta(readOnly),
+  existing_product_id: VerificationItem.shape.existing_product_id.optional().meta(readOnly),
+  row_count: VerificationItem.shape.row_count.optional().meta(readOnly),
+  created_at: VerificationItem.shape.created_at.optional().meta(readOnly),
+  decided_at: VerificationItem.shape.decided_at.optional().meta(readOnly),
 });
 
 /** The model's field names as the body names them. */
@@ -337,15 +485,7 @@ const CountryList = z
 const PartnerDashboard = z
   .object({
     cut_off_date: z.string().nullable().meta({ description: "The open quarter's submission date, DD-MM-YYYY (null: none set for it)." }),
-    template_data: z.array(
-      z.object({
-        template_type: TemplateTypeName,
-        quarter_name: z.string().meta({ description: "The open quarter, whose report this is." }),
-        report_status: ReportStatus,
-        submission_time: z.iso.datetime().nullable(),
-        last_message: z.string().nullable(),
-      }),
-    ),
+    template_data: z.array(TemplateData.extend({ last_message: z.string().nullable() }).meta({ id: "PartnerDashboardReport" })),
   })
   .meta({ id: "PartnerDashboard" });
 
@@ -361,63 +501,67 @@ export const ADMIN_CALLS: ApiCall[] = [
     query: PartnerListQuery,
     answer: PartnerListAnswer,
     errors: [400],
-    async handle({ request }) {
-      const { quarterName, rows } = await listPartners(parsePartnerListQuery(new URL(request.url).searchParams));
+    async handle({ user, request }) {
+      const [{ quarterName, rows }, quarter] = await Promise.all([listPartners(parsePartnerListQuery(new URL(request.url).searchParams)), getOpenQuarter()]);
       return {
         quarter_name: quarterName,
-        partners: rows.map((row) => ({
-          partner_id: row.id,
-          company_name: row.companyName,
-          email: row.email,
-          is_active: row.isActive,
-          active_products: row.products.map((product) => ({ product_id: product.id, product_name: product.name })),
-          template_data: REPORT_TYPES.map((type) => ({ template_type: TEMPLATE_TYPE_NAMES[type], report_status: row.statuses[type] })),
-        })),
+        partners: await Promise.all(
+          rows.map(async (row) => ({
+            partner_id: row.id,
+            company_name: row.companyName,
+            email: row.email,
+            is_active: row.isActive,
+            active_products: row.products.map((product) => ({ product_id: product.id, product_name: product.name })),
+            template_data: await templateData(row.id, quarter, user),
+          })),
+        ),
       };
     },
   }),
   signedInCall({
     method: "POST",
     path: "/admin/partner/",
-    summary: "Adds a partner with its login (no password: a set-password link is mailed), products and people.",
+    summary: "Adds a partner with its login (no password: a set-password link is mailed), products and contacts.",
     tag: PARTNERS,
     access: ["ADMIN"],
-    body: PartnerSchema,
+    body: NewPartnerBody,
     answer: PartnerSaved,
     errors: [400],
     example: { body: PARTNER_EXAMPLE },
     async handle({ user, body, context }) {
-      const result = await createPartner(body, { actorId: user.id, requestId: context.requestId });
-      if (!result.ok) throw invalid(result.fieldErrors);
+      const result = await createPartner(await partnerInput(body), { actorId: user.id, requestId: context.requestId });
+      if (!result.ok) throw invalid(bodyErrors(Object.entries(result.fieldErrors), PARTNER_FIELD_NAMES));
       return { status: "OK", detail: "Partner added succcessfully!", partner_id: result.partnerId };
     },
   }),
   signedInCall({
     method: "GET",
     path: "/admin/partner/{id}/",
-    summary: "A partner, its active products and people; `form` is the same in the PUT body's shape.",
+    summary: "A partner with its active products, contacts and reports of the open quarter: PUT takes it back.",
     tag: PARTNERS,
     access: ADMIN_AND_STAFF,
     params: IdParams,
     answer: PartnerAnswer,
     errors: [400, 404],
-    handle: ({ params }) => readPartner(params.id),
+    handle: ({ user, params }) => readPartner(params.id, user),
   }),
   signedInCall({
     method: "PUT",
     path: "/admin/partner/{id}/",
-    summary: "Saves a partner: products left out are deactivated, people left out are removed, people with their employeeId are kept.",
+    summary:
+      "Saves a partner as GET answers it: products left out are deactivated, contacts left out are removed, contacts with their employee_id are kept, employee_id 0 adds one.",
     tag: PARTNERS,
     access: ["ADMIN"],
     params: IdParams,
-    body: PartnerSchema,
+    body: PartnerBody,
     answer: PartnerSaved,
     errors: [400, 404],
-    example: { body: { ...PARTNER_EXAMPLE, people: [{ employeeId: 1, ...PARTNER_EXAMPLE.people[0] }] } },
+    example: { body: { ...PARTNER_EXAMPLE, partner_id: 1, employee: [{ ...PARTNER_EXAMPLE.employee[0], employee_id: 1 }] } },
     async handle({ user, params, body, context }) {
-      const result = await updatePartner(params.id, body, { actorId: user.id, requestId: context.requestId });
+      if (body.partner_id !== undefined && body.partner_id !== params.id) throw invalid({ partner_id: ["Not the partner of the path."] });
+      const result = await updatePartner(params.id, await partnerInput(body), { actorId: user.id, requestId: context.requestId });
       if (!result) throw notFound(PARTNER_NOT_FOUND);
-      if (!result.ok) throw invalid(result.fieldErrors);
+      if (!result.ok) throw invalid(bodyErrors(Object.entries(result.fieldErrors), PARTNER_FIELD_NAMES));
       return { status: "OK", detail: "Partner edited succcessfully!", partner_id: result.partnerId };
     },
   }),
@@ -457,12 +601,13 @@ export const ADMIN_CALLS: ApiCall[] = [
     summary: "Adds a product (name unique, case-insensitive).",
     tag: PRODUCTS,
     access: ["ADMIN"],
-    body: ProductSchema,
+    body: NewProductBody,
     answer: ProductSaved,
     errors: [400],
-    example: { body: { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" } },
+    example: { body: { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV" } },
     async handle({ user, body, context }) {
-      const result = await createProduct(body, { actorId: user.id, requestId: context.requestId });
+      const input = { name: body.product_name, category: body.category, therapyArea: body.therapy_area };
+      const result = await createProduct(input, { actorId: user.id, requestId: context.requestId });
       if (!result.ok) throw productRefusal(result.reason);
       return { status: "OK", detail: "Product added succcessfully!", product: productAnswer(result.product) };
     },
@@ -486,16 +631,22 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "PUT",
     path: "/admin/product/{id}/",
-    summary: "Saves a product's name and therapy area (the category never changes: it is not accepted).",
+    summary: "Saves a product as GET answers it: its name and therapy area (the category never changes).",
     tag: PRODUCTS,
     access: ["ADMIN"],
     params: IdParams,
-    body: EditProductSchema,
+    body: ProductBody,
     answer: ProductSaved,
     errors: [400, 404],
-    example: { body: { name: "Lenacapavir 300 mg tablets", therapyArea: "HIV" } },
+    example: { body: { product_name: "Lenacapavir 300 mg tablets", therapy_area: "HIV" } },
     async handle({ user, params, body, context }) {
-      const result = await updateProduct(params.id, body, { actorId: user.id, requestId: context.requestId });
+      if (body.product_id !== undefined && body.product_id !== params.id) throw invalid({ product_id: ["Not the product of the path."] });
+      if (body.category !== undefined) {
+        const product = await getProduct(params.id);
+        if (!product) throw notFound(PRODUCT_NOT_FOUND);
+        if (product.category !== body.category) throw invalid({ category: ["The category of a product cannot change."] });
+      }
+      const result = await updateProduct(params.id, { name: body.product_name, therapyArea: body.therapy_area }, { actorId: user.id, requestId: context.requestId });
       if (!result.ok) throw productRefusal(result.reason);
       return { status: "OK", detail: "Product edited succcessfully!", product: productAnswer(result.product) };
     },
@@ -557,7 +708,7 @@ export const ADMIN_CALLS: ApiCall[] = [
       const list = await listProductVerifications(params.partnerId, view.report.id);
       return {
         partner_id: params.partnerId,
-        quarter: view.quarter.name,
+        quarter_name: view.quarter.name,
         report_id: view.report.id,
         pending_product_count: view.pendingProductCount,
         // Without a report of the quarter nothing of it waits (the model would list every pending name).
@@ -699,22 +850,20 @@ export const ADMIN_CALLS: ApiCall[] = [
   signedInCall({
     method: "GET",
     path: "/partner/dashboard/",
-    summary: "The caller's dashboard: the open quarter's cut-off date and, per report of the open quarter, its state, submission time and last message.",
+    summary: "The caller's dashboard: the open quarter's cut-off date and its reports (spec §3's template_data) with their last message.",
     tag: DASHBOARD,
     access: ["PARTNER"],
     answer: PartnerDashboard,
     errors: [],
     async handle({ user }) {
-      const { quarterName, cutOff, tiles } = await partnerGuidance(user.partnerId!);
+      const [{ cutOff, tiles }, reports] = await Promise.all([
+        partnerGuidance(user.partnerId!),
+        getOpenQuarter().then((quarter) => templateData(user.partnerId!, quarter, user)),
+      ]);
       return {
         cut_off_date: cutOff ? formatDate(cutOff.date) : null,
-        template_data: tiles.map((tile) => ({
-          template_type: TEMPLATE_TYPE_NAMES[tile.type],
-          quarter_name: quarterName,
-          report_status: tile.state,
-          submission_time: tile.submittedAt?.toISOString() ?? null,
-          last_message: tile.lastMessage,
-        })),
+        // Both in the order of REPORT_TYPES.
+        template_data: reports.map((report, index) => ({ ...report, last_message: tiles[index].lastMessage })),
       };
     },
   }),
