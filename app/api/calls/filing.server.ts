@@ -10,7 +10,8 @@
 import * as z from "zod";
 import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
 import { partnerActiveProducts } from "~/models/product-verification.server";
-import { getPartner, resolveQuarter } from "~/models/report-screen.server";
+import { resolveQuarter, ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
+import { WorkflowError } from "~/models/report-workflow.server";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { invalid, type ApiCall } from "../call.server";
@@ -107,10 +108,11 @@ function postedCells(body: FilingSaveBody): NamedCell[] {
   return cells;
 }
 
-/** A cell outside the partner's grid, named by its key (the model refuses it without a name). */
-async function refuseCellsOutsideGrid(partnerId: number, cells: NamedCell[]) {
-  if (!cells.length) return;
-  await getPartner(partnerId); // an unknown partner is a 404, not a body of unknown products
+/**
+ * The model refuses a cell outside the partner's grid without naming it: the cell's key is found
+ * here, on that refusal only, so that a save reads the grid once.
+ */
+async function nameCellOutsideGrid(partnerId: number, cells: NamedCell[]) {
   const [countries, products] = await Promise.all([listFilingCountries(), partnerActiveProducts(partnerId)]);
   const countryIds = new Set(countries.map((country) => country.id));
   const productIds = new Set(products.map((product) => product.id));
@@ -125,9 +127,11 @@ async function refuseCellsOutsideGrid(partnerId: number, cells: NamedCell[]) {
 async function save({ user, partnerId, quarterName, body, action, comment, requestId }: TemplateSaveInput<FilingSaveBody>) {
   const quarter = await resolveQuarter(quarterName);
   const cells = postedCells(body);
-  await refuseCellsOutsideGrid(partnerId, cells);
   const expectedVersion = body.version ?? body.filing_meta?.version;
-  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, cells, action, comment, requestId });
+  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, cells, action, comment, requestId }).catch(async (error: unknown) => {
+    if (error instanceof WorkflowError && error.message === ROWS_NOT_IN_REPORT) await nameCellOutsideGrid(partnerId, cells);
+    throw error;
+  });
   if (!saved.ok) {
     // The problems name rows by the country's place in the grid, columns by product id.
     const countries = await listFilingCountries();
