@@ -24,6 +24,17 @@ interface DatabaseHandle {
 
 const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
 
+type StatementListener = (sql: string) => void;
+const statementListeners = new Set<StatementListener>();
+
+/** Calls `listener` with the text of every statement the app's queries send, until the returned function is called (tests count a request's statements). */
+export function onStatement(listener: StatementListener): () => void {
+  statementListeners.add(listener);
+  return () => statementListeners.delete(listener);
+}
+
+const statementLogger = { logQuery: (query: string) => statementListeners.forEach((listener) => listener(query)) };
+
 /**
  * PGlite lets two processes open one folder and corrupts it when they do: a lock file
  * beside the folder makes the second one stop with a clear message instead.
@@ -98,7 +109,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     const sql = postgres(options.url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), ...POSTGRES_WAITS, onnotice: () => {}, connection: POSTGRES_SESSION });
-    const db = drizzle(sql, { schema });
+    const db = drizzle(sql, { schema, logger: statementLogger });
     return {
       db: db as unknown as Database,
       driver: "postgres",
@@ -132,7 +143,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
     releaseLock = acquirePgliteLock(dataDir);
   }
   const client = new PGlite(dataDir);
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger: statementLogger });
   return {
     db: db as unknown as Database,
     driver: "pglite",

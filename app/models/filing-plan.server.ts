@@ -12,11 +12,11 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { parseId } from "~/utils/ids";
-import { quarterIndex, type QuarterRef } from "~/utils/quarters";
+import { parseQuarterName, quarterIndex, type QuarterRef } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "./product-verification.server";
-import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, performRowsAction, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import { assertMayAccess, assertReportPartner, getQuarterById, loadReportFrame, performRowsAction, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
 import { WorkflowError } from "./report-workflow.server";
 
 type Reader = Pick<typeof db, "select">;
@@ -93,7 +93,8 @@ async function effectivePlan(executor: Reader, partnerId: number, quarter: Quart
 /** Everything the Filing Plans screen shows, for the viewer (a partner only for its own reports). */
 export async function loadFilingPlan({ viewer, partnerId, quarterName }: { viewer: Actor; partnerId: number; quarterName?: string | null }): Promise<FilingPlanView> {
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "filing" });
-  const [quarter] = await db.select({ year: quarters.year, quarter: quarters.quarter }).from(quarters).where(eq(quarters.id, frame.quarter.id));
+  // The frame's quarter is a stored one: its name is its year and quarter.
+  const quarter = parseQuarterName(frame.quarter.name)!;
   const [products, countryList, statusLists, plan] = await Promise.all([
     partnerActiveProducts(partnerId),
     listFilingCountries(),
@@ -186,7 +187,7 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
   const { actor, partnerId, quarterId, action } = input;
   assertMayAccess(actor, partnerId);
   if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await getPartner(partnerId);
+  await assertReportPartner(actor, partnerId);
   const quarter = await getQuarterById(quarterId);
   const [products, countryList, statusLists, shown] = await Promise.all([
     partnerActiveProducts(partnerId),
@@ -265,6 +266,6 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     return { changed: counts.updated > 0 };
   };
 
-  const result = await performRowsAction("filing", input, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
+  const result = await performRowsAction("filing", { ...input, quarter }, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -13,7 +13,7 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
-import { assertMayAccess, getPartner, getQuarterById, loadReportFrame, performRowsAction, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import { assertMayAccess, assertReportPartner, getQuarterById, loadReportFrame, performRowsAction, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
 import { WorkflowError } from "./report-workflow.server";
 
 /** Earlier quarters whose plans the grid shows beside the quarter's own. */
@@ -233,7 +233,7 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
   const { actor, partnerId, quarterId } = input;
   assertMayAccess(actor, partnerId);
   if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await getPartner(partnerId);
+  await assertReportPartner(actor, partnerId);
   const quarter = await getQuarterById(quarterId);
   const structure = await pdtStructure(partnerId);
   const position = new Map(structure.map((row, index) => [rowKey(row.productId, row.stageId), index]));
@@ -302,6 +302,6 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
     return { changed: writes.length + statusChanges > 0 };
   };
 
-  const result = await performRowsAction("pdt", input, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
+  const result = await performRowsAction("pdt", { ...input, quarter }, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -71,7 +71,20 @@ export interface ResolvedProduct {
  */
 export async function resolveProductNames(
   tx: Transaction,
-  { partnerId, reportId, category, names }: { partnerId: number; reportId: number; category: ProductCategory; names: Iterable<string> }
+  {
+    partnerId,
+    reportId,
+    category,
+    names,
+    activeProducts,
+  }: {
+    partnerId: number;
+    reportId: number;
+    category: ProductCategory;
+    names: Iterable<string>;
+    /** The partner's active products as the save already read them (read here when left out). */
+    activeProducts?: readonly PartnerProductName[];
+  }
 ): Promise<Map<string, ResolvedProduct>> {
   const spelling = new Map<string, string>();
   for (const name of names) {
@@ -81,7 +94,7 @@ export async function resolveProductNames(
   const resolved = new Map<string, ResolvedProduct>();
   if (!spelling.size) return resolved;
 
-  for (const product of await partnerActiveProducts(partnerId, tx)) {
+  for (const product of activeProducts ?? (await partnerActiveProducts(partnerId, tx))) {
     if (product.category === category && spelling.has(lower(product.name)) && !resolved.has(lower(product.name))) {
       resolved.set(lower(product.name), { productId: product.id, verificationId: null });
     }

@@ -42,6 +42,12 @@ export function assertMayAccess(viewer: Actor, partnerId: number) {
   if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORIZED, 403);
 }
 
+/** A save's partner must exist (404); a partner saving its own report is not read again: its signed-in account names it. */
+export async function assertReportPartner(actor: Actor, partnerId: number) {
+  if (actor.role === "PARTNER" && actor.partnerId === partnerId) return;
+  await getPartner(partnerId);
+}
+
 export async function getPartner(partnerId: number) {
   if (!Number.isSafeInteger(partnerId) || partnerId <= 0) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
   const [partner] = await db
@@ -214,10 +220,11 @@ export async function decideReport({
 }): Promise<ReportActionResult & { message: string }> {
   assertMayAccess(actor, partnerId);
   await getPartner(partnerId);
-  await getQuarterById(quarterId);
+  const quarter = await getQuarterById(quarterId);
   const result = await performReportAction({
     actor,
     key: { partnerId, quarterId, type },
+    quarter,
     action,
     comment,
     requestId,
@@ -254,6 +261,8 @@ export interface RowsActionInput {
   actor: Actor;
   partnerId: number;
   quarterId: number;
+  /** The quarter as the save already read it. */
+  quarter?: Quarter;
   action: "save" | "submit" | DecisionAction;
   comment?: string | null;
   expectedVersion?: number | null;
@@ -270,10 +279,11 @@ export async function performRowsAction(
   writeRows: NonNullable<ReportActionInput["writeRows"]>,
   mail: () => { rows: SubmittedRowsLine; nothingToReport: boolean },
 ): Promise<ReportActionResult> {
-  const { actor, partnerId, quarterId, action, comment, expectedVersion, requestId } = input;
+  const { actor, partnerId, quarterId, quarter, action, comment, expectedVersion, requestId } = input;
   return performReportAction({
     actor,
     key: { partnerId, quarterId, type },
+    quarter,
     action,
     comment,
     expectedVersion,

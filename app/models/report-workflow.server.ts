@@ -59,6 +59,8 @@ export class StaleReportError extends WorkflowError {
 export interface ReportActionInput {
   actor: Pick<AuthUser, "id" | "role" | "partnerId">;
   key: ReportKey;
+  /** The key's quarter as the caller already read it (read again when left out). */
+  quarter?: typeof quarters.$inferSelect;
   action: WorkflowAction;
   comment?: string | null;
   /** The version the editor loaded; omitted only by callers that do not edit rows. */
@@ -67,7 +69,7 @@ export interface ReportActionInput {
    * Writes the report's rows inside the same transaction: a save, a submission (which saves
    * first), or an administrator's decision taken with unsaved edits. A refused action writes nothing.
    */
-  writeRows?: (tx: Transaction, reportId: number) => Promise<{ changed: boolean }>;
+  writeRows?: (tx: Transaction, reportId: number, report: typeof reports.$inferSelect) => Promise<{ changed: boolean }>;
   /** What the action sends (its mails), queued in the same transaction once the action is written. */
   queueMails?: (tx: Transaction, result: ReportActionResult) => Promise<void>;
   requestId?: string | null;
@@ -164,8 +166,10 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
   const cutOff = action === "submit" ? await getCutOffDate() : undefined;
 
   return db.transaction(async (tx) => {
-    const [quarter] = await tx.select().from(quarters).where(eq(quarters.id, key.quarterId));
+    const [quarter] = input.quarter?.id === key.quarterId ? [input.quarter] : await tx.select().from(quarters).where(eq(quarters.id, key.quarterId));
     if (!quarter) throw new WorkflowError("Quarter not found", 404);
+    // Product verifications waiting hold up a decision only (the others do not read them).
+    const decides = action === "approve" || action === "reject";
 
     let report = await lockReport(tx, key);
     if (report) await refuseStaleVersion(tx, report, input.expectedVersion);
@@ -175,7 +179,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       role: actor.role,
       status: report?.status ?? null,
       historic: isHistoric(quarter),
-      pendingVerifications: report ? await pendingVerificationCount(tx, report.id) : 0,
+      pendingVerifications: report && decides ? await pendingVerificationCount(tx, report.id) : 0,
       submittedBefore: Boolean(report?.firstSubmittedAt),
       comment,
       savesRows: Boolean(input.writeRows),
@@ -191,11 +195,11 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
 
     let rowsChanged = false;
     if (input.writeRows) {
-      const { changed } = await input.writeRows(tx, report.id);
+      const { changed } = await input.writeRows(tx, report.id, report);
       rowsChanged = changed;
       if (action === "submit" && isSubmitted(report.status) && !changed) throw new WorkflowError(WORKFLOW_REFUSALS.alreadySubmitted, 409);
       // The rows just written may name a product that now waits for verification: no decision then.
-      if ((action === "approve" || action === "reject") && (await pendingVerificationCount(tx, report.id)) > 0) {
+      if (decides && (await pendingVerificationCount(tx, report.id)) > 0) {
         throw new WorkflowError(WORKFLOW_REFUSALS.pendingVerification, 409);
       }
     }

@@ -31,10 +31,10 @@ import {
 import type { SalesGridRows } from "~/reports/sales/contract";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
-import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames } from "./product-verification.server";
+import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames, type PartnerProductName } from "./product-verification.server";
 import {
   assertMayAccess,
-  getPartner,
+  assertReportPartner,
   getQuarterById,
   loadReportFrame,
   performRowsAction,
@@ -55,6 +55,8 @@ export interface SalesScreenLists extends SalesReferenceLists {
 
 interface ReferenceData {
   lists: SalesScreenLists;
+  /** The partner's active products, read once for the lists and the save's product names. */
+  products: PartnerProductName[];
   countryIds: Map<string, number>;
   formulationIds: Map<string, number>;
 }
@@ -90,6 +92,7 @@ async function loadReferenceData(partnerId: number): Promise<ReferenceData> {
       productNames,
       usdRates: Object.fromEntries(currencyRows.map((row) => [row.code, storedNumberText(row.usdRate)])),
     },
+    products: productRows,
     countryIds: new Map(countryRows.map((row) => [key(row.name), row.id])),
     formulationIds: new Map(formulationRows.map((row) => [key(row.name), row.id])),
   };
@@ -327,8 +330,8 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   const { actor, partnerId, quarterId, action } = input;
   assertMayAccess(actor, partnerId);
   if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await getPartner(partnerId);
-  await getQuarterById(quarterId);
+  await assertReportPartner(actor, partnerId);
+  const quarter = await getQuarterById(quarterId);
 
   const reference = await loadReferenceData(partnerId);
   const usdRate = (code: string) => reference.lists.usdRates[code];
@@ -357,9 +360,12 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
   const rowsByKind: Record<SalesKind, number> = { API: 0, FDF: 0 };
   let isEmpty = false;
 
-  const writeRows = async (tx: Transaction, reportId: number) => {
-    const [{ value: before }] = await tx.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId));
-    counts.previousTotal = Number(before);
+  const writeRows = async (tx: Transaction, reportId: number, report: Pick<typeof reports.$inferSelect, "isEmpty">) => {
+    // Rows per kind before, then what this save deletes and adds: the counts after, without reading them again.
+    for (const { kind, value } of await tx.select({ kind: salesRows.kind, value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId)).groupBy(salesRows.kind)) {
+      rowsByKind[kind] = Number(value);
+    }
+    counts.previousTotal = rowsByKind.API + rowsByKind.FDF;
     if (input.nothingToReport && counts.previousTotal > 0) throw new WorkflowError(REPORT_HAS_ROWS, 409);
 
     // Every id named must be a row of this report (of the right kind for an update).
@@ -373,18 +379,16 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     if (updatedIds.length) {
       for (const row of await tx.select().from(salesRows).where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, updatedIds)))) existing.set(row.id, row);
     }
-    const deletable = deletedIds.size
-      ? new Set((await tx.select({ id: salesRows.id }).from(salesRows).where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, [...deletedIds])))).map((row) => row.id))
-      : new Set<number>();
-    if ([...deletedIds].some((id) => !deletable.has(id)) || updates.some(({ kind, row }) => existing.get(row.id!)?.kind !== kind)) {
-      throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
-    }
+    if (updates.some(({ kind, row }) => existing.get(row.id!)?.kind !== kind)) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
 
     if (deletedIds.size) {
       const removed = await tx
         .delete(salesRows)
         .where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, [...deletedIds])))
-        .returning({ id: salesRows.id });
+        .returning({ kind: salesRows.kind });
+      // An id that is not a row of this report refuses the save (the transaction undoes the rest).
+      if (removed.length !== deletedIds.size) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
+      for (const row of removed) rowsByKind[row.kind] -= 1;
       counts.deleted += removed.length;
     }
 
@@ -393,7 +397,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     for (const { kind, rows } of prepared) {
       productOf.set(
         kind,
-        await resolveProductNames(tx, { partnerId, reportId, category: kind, names: rows.map((row) => row.productName) })
+        await resolveProductNames(tx, { partnerId, reportId, category: kind, names: rows.map((row) => row.productName), activeProducts: reference.products })
       );
     }
 
@@ -440,26 +444,19 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     const inserts = prepared.flatMap(({ kind, rows }) => rows.filter((row) => row.id == null).map((row) => valuesOf(kind, row)));
     await insertRows(tx, reportId, inserts);
     counts.added = inserts.length;
+    for (const row of inserts) rowsByKind[row.kind] += 1;
+    counts.total = rowsByKind.API + rowsByKind.FDF;
 
     await dropUnusedVerifications(tx, reportId);
 
-    const byKind = await tx
-      .select({ kind: salesRows.kind, value: count() })
-      .from(salesRows)
-      .where(eq(salesRows.reportId, reportId))
-      .groupBy(salesRows.kind);
-    for (const { kind, value } of byKind) rowsByKind[kind] = Number(value);
-    counts.total = rowsByKind.API + rowsByKind.FDF;
-
     // "Nothing to report this quarter": a submission without rows. A partner's save makes it a draft again;
     // an admin's correction keeps the flag while the report stays without rows.
-    const [current] = await tx.select({ isEmpty: reports.isEmpty }).from(reports).where(eq(reports.id, reportId));
-    isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? current.isEmpty && counts.total === 0 : false;
-    if (isEmpty !== current.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
+    isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? report.isEmpty && counts.total === 0 : false;
+    if (isEmpty !== report.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
     return { changed: counts.added + counts.updated + counts.deleted > 0 };
   };
 
-  const result = await performRowsAction("sales", input, writeRows, () => ({
+  const result = await performRowsAction("sales", { ...input, quarter }, writeRows, () => ({
     nothingToReport: counts.total === 0,
     rows: { message: "Rows: {{total}} (API: {{api}}, FDF: {{fdf}})", values: { total: counts.total, api: rowsByKind.API, fdf: rowsByKind.FDF } },
   }));
