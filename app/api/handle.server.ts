@@ -55,14 +55,22 @@ function errorAnswer(status: number, body: ApiErrorBody, headers: Record<string,
 /** Zod issues as field path -> messages ("" for the body itself). */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[issue.path.join(".")] ??= []).push(issue.message);
+  for (const issue of error.issues) {
+    const field = issue.path.join(".");
+    // A body of thousands of bad entries is answered with the first fields, as refuseFields does.
+    if (!(field in errors) && Object.keys(errors).length === MAX_NAMED_FIELDS) break;
+    (errors[field] ??= []).push(issue.message);
+  }
   return errors;
 }
 
-/** The field names of an object schema (through pipes, refinements, optionals), or null for another schema. */
+/**
+ * The field names of an object schema (through pipes, refinements, optionals), or null for another
+ * schema, or for an object whose catchall checks the keys it does not declare (a map by id).
+ */
 function knownKeys(schema: z.core.$ZodType): string[] | null {
-  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; innerType?: z.core.$ZodType; in?: z.core.$ZodType };
-  if (def.type === "object" && def.shape) return Object.keys(def.shape);
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; catchall?: z.core.$ZodType; innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+  if (def.type === "object" && def.shape) return def.catchall && def.catchall._zod.def.type !== "never" ? null : Object.keys(def.shape);
   if (def.innerType) return knownKeys(def.innerType);
   if (def.type === "pipe" && def.in) return knownKeys(def.in);
   return null;

@@ -404,4 +404,15 @@ describe("JSON API: one quarter by machine alone", () => {
     const values = acmeRows.flatMap((row: Record<string, unknown>) => Object.values(row)).map(String);
     expect(values.some((value: string) => Number(value.replace(/,/g, "")) >= 777777)).toBe(true);
   });
+
+  it("a body of thousands of bad entries is refused naming the first 100 fields, and nothing is saved", async () => {
+    await signIn();
+    const before = await callApi("GET", "/template/sales/api", { token: partner1 });
+    const answer = await callApi("POST", "/template/sales/api", { token: partner1, body: { sales_report_id: Array.from({ length: 5000 }, () => "not an id") } });
+    expectRefused("POST", "/template/sales/{x}", answer, 400);
+    expect(Object.keys(answer.body.errors)).toHaveLength(100);
+    expect(answer.body.errors["sales_report_id.0"]).toBeDefined();
+    expect(JSON.stringify(answer.body).length).toBeLessThan(20_000);
+    expect((await callApi("GET", "/template/sales/api", { token: partner1 })).body.rows).toEqual(before.body.rows);
+  });
 });

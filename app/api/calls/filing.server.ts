@@ -71,16 +71,13 @@ const CountryCells = z.unknown().meta({
   additionalProperties: { type: ["string", "null"], maxLength: FILING_STATUS_MAX_CHARS },
 });
 
-// z.lazy: the dispatcher refuses the keys an object schema does not declare, and country ids are
-// keys no schema can declare; the catchall takes them instead.
-const FilingSaveBody = z.lazy(() =>
-  FilingSaveFields.catchall(CountryCells).meta({
-    id: "FilingSaveBody",
-    description:
-      `Spec §7's map of country id to product id to status, the changed cells only, and \`version\`; or the read answer posted back, its \`rows\` keyed by the product_name of its \`product_details\` (its other fields are ignored). ` +
-      `"", "${FILING_EMPTY}" or null empties a cell; a status is one of status_dropdown for the product's type, in any case.`,
-  }),
-);
+// Country ids are keys no schema can declare: the catchall takes them (and checks them, in postedCells).
+const FilingSaveBody = FilingSaveFields.catchall(CountryCells).meta({
+  id: "FilingSaveBody",
+  description:
+    `Spec §7's map of country id to product id to status, the changed cells only, and \`version\`; or the read answer posted back, its \`rows\` keyed by the product_name of its \`product_details\` (its other fields are ignored). ` +
+    `"", "${FILING_EMPTY}" or null empties a cell; a status is one of status_dropdown for the product's type, in any case.`,
+});
 type FilingSaveBody = z.infer<typeof FilingSaveBody>;
 
 const SAVE_EXAMPLE = { version: 1, "12": { "3": "Filed", "5": null } };
