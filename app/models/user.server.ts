@@ -1,6 +1,7 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { apiTokens, partners, sessions, users } from "~/db/schema";
+import { mailPasswordChanged } from "./account-mails.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export type Role = (typeof users.$inferSelect)["role"];
@@ -64,14 +65,28 @@ export async function checkUserPassword(userId: number, password: string) {
   return verifyPassword(user?.passwordHash ?? null, password);
 }
 
-/** Sets a new password and ends every session and API token of the user. */
-export async function setUserPassword(userId: number, password: string) {
+/**
+ * Sets a new password and ends every session and API token of the user but the token the change is
+ * made with (`keepApiTokenId`). `tellUser` queues the "password changed" mail in the same transaction
+ * (a password set through a mailed link needs none).
+ */
+export async function setUserPassword(
+  userId: number,
+  password: string,
+  { keepApiTokenId, tellUser = false }: { keepApiTokenId?: number; tellUser?: boolean } = {},
+) {
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
     const now = new Date();
-    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning({ email: users.email, language: users.language });
     await tx.delete(sessions).where(eq(sessions.userId, userId));
-    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+    const kept = keepApiTokenId === undefined ? undefined : ne(apiTokens.id, keepApiTokenId);
+    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), kept));
+    if (tellUser) await mailPasswordChanged(tx, user);
   });
 }
 

@@ -23,7 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-/** Success ends every session of the user (this one too) and goes back to the login page. */
+/**
+ * Success ends every session and API token of the user, this session too (the spec's page goes to
+ * /logout), mails the user and goes back to the login page.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = await readFormSubmission(request, ChangePasswordSchema);
@@ -36,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] }, hideFields }), { status: 400 });
   }
   await clearPasswordAttempts(user.email, context.clientIp);
-  await setUserPassword(user.id, submission.value.password);
+  await setUserPassword(user.id, submission.value.password, { tellUser: true });
   await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
   return redirectWithToast("/login", { type: "success", message: "Password changed successfully" }, {
     headers: await endSessionHeaders(request),

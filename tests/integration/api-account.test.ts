@@ -6,7 +6,7 @@ import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { openApiDocument } from "~/api/openapi.server";
 import { deactivatePartner } from "~/models/partner-list.server";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { findUserByEmail } from "~/models/user.server";
+import { findUserByEmail, setUserLanguage } from "~/models/user.server";
 import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { apiToken, callApi, expectDocumented } from "../support/api";
 import { sessionCookieFor } from "../support/remix";
@@ -149,7 +149,8 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect((await callApi("GET", "/partner/dashboard/", { token: first })).status).toBe(401);
     expect((await callApi("GET", "/partner/dashboard/", { token: second })).status).toBe(200);
 
-    const changed = await callApi("POST", "/account/update_password/", { token: second, body: { password: "fresh-pass-42" } });
+    const changer = await apiToken(PARTNER.email, PARTNER.password);
+    const changed = await callApi("POST", "/account/update_password/", { token: changer, body: { password: "fresh-pass-42" } });
     expect(changed.status).toBe(200);
     expect((await callApi("GET", "/partner/dashboard/", { token: second })).status).toBe(401);
     expect((await callApi("POST", "/login/", { body: PARTNER })).status).toBe(401);
@@ -174,6 +175,7 @@ describe("JSON API: sign-in and the bearer token", () => {
     expectDocumented("POST", "/account/update_password/", changed);
     expect(changed.body).toEqual({ status: "OK", detail: "Password changed successfully" });
 
+    expect((await callApi("GET", "/partner/dashboard/", { token: caller })).status).toBe(200);
     expect((await callApi("GET", "/partner/dashboard/", { token: other })).status).toBe(401);
     expect(await browserSessions()).toEqual([]);
     // Another user's token lives on.
@@ -181,14 +183,40 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect((await callApi("POST", "/login/", { body: PARTNER })).status).toBe(401);
     expect((await callApi("POST", "/login/", { body: { ...PARTNER, password: "fresh-pass-42" } })).status).toBe(200);
 
-    const [mail] = await db.select().from(outbox).where(eq(outbox.kind, "password-changed"));
-    expect(mail).toMatchObject({ toAddress: PARTNER.email, subject: "Your MPP Data Portal password was changed" });
-    expect(mail.textBody).toContain("If you did not change it");
+    const mails = await db.select().from(outbox);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ kind: "password-changed", toAddress: PARTNER.email, subject: "Your MPP Data Portal password was changed" });
+    expect(mails[0].textBody).toContain("every other sign-in of the account has ended");
+    expect(mails[0].textBody).toContain("If you did not change it");
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "password.change"), eq(auditLog.entityId, String(user!.id))));
     expect(audit).toBeDefined();
   });
 
-  it.todo("POST /account/update_password/ keeps the calling token valid (needs a model function that ends every other session and token of the user)");
+  it("POST /account/update_password/ keeps the calling token valid for the next calls and mails the user in the user's language", async () => {
+    const user = await findUserByEmail(PARTNER.email);
+    await setUserLanguage(user!.id, "fr");
+    const caller = await apiToken(PARTNER.email, PARTNER.password);
+    const other = await apiToken(PARTNER.email, PARTNER.password);
+
+    expect((await callApi("POST", "/account/update_password/", { token: caller, body: { password: "fresh-pass-42" } })).status).toBe(200);
+    const own = await callApi("GET", "/template/pdt/", { token: caller });
+    expect(own.status).toBe(200);
+    expect(own.body.pdt_meta.partner_name).toBe("Acme Generics Ltd");
+    expect((await callApi("GET", "/partner/dashboard/", { token: other })).status).toBe(401);
+    // The kept token may change the password again, and still signs out.
+    expect((await callApi("POST", "/account/update_password/", { token: caller, body: { password: "fresher-pass-43" } })).status).toBe(200);
+    expect((await callApi("POST", "/logout/", { token: caller })).status).toBe(200);
+    expect((await callApi("GET", "/partner/dashboard/", { token: caller })).status).toBe(401);
+    expect((await callApi("POST", "/login/", { body: { ...PARTNER, password: "fresher-pass-43" } })).status).toBe(200);
+
+    const mails = await db.select().from(outbox).orderBy(asc(outbox.id));
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail).toMatchObject({ kind: "password-changed", toAddress: PARTNER.email, subject: "Votre mot de passe du Portail de données MPP a été modifié" });
+      expect(mail.textBody).toContain("Bonjour,");
+      expect(mail.textBody).toContain("toutes les autres connexions de ce compte ont été fermées");
+    }
+  });
 
   it("POST /account/update_password/ refuses a weak password, the old body's fields and a missing token: nothing changes", async () => {
     const caller = await apiToken(PARTNER.email, PARTNER.password);

@@ -4,12 +4,14 @@ import { db } from "~/db/client.server";
 import { outbox, passwordTokens, sessions, users } from "~/db/schema";
 import { createPasswordToken } from "~/models/password-token.server";
 import { TOO_MANY_RESET_REQUESTS } from "~/models/rate-limit.server";
+import { findUserByEmail, setUserLanguage } from "~/models/user.server";
 import { action as changePasswordAction } from "~/routes/_shell.change-password";
 import { action as loginAction } from "~/routes/login";
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
 import { action as setPasswordAction, loader as setPasswordLoader } from "~/routes/set-password.$token";
 import { CHARACTERS_NOT_ALLOWED } from "~/utils/text-rules";
 import { readToast } from "~/utils/toast.server";
+import { apiToken, callApi } from "../support/api";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor } from "../support/remix";
 
 const requestLink = (email: string) => runRoute(resetAction, buildRequest("/reset-password", { form: { email } }));
@@ -158,6 +160,7 @@ describe("change password", () => {
     const result = await change(cookie, { currentPassword: "wrong", password: "next-pass-1", confirmPassword: "next-pass-1" });
     expect(result.status).toBe(400);
     expect(result.data.error.currentPassword).toEqual(["Your current password is incorrect."]);
+    expect(await db.select().from(outbox)).toHaveLength(0);
   });
 
   it("refuses a new password with a control character and keeps the old one and the sessions", async () => {
@@ -169,15 +172,25 @@ describe("change password", () => {
     expect(await passwordHashOf("staff@example.org")).toBe(hashBefore);
     expect(await db.select().from(sessions)).toHaveLength(1);
     expect(await signInAt("staff@example.org", "staff-pass-1")).toBe("/admin/dashboard");
+    expect(await db.select().from(outbox)).toHaveLength(0);
   });
 
-  it("changes it, ends every session of the user and goes to the login page", async () => {
+  it("changes it, ends every session and API token of the user (the spec's page signs out), mails the user in the user's language and goes to the login page", async () => {
+    const staff = await findUserByEmail("staff@example.org");
+    await setUserLanguage(staff!.id, "es");
     const cookie = await sessionCookieFor("staff@example.org");
     await sessionCookieFor("staff@example.org"); // a second device
+    const token = await apiToken("staff@example.org", "staff-pass-1");
     const result = await change(cookie, { currentPassword: "staff-pass-1", password: "next-pass-1", confirmPassword: "next-pass-1" });
     expect(result.location).toBe("/login");
     expect(await toastOf(result)).toMatchObject({ message: "Password changed successfully" });
     expect(await db.select().from(sessions)).toHaveLength(0);
+    expect((await callApi("GET", "/admin/cut_off_date/", { token })).status).toBe(401);
+    const mails = await db.select().from(outbox);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ kind: "password-changed", toAddress: "staff@example.org", subject: "Se ha cambiado su contraseña del Portal de datos del MPP" });
+    expect(mails[0].textBody).toContain("Hola:");
+    expect(mails[0].textBody).toContain("se han cerrado todas las demás sesiones de la cuenta");
     const signIn = await runRoute(loginAction, buildRequest("/login", { form: { email: "staff@example.org", password: "next-pass-1" } }));
     expect(signIn.location).toBe("/admin/dashboard");
   });

@@ -1,13 +1,11 @@
 /** Sign-in with a bearer token, sign-out, password change and the password-reset calls: the rules of the sign-in and password pages. */
 import * as z from "zod";
-import { translatorFor } from "~/i18n/i18next.server";
 import { issueApiToken, revokeApiToken } from "~/models/api-token.server";
 import { writeAudit } from "~/models/audit.server";
-import { queueMail } from "~/models/mail.server";
 import { checkPasswordToken, sendPasswordLink, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { clearPasswordAttempts, takePasswordAttempt, throttlePasswordLinkRequest, TOO_MANY_RESET_REQUESTS } from "~/models/rate-limit.server";
-import { findUserByEmail, getAuthUser, setUserPassword, verifyLogin, type AuthUser } from "~/models/user.server";
+import { findUserByEmail, getAuthUser, setUserPassword, verifyLogin } from "~/models/user.server";
 import { ForgotPasswordSchema, LoginSchema, newPasswordField } from "~/schemas/auth";
 import { ACCOUNT_INACTIVE, INVALID_CREDENTIALS, TOO_MANY_ATTEMPTS } from "~/utils/auth.server";
 import { quarterName } from "~/utils/quarters";
@@ -36,18 +34,6 @@ const LoginAnswer = z
   .meta({ id: "LoginAnswer", description: "Spec §3's stored user session." });
 
 const TokenBody = z.object({ token: z.string().min(1).max(200) });
-
-/** Tells the account's owner that its password changed, in case it was not them. */
-async function passwordChangedMail(user: AuthUser) {
-  const t = await translatorFor(user.language);
-  const text = [
-    t("Hello,"),
-    "",
-    t("The password of your MPP Data Portal account was changed, and every sign-in of the account has ended."),
-    t("If you did not change it, reset your password with the forgot-password link of the sign-in page and tell the administrators."),
-  ].join("\n");
-  return { kind: "password-changed", to: user.email, subject: t("Your MPP Data Portal password was changed"), text };
-}
 
 /** The reset token's state as the set-password page reads it: 404 `notfound` or 404 `expired`. */
 function refuseInvalidToken(check: TokenCheck) {
@@ -106,17 +92,16 @@ export const ACCOUNT_CALLS = [
     method: "POST",
     path: "/account/update_password/",
     summary:
-      "Changes the caller's password (the bearer token is enough) and mails the account that it changed. Every session and token of the account ends, this one included: sign in again.",
+      "Changes the caller's password (the bearer token is enough) and mails the account that it changed. Every other session and token of the account ends; this token stays valid.",
     tag: TAG,
     access: ALL_ROLES,
     body: z.object({ password: newPasswordField }),
     answer: Done,
     errors: [400],
     example: { body: { password: "new-pass-42" } },
-    async handle({ user, body, context }) {
-      await setUserPassword(user.id, body.password);
+    async handle({ user, tokenId, body, context }) {
+      await setUserPassword(user.id, body.password, { keepApiTokenId: tokenId, tellUser: true });
       await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
-      await queueMail(await passwordChangedMail(user));
       return { status: "OK", detail: "Password changed successfully" };
     },
   }),
