@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { apiTokens, partnerProducts, partners, products, reports, sessions, users } from "~/db/schema";
+import { apiTokens, partnerProducts, partners, products, reportMessages, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
+import type { ProjectStatus } from "~/utils/project-status";
 import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
 import { getOpenQuarter } from "./quarter.server";
+import type { MessageSide } from "./report-workflow.server";
 
 // ---------------------------------------------------------------- the list
 
@@ -13,8 +15,11 @@ export interface PartnerListRow {
   companyName: string;
   email: string;
   isActive: boolean;
-  products: { id: number; name: string }[];
+  /** Its active products with its project status of each, as the partner form shows them. */
+  products: { id: number; name: string; status: ProjectStatus }[];
   statuses: Record<ReportTypeKey, ReportState>;
+  /** Its reports of the open quarter (a type left out: not started), messages as administrators see them. */
+  reports: PartnerReports;
   /** The reports of the open quarter it still owes: what its reminder menu offers. */
   owed: ReportTypeKey[];
 }
@@ -29,9 +34,47 @@ function likePattern(text: string) {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+export interface ListedReport {
+  status: (typeof reports.$inferSelect)["status"];
+  submittedAt: Date | null;
+  decidedAt: Date | null;
+  updatedAt: Date;
+  /** Messages from the other side that `side` has not opened. */
+  unreadMessageCount: number;
+}
+
+export type PartnerReports = Partial<Record<ReportTypeKey, ListedReport>>;
+
+/** The partners' reports of a quarter with their unread message counts for `side`, by partner, in one statement. */
+export async function reportsOfQuarter(partnerIds: number[], quarterId: number, side: MessageSide): Promise<Map<number, PartnerReports>> {
+  const readAt = side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt;
+  const rows = partnerIds.length
+    ? await db
+        .select({
+          partnerId: reports.partnerId,
+          type: reports.type,
+          status: reports.status,
+          submittedAt: reports.submittedAt,
+          decidedAt: reports.decidedAt,
+          updatedAt: reports.updatedAt,
+          unreadMessageCount: count(reportMessages.id),
+        })
+        .from(reports)
+        .leftJoin(
+          reportMessages,
+          and(eq(reportMessages.reportId, reports.id), isNull(readAt), ne(reportMessages.isPartnerMessage, side === "partner")),
+        )
+        .where(and(eq(reports.quarterId, quarterId), inArray(reports.partnerId, partnerIds)))
+        .groupBy(reports.id)
+    : [];
+  const byPartner = new Map<number, PartnerReports>(partnerIds.map((id) => [id, {}]));
+  for (const { partnerId, type, ...report } of rows) byPartner.get(partnerId)![type] = report;
+  return byPartner;
+}
+
 /**
- * The admin partner list: one query for the partners, one for their active products and one for
- * their reports of the open quarter (no query per partner).
+ * The admin partner list in four statements whatever the number of partners: the open quarter,
+ * the partners, their active products and their reports of the open quarter.
  */
 export async function listPartners(query: PartnerListQuery): Promise<PartnerList> {
   const quarter = await getOpenQuarter();
@@ -59,32 +102,28 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
   const ids = partnerRows.map((partner) => partner.id);
   if (!ids.length) return { quarterName: quarter.name, rows: [] };
 
-  const [productRows, reportRows] = await Promise.all([
+  const [productRows, reportsByPartner] = await Promise.all([
     db
-      .select({ partnerId: partnerProducts.partnerId, id: products.id, name: products.name })
+      .select({ partnerId: partnerProducts.partnerId, id: products.id, name: products.name, status: partnerProducts.projectStatus })
       .from(partnerProducts)
       .innerJoin(products, eq(products.id, partnerProducts.productId))
       .where(and(inArray(partnerProducts.partnerId, ids), eq(partnerProducts.isActive, true), eq(products.isActive, true)))
       .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id)),
-    db
-      .select({ partnerId: reports.partnerId, type: reports.type, status: reports.status })
-      .from(reports)
-      .where(and(eq(reports.quarterId, quarter.id), inArray(reports.partnerId, ids))),
+    // The list is read by administrators and staff: the administrators' side of the messages.
+    reportsOfQuarter(ids, quarter.id, "admin"),
   ]);
 
-  const rows = partnerRows.map<PartnerListRow>((partner) => ({
-    ...partner,
-    products: [],
-    statuses: { pdt: "not started", filing: "not started", sales: "not started" },
-    owed: [],
-  }));
+  const rows = partnerRows.map<PartnerListRow>((partner) => {
+    const partnerReports = reportsByPartner.get(partner.id)!;
+    const statuses: Record<ReportTypeKey, ReportState> = {
+      pdt: partnerReports.pdt?.status ?? "not started",
+      filing: partnerReports.filing?.status ?? "not started",
+      sales: partnerReports.sales?.status ?? "not started",
+    };
+    return { ...partner, products: [], statuses, reports: partnerReports, owed: owedReportTypes(statuses) };
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const product of productRows) byId.get(product.partnerId)?.products.push({ id: product.id, name: product.name });
-  for (const report of reportRows) {
-    const row = byId.get(report.partnerId);
-    if (row) row.statuses[report.type] = report.status;
-  }
-  for (const row of rows) row.owed = owedReportTypes(row.statuses);
+  for (const { partnerId, ...product } of productRows) byId.get(partnerId)!.products.push(product);
   return { quarterName: quarter.name, rows };
 }
 

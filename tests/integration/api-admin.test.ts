@@ -6,8 +6,9 @@
  */
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { db } from "~/db/client.server";
+import { db, onStatement } from "~/db/client.server";
 import { auditLog, countries, employees, outbox, partnerProducts, partners, productVerifications, products, reportMessages, reports, settings } from "~/db/schema";
+import { listPartners } from "~/models/partner-list.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import type { PartnerGuidance } from "~/models/report-overview.server";
 import { markReportMessagesRead } from "~/models/report-screen.server";
@@ -15,6 +16,7 @@ import { findUserByEmail } from "~/models/user.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
+import { parsePartnerListQuery } from "~/utils/partner-list";
 import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
@@ -97,8 +99,23 @@ async function storedReports(partnerId: number) {
   return { quarter, byType: new Map(rows.map((row) => [row.type === "filing" ? "filing plan" : row.type, row])) };
 }
 
-/** Spec §3's template_data: one entry per report of the open quarter, as stored. */
-async function expectTemplateData(templateData: TemplateDataEntry[], partnerId: number) {
+/** How many of the report's messages from the other side `side` has not opened. */
+async function storedUnread(reportId: number, side: "admin" | "partner") {
+  const [{ value }] = await db
+    .select({ value: count() })
+    .from(reportMessages)
+    .where(
+      and(
+        eq(reportMessages.reportId, reportId),
+        eq(reportMessages.isPartnerMessage, side === "admin"),
+        isNull(side === "admin" ? reportMessages.readByAdminAt : reportMessages.readByPartnerAt),
+      ),
+    );
+  return value;
+}
+
+/** Spec §3's template_data: one entry per report of the open quarter, as stored and as `side` has read its messages. */
+async function expectTemplateData(templateData: TemplateDataEntry[], partnerId: number, side: "admin" | "partner" = "admin") {
   const { quarter, byType } = await storedReports(partnerId);
   expect(templateData.map((entry) => entry.template_type)).toEqual(["pdt", "filing plan", "sales"]);
   for (const entry of templateData) {
@@ -111,24 +128,54 @@ async function expectTemplateData(templateData: TemplateDataEntry[], partnerId: 
       submission_time: row?.submittedAt?.toISOString() ?? null,
       updated_at: row?.updatedAt.toISOString() ?? null,
       partner_id: partnerId,
-      is_read: expect.any(Boolean),
+      is_read: row ? (await storedUnread(row.id, side)) === 0 : true,
     });
+  }
+}
+
+/** The partner's active products as stored, with its project status of each, by product id. */
+async function storedActiveProducts(partnerId: number) {
+  return db
+    .select({ product_id: products.id, status: partnerProducts.projectStatus, product_name: products.name })
+    .from(partnerProducts)
+    .innerJoin(products, eq(products.id, partnerProducts.productId))
+    .where(and(eq(partnerProducts.partnerId, partnerId), eq(partnerProducts.isActive, true), eq(products.isActive, true)))
+    .orderBy(asc(products.id));
+}
+
+const byProductId = (rows: { product_id: number }[]) => [...rows].sort((a, b) => a.product_id - b.product_id);
+
+/** The statements `run` sends, and what it returned. */
+async function counted<T>(run: () => Promise<T>): Promise<{ statements: string[]; result: T }> {
+  const statements: string[] = [];
+  const stop = onStatement((statement) => statements.push(statement));
+  try {
+    return { statements, result: await run() };
+  } finally {
+    stop();
   }
 }
 
 // ---------------------------------------------------------------- partners
 
 describe("GET /admin/partner/", () => {
-  it("STAFF reads the partner list with products and spec §3's template_data; a search narrows it", async () => {
+  it("STAFF reads the partner list with products and their status and spec §3's template_data; a search narrows it", async () => {
+    // A status other than the default, so that the answer's is the stored one.
+    const [first] = await storedActiveProducts(acme);
+    await db.update(partnerProducts).set({ projectStatus: "ON_HOLD" }).where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, first.product_id)));
+
     const answer = await callApi("GET", "/admin/partner/", { token: staff });
     expectAnswer("GET", "/admin/partner/", answer, 200);
     expect(answer.body.quarter_name).toBe((await getOpenQuarter()).name);
     const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
     expect(row).toMatchObject({ company_name: "Acme Generics Ltd", email: "partner1@example.org", is_active: true });
     expect(row.active_products.length).toBeGreaterThan(0);
-    await expectTemplateData(row.template_data, acme);
+    expect(row.active_products).toContainEqual({ product_id: first.product_id, status: "ON_HOLD", product_name: first.product_name });
+    for (const partner of answer.body.partners) {
+      expect(byProductId(partner.active_products)).toEqual(await storedActiveProducts(partner.partner_id));
+      await expectTemplateData(partner.template_data, partner.partner_id);
+    }
     const borealisRow = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === borealis);
-    await expectTemplateData(borealisRow.template_data, borealis);
     // Demo seed: Borealis's Sales Report is Approved.
     expect(borealisRow.template_data[2]).toMatchObject({ template_type: "sales", report_status: "Approved", is_approved: true });
 
@@ -148,11 +195,62 @@ describe("GET /admin/partner/", () => {
       const answer = await callApi("GET", `/admin/partner/${acme}/`, { token });
       return answer.body.template_data.find((entry: TemplateDataEntry) => entry.template_type === type).is_read;
     };
+    const isReadInList = async (token: string) => {
+      const answer = await callApi("GET", "/admin/partner/", { token });
+      const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
+      return row.template_data.find((entry: TemplateDataEntry) => entry.template_type === type).is_read;
+    };
     expect(await isRead(admin)).toBe(false);
+    expect(await isReadInList(admin)).toBe(false);
     const adminUser = await findUserByEmail("admin@example.org");
     await markReportMessagesRead(adminUser!, acme, quarter.id, byType.get(type)!.type);
     expect(await isRead(admin)).toBe(true);
     expect(await isRead(staff)).toBe(true);
+    expect(await isReadInList(staff)).toBe(true);
+  });
+
+  it("reads the list in the same number of statements whatever the number of partners (at most 4 for the list itself)", async () => {
+    const list = () => callApi("GET", "/admin/partner/", { token: staff });
+    // The token's first use of the test writes its last use.
+    await list();
+    const before = await counted(list);
+    expectAnswer("GET", "/admin/partner/", before.result, 200);
+
+    // 20 more partners, each with a product and three reports of the open quarter, one with a message unread by the administrators.
+    const quarter = await getOpenQuarter();
+    const { assigned } = await productsOf(acme);
+    const extra = await db
+      .insert(partners)
+      .values(Array.from({ length: 20 }, (_, i) => ({ companyName: `Extra ${i}`, email: `extra${i}@example.org`, contactNumber: "+911234567890", region: "Asia" })))
+      .returning({ id: partners.id });
+    await db.insert(partnerProducts).values(extra.map((partner) => ({ partnerId: partner.id, productId: assigned.id, projectStatus: "FILED" as const })));
+    const added = await db
+      .insert(reports)
+      .values(
+        extra.flatMap((partner) =>
+          (["pdt", "filing", "sales"] as const).map((type) => ({ partnerId: partner.id, quarterId: quarter.id, type, status: "Submitted" as const, submittedAt: new Date() })),
+        ),
+      )
+      .returning({ id: reports.id, type: reports.type });
+    await db.insert(reportMessages).values(added.filter((report) => report.type === "sales").map((report) => ({ reportId: report.id, isPartnerMessage: true, message: "Please check." })));
+
+    const after = await counted(list);
+    expectAnswer("GET", "/admin/partner/", after.result, 200);
+    expect(after.result.body.partners).toHaveLength(before.result.body.partners.length + 20);
+    expect(after.statements.length, after.statements.join("\n")).toBe(before.statements.length);
+    const { statements } = await counted(() => listPartners(parsePartnerListQuery(new URLSearchParams())));
+    expect(statements.length, statements.join("\n")).toBeLessThanOrEqual(4);
+    // Beside the list's, the call reads only the token and its user.
+    expect(after.statements.length).toBeLessThanOrEqual(statements.length + 2);
+
+    const row = after.result.body.partners.find((partner: { partner_id: number }) => partner.partner_id === extra[0].id);
+    expect(row.active_products).toEqual([{ product_id: assigned.id, status: "FILED", product_name: assigned.name }]);
+    expect(row.template_data.map((entry: TemplateDataEntry) => [entry.template_type, entry.is_read])).toEqual([
+      ["pdt", true],
+      ["filing plan", true],
+      ["sales", false],
+    ]);
+    await expectTemplateData(row.template_data, extra[0].id);
   });
 
   it("refuses a partner (403) and an unknown filter value (400)", async () => {
@@ -814,6 +912,7 @@ describe("GET /partner/dashboard/", () => {
       await expectTemplateData(
         answer.body.template_data.map(({ last_message: _, ...entry }: TemplateDataEntry & { last_message: string | null }) => entry),
         partnerId,
+        "partner",
       );
     }
     const one = await callApi("GET", "/partner/dashboard/", { token: partner1 });

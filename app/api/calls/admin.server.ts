@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { REGIONS } from "~/db/reference-data";
-import { deactivatePartner, getPartnerSummary, listPartners } from "~/models/partner-list.server";
+import { deactivatePartner, getPartnerSummary, listPartners, reportsOfQuarter, type PartnerReports } from "~/models/partner-list.server";
 import { createPartner, getPartnerFormValues, listCallingCodes, listCountries, listProductOptions, updatePartner } from "~/models/partner.server";
 import { decideProductVerification, listProductVerifications, verificationPartnerId, type ProductVerificationItem } from "~/models/product-verification.server";
 import {
@@ -18,11 +18,10 @@ import {
   updateProduct,
   type ProductRow,
 } from "~/models/product.server";
-import { getOpenQuarter, openQuarterSpan, type Quarter } from "~/models/quarter.server";
+import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
 import { partnerGuidance } from "~/models/report-overview.server";
-import { findReport, sideOf } from "~/models/report-screen.server";
-import { unreadMessageCount } from "~/models/report-workflow.server";
+import { sideOf } from "~/models/report-screen.server";
 import { loadSalesReport } from "~/models/sales-report.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import type { AuthUser } from "~/models/user.server";
@@ -86,24 +85,29 @@ const TemplateData = z
   })
   .meta({ id: "TemplateData" });
 
-/** The partner's three reports of the quarter, as the viewer's side sees their messages. */
-function templateData(partnerId: number, quarter: Quarter, viewer: Pick<AuthUser, "role">): Promise<z.infer<typeof TemplateData>[]> {
-  return Promise.all(
-    REPORT_TYPES.map(async (type) => {
-      const report = await findReport(partnerId, quarter.id, type);
-      const status = report?.status ?? "not started";
-      return {
-        template_type: TEMPLATE_TYPE_NAMES[type],
-        report_status: status,
-        is_approved: status === "Approved" ? true : status === "Rejected" ? false : null,
-        quarter_name: quarter.name,
-        submission_time: report?.submittedAt?.toISOString() ?? null,
-        updated_at: report?.updatedAt.toISOString() ?? null,
-        partner_id: partnerId,
-        is_read: report ? (await unreadMessageCount(report.id, sideOf(viewer.role))) === 0 : true,
-      };
-    }),
-  );
+/** Spec §3's template_data: the partner's three reports of the quarter (read in bulk by reportsOfQuarter). */
+function templateData(partnerId: number, quarterName: string, partnerReports: PartnerReports): z.infer<typeof TemplateData>[] {
+  return REPORT_TYPES.map((type) => {
+    const report = partnerReports[type];
+    const status = report?.status ?? "not started";
+    return {
+      template_type: TEMPLATE_TYPE_NAMES[type],
+      report_status: status,
+      is_approved: status === "Approved" ? true : status === "Rejected" ? false : null,
+      quarter_name: quarterName,
+      submission_time: report?.submittedAt?.toISOString() ?? null,
+      updated_at: report?.updatedAt.toISOString() ?? null,
+      partner_id: partnerId,
+      is_read: (report?.unreadMessageCount ?? 0) === 0,
+    };
+  });
+}
+
+/** The partner's template_data of the open quarter, as the viewer's side sees the messages. */
+async function openQuarterTemplateData(partnerId: number, viewer: Pick<AuthUser, "role">) {
+  const quarter = await getOpenQuarter();
+  const reports = await reportsOfQuarter([partnerId], quarter.id, sideOf(viewer.role));
+  return templateData(partnerId, quarter.name, reports.get(partnerId)!);
 }
 
 const PartnerListQuery = z
@@ -123,7 +127,7 @@ const PartnerListAnswer = z
         company_name: z.string(),
         email: z.string(),
         is_active: z.boolean(),
-        active_products: z.array(z.object({ product_id: z.number().int(), product_name: z.string() })),
+        active_products: z.array(z.object({ product_id: z.number().int(), status: z.enum(PROJECT_STATUSES), product_name: z.string() })),
         template_data: z.array(TemplateData),
       }),
     ),
@@ -245,7 +249,7 @@ async function partnerInput(body: z.infer<typeof PartnerFields>): Promise<Partne
 export async function readPartner(id: number, viewer: Pick<AuthUser, "role">): Promise<z.infer<typeof PartnerAnswer>> {
   const found = await getPartnerFormValues(id);
   if (!found) throw notFound(PARTNER_NOT_FOUND);
-  const [options, reports] = await Promise.all([listProductOptions(id), getOpenQuarter().then((quarter) => templateData(id, quarter, viewer))]);
+  const [options, reports] = await Promise.all([listProductOptions(id), openQuarterTemplateData(id, viewer)]);
   const names = new Map(options.map((product) => [product.id, product.name]));
   const value = found.value;
   return {
@@ -501,20 +505,18 @@ export const ADMIN_CALLS: ApiCall[] = [
     query: PartnerListQuery,
     answer: PartnerListAnswer,
     errors: [400],
-    async handle({ user, request }) {
-      const [{ quarterName, rows }, quarter] = await Promise.all([listPartners(parsePartnerListQuery(new URL(request.url).searchParams)), getOpenQuarter()]);
+    async handle({ request }) {
+      const { quarterName, rows } = await listPartners(parsePartnerListQuery(new URL(request.url).searchParams));
       return {
         quarter_name: quarterName,
-        partners: await Promise.all(
-          rows.map(async (row) => ({
-            partner_id: row.id,
-            company_name: row.companyName,
-            email: row.email,
-            is_active: row.isActive,
-            active_products: row.products.map((product) => ({ product_id: product.id, product_name: product.name })),
-            template_data: await templateData(row.id, quarter, user),
-          })),
-        ),
+        partners: rows.map((row) => ({
+          partner_id: row.id,
+          company_name: row.companyName,
+          email: row.email,
+          is_active: row.isActive,
+          active_products: row.products.map((product) => ({ product_id: product.id, status: product.status, product_name: product.name })),
+          template_data: templateData(row.id, quarterName, row.reports),
+        })),
       };
     },
   }),
@@ -858,7 +860,7 @@ export const ADMIN_CALLS: ApiCall[] = [
     async handle({ user }) {
       const [{ cutOff, tiles }, reports] = await Promise.all([
         partnerGuidance(user.partnerId!),
-        getOpenQuarter().then((quarter) => templateData(user.partnerId!, quarter, user)),
+        openQuarterTemplateData(user.partnerId!, user),
       ]);
       return {
         cut_off_date: cutOff ? formatDate(cutOff.date) : null,
