@@ -238,6 +238,13 @@ describe("POST /report/sales/{x}", () => {
     expect(all.body.rows.map((row: any) => [row.sales_report_id, row.product_name, row.country_name, row.total_value])).toEqual(
       shown.page.rows.map((row: any) => [row.id, row.productName, row.country, row.totalValue]),
     );
+    // The ids spec §3 puts beside the names: the country's and the product's of the country and product filters.
+    const countryIds = new Map(all.body.country_filter.map((option: any) => [option.country_name, option.country_id]));
+    const productIds = new Map(all.body.product_filter.map((option: any) => [option.product_name, option.product_id]));
+    for (const row of all.body.rows) {
+      expect(row.country_id).toBe(countryIds.get(row.country_name));
+      expect(row.product_id).toBe(productIds.get(row.product_name) ?? null);
+    }
 
     const first = all.body.rows[0];
     const year = Number(first.year);

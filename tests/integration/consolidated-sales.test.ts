@@ -231,8 +231,13 @@ describe("the consolidated Sales Report page", () => {
     expect(result.page.rows.filter((row) => row.companyName === "Acme Generics Ltd").map((row) => row.reportStatus)).toEqual(["Saved", "Saved", "Saved"]);
     expect(new Set(result.page.rows.map((row) => row.reportStatus))).toEqual(new Set(["Saved", "Approved"]));
     const first = result.page.rows[0];
-    expect(Object.keys(first).sort()).toEqual(["companyName", "country", "id", "month", "productName", "purchaser", "quantity", "reportId", "reportStatus", "totalValue", "year"].sort());
+    expect(Object.keys(first).sort()).toEqual(
+      ["companyName", "country", "countryId", "id", "month", "productId", "productName", "purchaser", "quantity", "reportId", "reportStatus", "totalValue", "year"].sort(),
+    );
     expect(first).toMatchObject({ companyName: "Acme Generics Ltd", country: "India", purchaser: "Hetero Labs Ltd", quantity: "250.5", totalValue: "180360" });
+    const firstStored = stored.find((row) => row.id === first.id)!;
+    expect({ countryId: first.countryId, productId: first.productId }).toEqual({ countryId: firstStored.countryId, productId: firstStored.productId });
+    expect(first.countryId).not.toBeNull();
     expect(first.month).toBe(MONTHS[(openQuarterRef().quarter - 1) * 3]);
     expect(result.options.partners.map((option) => option.name)).toEqual(["Acme Generics Ltd", "Borealis Pharma Pvt"]);
     expect(result.options.statuses).toEqual(["Saved", "Submitted", "Resubmitted", "Approved", "Rejected"]);

@@ -19,6 +19,7 @@ import { boundedText } from "~/schemas/fields";
 import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES } from "~/utils/reports";
+import { SALES_SPEC_FIELD } from "~/reports/sales/contract";
 import { columnsFor, type SalesKind } from "~/utils/sales-rows";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, idParam, invalid, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
@@ -316,10 +317,6 @@ async function salesQuery(kind: SalesKind, body: SalesBody) {
   });
 }
 
-/** A grid column's key as the spec's sales row names it (section 3): `formulation_md`, `country_name`, else snake_case. */
-const SPEC_SALES_FIELD: Record<string, string> = { country: "country_name", formulationType: "formulation_md" };
-const specField = (key: string) => SPEC_SALES_FIELD[key] ?? key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
 const SalesReport = z
   .object({
     ...pageAnswer,
@@ -328,8 +325,15 @@ const SalesReport = z
     columns: z.array(z.object({ key: z.string(), label: z.string() })).meta({ description: "The table's columns: the keys of each row's cells and their labels." }),
     rows: z.array(
       z
-        .object({ sales_report_id: z.number().int(), report_id: z.number().int(), company_name: z.string(), report_status: z.enum(REPORT_STATES) })
-        .catchall(z.union([z.string(), z.number()]))
+        .object({
+          sales_report_id: z.number().int(),
+          report_id: z.number().int(),
+          company_name: z.string(),
+          report_status: z.enum(REPORT_STATES),
+          country_id: z.number().int().nullable().meta({ description: "The row's country (null: none)." }),
+          product_id: z.number().int().nullable().meta({ description: "The row's product (null: a name awaiting verification, or none)." }),
+        })
+        .catchall(z.union([z.string(), z.number()]).nullable())
         .meta({ description: "The row's cells by column key, the spec's sales row fields, as the grid shows them (numbers as exact decimals)." }),
     ),
     quarter_filter: z.array(QuarterOption).meta({ description: "The open quarter first, then earlier ones; `quarter_id` is the body's `quarter_id`." }),
@@ -355,13 +359,15 @@ async function salesAnswer(view: SalesConsolidatedView): Promise<z.infer<typeof 
     quarter: view.quarter.name,
     quarter_id: view.quarter.id,
     table: view.tab,
-    columns: columns.map((column) => ({ key: specField(column.key), label: column.label })),
+    columns: columns.map((column) => ({ key: SALES_SPEC_FIELD[column.key], label: column.label })),
     rows: view.page.rows.map((row) => ({
       sales_report_id: row.id,
       report_id: row.reportId,
       company_name: row.companyName,
       report_status: row.reportStatus,
-      ...Object.fromEntries(columns.map((column) => [specField(column.key), row[column.key] ?? ""])),
+      country_id: row.countryId,
+      product_id: row.productId,
+      ...Object.fromEntries(columns.map((column) => [SALES_SPEC_FIELD[column.key], row[column.key] ?? ""])),
     })),
     quarter_filter: quarterOptions(quarters),
     partner_filter: partnerOptions(options.partners),

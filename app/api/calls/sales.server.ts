@@ -11,37 +11,13 @@ import { resolveQuarter } from "~/models/report-screen.server";
 import { loadSalesReport, saveMessage, saveSalesReport } from "~/models/sales-report.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
-import { SAVE_MAX_ROWS } from "~/reports/sales/contract";
+import { SALES_SPEC_FIELD, SAVE_MAX_ROWS } from "~/reports/sales/contract";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { canonicalName, columnLabel, columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesKind, type SalesRowInput } from "~/utils/sales-rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportWorkflowCalls } from "./report-frame.server";
 
 const TAG = "Sales Report";
-
-/** Spec §3's field of each grid column. */
-const SPEC_FIELD: Record<SalesColumnKey, string> = {
-  year: "year",
-  month: "month",
-  country: "country_name",
-  purchaser: "purchaser",
-  productName: "product_name",
-  strength: "strength",
-  formulationType: "formulation_md",
-  packSize: "pack_size",
-  quantity: "quantity",
-  currency: "currency",
-  grossSalePriceCurrency: "gross_sale_price_currency",
-  usdExchangeRate: "usd_exchange_rate",
-  grossSalePriceUsd: "gross_sale_price_usd",
-  totalGrossValue: "total_gross_value",
-  deductableExpenses: "deductable_expenses",
-  totalValue: "total_value",
-  royaltyPercent: "royalty_percent",
-  royaltyDue: "royalty_due",
-  procurementEndCountry: "procurement_end_country",
-  comments: "comments",
-};
 
 type IdField = "country_id" | "product_id";
 
@@ -60,7 +36,7 @@ function rowShape<Cell extends z.ZodType, Id extends z.ZodType>(kind: SalesKind,
   return Object.fromEntries(
     columnsFor(kind).flatMap((column) => {
       const beside = ID_FIELD[column.key];
-      return [[SPEC_FIELD[column.key], cell(column)], ...(beside ? [[beside.field, id(beside.description)]] : [])];
+      return [[SALES_SPEC_FIELD[column.key], cell(column)], ...(beside ? [[beside.field, id(beside.description)]] : [])];
     }),
   ) as Record<string, Cell | Id>;
 }
@@ -111,7 +87,7 @@ async function loadTab(viewer: AuthUser, kind: SalesKind, partnerId: number, qua
       const answer: Record<string, string | number | null> = { sales_report_id: row.id! };
       for (const column of columnsFor(kind)) {
         const value = (row as Record<string, string>)[column.key];
-        answer[SPEC_FIELD[column.key]] = value;
+        answer[SALES_SPEC_FIELD[column.key]] = value;
         const beside = ID_FIELD[column.key];
         if (beside) answer[beside.field] = ids[beside.field].get(value) ?? null;
       }
@@ -197,7 +173,7 @@ async function modelRows(kind: SalesKind, partnerId: number, posted: PostedRow[]
     for (const field of Object.keys(row)) if (!fields.has(field)) refuse(field, `Not a field of the ${kind} tab.`);
     const cells: Record<string, string | number | null> = { id: row.sales_report_id ?? null };
     for (const column of columnsFor(kind)) {
-      const value = row[SPEC_FIELD[column.key]];
+      const value = row[SALES_SPEC_FIELD[column.key]];
       cells[column.key] = value == null ? null : String(value);
       const beside = ID_FIELD[column.key];
       const id = beside ? row[beside.field] : null;
@@ -206,7 +182,7 @@ async function modelRows(kind: SalesKind, partnerId: number, posted: PostedRow[]
       const name = byId.get(id as number);
       if (name === undefined) refuse(beside.field, beside.unknown(kind));
       else if (!String(cells[column.key] ?? "").trim()) cells[column.key] = name;
-      else if (canonicalName(names, String(cells[column.key])) !== name) refuse(beside.field, `Not the id of the ${SPEC_FIELD[column.key]} sent.`);
+      else if (canonicalName(names, String(cells[column.key])) !== name) refuse(beside.field, `Not the id of the ${SALES_SPEC_FIELD[column.key]} sent.`);
     }
     return cells as SalesRowInput;
   });
@@ -250,7 +226,7 @@ async function save(input: {
   if (!saved.ok) {
     // One tab's rows are sent: a problem's row number is the place in `rows`.
     const errors = SALES_KINDS.flatMap((kind) =>
-      saved.problems[kind].flatMap((problem) => problem.keys.map((key) => [`rows.${problem.rowNumber - 1}.${SPEC_FIELD[key]}`, [`${columnLabel(kind, key)}: please input a valid entry.`]])),
+      saved.problems[kind].flatMap((problem) => problem.keys.map((key) => [`rows.${problem.rowNumber - 1}.${SALES_SPEC_FIELD[key]}`, [`${columnLabel(kind, key)}: please input a valid entry.`]])),
     );
     throw invalid(Object.fromEntries(errors));
   }
@@ -259,7 +235,7 @@ async function save(input: {
     detail: input.action === "submit" ? REPORT_SUBMITTED : saveMessage(saved.counts).text,
     report_id: saved.reportId,
     version: saved.version,
-    warnings: SALES_KINDS.flatMap((kind) => saved.warnings[kind].map((warning) => ({ row: warning.rowNumber - 1, field: SPEC_FIELD[warning.column], expected: warning.expected }))),
+    warnings: SALES_KINDS.flatMap((kind) => saved.warnings[kind].map((warning) => ({ row: warning.rowNumber - 1, field: SALES_SPEC_FIELD[warning.column], expected: warning.expected }))),
   });
 }
 

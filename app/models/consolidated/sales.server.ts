@@ -82,6 +82,8 @@ export type SalesConsolidatedRow = {
   reportId: number;
   companyName: string;
   reportStatus: ReportStatus;
+  countryId: number | null;
+  productId: number | null;
 } & Partial<Record<SalesColumnKey, string>>;
 
 
@@ -255,6 +257,8 @@ interface FetchedRow {
   year: number | null;
   month: number | null;
   country: string | null;
+  countryId: number | null;
+  productId: number | null;
   purchaser: string | null;
   product: string | null;
   quantity: string | null;
@@ -308,7 +312,14 @@ function cellText(key: SalesColumnKey, row: FetchedRow): string {
 }
 
 function formatRow(kind: SalesKind, row: FetchedRow, report: QuarterReport): SalesConsolidatedRow {
-  const result: SalesConsolidatedRow = { id: row.id, reportId: report.id, companyName: report.companyName, reportStatus: report.status };
+  const result: SalesConsolidatedRow = {
+    id: row.id,
+    reportId: report.id,
+    companyName: report.companyName,
+    reportStatus: report.status,
+    countryId: row.countryId,
+    productId: row.productId,
+  };
   for (const column of columnsFor(kind)) result[column.key] = cellText(column.key, row);
   return result;
 }
@@ -321,6 +332,8 @@ function fetchedFields(s: typeof rowColumns | ReturnType<typeof lateralRows>) {
     year: s.year,
     month: s.month,
     country: countries.name,
+    countryId: s.countryId,
+    productId: s.productId,
     purchaser: s.purchaser,
     product: sql<string | null>`coalesce(${products.name}, ${s.productName})`,
     quantity: s.quantity,

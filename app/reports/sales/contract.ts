@@ -2,7 +2,7 @@
  * Client-safe shapes of the Sales Report beyond the frame's (app/reports/frame/contract.ts):
  * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
  */
-import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesKind } from "~/utils/sales-rows";
+import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
 import type { FrameIntent, ReportActionData } from "../frame/contract";
 
 /** Blank rows the form without JavaScript offers to add. */
@@ -13,6 +13,30 @@ export const GRID_PADDING_ROWS = 500;
 export const ADD_ROWS_MAX = 10_000;
 /** Rows one save may carry per table (the grid allows adding 10000 at a time). */
 export const SAVE_MAX_ROWS = 100_000;
+
+/** Spec §3's field of each grid column: the API's rows and the consolidated report's name them so. */
+export const SALES_SPEC_FIELD: Record<SalesColumnKey, string> = {
+  year: "year",
+  month: "month",
+  country: "country_name",
+  purchaser: "purchaser",
+  productName: "product_name",
+  strength: "strength",
+  formulationType: "formulation_md",
+  packSize: "pack_size",
+  quantity: "quantity",
+  currency: "currency",
+  grossSalePriceCurrency: "gross_sale_price_currency",
+  usdExchangeRate: "usd_exchange_rate",
+  grossSalePriceUsd: "gross_sale_price_usd",
+  totalGrossValue: "total_gross_value",
+  deductableExpenses: "deductable_expenses",
+  totalValue: "total_value",
+  royaltyPercent: "royalty_percent",
+  royaltyDue: "royalty_due",
+  procurementEndCountry: "procurement_end_country",
+  comments: "comments",
+};
 
 export type SalesIntent = FrameIntent | "verify-product";
 export type SalesActionData = ReportActionData;
