@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { apiTokens, partnerProducts, partners, products, reportMessages, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
@@ -6,7 +6,7 @@ import type { ProjectStatus } from "~/utils/project-status";
 import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import { writeAudit } from "./audit.server";
 import { getOpenQuarter } from "./quarter.server";
-import type { MessageSide } from "./report-workflow.server";
+import { unreadBy, type MessageSide } from "./report-workflow.server";
 
 // ---------------------------------------------------------------- the list
 
@@ -47,7 +47,6 @@ export type PartnerReports = Partial<Record<ReportTypeKey, ListedReport>>;
 
 /** The partners' reports of a quarter with their unread message counts for `side`, by partner, in one statement. */
 export async function reportsOfQuarter(partnerIds: number[], quarterId: number, side: MessageSide): Promise<Map<number, PartnerReports>> {
-  const readAt = side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt;
   const rows = partnerIds.length
     ? await db
         .select({
@@ -62,7 +61,7 @@ export async function reportsOfQuarter(partnerIds: number[], quarterId: number, 
         .from(reports)
         .leftJoin(
           reportMessages,
-          and(eq(reportMessages.reportId, reports.id), isNull(readAt), ne(reportMessages.isPartnerMessage, side === "partner")),
+          and(eq(reportMessages.reportId, reports.id), unreadBy(side)),
         )
         .where(and(eq(reports.quarterId, quarterId), inArray(reports.partnerId, partnerIds)))
         .groupBy(reports.id)

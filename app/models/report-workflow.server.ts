@@ -280,6 +280,9 @@ export type MessageSide = "partner" | "admin";
 
 const readColumn = (side: MessageSide) => (side === "partner" ? reportMessages.readByPartnerAt : reportMessages.readByAdminAt);
 
+/** A message the other side wrote that `side` has not opened yet (a condition on report_messages). */
+export const unreadBy = (side: MessageSide) => and(isNull(readColumn(side)), ne(reportMessages.isPartnerMessage, side === "partner"));
+
 /** The report's messages, oldest first, and how many of them `side` has not opened yet (one statement). */
 export async function listReportMessages(reportId: number, side: MessageSide) {
   const rows = await db
@@ -305,13 +308,7 @@ export async function unreadMessageCount(reportId: number, side: MessageSide) {
   const [{ value }] = await db
     .select({ value: count() })
     .from(reportMessages)
-    .where(
-      and(
-        eq(reportMessages.reportId, reportId),
-        isNull(readColumn(side)),
-        ne(reportMessages.isPartnerMessage, side === "partner"),
-      ),
-    );
+    .where(and(eq(reportMessages.reportId, reportId), unreadBy(side)));
   return Number(value);
 }
 
