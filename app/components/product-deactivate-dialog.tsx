@@ -28,6 +28,7 @@ export const ProductDeactivateDialog = forwardRef<HTMLDialogElement, { target: D
               <button type="button" className="button button--secondary" onClick={close}>
                 {t("Cancel")}
               </button>
+              {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog moves the focus into itself when it opens */}
               <button type="submit" className="button button--primary" autoFocus>
                 {t("Ok")}
               </button>

@@ -8,7 +8,7 @@ import { CategoryChart, type BarChartProps, type PlotFrame } from "./bar-chart";
  * relying on colour alone. Colours come from charts.css.
  */
 
-export interface LineChartProps extends Omit<BarChartProps, "stacked"> {}
+export type LineChartProps = Omit<BarChartProps, "stacked">;
 
 const POINT_AREA = 42;
 

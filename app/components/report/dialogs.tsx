@@ -86,6 +86,7 @@ export function InvalidDataDialog({
           </h2>
           <InvalidDataList problems={problems} headings={headings} />
           <div className="dialog__actions">
+            {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog moves the focus into itself when it opens */}
             <button type="button" className="button button--primary" onClick={onClose} autoFocus>
               {t("Ok")}
             </button>
@@ -162,6 +163,7 @@ export function CommentDialog({
               setComment(event.target.value);
               if (event.target.value.trim()) setError(null);
             }}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog moves the focus into itself when it opens
             autoFocus
           />
           <div className="dialog__actions">

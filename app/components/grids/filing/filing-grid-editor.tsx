@@ -47,6 +47,7 @@ function StatusEditor({ row, column, onRowChange, onClose, options, label }: Ren
   return (
     <select
       className="report-grid__editor"
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- the cell's editor takes the focus when the user starts editing the cell
       autoFocus
       aria-label={label}
       value={value}

@@ -74,6 +74,7 @@ function StatusEditor({ row, onRowChange, onClose, label }: RenderEditCellProps<
   return (
     <select
       className="report-grid__editor"
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- the cell's editor takes the focus when the user starts editing the cell
       autoFocus
       aria-label={label}
       value={cellOf(row, "status")}
@@ -115,7 +116,7 @@ export function PdtGridEditor({
   });
   const [problems, setProblems] = useState<TableProblems | null>(null);
   const byKey = useMemo(() => new Map(view.rows.map((row) => [`${row.productId}:${row.stageId}`, row])), [view.rows]);
-  const earlierQuarters = view.quarterOrder.slice(0, -1).map((quarter) => quarter.name);
+  const earlierQuarters = useMemo(() => view.quarterOrder.slice(0, -1).map((quarter) => quarter.name), [view.quarterOrder]);
 
   useEffect(() => {
     if (result?.kind === "problems") setProblems(result.problems);
@@ -214,7 +215,7 @@ export function PdtGridEditor({
         },
       },
     ];
-  }, [t, readOnly, invalidCells, earlierQuarters.join("|"), byKey, rows, rules]);
+  }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules]);
 
   return (
     <div className="report-editor" data-dirty={dirty ? "true" : undefined}>
