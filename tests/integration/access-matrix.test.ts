@@ -61,8 +61,8 @@ type Cells = Record<string, string | number>;
 interface PartnerData {
   id: number;
   name: string;
-  /** The open quarter's Sales Report: its version and a saved API row (grid cells, with its id). */
-  sales: { version: number; apiRow: Cells };
+  /** The open quarter's Sales Report: its version and a saved API row (grid cells, with its id; `answerRow`: as the JSON API reads it). */
+  sales: { version: number; apiRow: Cells; answerRow: Record<string, unknown> };
   /** The open quarter's Development Timeline: its version and its first row. */
   pdt: { version: number; row: { productId: number; stageId: number; notes: string; startDate: string; endDate: string } };
   /** The open quarter's Filing Plans: its version, a country of the grid and the partner's first product. */
@@ -90,11 +90,12 @@ interface Ctx {
 }
 
 /** A partner's open-quarter reports, read as the administrator sees them. */
-async function partnerData(email: string, open: string, adminId: number): Promise<PartnerData> {
+async function partnerData(email: string, open: string, adminId: number, adminToken: string): Promise<PartnerData> {
   const [partner] = await db.select().from(partners).where(eq(partners.email, email));
   const viewer = { id: adminId, role: "ADMIN" as const, partnerId: null };
-  const [sales, pdt, filing] = await Promise.all([
+  const [sales, salesAnswer, pdt, filing] = await Promise.all([
     loadSalesReport({ viewer, partnerId: partner.id, quarterName: open }),
+    readAs(adminToken, `/template/sales/api/${partner.id}`),
     loadPdtReport({ viewer, partnerId: partner.id, quarterName: open }),
     loadFilingPlan({ viewer, partnerId: partner.id, quarterName: open }),
   ]);
@@ -102,7 +103,7 @@ async function partnerData(email: string, open: string, adminId: number): Promis
   return {
     id: partner.id,
     name: partner.companyName,
-    sales: { version: sales.report.version, apiRow: sales.rows.API[0] as unknown as Cells },
+    sales: { version: sales.report.version, apiRow: sales.rows.API[0] as unknown as Cells, answerRow: salesAnswer.rows[0] },
     pdt: {
       version: pdt.report.version,
       row: { productId: pdtRow.productId, stageId: pdtRow.stageId, notes: pdtRow.notes, startDate: pdtRow.startDate ?? "", endDate: pdtRow.endDate ?? "" },
@@ -110,6 +111,16 @@ async function partnerData(email: string, open: string, adminId: number): Promis
     filing: { version: filing.report.version, countryId: filing.rows[0].countryId, productId: filing.products[0].id },
   };
 }
+
+/** What a GET of the JSON API answers (what the matching save takes back). */
+async function readAs(token: string, path: string) {
+  const answer = await callApi("GET", path, { token });
+  expect(answer.status, `GET ${path}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200);
+  return answer.body;
+}
+
+/** The same, read by the administrator. */
+const readAsAdmin = async (ctx: Ctx, path: string) => readAs((await issueApiToken(ctx.userIds.admin)).token, path);
 
 const peopleOf = (partnerId: number) => db.select().from(employees).where(eq(employees.partnerId, partnerId)).orderBy(employees.id);
 
@@ -124,9 +135,10 @@ async function context(): Promise<Ctx> {
   const userIds = Object.fromEntries(
     Object.entries(ACCOUNTS).map(([key, account]) => [key, userRows.find((row) => row.email === account.email)!.id]),
   ) as Ctx["userIds"];
+  const { token } = await issueApiToken(userIds.admin);
   const [acme, borealis] = await Promise.all([
-    partnerData(ACCOUNTS.acme.email, open.name, userIds.admin),
-    partnerData(ACCOUNTS.borealis.email, open.name, userIds.admin),
+    partnerData(ACCOUNTS.acme.email, open.name, userIds.admin, token),
+    partnerData(ACCOUNTS.borealis.email, open.name, userIds.admin, token),
   ]);
   const [cedar] = await db.select().from(partners).where(eq(partners.email, ACCOUNTS.cedar.email));
   const [product] = await db.select().from(products).where(eq(products.name, "Dolutegravir 50 mg"));
@@ -752,92 +764,112 @@ const apiEveryRole = (probe: ProbeFn, signedIn: Case = OK): MethodEntry => ({ pr
 /** Sign-in and password links: no token needed, the same answer whoever asks. */
 const apiPublic = (probe: ProbeFn, answer: Case = OK) => sameForAll(probe, answer);
 
-/** The answer is Acme's. */
-const acmeAnswer = (answer: PageAnswer | ApiAnswer, ctx: Ctx) => expect((answer as ApiAnswer).body.partner_id).toBe(ctx.acme.id);
+/** The report read is Acme's. */
+const acmeAnswer = (kind: ReportKind) => (answer: PageAnswer | ApiAnswer, ctx: Ctx) => expect((answer as ApiAnswer).body[`${kind}_meta`].partner_id).toBe(ctx.acme.id);
 
 const API_NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check"]): Case => ({ label, probe, status: 400, message: ROWS_NOT_IN_REPORT, unchanged: true, check });
 
-const pdtApiRow = (row: PartnerData["pdt"]["row"], extra: Record<string, string> = {}) => ({
+/** A timeline row as the API saves it: the open quarter's plan under its `start_date_<quarter>` and `end_date_<quarter>` keys. */
+const pdtApiRow = (ctx: Ctx, row: PartnerData["pdt"]["row"], extra: Record<string, string> = {}) => ({
   product_id: row.productId,
   stage_id: row.stageId,
   notes: "Checked by the access matrix",
-  start_date: row.startDate,
-  end_date: row.endDate,
+  [`start_date_${ctx.open.name}`]: row.startDate,
+  [`end_date_${ctx.open.name}`]: row.endDate,
   ...extra,
 });
 
-/** The partner's form as the API reads and takes it back. */
-async function partnerApiForm(id: number) {
-  const { value } = (await getPartnerFormValues(id))!;
-  return {
-    ...value,
-    products: value.products.map((row) => ({ productId: Number(row.productId), status: row.status })),
-    people: value.people.map((person) => ({ ...person, employeeId: Number(person.employeeId) })),
-  };
-}
+/** A saved Sales row as read, purchaser changed, under the id of `idOf`'s row. */
+const salesApiRow = (own: PartnerData, idOf = own) => ({ ...own.sales.answerRow, sales_report_id: idOf.sales.answerRow.sales_report_id, purchaser: "Access Matrix Pharma Ltd" });
 
 type ReportKind = "pdt" | "filing" | "sales";
 
-/** What each report's save carries: its version and one changed row or cell of `partner`; `rowsOf` the rows of another. */
-const REPORT_SAVES: Record<ReportKind, { version: (p: PartnerData) => number; body: (own: PartnerData, rowsOf?: PartnerData) => Record<string, unknown> }> = {
-  pdt: { version: (p) => p.pdt.version, body: (own, rowsOf = own) => ({ version: own.pdt.version, rows: [pdtApiRow(rowsOf.pdt.row)] }) },
+/** What each report's save carries: its version and one changed row or cell of `own`; `rowsOf` names the row, product or row id of another. */
+const REPORT_SAVES: Record<ReportKind, { version: (p: PartnerData) => number; body: (ctx: Ctx, own: PartnerData, rowsOf?: PartnerData) => Record<string, unknown> }> = {
+  pdt: { version: (p) => p.pdt.version, body: (ctx, own, rowsOf = own) => ({ version: own.pdt.version, rows: [pdtApiRow(ctx, rowsOf.pdt.row)] }) },
   filing: {
     version: (p) => p.filing.version,
-    body: (own, rowsOf = own) => ({ version: own.filing.version, cells: { [own.filing.countryId]: { [rowsOf.filing.productId]: "Filed" } } }),
+    body: (_ctx, own, rowsOf = own) => ({ version: own.filing.version, [own.filing.countryId]: { [rowsOf.filing.productId]: "Filed" } }),
   },
-  sales: { version: (p) => p.sales.version, body: (own, rowsOf = own) => ({ version: own.sales.version, API: [salesRow(rowsOf.sales.apiRow)] }) },
+  sales: { version: (p) => p.sales.version, body: (_ctx, own, rowsOf = own) => ({ version: own.sales.version, sales_report_id: [], rows: [salesApiRow(own, rowsOf)] }) },
+};
+
+/** A Filing Plans cell of a Borealis product: refused naming the cell (country id, product id). */
+const borealisCellRefused = (label: string, probe: ProbeFn): Case => ({
+  label,
+  probe,
+  ...INVALID,
+  check: (answer, ctx) => expect(Object.keys((answer as ApiAnswer).body.errors)).toEqual([`${ctx.acme.filing.countryId}.${ctx.borealis.filing.productId}`]),
+});
+
+/** A partner's own report (`path`) and a partner's report for the administrators (`partnerPath`): the call's key and a request's path. */
+interface ReportPaths {
+  path: { key: string; of: string };
+  partnerPath: { key: string; of: (partnerId: number) => string };
+}
+
+const REPORT_PATHS: Record<ReportKind, ReportPaths> = {
+  pdt: { path: { key: "/template/pdt/", of: "/template/pdt/" }, partnerPath: { key: "/template/pdt/{partnerId}/", of: (id) => `/template/pdt/${id}/` } },
+  filing: { path: { key: "/template/filing/", of: "/template/filing/" }, partnerPath: { key: "/template/filing/{partnerId}/", of: (id) => `/template/filing/${id}/` } },
+  // A tab at a time: the API tab.
+  sales: { path: { key: "/template/sales/{x}", of: "/template/sales/api" }, partnerPath: { key: "/template/sales/{x}/{y}", of: (id) => `/template/sales/api/${id}` } },
 };
 
 /** The seven calls of a report template, under /template/{kind}/. */
 function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case }): Record<string, MethodEntry> {
   const save = REPORT_SAVES[kind];
   const base = `/template/${kind}`;
+  const { path, partnerPath } = REPORT_PATHS[kind];
+  const borealisRows = (label: string, probe: ProbeFn) =>
+    kind === "filing" ? borealisCellRefused(label, probe) : API_NOT_IN_REPORT(label, probe, kind === "sales" ? borealisRowUnchanged : undefined);
   const otherRows: Case[] = [
-    API_NOT_IN_REPORT(
-      `a Borealis ${kind === "filing" ? "product's cell" : kind === "pdt" ? "product's row" : "row id"} in the body`,
-      (ctx) => ({ path: `${base}/`, json: save.body(ctx.acme, ctx.borealis) }),
-      kind === "sales" ? borealisRowUnchanged : undefined,
-    ),
+    borealisRows(`a Borealis ${kind === "filing" ? "product's cell" : kind === "pdt" ? "product's row" : "row id"} in the body`, (ctx) => ({
+      path: path.of,
+      json: save.body(ctx, ctx.acme, ctx.borealis),
+    })),
   ];
   if (kind === "sales") {
     otherRows.push(
       API_NOT_IN_REPORT(
         "a Borealis row id to delete",
-        (ctx) => ({ path: `${base}/`, json: { version: ctx.acme.sales.version, sales_report_id: [ctx.borealis.sales.apiRow.id] } }),
+        (ctx) => ({ path: path.of, json: { version: ctx.acme.sales.version, sales_report_id: [ctx.borealis.sales.apiRow.id] } }),
         borealisRowUnchanged,
       ),
+      { label: "partner_id of Borealis in the body", probe: (ctx) => ({ path: path.of, json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }), ...API_FORBIDDEN, unchanged: true },
     );
   }
   if (kind === "pdt") {
     otherRows.push(
-      API_NOT_IN_REPORT("a Borealis product's project status", (ctx) => ({ path: `${base}/`, json: { version: ctx.acme.pdt.version, rows: [pdtApiRow(ctx.borealis.pdt.row, { status: "DROPPED" })] } })),
+      API_NOT_IN_REPORT("a Borealis product's project status", (ctx) => ({
+        path: path.of,
+        json: { version: ctx.acme.pdt.version, rows: [pdtApiRow(ctx, ctx.borealis.pdt.row, { product_status: "DROPPED" })] },
+      })),
     );
   }
   return {
-    [`GET ${base}/`]: {
-      probe: () => ({ path: `${base}/` }),
+    [`GET ${path.key}`]: {
+      probe: () => ({ path: path.of }),
       anonymous: UNAUTHORIZED,
-      partner: ok(200, { check: acmeAnswer }),
-      otherPartner: { label: "partner_id of Borealis in the query", probe: (ctx) => ({ path: `${base}/`, query: { partner_id: String(ctx.borealis.id) } }), ...INVALID },
+      partner: ok(200, { check: acmeAnswer(kind) }),
+      otherPartner: { label: "partner_id of Borealis in the query", probe: (ctx) => ({ path: path.of, query: { partner_id: String(ctx.borealis.id) } }), ...INVALID },
       staff: API_FORBIDDEN,
       admin: API_FORBIDDEN,
     },
-    [`GET ${base}/{partnerId}/`]: apiAdminRead((_ctx, t) => ({ path: `${base}/${t.partner.id}/` }), { check: acmeAnswer }),
-    [`POST ${base}/`]: {
-      probe: (ctx) => ({ path: `${base}/`, json: save.body(ctx.acme) }),
+    [`GET ${partnerPath.key}`]: apiAdminRead((_ctx, t) => ({ path: partnerPath.of(t.partner.id) }), { check: acmeAnswer(kind) }),
+    [`POST ${path.key}`]: {
+      probe: (ctx) => ({ path: path.of, json: save.body(ctx, ctx.acme) }),
       anonymous: UNAUTHORIZED,
       partner: OK,
       otherPartner: otherRows,
       staff: API_FORBIDDEN,
       admin: API_FORBIDDEN,
     },
-    [`POST ${base}/{partnerId}/`]: apiAdminChange((_ctx, t) => ({ path: `${base}/${t.partner.id}/`, json: save.body(t.partner) }), [
+    [`POST ${partnerPath.key}`]: apiAdminChange((ctx, t) => ({ path: partnerPath.of(t.partner.id), json: save.body(ctx, t.partner) }), [
       OK,
-      API_NOT_IN_REPORT(
-        "Acme's report with a Borealis row or product",
-        (ctx) => ({ path: `${base}/${ctx.acme.id}/`, json: save.body(ctx.acme, ctx.borealis) }),
-        kind === "sales" ? borealisRowUnchanged : undefined,
-      ),
+      borealisRows("Acme's report with a Borealis row or product", (ctx) => ({ path: partnerPath.of(ctx.acme.id), json: save.body(ctx, ctx.acme, ctx.borealis) })),
+      ...(kind === "sales"
+        ? [{ label: "partner_id of Borealis under Acme's path", probe: (ctx: Ctx) => ({ path: partnerPath.of(ctx.acme.id), json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }), ...INVALID }]
+        : []),
     ]),
     [`POST ${base}/submit/`]: {
       probe: (ctx) => ({ path: `${base}/submit/`, json: { message: "Our report is complete.", version: save.version(ctx.acme) } }),
@@ -882,15 +914,13 @@ const API_MATRIX: Record<string, MethodEntry> = {
   },
   "POST /logout/": apiEveryRole(() => ({ path: "/logout/" })),
   "POST /account/update_password/": {
-    probe: (_ctx, t) => {
-      const account = ACCOUNTS[t.actor === "anonymous" ? "cedar" : ACCOUNT_OF[t.actor]];
-      return { path: "/account/update_password/", json: { currentPassword: account.password, password: "new-pass-42", confirmPassword: "new-pass-42" } };
-    },
+    // The bearer token names the account: a password for it is all the body holds.
+    probe: () => ({ path: "/account/update_password/", json: { password: "new-pass-42" } }),
     anonymous: UNAUTHORIZED,
     partner: OK,
     otherPartner: {
-      label: "Borealis's e-mail and password",
-      probe: () => ({ path: "/account/update_password/", json: { email: ACCOUNTS.borealis.email, currentPassword: ACCOUNTS.borealis.password, password: "new-pass-42", confirmPassword: "new-pass-42" } }),
+      label: "Borealis's e-mail beside the new password",
+      probe: () => ({ path: "/account/update_password/", json: { email: ACCOUNTS.borealis.email, password: "new-pass-42" } }),
       ...INVALID,
     },
     staff: OK,
@@ -906,26 +936,26 @@ const API_MATRIX: Record<string, MethodEntry> = {
     (ctx) => ({
       path: "/admin/partner/",
       json: {
-        companyName: "Delta Pharma Ltd",
+        company_name: "Delta Pharma Ltd",
         email: "contact@delta-pharma.example",
-        contactPrefix: "+91",
-        contactNumber: "9876543210",
+        contact_number: "+919876543210",
         address: "12 Industrial Estate, Hyderabad",
         region: "Asia",
-        products: [{ productId: ctx.product.id, status: "UNDER_DEVELOPMENT" }],
-        people: [{ firstName: "Asha", lastName: "Rao", contactPrefix: "+91", contactNumber: "9123456780" }],
+        active_products: [{ product_id: ctx.product.id, status: "UNDER_DEVELOPMENT" }],
+        employee: [{ employee_id: 0, first_name: "Asha", last_name: "Rao", contact_number: "+919123456780" }],
       },
     }),
     OK,
   ),
   "GET /admin/partner/{id}/": apiAdminRead((_ctx, t) => ({ path: `/admin/partner/${t.partner.id}/` })),
-  "PUT /admin/partner/{id}/": apiAdminChange(async (_ctx, t) => ({ path: `/admin/partner/${t.partner.id}/`, json: await partnerApiForm(t.partner.id) }), [
+  // PUT takes the partner back as GET answers it.
+  "PUT /admin/partner/{id}/": apiAdminChange(async (ctx, t) => ({ path: `/admin/partner/${t.partner.id}/`, json: await readAsAdmin(ctx, `/admin/partner/${t.partner.id}/`) }), [
     OK,
     {
-      label: "Acme's form naming a Borealis person's employeeId",
+      label: "Acme's partner naming a Borealis person's employee_id",
       probe: async (ctx) => {
-        const form = await partnerApiForm(ctx.acme.id);
-        return { path: `/admin/partner/${ctx.acme.id}/`, json: { ...form, people: [{ ...form.people[0], employeeId: ctx.borealisPeople[0].id }] } };
+        const partner = await readAsAdmin(ctx, `/admin/partner/${ctx.acme.id}/`);
+        return { path: `/admin/partner/${ctx.acme.id}/`, json: { ...partner, employee: [{ ...partner.employee[0], employee_id: ctx.borealisPeople[0].id }] } };
       },
       status: 200,
       check: borealisPeopleUnchanged,
@@ -934,9 +964,13 @@ const API_MATRIX: Record<string, MethodEntry> = {
   // The admin deactivates Cedar; the others name Acme, or Borealis.
   "DELETE /admin/partner/{id}/": apiAdminChange((ctx, t) => ({ path: `/admin/partner/${t.actor === "admin" ? ctx.cedarId : t.partner.id}/` }), OK),
   "GET /admin/product/": apiAdminRead(() => ({ path: "/admin/product/" })),
-  "POST /admin/product/": apiAdminChange(() => ({ path: "/admin/product/", json: { name: "Access Matrix 10 mg", category: "FDF", therapyArea: "HIV" } }), OK),
+  "POST /admin/product/": apiAdminChange(() => ({ path: "/admin/product/", json: { product_name: "Access Matrix 10 mg", category: "FDF", therapy_area: "HIV" } }), OK),
   "GET /admin/product/{id}/": apiAdminRead((ctx) => ({ path: `/admin/product/${ctx.product.id}/` })),
-  "PUT /admin/product/{id}/": apiAdminChange((ctx) => ({ path: `/admin/product/${ctx.product.id}/`, json: { name: `${ctx.product.name} tablets`, therapyArea: ctx.product.therapyArea } }), OK),
+  // PUT takes the product back as GET answers it.
+  "PUT /admin/product/{id}/": apiAdminChange(
+    async (ctx) => ({ path: `/admin/product/${ctx.product.id}/`, json: { ...(await readAsAdmin(ctx, `/admin/product/${ctx.product.id}/`)), product_name: `${ctx.product.name} tablets` } }),
+    OK,
+  ),
   "DELETE /admin/product/{id}/": apiAdminChange((ctx) => ({ path: `/admin/product/${ctx.product.id}/` }), OK),
   "POST /admin/product_detail/": apiAdminQuery((ctx, t) => ({ path: "/admin/product_detail/", json: { product_name: ctx.product.name, partner_id: t.partner.id } })),
   "GET /template/product_verification/{partnerId}": apiAdminRead((_ctx, t) => ({ path: `/template/product_verification/${t.partner.id}` })),
