@@ -11,7 +11,8 @@
  *   ("This text contains characters that are not allowed.");
  * - a value the field's schema refuses is refused (4xx; a 400 names the field);
  * - any other value is accepted or refused; an accepted text that the call stores is stored as
- *   sent, but for white space around it (passwords aside: only their hash is kept);
+ *   sent, but for white space around it (passwords aside: only their hash is kept; and the fields
+ *   a call ignores, such as a read answer's read-only parts posted back);
  * - a refusal writes nothing (row count and md5 of every application table), and a refusal's
  *   answer stays small.
  *
@@ -36,7 +37,6 @@ import { createPasswordToken } from "~/models/password-token.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import { findUserByEmail, setUserPassword } from "~/models/user.server";
 import { formatDate } from "~/utils/dates";
-import { columnsFor, SALES_KINDS } from "~/utils/sales-rows";
 import { CHARACTERS_NOT_ALLOWED, CONTROL_CHARACTERS } from "~/utils/text-rules";
 import { callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { resetDatabase } from "../support/database";
@@ -91,14 +91,16 @@ interface World {
   /** Acme's product name waiting for verification. */
   pendingVerificationId: number;
   resetToken: string;
-  /** Acme's partner record in the PUT body's shape. */
-  partnerForm: Row;
+  /** Acme's partner as GET answers it (what PUT takes back). */
+  partner: Row;
+  /** Dolutegravir 50 mg as GET answers it (what PUT takes back). */
+  productRead: Row;
   /** Cedar's Development Timeline: its version and first row as a save sends it. */
   pdt: { version: number; row: Row };
-  /** Acme's Filing Plans: its version and one cell. */
+  /** Acme's Filing Plans: its version and one cell, in spec §7's map of country id to product id to status. */
   filing: { version: number; cells: Record<string, Record<string, string>> };
-  /** Acme's Sales Report: its version and first saved row of each table. */
-  sales: { version: number; API: Row; FDF: Row };
+  /** Acme's Sales Report: its version and first saved row of each tab, as read. */
+  sales: { version: number; api: Row; fdf: Row };
 }
 
 async function partnerId(email: string) {
@@ -135,14 +137,12 @@ async function buildWorld(): Promise<World> {
     .where(and(eq(productVerifications.partnerId, acme), eq(productVerifications.status, "pending")));
 
   const pdt = await read(tokens.PARTNER3, "/template/pdt/");
-  const [pdtRow] = pdt.template_data;
+  const [pdtRow] = pdt.rows;
+  const quarterName = pdt.pdt_meta.quarter_name;
   const filing = await read(tokens.PARTNER, "/template/filing/");
   const [filingProduct] = filing.product_details;
-  const sales = await read(tokens.PARTNER, "/template/sales/");
-  const salesRow = (kind: (typeof SALES_KINDS)[number]) => {
-    const keys = new Set(["id", ...columnsFor(kind).map((column) => column.key)]);
-    return Object.fromEntries(Object.entries(sales.template_data[kind][0] as Row).filter(([key, value]) => keys.has(key) && value !== null));
-  };
+  const salesApi = await read(tokens.PARTNER, "/template/sales/api");
+  const salesFdf = await read(tokens.PARTNER, "/template/sales/fdf");
   return {
     tokens,
     acme,
@@ -152,16 +152,24 @@ async function buildWorld(): Promise<World> {
     product: { id: product.id, name: product.name, therapyArea: product.therapyArea },
     pendingVerificationId: verification.id,
     resetToken: await createPasswordToken(user.id, "reset"),
-    partnerForm: (await read(tokens.ADMIN, `/admin/partner/${acme}/`)).form,
+    partner: await read(tokens.ADMIN, `/admin/partner/${acme}/`),
+    productRead: await read(tokens.ADMIN, `/admin/product/${product.id}/`),
     pdt: {
       version: pdt.pdt_meta.version,
-      row: { product_id: pdtRow.product_id, stage_id: pdtRow.stage_id, notes: "Pilot batch planned.", start_date: "3/1/2027", end_date: "6/30/2027" },
+      row: {
+        product_id: pdtRow.product_id,
+        stage_id: pdtRow.stage_id,
+        product_status: pdtRow.product_status,
+        notes: "Pilot batch planned.",
+        [`start_date_${quarterName}`]: "3/1/2027",
+        [`end_date_${quarterName}`]: "6/30/2027",
+      },
     },
     filing: {
       version: filing.filing_meta.version,
-      cells: { [filing.template_data[0].country_id]: { [filingProduct.product_id]: filing.status_dropdown[filingProduct.product_type][0] } },
+      cells: { [filing.rows[0].country_id]: { [filingProduct.product_id]: filing.status_dropdown[filingProduct.product_type][0] } },
     },
-    sales: { version: sales.sales_meta.version, API: salesRow("API"), FDF: salesRow("FDF") },
+    sales: { version: salesApi.sales_meta.version, api: salesApi.rows[0], fdf: salesFdf.rows[0] },
   };
 }
 
@@ -175,13 +183,17 @@ interface Base {
   query?: Record<string, string>;
   /** By default the call's documented example. */
   body?: unknown;
+  /** Body fields that no schema names (keys a catchall takes), attacked beside the schema's. */
+  catchallFields?: FieldPath[];
+  /** Body fields the call ignores where no description of their schema says so (an accepted text there is not kept). */
+  ignoredFields?: string[];
   /** Brings the database to the state the base request needs (undone when the call's cases are done). */
   setup?: (world: World) => Promise<void>;
 }
 
 /** Acme submits its report of the open quarter: what an administrator's decision needs. */
 const submitted = (type: "filing" | "sales") => async (world: World) => {
-  const version = (await read(world.tokens.PARTNER, `/template/${type}/`))[`${type}_meta`].version;
+  const version = (await read(world.tokens.PARTNER, type === "sales" ? "/template/sales/api" : `/template/${type}/`))[`${type}_meta`].version;
   const answer = await callApi("POST", `/template/${type}/submit/`, { token: world.tokens.PARTNER, body: { message: "Submitted for review.", version } });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 };
@@ -197,16 +209,35 @@ async function salesSubmitted(world: World) {
 const decision = (world: World) => ({ account: "ADMIN" as const, body: { partner_id: world.acme, message: "Thank you.", is_approved: true } });
 const consolidated = (world: World) => ({ body: { page_number: 1, quarter: world.openQuarter.name } });
 
+/** A timeline save, its row's plan of the open quarter (`start_date_<quarter>`, `end_date_<quarter>`) attacked too; a row's product name is read only without product_id. */
+const pdtSave = (world: World): Base => ({
+  body: { version: world.pdt.version, rows: [world.pdt.row] },
+  catchallFields: Object.keys(world.pdt.row)
+    .filter((key) => /^(start|end)_date_/.test(key))
+    .map((key) => ["rows", 0, key]),
+  ignoredFields: ["rows.0.product"],
+});
+
+/** Spec §7's map, its country id and its cell (country id, product id) attacked too; the read answer's fields are ignored. */
+const filingSave = (world: World): Base => ({
+  body: { version: world.filing.version, ...world.filing.cells },
+  catchallFields: Object.entries(world.filing.cells).flatMap(([country, cells]) => [[country], ...Object.keys(cells).map((product) => [country, product])]),
+  ignoredFields: ["carried_over_from"],
+});
+
 /** Base requests by `METHOD path`, where the example and the default parameters are not one the call accepts. */
 const BASES: Record<string, (world: World) => Base> = {
   "POST /password_reset/validate_token/": (world) => ({ body: { token: world.resetToken } }),
   "POST /password_reset/confirm/": (world) => ({ body: { token: world.resetToken, password: "new-pass-42" } }),
   "GET /admin/partner/{id}/": (world) => ({ params: { id: world.acme } }),
-  "PUT /admin/partner/{id}/": (world) => ({ params: { id: world.acme }, body: world.partnerForm }),
+  "PUT /admin/partner/{id}/": (world) => ({ params: { id: world.acme }, body: world.partner }),
   "DELETE /admin/partner/{id}/": (world) => ({ params: { id: world.acme } }),
-  "POST /admin/partner/": (world) => ({ body: { ...world.partnerForm, companyName: "Delta Pharma Ltd", email: "contact@delta-pharma.example", people: [] } }),
+  "POST /admin/partner/": (world) => {
+    const { contact_number, address, region, active_products } = world.partner;
+    return { body: { company_name: "Delta Pharma Ltd", email: "contact@delta-pharma.example", contact_number, address, region, active_products, employee: [] } };
+  },
   "GET /admin/product/{id}/": (world) => ({ params: { id: world.product.id } }),
-  "PUT /admin/product/{id}/": (world) => ({ params: { id: world.product.id }, body: { name: `${world.product.name} tablets`, therapyArea: world.product.therapyArea } }),
+  "PUT /admin/product/{id}/": (world) => ({ params: { id: world.product.id }, body: { ...world.productRead, product_name: `${world.product.name} tablets` } }),
   "DELETE /admin/product/{id}/": (world) => ({ params: { id: world.product.id } }),
   "POST /admin/product_detail/": (world) => ({ body: { product_name: world.product.name, partner_id: world.acme } }),
   "POST /template/product_verification/{partnerId}": (world) => ({
@@ -217,20 +248,26 @@ const BASES: Record<string, (world: World) => Base> = {
   "POST /template/bulkReminder/": (world) => ({ body: { partner_ids: [world.acme, world.borealis, world.cedar], template_type: "pdt" } }),
 
   "GET /template/pdt/": () => ({ account: "PARTNER3" }),
-  "POST /template/pdt/": (world) => ({ account: "PARTNER3", body: { version: world.pdt.version, rows: [world.pdt.row] } }),
-  "POST /template/pdt/{partnerId}/": (world) => ({ params: { partnerId: world.cedar }, body: { version: world.pdt.version, rows: [world.pdt.row] } }),
+  "POST /template/pdt/": (world) => ({ account: "PARTNER3", ...pdtSave(world) }),
+  "POST /template/pdt/{partnerId}/": (world) => ({ params: { partnerId: world.cedar }, ...pdtSave(world) }),
   "POST /template/pdt/submit/": (world) => ({ account: "PARTNER3", body: { message: "Timeline updated for the quarter.", version: world.pdt.version } }),
   "POST /template/pdt/message/": decision,
   "POST /template/pdt/inbox/{who}": (world) => ({ body: { partner_id: world.acme } }),
 
-  "POST /template/filing/": (world) => ({ body: { version: world.filing.version, cells: world.filing.cells } }),
-  "POST /template/filing/{partnerId}/": (world) => ({ body: { version: world.filing.version, cells: world.filing.cells } }),
+  "POST /template/filing/": filingSave,
+  "POST /template/filing/{partnerId}/": filingSave,
   "POST /template/filing/submit/": (world) => ({ body: { message: "Filing plans updated.", version: world.filing.version } }),
   "POST /template/filing/message/": (world) => ({ ...decision(world), setup: submitted("filing") }),
   "POST /template/filing/inbox/{who}": (world) => ({ body: { partner_id: world.acme } }),
 
-  "POST /template/sales/": (world) => ({ body: { version: world.sales.version, API: [world.sales.API], FDF: [world.sales.FDF] } }),
-  "POST /template/sales/{partnerId}/": (world) => ({ body: { version: world.sales.version, API: [world.sales.API], FDF: [world.sales.FDF] } }),
+  // The partner's save attacks the API tab's fields, the administrator's the FDF tab's.
+  "GET /template/sales/{x}": () => ({ params: { x: "api" } }),
+  "GET /template/sales/{x}/{y}": (world) => ({ params: { x: "fdf", y: world.acme } }),
+  "POST /template/sales/{x}": (world) => ({ params: { x: "api" }, body: { partner_id: world.acme, version: world.sales.version, sales_report_id: [], rows: [world.sales.api] } }),
+  "POST /template/sales/{x}/{y}": (world) => ({
+    params: { x: "fdf", y: world.acme },
+    body: { partner_id: world.acme, version: world.sales.version, sales_report_id: [], rows: [world.sales.fdf] },
+  }),
   "POST /template/sales/submit/": (world) => ({ body: { message: "Q4 sales as agreed.", version: world.sales.version } }),
   "POST /template/sales/message/": (world) => ({ ...decision(world), setup: salesSubmitted }),
   "POST /template/sales/inbox/{who}": (world) => ({ body: { partner_id: world.acme } }),
@@ -260,7 +297,7 @@ function baseOf(call: ApiCall, world: World) {
   const names = [...call.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
   const params = Object.fromEntries(names.map((name) => [name, String(base.params?.[name] ?? defaults[name] ?? "")]));
   const body = call.body ? (base.body ?? call.example?.body ?? {}) : undefined;
-  return { account, params, query: base.query ?? {}, body, setup: base.setup };
+  return { account, params, query: base.query ?? {}, body, catchallFields: base.catchallFields ?? [], ignoredFields: base.ignoredFields ?? [], setup: base.setup };
 }
 
 // ---------------------------------------------------------------- cases
@@ -304,19 +341,45 @@ function segmentValue(segment: string) {
 /** Only a password's hash is kept: a password is never stored as sent. */
 const isSecret = (path: FieldPath) => path.some((segment) => /password/i.test(String(segment)));
 
+const IGNORED = /ignored|read-only/i;
+
+/** The schema that a wrapper (optional, nullable, default, pipe...) holds; undefined for any other. */
+function unwrapped(schema: z.ZodType): z.ZodType | undefined {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  return def.innerType ?? (def.type === "pipe" ? def.in : undefined);
+}
+
+/**
+ * Whether the call's documentation says that the field at `path`, or a field holding it, is
+ * ignored (a read answer's read-only part, posted back as read): its text is not kept.
+ */
+function documentedAsIgnored(schema: z.ZodType, path: FieldPath): boolean {
+  let field: z.ZodType | undefined = schema;
+  for (const segment of path) {
+    let structure: z.ZodType = field!;
+    for (let inner = unwrapped(structure); inner; inner = unwrapped(structure)) structure = inner;
+    const def = structure._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType };
+    field = def.type === "object" ? (def.shape?.[segment] ?? def.catchall) : def.type === "array" ? def.element : def.type === "record" ? def.valueType : undefined;
+    // The description may sit on the field or on any of its wrappers.
+    for (let wrapper = field; wrapper; wrapper = unwrapped(wrapper)) if (IGNORED.test(wrapper.description ?? "")) return true;
+    if (!field) return false;
+  }
+  return false;
+}
+
 /**
  * What a case must get, from what the call's own schema makes of the request's part (`where`:
  * path, query or body) holding the mutated field at `path`: refused, with the fields its errors
  * name; or accepted, with the text the field then holds (when it is not the base's, `baseOutput`
  * being what the schema made of the base).
  */
-function expectation(forbidden: boolean, schema: z.ZodType, part: unknown, baseOutput: unknown, path: FieldPath, where: string): Pick<ApiCase, "expect" | "named" | "text"> {
+function expectation(forbidden: boolean, schema: z.ZodType, part: unknown, baseOutput: unknown, path: FieldPath, where: string, ignored = false): Pick<ApiCase, "expect" | "named" | "text"> {
   if (forbidden) return { expect: "forbidden" };
   const result = schema.safeParse(part);
   const prefix = where === "body" ? [] : [where];
   if (!result.success) return { expect: "refuse", named: result.error.issues.map((issue) => [...prefix, ...issue.path].join(".")) };
   const text = valueAt(result.data, path);
-  const isNew = typeof text === "string" && text !== valueAt(baseOutput, path) && !isSecret(path);
+  const isNew = typeof text === "string" && text !== valueAt(baseOutput, path) && !isSecret(path) && !ignored && !documentedAsIgnored(schema, path);
   return { expect: "either", text: isNew ? text : undefined };
 }
 
@@ -378,12 +441,12 @@ function bodyCases(call: ApiCall, base: CallBase): ApiCase[] {
   if (!call.body) return [];
   const cases: ApiCase[] = [];
   const baseOutput = call.body.parse(base.body);
-  for (const path of schemaFields(call.body, base.body)) {
+  for (const path of [...schemaFields(call.body, base.body), ...base.catchallFields]) {
     const field = path.join(".");
     const baseValue = baseText(valueAt(base.body, path));
     for (const mutation of mutationsFor(JSON_MUTATIONS, valueAt(base.body, path))) {
       const mutated = mutatedBody(base.body, path, mutation, baseValue);
-      const expected = expectation(Boolean(mutation.forbidden), call.body, mutated.value, baseOutput, path, "body");
+      const expected = expectation(Boolean(mutation.forbidden), call.body, mutated.value, baseOutput, path, "body", base.ignoredFields.includes(field));
       cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, body: mutated.bytes });
     }
   }
