@@ -1150,7 +1150,7 @@ const VARIANTS: Variant[] = [
     name: "a form posted to an API call",
     role: "PARTNER",
     path: (_ctx, params) => `/api/${params["*"]}`,
-    params: () => ({ "*": "template/sales/" }),
+    params: () => ({ "*": "template/sales/api" }),
     hostileParams: ["*"],
     base: () => formOf({ a: "1" }),
     fields: { a: "lenient" },
