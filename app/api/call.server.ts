@@ -37,9 +37,18 @@ export class ApiError extends Error {
 export const notFound = (detail: string) => new ApiError(404, { status: "notfound", detail });
 
 /** A 400 with field errors by path; a model's "people[0].name" is keyed as zod's "people.0.name". */
+/** A refusal names this many fields at most, each cut to this many characters: what it echoes of a request stays small. */
+export const MAX_NAMED_FIELDS = 100;
+const MAX_FIELD_NAME = 200;
+
 export function invalid(errors: Record<string, string[]>) {
-  const byPath = Object.fromEntries(Object.entries(errors).map(([key, messages]) => [key.replace(/\[(\d+)\]/g, ".$1"), messages]));
-  return new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: byPath });
+  const byPath = Object.entries(errors)
+    .slice(0, MAX_NAMED_FIELDS)
+    .map(([key, messages]) => {
+      const path = key.replace(/\[(\d+)\]/g, ".$1");
+      return [path.length > MAX_FIELD_NAME ? `${path.slice(0, MAX_FIELD_NAME)}…` : path, messages];
+    });
+  return new ApiError(400, { status: "invalid", detail: "Invalid data!", errors: Object.fromEntries(byPath) });
 }
 
 /** A downloaded file instead of JSON. */

@@ -12,7 +12,7 @@ import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
 import { CHARACTERS_NOT_ALLOWED, isStorableText } from "~/utils/text-rules";
 import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
-import { ApiError, invalid, type ApiCall, type ApiErrorBody } from "./call.server";
+import { ApiError, invalid, MAX_NAMED_FIELDS, type ApiCall, type ApiErrorBody } from "./call.server";
 import { API_CALLS } from "./calls/index.server";
 
 export const API_BASE = "/api";
@@ -57,7 +57,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const field = issue.path.join(".");
-    // A body of thousands of bad entries is answered with the first fields, as refuseFields does.
+    // A body of thousands of bad entries is answered with the first fields (invalid names no more).
     if (!(field in errors) && Object.keys(errors).length === MAX_NAMED_FIELDS) break;
     (errors[field] ??= []).push(issue.message);
   }
@@ -76,21 +76,20 @@ function knownKeys(schema: z.core.$ZodType): string[] | null {
   return null;
 }
 
-/** Unknown fields are refused, whether or not the form's schema would strip them. */
+/**
+ * Unknown fields are refused, whether or not the form's schema would strip them; `__proto__` even
+ * where a catchall takes any other key (zod's output would drop it without a word).
+ */
 function unknownFields(schema: z.ZodType, value: unknown): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
   const known = knownKeys(schema);
-  if (!known || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  if (!known) return Object.hasOwn(value, "__proto__") ? ["__proto__"] : [];
   return Object.keys(value).filter((key) => !known.includes(key));
 }
 
-/** A refusal of fields by their names or texts names this many at most, each cut to this many characters: what it echoes of a body stays small. */
-const MAX_NAMED_FIELDS = 100;
-const MAX_FIELD_NAME = 200;
-
 /** A 400 naming the fields with one message. */
 function refuseFields(fields: string[], message: string): never {
-  const named = fields.slice(0, MAX_NAMED_FIELDS).map((field) => (field.length > MAX_FIELD_NAME ? `${field.slice(0, MAX_FIELD_NAME)}…` : field));
-  throw invalid(Object.fromEntries(named.map((field) => [field, [message]])));
+  throw invalid(Object.fromEntries(fields.map((field) => [field, [message]])));
 }
 
 /** The entries of an object or a list (indexes as names), read as they are needed. */
