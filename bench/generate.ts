@@ -39,7 +39,7 @@ import { seedReferenceData } from "../app/models/seed.server";
 import { plannedFilingQuarters } from "../app/reports/filing/statuses";
 import { addQuarters, quarterBounds, quarterName } from "../app/utils/quarters";
 
-export const BENCH_PASSWORD = "bench-pass-1";
+const BENCH_PASSWORD = "bench-pass-1";
 export const SIZES = {
   S: { partners: 30, products: 24, countries: 60, quarters: 8, salesRows: 100_000 },
   M: { partners: 300, products: 60, countries: 150, quarters: 20, salesRows: 1_000_000 },
@@ -47,7 +47,7 @@ export const SIZES = {
 } as const;
 export type BenchSize = keyof typeof SIZES;
 /** The skewed shape per size: partner 1's share of the sales rows, its largest (submitted) report, distinct purchasers. */
-export const SKEWED = {
+const SKEWED = {
   S: { bigPartnerShare: 0.24, largestReportRows: 8_000, purchasers: 1_000 },
   M: { bigPartnerShare: 0.24, largestReportRows: 40_000, purchasers: 5_000 },
   L: { bigPartnerShare: 0.24, largestReportRows: 118_800, purchasers: 10_000 },
@@ -60,7 +60,7 @@ const SKEWED_DRAFT_VERIFICATIONS = 12;
 const smallPartnersFrom = (partners: number) => Math.floor(partners / 2) + 1;
 export type BenchShape = "even" | "skewed";
 /** Rows of the designated partner's open-quarter Sales Report. */
-export const DESIGNATED_ROWS = 12_000;
+const DESIGNATED_ROWS = 12_000;
 /** Sales rows per INSERT statement (and so per trigger call). */
 const ROWS_PER_STATEMENT = 100_000;
 

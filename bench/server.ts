@@ -30,7 +30,7 @@ function healthStatus(port: number): Promise<number | null> {
   });
 }
 
-export interface BuiltServer {
+interface BuiltServer {
   /** The checkout whose build/server.js runs (default: this one). */
   appDir?: string;
   databaseUrl: string;

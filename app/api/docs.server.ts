@@ -1,7 +1,7 @@
 /** The documentation page's view of the OpenAPI document: one entry per call, schemas as indented JSON. */
 import { openApiDocument } from "./openapi.server";
 
-export interface DocumentedCall {
+interface DocumentedCall {
   id: string;
   method: string;
   path: string;

@@ -44,7 +44,7 @@ function compile(call: ApiCall): Route {
 /** A literal segment beats a parameter: `/template/sales/submit/` is not partner "submit". */
 const ROUTES = API_CALLS.map(compile).sort((a, b) => a.names.length - b.names.length);
 
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
+function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
 }
 
@@ -53,7 +53,7 @@ function errorAnswer(status: number, body: ApiErrorBody, headers: Record<string,
 }
 
 /** Zod issues as field path -> messages ("" for the body itself). */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const field = issue.path.join(".");

@@ -98,7 +98,7 @@ export function FormErrors({ errors }: { errors?: string[] | null }) {
   );
 }
 
-export interface SelectOption {
+interface SelectOption {
   value: string;
   label: string;
 }

@@ -17,7 +17,7 @@ import { DEFAULT_CALLING_CODE, PARTNER_PEOPLE_MAX, PARTNER_PRODUCTS_MAX, Partner
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/utils/project-status";
 import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
 
-export interface ProductOption {
+interface ProductOption {
   id: number;
   name: string;
   category: "FDF" | "API";

@@ -9,9 +9,9 @@ import { queryHref } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
 
-export const PERFORMANCE_PATH = "/admin/partner-performance";
-export const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
-export const PERFORMANCE_XLSX_PATH = `${PERFORMANCE_PATH}/xlsx`;
+const PERFORMANCE_PATH = "/admin/partner-performance";
+const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
+const PERFORMANCE_XLSX_PATH = `${PERFORMANCE_PATH}/xlsx`;
 
 /** The reports a partner owes each quarter (pdt, filing, sales). */
 const REPORTS_PER_QUARTER = 3;
@@ -25,14 +25,14 @@ type QueryValues = Record<string, string | number | null | undefined>;
 const isDefaultSort = (values: QueryValues) => values.sort === "company" && values.dir === "asc";
 
 /** The filters and the sort of a state (no page): what the downloads carry. */
-export function performanceDownloadValues(state: PerformanceState): QueryValues {
+function performanceDownloadValues(state: PerformanceState): QueryValues {
   const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir };
   if (isDefaultSort(values)) values.sort = values.dir = undefined;
   return values;
 }
 
 /** The page's link for a state with some values changed (the default sort and page 1 left out). */
-export function performanceHref(state: PerformanceState, changes: QueryValues = {}): string {
+function performanceHref(state: PerformanceState, changes: QueryValues = {}): string {
   const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir, page: state.page, ...changes };
   if (isDefaultSort(values)) values.sort = values.dir = undefined;
   return queryHref(PERFORMANCE_PATH, values);
@@ -140,7 +140,7 @@ export function PerformancePager({ state, page, pages }: { state: PerformanceSta
 }
 
 /** The average as the page shows it: one decimal, empty when no report was approved. */
-export const formatAverageDays = (days: number | null) => (days === null ? "" : days.toFixed(1));
+const formatAverageDays = (days: number | null) => (days === null ? "" : days.toFixed(1));
 
 /** Company Name, Quarter, Submitted ("n / 3"), On time, Late, Average days to approval, Rejections, Reminders; every column sorts. */
 export function PerformanceTable({ state, rows }: { state: PerformanceState; rows: PartnerPerformanceRow[] }) {

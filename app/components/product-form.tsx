@@ -15,7 +15,7 @@ import {
   type ProductInput,
 } from "~/schemas/product";
 
-export interface ProductFormValues {
+interface ProductFormValues {
   name: string;
   category: string;
   therapyArea: string;
@@ -136,7 +136,7 @@ export function ProductForm({
 }
 
 /** The read-only stage list: the chosen category's stages, or both categories' under headings before a choice. */
-export function ProductStages({
+function ProductStages({
   category,
   stagesByCategory,
 }: {

@@ -14,8 +14,8 @@
  *   maintained by administrators.
  */
 
-export type CountryRef = { readonly isoCode: string; readonly name: string; readonly callingCode: string };
-export type CurrencyRef = { readonly code: string; readonly name: string; readonly usdRate: string };
+type CountryRef = { readonly isoCode: string; readonly name: string; readonly callingCode: string };
+type CurrencyRef = { readonly code: string; readonly name: string; readonly usdRate: string };
 
 export const COUNTRIES: ReadonlyArray<CountryRef> = [
   { isoCode: "AF", name: "Afghanistan", callingCode: "+93" },
@@ -431,10 +431,8 @@ export const CURRENCIES: ReadonlyArray<CurrencyRef> = [
 ];
 
 export const FORMULATION_TYPES = ["Tablet", "Granules", "Liquid", "Powder for suspension", "Oral pellets"] as const;
-export type FormulationType = (typeof FORMULATION_TYPES)[number];
 
 export const THERAPY_AREAS = ["HIV", "HCV", "HBV"] as const;
-export type TherapyArea = (typeof THERAPY_AREAS)[number];
 
 /** Finished dosage form (FDF) development stages, in order. */
 export const FDF_STAGES = [
@@ -451,7 +449,6 @@ export const FDF_STAGES = [
   "USFDA Approval (FDF)",
   "WHO-PQ Approval (FDF)",
 ] as const;
-export type FdfStage = (typeof FDF_STAGES)[number];
 
 /** Active pharmaceutical ingredient (API) development stages, in order. */
 export const API_STAGES = [
@@ -469,7 +466,6 @@ export const API_STAGES = [
   "USFDA Approval (API)",
   "WHO-PQ Approval (API)",
 ] as const;
-export type ApiStage = (typeof API_STAGES)[number];
 
 /** Regions a partner company can be located in. */
 export const REGIONS = [
@@ -481,7 +477,6 @@ export const REGIONS = [
   "North America",
   "Oceania",
 ] as const;
-export type Region = (typeof REGIONS)[number];
 
 export const MONTHS = [
   "January",
@@ -497,4 +492,3 @@ export const MONTHS = [
   "November",
   "December",
 ] as const;
-export type Month = (typeof MONTHS)[number];

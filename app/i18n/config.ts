@@ -10,7 +10,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   ar: "العربية",
 };
 
-export const RTL_LANGUAGES: ReadonlySet<string> = new Set(["ar"]);
+const RTL_LANGUAGES: ReadonlySet<string> = new Set(["ar"]);
 
 export function isSupportedLanguage(value: unknown): value is Language {
   return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);

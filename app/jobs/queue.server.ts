@@ -52,7 +52,7 @@ function drizzleSql(text: string, values: unknown[]): SQL {
 }
 
 /** pg-boss's executor on a Drizzle database or transaction (the two drivers answer rows differently). */
-export function queueExecutor(executor: Database | Transaction): PgBoss.Db {
+function queueExecutor(executor: Database | Transaction): PgBoss.Db {
   return {
     async executeSql(text, values = []) {
       const result = (await executor.execute(drizzleSql(text, values))) as unknown as { rows?: unknown[] } | unknown[];

@@ -13,7 +13,7 @@ import { logger } from "~/utils/logger.server";
 import { openJobQueue, type JobData, type QueueName } from "./queue.server";
 
 /** Every 15 minutes the scheduler looks for reminders due today (each is sent once: see runScheduledReminders). */
-export const DEFAULT_REMINDER_CRON = "*/15 * * * *";
+const DEFAULT_REMINDER_CRON = "*/15 * * * *";
 const PURGE_CRON = "17 * * * *";
 
 export function workerEnabled() {

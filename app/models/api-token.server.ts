@@ -5,7 +5,7 @@ import { hashToken, newSecretToken } from "~/utils/secret-token.server";
 import { getAuthUser, type AuthUser } from "./user.server";
 
 /** An API token lasts as long as a browser session. */
-export const API_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+const API_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 const LAST_USED_RESOLUTION_MS = 60 * 1000;
 
 export async function issueApiToken(userId: number): Promise<{ token: string; expiresAt: Date }> {

@@ -1,7 +1,7 @@
 import { db } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
 
-export interface AuditEntry {
+interface AuditEntry {
   actorId: number | null;
   action: string;
   entity: string;

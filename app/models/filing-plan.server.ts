@@ -23,7 +23,7 @@ type Reader = Pick<typeof db, "select">;
 
 export type FilingProduct = PartnerProductName;
 
-export interface FilingCountry {
+interface FilingCountry {
   id: number;
   name: string;
 }
@@ -159,7 +159,7 @@ export function filingCellsFromMap(
   return { ok: true, cells };
 }
 
-export interface SaveFilingPlanInput {
+interface SaveFilingPlanInput {
   actor: Actor;
   partnerId: number;
   quarterId: number;
@@ -172,7 +172,7 @@ export interface SaveFilingPlanInput {
   requestId?: string | null;
 }
 
-export type SaveFilingPlanResult =
+type SaveFilingPlanResult =
   | { ok: false; problems: RowProblem[] }
   | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
 

@@ -12,7 +12,7 @@ import { enqueueJob, MAIL_RETRY } from "~/jobs/queue.server";
 import { logger, redactSecrets } from "~/utils/logger.server";
 import { writeAudit } from "./audit.server";
 
-export interface Mail {
+interface Mail {
   kind: string;
   to: string;
   subject: string;
@@ -41,7 +41,7 @@ async function smtpTransport(): Promise<Transporter | undefined> {
   return transport;
 }
 
-export function mailFrom() {
+function mailFrom() {
   return process.env.MAIL_FROM || "MPP Data Portal <no-reply@mpp-portal.local>";
 }
 
@@ -64,12 +64,7 @@ export async function enqueueMail(tx: Transaction, mail: Mail): Promise<number> 
   return row.id;
 }
 
-/** A mail of its own (no other change to commit with it). */
-export function queueMail(mail: Mail): Promise<number> {
-  return db.transaction((tx) => enqueueMail(tx, mail));
-}
-
-export type DeliveryOutcome = "sent" | "already-sent" | "kept" | "missing";
+type DeliveryOutcome = "sent" | "already-sent" | "kept" | "missing";
 
 /**
  * One delivery attempt of the worker. Without SMTP_URL the mail stays pending in the outbox (a

@@ -24,7 +24,7 @@ export interface PartnerListRow {
   owed: ReportTypeKey[];
 }
 
-export interface PartnerList {
+interface PartnerList {
   quarterName: string;
   rows: PartnerListRow[];
 }
@@ -136,7 +136,7 @@ export async function getPartnerSummary(partnerId: number) {
   return partner;
 }
 
-export type PartnerActivationResult = "changed" | "unchanged" | "not-found";
+type PartnerActivationResult = "changed" | "unchanged" | "not-found";
 
 interface Actor {
   actorId: number;

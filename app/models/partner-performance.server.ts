@@ -34,9 +34,9 @@ import type { WorkbookCell, WorkbookColumn } from "./workbook.server";
 // ---------------------------------------------------------------- query
 
 /** Rows per page. */
-export const PARTNER_PERFORMANCE_PAGE_SIZE = 50;
+const PARTNER_PERFORMANCE_PAGE_SIZE = 50;
 /** The reports a partner owes each quarter: pdt, filing and sales. */
-export const REPORTS_PER_QUARTER = 3;
+const REPORTS_PER_QUARTER = 3;
 
 /** Columns the table sorts by (`?sort=`); the company is the default (then the quarter, newest first). */
 export const PERFORMANCE_SORTS = ["company", "quarter", "submitted", "onTime", "late", "avgDays", "rejections", "reminders"] as const;
@@ -295,14 +295,14 @@ export async function listPartnerPerformance(query: PerformanceQuery): Promise<P
 // ---------------------------------------------------------------- downloads
 
 /** Every row the filters match, in the page's sort, all pages (one query: one aggregate row per partner and quarter). */
-export async function* partnerPerformanceRows(query: PerformanceQuery, quarterId?: number): AsyncGenerator<PartnerPerformanceRow> {
+async function* partnerPerformanceRows(query: PerformanceQuery, quarterId?: number): AsyncGenerator<PartnerPerformanceRow> {
   const { select, columns } = grid(query, quarterId);
   const rows = await select.orderBy(...orderOf(columns, performanceSortOf(query), query.dir));
   for (const row of rows) yield toRow(row);
 }
 
 /** The downloads' header (English, as the consolidated reports' downloads). */
-export const PERFORMANCE_DOWNLOAD_COLUMNS: readonly WorkbookColumn[] = [
+const PERFORMANCE_DOWNLOAD_COLUMNS: readonly WorkbookColumn[] = [
   { key: "companyName", label: "Company Name" },
   { key: "quarter", label: "Quarter" },
   { key: "submitted", label: "Submitted" },
@@ -314,10 +314,10 @@ export const PERFORMANCE_DOWNLOAD_COLUMNS: readonly WorkbookColumn[] = [
 ];
 
 /** "2 / 3", as the page shows it. */
-export const submittedText = (submitted: number) => `${submitted} / ${REPORTS_PER_QUARTER}`;
+const submittedText = (submitted: number) => `${submitted} / ${REPORTS_PER_QUARTER}`;
 
 /** A row's cells in the order of PERFORMANCE_DOWNLOAD_COLUMNS: the average as "2.5" text in CSV, a number in xlsx; empty when none. */
-export function performanceDownloadCells(row: PartnerPerformanceRow, format: DownloadFormat): WorkbookCell[] {
+function performanceDownloadCells(row: PartnerPerformanceRow, format: DownloadFormat): WorkbookCell[] {
   const average = row.avgDaysToApproval === null ? null : format === "csv" ? row.avgDaysToApproval.toFixed(1) : row.avgDaysToApproval;
   return [row.companyName, row.quarterName, submittedText(row.submitted), row.onTime, row.late, average, row.rejections, row.reminders];
 }

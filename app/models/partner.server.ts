@@ -62,7 +62,7 @@ export async function listCallingCodes(): Promise<CallingCodeOption[]> {
     });
 }
 
-export interface CountryRow {
+interface CountryRow {
   id: number;
   name: string;
   isoCode: string;
@@ -77,7 +77,7 @@ export async function listCountries(): Promise<CountryRow[]> {
     .orderBy(asc(countries.name), asc(countries.id));
 }
 
-export interface ProductOption {
+interface ProductOption {
   id: number;
   name: string;
   category: "FDF" | "API";
@@ -151,8 +151,8 @@ export function emptyPartnerFormValues() {
   };
 }
 
-export type FieldErrors = Record<string, string[]>;
-export type SaveResult = { ok: true; partnerId: number } | { ok: false; fieldErrors: FieldErrors };
+type FieldErrors = Record<string, string[]>;
+type SaveResult = { ok: true; partnerId: number } | { ok: false; fieldErrors: FieldErrors };
 
 interface Actor {
   actorId: number;

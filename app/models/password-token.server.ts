@@ -7,7 +7,7 @@ import { hashToken, newSecretToken } from "~/utils/secret-token.server";
 import { enqueueMail } from "./mail.server";
 import { setUserPassword } from "./user.server";
 
-export const PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
+const PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
 
 type Purpose = (typeof passwordTokens.$inferSelect)["purpose"];
 

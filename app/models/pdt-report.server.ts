@@ -201,7 +201,7 @@ export function splitPdtPostedRows(
   return { ok: true, rows, statuses };
 }
 
-export interface SavePdtInput {
+interface SavePdtInput {
   actor: Actor;
   partnerId: number;
   quarterId: number;
@@ -217,7 +217,7 @@ export interface SavePdtInput {
   requestId?: string | null;
 }
 
-export type SavePdtResult =
+type SavePdtResult =
   | { ok: false; problems: RowProblem[] }
   | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
 

@@ -20,7 +20,7 @@ import { PRODUCT_NAME_MAX } from "~/schemas/product";
 type Reader = Pick<typeof db, "select">;
 
 /** The spec's messages of the product verification dialog (section 5), also translation keys. */
-export const VERIFICATION_MESSAGES = {
+const VERIFICATION_MESSAGES = {
   productName: "Please Enter Product name",
   decision: "Please enter status.",
   category: "Please select category",
@@ -54,7 +54,7 @@ export async function partnerActiveProducts(partnerId: number, executor: Reader 
 
 const lower = (name: string) => name.normalize("NFC").trim().toLowerCase();
 
-export interface ResolvedProduct {
+interface ResolvedProduct {
   productId: number | null;
   verificationId: number | null;
 }
@@ -295,7 +295,7 @@ export async function listProductVerifications(partnerId: number, reportId?: num
   };
 }
 
-export interface DecideProductVerificationInput {
+interface DecideProductVerificationInput {
   actor: Pick<AuthUser, "id" | "role">;
   verificationId: number;
   decision: "approve" | "reject";
@@ -308,7 +308,7 @@ export interface DecideProductVerificationInput {
   requestId?: string | null;
 }
 
-export type DecideProductVerificationResult =
+type DecideProductVerificationResult =
   | { ok: true; status: "approved" | "rejected"; productId: number | null; createdProduct: boolean; rowsMapped: number; message: string }
   | { ok: false; errors: Record<string, string[]> };
 

@@ -14,14 +14,14 @@ export interface ProductRow {
   isActive: boolean;
 }
 
-export interface AuditActor {
+interface AuditActor {
   actorId: number;
   requestId?: string | null;
 }
 
 /** Why a save was refused; each maps to a field error of the form. */
-export type ProductSaveError = "duplicate-name" | "unknown-therapy-area" | "not-found";
-export type ProductSaveResult = { ok: true; product: ProductRow } | { ok: false; reason: ProductSaveError };
+type ProductSaveError = "duplicate-name" | "unknown-therapy-area" | "not-found";
+type ProductSaveResult = { ok: true; product: ProductRow } | { ok: false; reason: ProductSaveError };
 
 const productColumns = {
   id: products.id,
@@ -58,7 +58,7 @@ export async function getProduct(id: number): Promise<ProductRow | undefined> {
   return row;
 }
 
-export interface PartnerProductDetail {
+interface PartnerProductDetail {
   product: ProductRow;
   /** The partner's assignment of the product (partner_products), or null when it has none. */
   assignment: { id: number; projectStatus: ProjectStatus; isActive: boolean } | null;

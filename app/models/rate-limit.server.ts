@@ -2,16 +2,16 @@ import { eq, lt, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 
-export interface RateLimitRule {
+interface RateLimitRule {
   /** How many hits the window allows. */
   limit: number;
   windowMs: number;
 }
 
 /** Password checks per e-mail and per address (a success clears the e-mail's count). */
-export const PASSWORD_ATTEMPTS_PER_EMAIL: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 };
-export const PASSWORD_ATTEMPTS_PER_IP: RateLimitRule = { limit: 50, windowMs: 15 * 60 * 1000 };
-export const RESET_REQUESTS_PER_EMAIL: RateLimitRule = { limit: 3, windowMs: 60 * 60 * 1000 };
+const PASSWORD_ATTEMPTS_PER_EMAIL: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 };
+const PASSWORD_ATTEMPTS_PER_IP: RateLimitRule = { limit: 50, windowMs: 15 * 60 * 1000 };
+const RESET_REQUESTS_PER_EMAIL: RateLimitRule = { limit: 3, windowMs: 60 * 60 * 1000 };
 export const RESET_REQUESTS_PER_IP: RateLimitRule = { limit: 20, windowMs: 60 * 60 * 1000 };
 
 /**

@@ -11,7 +11,6 @@ import { getCutOffDate, getReminderSchedule } from "./settings.server";
 
 /** Only one server instance decides a pass at a time (transaction-scoped advisory lock). */
 const SCHEDULER_LOCK = 72015200;
-export const DEFAULT_REMINDER_INTERVAL_MS = 15 * 60 * 1000;
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -24,13 +23,13 @@ export function dueScheduleKeys(cutOffDate: string, schedule: ReminderSchedule, 
   return keys;
 }
 
-export interface ScheduledBatch {
+interface ScheduledBatch {
   scheduleKey: string;
   sent: number[];
   skipped: SkippedReminder[];
 }
 
-export interface ScheduledRun {
+interface ScheduledRun {
   /** false: another instance was running a pass (nothing done here). */
   ran: boolean;
   today: string;

@@ -14,14 +14,14 @@ import { getCutOffDate } from "./settings.server";
 
 type Executor = Pick<typeof db, "select" | "insert" | "execute">;
 
-export type ReminderKind = "manual" | "scheduled";
+type ReminderKind = "manual" | "scheduled";
 
 /** Why a partner got no reminder (returned to the caller, never dropped silently). */
-export const SKIP_THROTTLED = "already reminded in the last hour";
+const SKIP_THROTTLED = "already reminded in the last hour";
 export const SKIP_INACTIVE = "partner is inactive";
 export const SKIP_UNKNOWN = "partner not found";
 export const SKIP_NOT_OWED = "report already submitted or approved";
-export const SKIP_ALREADY_SCHEDULED = "scheduled reminder already sent";
+const SKIP_ALREADY_SCHEDULED = "scheduled reminder already sent";
 
 export interface SkippedReminder {
   partnerId: number;
@@ -33,7 +33,7 @@ export interface ReminderResult {
   skipped: SkippedReminder[];
 }
 
-export interface SendRemindersOptions {
+interface SendRemindersOptions {
   partnerIds: number[];
   /** The report to remind of; without it each partner is reminded, in one mail, of every report it owes. */
   reportType?: ReportTypeKey;
@@ -47,7 +47,7 @@ export interface SendRemindersOptions {
 }
 
 /** The report names as the mails and screens call them (i18n keys). */
-export const REMINDER_REPORT_NAMES: Record<ReportTypeKey, string> = {
+const REMINDER_REPORT_NAMES: Record<ReportTypeKey, string> = {
   pdt: "PDT",
   filing: "Filing Plans",
   sales: "Sales Report",
@@ -233,7 +233,7 @@ async function recipients(tx: Transaction, partnerIds: number[], quarterId: numb
   return byPartner;
 }
 
-export interface ReminderMailContent {
+interface ReminderMailContent {
   subject: string;
   text: string;
 }
@@ -242,7 +242,7 @@ export interface ReminderMailContent {
  * The reminder in the partner's language: for one report its name, status and link; for several a
  * list of them. Then the quarter and the cut-off date.
  */
-export async function reminderMail(
+async function reminderMail(
   { language, companyName, statuses }: Pick<Recipient, "language" | "companyName" | "statuses">,
   { reportTypes, quarterName, cutOffDate }: { reportTypes: ReportTypeKey[]; quarterName: string; cutOffDate?: string | null },
 ): Promise<ReminderMailContent> {

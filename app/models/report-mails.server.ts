@@ -59,7 +59,7 @@ export interface SubmittedRowsLine {
 }
 
 /** After a submission: the receipt to the partner, a notice to every active administrator. */
-export async function mailReportSubmission(
+async function mailReportSubmission(
   tx: Transaction,
   result: ReportActionResult,
   { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
@@ -114,7 +114,7 @@ export async function mailReportSubmission(
     }
 }
 
-export type ReportDecision = "approve" | "reject" | "reopen";
+type ReportDecision = "approve" | "reject" | "reopen";
 
 const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string }> = {
   approve: {

@@ -27,8 +27,8 @@ import type { AuthUser } from "./user.server";
 
 export type Actor = Pick<AuthUser, "id" | "role" | "partnerId">;
 
-export const PARTNER_NOT_FOUND = "Partner not found";
-export const QUARTER_NOT_FOUND = "Quarter not found";
+const PARTNER_NOT_FOUND = "Partner not found";
+const QUARTER_NOT_FOUND = "Quarter not found";
 /** A save named rows that are not rows of this report (another partner's, another report's, or already deleted). */
 export const ROWS_NOT_IN_REPORT = "Some rows are not part of this report. Reload the report and try again.";
 export const REPORT_HAS_ROWS = "This report has rows. Delete them, or submit them, before reporting nothing for this quarter.";
@@ -48,7 +48,7 @@ export async function assertReportPartner(actor: Actor, partnerId: number) {
   await getPartner(partnerId);
 }
 
-export async function getPartner(partnerId: number) {
+async function getPartner(partnerId: number) {
   if (!Number.isSafeInteger(partnerId) || partnerId <= 0) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
   const [partner] = await db
     .select({ id: partners.id, companyName: partners.companyName })
@@ -86,7 +86,7 @@ export async function getQuarterById(quarterId: number): Promise<Quarter> {
   return quarter;
 }
 
-export async function findReport(partnerId: number, quarterId: number, type: ReportTypeKey) {
+async function findReport(partnerId: number, quarterId: number, type: ReportTypeKey) {
   const [report] = await db
     .select()
     .from(reports)
@@ -99,7 +99,7 @@ export async function findReport(partnerId: number, quarterId: number, type: Rep
  * the decision time when Approved or Rejected, the last save when Saved (a draft has no
  * decision; a reopened report's decision no longer stands).
  */
-export function statusTime(report: Pick<typeof reports.$inferSelect, "status" | "submittedAt" | "decidedAt" | "savedAt">): Date | null {
+function statusTime(report: Pick<typeof reports.$inferSelect, "status" | "submittedAt" | "decidedAt" | "savedAt">): Date | null {
   if (report.status === "Submitted" || report.status === "Resubmitted") return report.submittedAt;
   if (report.status === "Saved") return report.savedAt;
   return report.decidedAt;
@@ -198,7 +198,7 @@ export async function loadReportFrame({
 
 // ---------------------------------------------------------------- decisions and messages
 
-export type DecisionAction = "approve" | "reject" | "reopen";
+type DecisionAction = "approve" | "reject" | "reopen";
 
 /** The admin approves, rejects or reopens a partner's report (comment required). */
 export async function decideReport({
@@ -257,7 +257,7 @@ export async function markReportMessagesRead(
 }
 
 /** What a report's save asks of the frame: who, which report, what, and since which version. */
-export interface RowsActionInput {
+interface RowsActionInput {
   actor: Actor;
   partnerId: number;
   quarterId: number;

@@ -68,7 +68,7 @@ const TABLES = SALES_KINDS.map((kind) => ({
     column.key === "year" ? String(date.getUTCFullYear()) : column.key === "month" ? MONTHS[date.getUTCMonth()] : date.toISOString().slice(0, 10),
 }));
 
-export type ReadSalesWorkbookResult = { ok: true; rows: Record<SalesKind, SalesRowInput[]> } | Extract<ReadWorkbookResult, { ok: false }>;
+type ReadSalesWorkbookResult = { ok: true; rows: Record<SalesKind, SalesRowInput[]> } | Extract<ReadWorkbookResult, { ok: false }>;
 
 /** Reads an uploaded Sales workbook: both sheets, every row under the header (row n of a list is row n + 1 of its sheet). */
 export async function readSalesWorkbook(buffer: ArrayBuffer | Uint8Array | Buffer): Promise<ReadSalesWorkbookResult> {

@@ -21,7 +21,6 @@ import {
   type ApiGridRow,
   type FdfGridRow,
   type NormalisedRow,
-  type SalesGridRow,
   type SalesKind,
   type SalesReferenceLists,
   type SalesRowInput,
@@ -496,17 +495,17 @@ export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">)
   return { message, values, text };
 }
 
-export type { SalesGridRow };
+;
 
 // ---------------------------------------------------------------- changes since the last submission
 
-export interface SalesRowChange {
+interface SalesRowChange {
   id: number;
   kind: SalesKind;
   change: "added" | "changed" | "removed";
 }
 
-export interface SalesChangesSinceSubmission {
+interface SalesChangesSinceSubmission {
   added: number;
   changed: number;
   removed: number;

@@ -72,7 +72,7 @@ export async function seedReferenceData(tx: Executor = db) {
   for (let offset = -8; offset <= 4; offset++) await ensureQuarter(addQuarters(open, offset), tx);
 }
 
-export const DEMO_PASSWORDS = {
+const DEMO_PASSWORDS = {
   "admin@example.org": "admin-pass-1",
   "staff@example.org": "staff-pass-1",
   "partner1@example.org": "partner-pass-1",
@@ -292,7 +292,7 @@ async function insertInSlices<T>(rows: T[], insert: (slice: T[]) => Promise<unkn
   for (let start = 0; start < rows.length; start += size) await insert(rows.slice(start, start + size));
 }
 
-export interface SeedOptions {
+interface SeedOptions {
   /** Tests pass a memoised hasher: argon2 is slow on purpose. */
   hash?: (password: string) => Promise<string>;
 }

@@ -6,8 +6,8 @@ import { sessions } from "~/db/schema";
 import { sessionSecret, useSecureCookies } from "~/utils/env.server";
 
 /** A plain sign-in lasts a working day at most, and ends after 2 hours without a request; "remember me" keeps it for 30 days. */
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const REMEMBER_ME_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** How stale the last-seen time may get before a request writes it again (not a write per request). */
 const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
@@ -19,7 +19,7 @@ const alive = () =>
     or(isNull(sessions.idleTimeoutSeconds), gt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${sessions.idleTimeoutSeconds})`)),
   );
 
-export interface SessionData {
+interface SessionData {
   userId: number;
   locked?: boolean;
 }

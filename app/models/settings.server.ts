@@ -12,7 +12,7 @@ import {
 import { logger } from "~/utils/logger.server";
 import { writeAudit } from "./audit.server";
 
-export async function getSetting<T>(key: string): Promise<T | undefined> {
+async function getSetting<T>(key: string): Promise<T | undefined> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   return row?.value as T | undefined;
 }

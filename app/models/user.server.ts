@@ -25,7 +25,7 @@ const authUserColumns = {
   language: users.language,
 };
 
-export function normaliseEmail(email: string) {
+function normaliseEmail(email: string) {
   return email.trim().toLowerCase();
 }
 
@@ -46,7 +46,7 @@ export async function getAuthUser(userId: number): Promise<AuthUser | undefined>
   return user;
 }
 
-export type LoginResult =
+type LoginResult =
   | { ok: true; user: AuthUser }
   | { ok: false; reason: "invalid" | "inactive" };
 

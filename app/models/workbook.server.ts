@@ -47,7 +47,7 @@ export interface WorkbookSheet {
 }
 
 /** What the Info sheet says about the file; the export time is added when it is written. */
-export interface WorkbookInfo {
+interface WorkbookInfo {
   report: string;
   partner?: string | null;
   quarter?: string | null;
@@ -57,7 +57,7 @@ export interface WorkbookInfo {
   notes?: readonly (readonly [string, string])[];
 }
 
-export interface WorkbookDocument {
+interface WorkbookDocument {
   info: WorkbookInfo;
   sheets: readonly WorkbookSheet[];
 }
@@ -365,7 +365,7 @@ export function cellText(value: XlsxCellValue | undefined, dateText: (date: Date
 }
 
 /** A table of the workbook to read: its sheet, its columns, and how a date reads in each column. */
-export interface WorkbookTable {
+interface WorkbookTable {
   sheet: string;
   columns: readonly WorkbookColumn[];
   dateText?: (column: WorkbookColumn, date: Date) => string;

@@ -126,7 +126,7 @@ async function readReportPost(request: Request, maxBytes: number): Promise<{ for
 const versionField = z.string().regex(/^\d{1,9}$/).transform(Number);
 
 /** The version an upload carries (required). */
-export function parseVersion(value: string | null): number {
+function parseVersion(value: string | null): number {
   const parsed = versionField.safeParse(value);
   if (!parsed.success) throw new BadRequest();
   return parsed.data;
@@ -182,7 +182,7 @@ export interface PostedRowsBase {
   submitted?: SubmittedForm;
 }
 
-export type RowsAction = "save" | "submit" | "approve" | "reject" | "reopen";
+type RowsAction = "save" | "submit" | "approve" | "reject" | "reopen";
 
 export interface SaveRequest<Posted> {
   actor: Viewer;

@@ -18,7 +18,7 @@ const TURN_WAIT_MS = 3_000;
 /** What a refused heavy post is told to wait (the Retry-After header, and the page's message). */
 export const HEAVY_POST_RETRY_SECONDS = 10;
 /** A post with a body larger than this, or of undeclared length, is a heavy one: a grid save of a few thousand rows. */
-export const HEAVY_POST_BYTES = 256 * 1024;
+const HEAVY_POST_BYTES = 256 * 1024;
 
 export const SERVER_BUSY = "The portal is busy with other large uploads and saves. Nothing was saved: please try again in {{seconds}} seconds.";
 

@@ -63,12 +63,12 @@ const recordId = (message?: string) =>
     z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message }),
   );
 
-export const PartnerProductRowSchema = z.object({
+const PartnerProductRowSchema = z.object({
   productId: recordId("Please select product."),
   status: z.enum(PROJECT_STATUSES, { error: "Please enter status." }),
 });
 
-export const PartnerPersonRowSchema = z.object({
+const PartnerPersonRowSchema = z.object({
   /** The id of an existing person; new rows have none (the spec's employee_id 0). */
   employeeId: recordId().optional(),
   firstName: requiredText("Please enter first name."),

@@ -24,7 +24,7 @@ export const ReminderRequestSchema = z.object({
 /** POST /admin/reminders with `intent` set to this (and only `redirectTo`): every partner is reminded of what it owes. */
 export const REMIND_EVERYONE_OWING = "remind-everyone-owing";
 
-export const DEFAULT_REMINDER_REDIRECT = "/admin/partner-list";
+const DEFAULT_REMINDER_REDIRECT = "/admin/partner-list";
 
 /** Only a local admin page: anything else (another site, a partner page) falls back to the partner list. */
 export function safeAdminRedirect(value: unknown): string {

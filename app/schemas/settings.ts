@@ -7,7 +7,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DMY_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/;
 
 /** A real calendar date as YYYY-MM-DD, from the date picker (YYYY-MM-DD) or typed as DD-MM-YYYY; else null. */
-export function normaliseDate(value: string): string | null {
+function normaliseDate(value: string): string | null {
   const text = value.trim();
   let year: number, month: number, day: number;
   const iso = ISO_DATE.exec(text);
@@ -64,13 +64,13 @@ export interface ReminderSchedule {
 }
 
 export const DEFAULT_REMINDER_SCHEDULE: ReminderSchedule = { daysBefore: [7], daysAfter: [1, 7] };
-export const REMINDER_MAX_DAYS = 90;
+const REMINDER_MAX_DAYS = 90;
 
 export const DAY_LIST_ERROR = "Enter whole numbers of days from 0 to 90, separated by commas.";
 export const CUT_OFF_DAY_TWICE_ERROR = "The cut-off day (0) can be in only one of the two lists.";
 
 /** "7, 1,7" → [1, 7]; null when an entry is not a whole number from 0 to 90. Empty: no reminders. */
-export function parseDayList(value: string | undefined): number[] | null {
+function parseDayList(value: string | undefined): number[] | null {
   const parts = (value ?? "")
     .split(/[,;\s]+/)
     .map((part) => part.trim())

@@ -5,7 +5,6 @@ import {
   REMEMBER_ME_TTL_MS,
   sessionCookie,
   sessionStorage,
-  type SessionData,
 } from "~/models/session.server";
 import { getAuthUser, verifyLogin, type AuthUser, type Role } from "~/models/user.server";
 import { redirectWithToast } from "./toast.server";
@@ -46,7 +45,7 @@ async function readSession(request: Request) {
   return sessionStorage.getSession(request.headers.get("Cookie"));
 }
 
-export interface SessionUser {
+interface SessionUser {
   user: AuthUser;
   locked: boolean;
 }
@@ -154,4 +153,4 @@ export async function setSessionLocked(request: Request, locked: boolean): Promi
   return sessionStorage.commitSession(session);
 }
 
-export type { SessionData };
+;

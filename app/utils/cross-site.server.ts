@@ -1,5 +1,5 @@
 /** What the cross-site guard reads of a request. */
-export interface GuardedRequest {
+interface GuardedRequest {
   method: string;
   /** The path and query as sent (Express's `originalUrl`). */
   url: string;

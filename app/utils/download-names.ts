@@ -41,7 +41,7 @@ export function downloadFileName(name: DownloadName): string {
 }
 
 /** The file's name in ASCII only (the plain `filename` of Content-Disposition). */
-export function asciiDownloadFileName(name: DownloadName): string {
+function asciiDownloadFileName(name: DownloadName): string {
   return fileName(name, asciiPart);
 }
 

@@ -5,11 +5,11 @@
  */
 export type ReportStatus = "Saved" | "Submitted" | "Resubmitted" | "Approved" | "Rejected";
 /** A report that has no row yet is "not started". */
-export type ReportState = ReportStatus | null;
-export type WorkflowRole = "ADMIN" | "STAFF" | "PARTNER";
+type ReportState = ReportStatus | null;
+type WorkflowRole = "ADMIN" | "STAFF" | "PARTNER";
 export type WorkflowAction = "save" | "submit" | "approve" | "reject" | "reopen";
 
-export interface TransitionInput {
+interface TransitionInput {
   action: WorkflowAction;
   role: WorkflowRole;
   status: ReportState;
@@ -28,7 +28,7 @@ export interface TransitionInput {
   savesRows?: boolean;
 }
 
-export type TransitionResult = { ok: true; to: ReportStatus } | { ok: false; reason: string };
+type TransitionResult = { ok: true; to: ReportStatus } | { ok: false; reason: string };
 
 /** Refusals, in the spec's wording where it has one; each is also a translation key. */
 export const WORKFLOW_REFUSALS = {

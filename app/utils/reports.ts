@@ -37,7 +37,7 @@ export const REPORT_STATES = ["Saved", "Submitted", "Resubmitted", "Approved", "
 export type ReportState = (typeof REPORT_STATES)[number] | "not started";
 
 /** Reports still owed for a quarter: not started, Saved and Rejected ones (a submitted report is done). */
-export const OWED_STATES: readonly ReportState[] = ["not started", "Saved", "Rejected"];
+const OWED_STATES: readonly ReportState[] = ["not started", "Saved", "Rejected"];
 
 /** The report types a partner owes, from its reports' states in the quarter (reminders and the partner list's menu). */
 export function owedReportTypes(statuses: Record<ReportTypeKey, ReportState>): ReportTypeKey[] {

@@ -64,7 +64,7 @@ export type ApiColumnKey = (typeof API_COLUMNS)[number]["key"];
 export type FdfColumnKey = (typeof FDF_COLUMNS)[number]["key"];
 /** Every API column is also an FDF column. */
 export type SalesColumnKey = ApiColumnKey | FdfColumnKey;
-export type SalesColumnKeyOf<K extends SalesKind> = K extends "API" ? ApiColumnKey : FdfColumnKey;
+type SalesColumnKeyOf<K extends SalesKind> = K extends "API" ? ApiColumnKey : FdfColumnKey;
 
 /** One grid row: every cell a string as typed or pasted; `id` is the saved row's id. */
 export type SalesGridRow<K extends SalesKind = SalesKind> = { id?: number } & Record<SalesColumnKeyOf<K>, string>;
@@ -157,7 +157,7 @@ export interface SalesReferenceLists {
 }
 
 /** How many years back a sales row may be dated (spec section 9). */
-export const SALES_YEARS_BACK = 20;
+const SALES_YEARS_BACK = 20;
 
 const lookupCache = new WeakMap<readonly string[], Map<string, string>>();
 
@@ -196,11 +196,11 @@ const NUMBER_LIMITS: Partial<Record<SalesColumnKey, { scale: number; integerDigi
 const MONEY_LIMIT = { scale: 6, integerDigits: 14 };
 
 /** Royalty % range (inclusive). */
-export const ROYALTY_PERCENT_MAX = 100;
+const ROYALTY_PERCENT_MAX = 100;
 /** Derived values and the allowed disagreement of an entered value (decisions.md section 5). */
-export const DERIVED_DECIMALS = 6;
-export const EXCHANGE_RATE_DECIMALS = 12;
-export const DERIVED_TOLERANCE = "0.01";
+const DERIVED_DECIMALS = 6;
+const EXCHANGE_RATE_DECIMALS = 12;
+const DERIVED_TOLERANCE = "0.01";
 const TOLERANCE = new Dec(DERIVED_TOLERANCE);
 
 /** Amounts parsed, by text: a large save repeats prices, rates and percentages row after row. Decimals are immutable. */
@@ -352,7 +352,7 @@ export const VALIDATION_HEADINGS: Record<SalesKind, string> = {
   FDF: "Please Check FDF Table:",
 };
 
-export interface SalesValidationReport {
+interface SalesValidationReport {
   /** 'Invalid data!' */
   title: string;
   /** 'Please Check API Table' or 'Please Check FDF Table:' */
@@ -463,7 +463,7 @@ export interface SalesRowWarning extends DerivedValueWarning {
   rowNumber: number;
 }
 
-export interface PreparedSalesRows<K extends SalesKind> {
+interface PreparedSalesRows<K extends SalesKind> {
   /** The non-empty rows, normalised, derived (FDF), list names in the lists' spelling, empty numbers as "0". */
   rows: NormalisedRow<K>[];
   /** Blocking: when not empty the caller saves nothing. */

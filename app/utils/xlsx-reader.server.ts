@@ -70,7 +70,7 @@ export interface XlsxWorkbook {
   close(): void;
 }
 
-export type OpenXlsxResult = { ok: true; workbook: XlsxWorkbook } | { ok: false; reason: XlsxRefusal };
+type OpenXlsxResult = { ok: true; workbook: XlsxWorkbook } | { ok: false; reason: XlsxRefusal };
 
 const unreadable = (message: string) => new XlsxReadError("unreadable", message);
 const tooLarge = (message: string) => new XlsxReadError("tooLarge", message);

@@ -44,7 +44,7 @@ const encoder = new TextEncoder();
 const formEncode = (text: string) => new URLSearchParams([["", text]]).toString().slice(1);
 
 /** `application/x-www-form-urlencoded`, as a browser sends it (raw entries keep their own encoding). */
-export function urlencoded(form: Form): string {
+function urlencoded(form: Form): string {
   return form
     .map((item) => {
       const value = item.raw ? item.raw.urlencoded : typeof item.value === "string" ? formEncode(item.value) : formEncode(item.value.filename);
@@ -53,10 +53,10 @@ export function urlencoded(form: Form): string {
     .join("&");
 }
 
-export const MULTIPART_BOUNDARY = "----hostile-input-7MA4YWxkTrZu0gW";
+const MULTIPART_BOUNDARY = "----hostile-input-7MA4YWxkTrZu0gW";
 
 /** `multipart/form-data` with MULTIPART_BOUNDARY, built by hand so that parts may hold any bytes. */
-export function multipart(form: Form): Uint8Array {
+function multipart(form: Form): Uint8Array {
   const chunks: Uint8Array[] = [];
   for (const item of form) {
     const name = item.name.replace(/"/g, "%22").replace(/\r?\n/g, " ");
@@ -82,7 +82,7 @@ export function multipart(form: Form): Uint8Array {
 }
 
 /** A request whose body and Content-Type are exactly the given ones (null: no Content-Type header at all). */
-export function rawRequest(path: string, { body, contentType, cookie }: { body: Uint8Array | string; contentType: string | null; cookie?: string }) {
+function rawRequest(path: string, { body, contentType, cookie }: { body: Uint8Array | string; contentType: string | null; cookie?: string }) {
   const headers = new Headers();
   if (cookie) headers.set("Cookie", cookie);
   if (contentType !== null) headers.set("Content-Type", contentType);
@@ -252,7 +252,7 @@ export function setField(base: Form, field: string, value: string | FilePart): F
   return replaceField(base, field, [entry(field, value)]);
 }
 
-export const JSON_CONTENT = "application/json";
+const JSON_CONTENT = "application/json";
 
 /** The same base form as JSON, text/plain, without Content-Type, as multipart without a boundary, empty, or lying. */
 export function bodyCases(base: Form, { multipartRoute = false } = {}): HostileCase[] {
@@ -302,7 +302,7 @@ export const MAX_REPLY_BYTES = 64 * 1024;
  * The length of JSON.stringify(value), counted without building it and stopping past `limit`:
  * a reply holding a sparse array of 100,000,000 holes is measured at once.
  */
-export function jsonSize(value: unknown, limit = MAX_REPLY_BYTES): number {
+function jsonSize(value: unknown, limit = MAX_REPLY_BYTES): number {
   let size = 0;
   const stack: unknown[] = [value];
   const seen = new Set<object>();
@@ -417,7 +417,7 @@ export async function runAction(action: Action, request: Request, params: Record
  * ended one after a lock or a password change) and the sign-in throttle counters. Everything
  * else, audit_log and outbox included, must stay the same when a request is refused.
  */
-export const TECHNICAL_TABLES = new Set(["sessions", "rate_limits"]);
+const TECHNICAL_TABLES = new Set(["sessions", "rate_limits"]);
 
 export const APPLICATION_TABLES = Object.values(schema as Record<string, unknown>)
   .filter((value): value is PgTable => value instanceof PgTable)
@@ -537,7 +537,7 @@ export const HOSTILE_PARAMS: [label: string, value: string][] = [
  * it must be refused. `numeric`: a number out of range or written oddly, for a field that holds a
  * number (a text field gets a few numbers only: to its code they are all the same wrong type).
  */
-export type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean; numeric?: boolean } & (
+type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean; numeric?: boolean } & (
   | { value: (base: string) => unknown; raw?: undefined }
   | { raw: (base: string) => Raw; value?: undefined }
 );

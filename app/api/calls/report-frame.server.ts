@@ -13,7 +13,7 @@ import { REPORT_STATES, type ReportTypeKey } from "~/utils/reports";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "../call.server";
 
-export const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
+const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
 
 /** Spec §3's `{pdt,filing,sales}_meta`, with the portal's own fields beside. */
 export const ReportMetaSchema = z
@@ -32,7 +32,7 @@ export const ReportMetaSchema = z
   .meta({ id: "ReportMeta" });
 
 /** Spec §3's message, and who wrote it. */
-export const ReportMessageSchema = z
+const ReportMessageSchema = z
   .object({
     created_at: z.iso.datetime(),
     message: z.string(),
@@ -114,7 +114,7 @@ export const ReportSubmitBody = z
   })
   .meta({ id: "ReportSubmitBody" });
 
-export const ReportDecisionBody = z
+const ReportDecisionBody = z
   .object({
     partner_id: idParam,
     message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the partner (required)." }),
@@ -122,10 +122,10 @@ export const ReportDecisionBody = z
   })
   .meta({ id: "ReportDecisionBody" });
 
-export const ReportDone = z.object({ status: z.literal("OK"), detail: z.string(), unread_message_count: z.number().int().optional() }).meta({ id: "ReportDone" });
+const ReportDone = z.object({ status: z.literal("OK"), detail: z.string(), unread_message_count: z.number().int().optional() }).meta({ id: "ReportDone" });
 
 const InboxParams = z.object({ who: z.enum(["admin", "partner"]) });
-export const ReportInboxBody = z
+const ReportInboxBody = z
   .object({ partner_id: idParam.optional().meta({ description: "Required on /inbox/admin; a partner may leave it out (its own)." }) })
   .meta({ id: "ReportInboxBody" });
 

@@ -95,7 +95,7 @@ export interface PlotFrame {
   seriesClass: (series: number) => string;
 }
 
-export interface CategoryChartProps extends Omit<BarChartProps, "stacked"> {
+interface CategoryChartProps extends Omit<BarChartProps, "stacked"> {
   kind: "bar" | "line";
   /** Lowest and highest value to show (0 is always included). */
   extent: [number, number];

@@ -8,9 +8,9 @@ import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
-export const FILING_REPORT_PATH = "/admin/report/filing-plans";
-export const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
-export const FILING_REPORT_XLSX_PATH = "/admin/report/filing-plans/xlsx";
+const FILING_REPORT_PATH = "/admin/report/filing-plans";
+const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
+const FILING_REPORT_XLSX_PATH = "/admin/report/filing-plans/xlsx";
 
 type Values = Record<string, string | number | null | undefined>;
 

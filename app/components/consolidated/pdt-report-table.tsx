@@ -9,9 +9,9 @@ import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
-export const PDT_REPORT_PATH = "/admin/report/development-timeline";
-export const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
-export const PDT_REPORT_XLSX_PATH = `${PDT_REPORT_PATH}/xlsx`;
+const PDT_REPORT_PATH = "/admin/report/development-timeline";
+const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
+const PDT_REPORT_XLSX_PATH = `${PDT_REPORT_PATH}/xlsx`;
 
 /** The report's state as the loader read it from the query string (sort resolved). */
 export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
@@ -19,7 +19,7 @@ export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
 type QueryValues = Record<string, string | number | null | undefined>;
 
 /** The filters of a state (no page, no sort): what the downloads carry. */
-export function pdtFilterValues(state: PdtReportState): QueryValues {
+function pdtFilterValues(state: PdtReportState): QueryValues {
   return {
     quarter: state.quarter,
     partner: state.partner,
@@ -31,7 +31,7 @@ export function pdtFilterValues(state: PdtReportState): QueryValues {
 }
 
 /** The page's link for a state with some values changed (the default sort and page 1 left out). */
-export function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string {
+function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string {
   const values: QueryValues = { ...pdtFilterValues(state), sort: state.sort, dir: state.dir, page: state.page, ...changes };
   if (values.sort === "company" && values.dir === "asc") {
     values.sort = undefined;

@@ -9,9 +9,9 @@ import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/utils/sales-rows
 import { DownloadLinks, FilterSelect, SortHeader } from "./table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
-export const SALES_REPORT_PATH = "/admin/report/sales-report";
-export const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
-export const SALES_REPORT_XLSX_PATH = `${SALES_REPORT_PATH}/xlsx`;
+const SALES_REPORT_PATH = "/admin/report/sales-report";
+const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
+const SALES_REPORT_XLSX_PATH = `${SALES_REPORT_PATH}/xlsx`;
 
 /** The grid columns a header link sorts by (the others are not sortable). */
 const SORT_OF_COLUMN: Partial<Record<SalesColumnKey, SalesSort>> = {

@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { FilterOption } from "~/reports/consolidated/paging";
 
-export type SortDir = "asc" | "desc";
+type SortDir = "asc" | "desc";
 
 /**
  * A column header that sorts by its column: a link to the other direction when the column is the

@@ -9,7 +9,7 @@ import type { DashboardCell, DashboardColumn, DashboardTable } from "~/reports/d
 import { ScrollRegion } from "~/components/scroll-region";
 
 /** Where a table's file comes from: every row of the table under the same filters. */
-export function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
+function dashboardDownloadHref(tableId: string, format: "csv" | "xlsx", query: DashboardQuery): string {
   return queryHref(`${DASHBOARD_PATH}/${tableId}/${format}`, dashboardLinkValues(query));
 }
 

@@ -66,7 +66,7 @@ export function changedRows(kind: SalesKind, rows: readonly EditableRow[], loade
   return { inputs, positions };
 }
 
-export interface SalesGridEditorProps {
+interface SalesGridEditorProps {
   view: SalesReportView;
   viewerRole: "ADMIN" | "STAFF" | "PARTNER";
   initialTab: SalesKind;

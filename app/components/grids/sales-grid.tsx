@@ -47,7 +47,7 @@ export function rowInput(kind: SalesKind, row: EditableRow): Record<string, stri
 export const usdRateLookup = (lists: SalesScreenLists) => (code: string) => lists.usdRates[code];
 
 /** A row checked by the save's rules (invalid cells, FDF derived values), computed once per row object. */
-export function useCheckedRow(kind: SalesKind, lists: SalesScreenLists) {
+function useCheckedRow(kind: SalesKind, lists: SalesScreenLists) {
   return useMemo(() => {
     const cache = new WeakMap<EditableRow, CheckedRow<SalesKind>>();
     const usdRate = usdRateLookup(lists);
@@ -171,7 +171,7 @@ function widthOf(column: SalesColumn): number {
   }
 }
 
-export interface SalesGridProps {
+interface SalesGridProps {
   kind: SalesKind;
   rows: EditableRow[];
   setRows: Dispatch<SetStateAction<EditableRow[]>>;

@@ -6,7 +6,7 @@ import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { CommentField } from "./comment-field";
 import { Pager } from "~/components/pager";
 
-export function formPageCount(rowCount: number): number {
+function formPageCount(rowCount: number): number {
   return Math.max(1, Math.ceil(rowCount / FORM_PAGE_SIZE));
 }
 

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import { ScrollRegion } from "../scroll-region";
 
-export interface ReportMessage {
+interface ReportMessage {
   id: number;
   message: string;
   isApproved: boolean | null;

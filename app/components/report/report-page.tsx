@@ -323,7 +323,7 @@ export function InvalidDataAlert({ problems, headings }: { problems: TableProble
 }
 
 /** What every report page's loader returns around the report's own rows. */
-export interface ReportPageData {
+interface ReportPageData {
   view: ReportFrameView;
   viewerRole: ViewerRole;
   history: ReportHistoryEntry[];

@@ -32,7 +32,7 @@ function commentRequests(nothingToReportDescription: string): Record<DecisionInt
  * Unsaved edits are not thrown away without a word: leaving the page inside the portal (a link,
  * the quarter dropdown) asks first, and the browser asks before a reload or closing the tab.
  */
-export function useUnsavedChangesGuard(dirty: boolean, busy: boolean) {
+function useUnsavedChangesGuard(dirty: boolean, busy: boolean) {
   const { t } = useTranslation();
   // A post of the page itself (save, submit) is not leaving it.
   const blocker = useBlocker(

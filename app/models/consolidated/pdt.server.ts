@@ -382,7 +382,7 @@ function reportGroups(list: readonly { id: number; rows: number }[]): number[][]
  * matching reports are counted first (one pass over the pdt_values index), then read a group of
  * whole reports per query, keyset batches of DOWNLOAD_BATCH_ROWS within a larger report.
  */
-export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQuarter): AsyncGenerator<PdtConsolidatedRow> {
+async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQuarter): AsyncGenerator<PdtConsolidatedRow> {
   const { quarter, earlier } = resolved ?? (await resolveReportQuarter(query));
   const descending = pdtSortOf(query) === "company" && query.dir === "desc";
   const company = descending ? [desc(partners.companyName), desc(partners.id)] : [asc(partners.companyName), asc(partners.id)];
@@ -432,7 +432,7 @@ export async function* pdtConsolidatedRows(query: PdtQuery, resolved?: ResolvedQ
 }
 
 /** A download's header: the fixed columns, then a start and an end date per quarter of `quarterOrder`. */
-export function pdtDownloadColumns(quarterOrder: readonly string[]): WorkbookColumn[] {
+function pdtDownloadColumns(quarterOrder: readonly string[]): WorkbookColumn[] {
   return [
     { key: "companyName", label: "Company Name" },
     { key: "productName", label: "Product" },
@@ -449,7 +449,7 @@ export function pdtDownloadColumns(quarterOrder: readonly string[]): WorkbookCol
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
 
 /** A row's cells in the order of `pdtDownloadColumns`: dates as MM/DD/YYYY text (CSV) or Excel dates (xlsx). */
-export function pdtDownloadCells(row: PdtConsolidatedRow, format: DownloadFormat): WorkbookCell[] {
+function pdtDownloadCells(row: PdtConsolidatedRow, format: DownloadFormat): WorkbookCell[] {
   const date = format === "csv" ? (iso: string | null) => formatPdtDate(iso) : excelDate;
   return [
     row.companyName,

@@ -65,10 +65,10 @@ export const salesConsolidatedQuery = z.object({
 export type SalesConsolidatedQuery = z.infer<typeof salesConsolidatedQuery>;
 
 /** The filters of the FDF tab that the API tab does not have. */
-export const FDF_ONLY_FILTERS = ["strength", "formulationType", "currency", "procurementEndCountry", "comments"] as const;
+const FDF_ONLY_FILTERS = ["strength", "formulationType", "currency", "procurementEndCountry", "comments"] as const;
 
 /** The query as the report applies it: the FDF filters dropped on the API tab, the currency upper-cased. */
-export function normaliseSalesQuery(query: SalesConsolidatedQuery): SalesConsolidatedQuery {
+function normaliseSalesQuery(query: SalesConsolidatedQuery): SalesConsolidatedQuery {
   const normalised = { ...query, currency: query.currency?.toUpperCase() };
   if (normalised.tab === "API") for (const key of FDF_ONLY_FILTERS) normalised[key] = undefined;
   return normalised;
@@ -109,7 +109,7 @@ export interface SalesFilterOptions {
   currencies: string[];
 }
 
-export const PURCHASER_OPTIONS_MAX = 200;
+const PURCHASER_OPTIONS_MAX = 200;
 
 export interface SalesConsolidatedView {
   page: Page<SalesConsolidatedRow>;
@@ -871,7 +871,7 @@ async function* xlsxCells(kind: SalesKind, batches: AsyncIterable<unknown[][]>):
   }
 }
 
-export interface SalesDownload {
+interface SalesDownload {
   columns: WorkbookColumn[];
   /** The rows' cells read in keyset batches, as the embedded database's downloads write them. */
   cells: (format: DownloadFormat) => AsyncGenerator<WorkbookCell[]>;

@@ -13,7 +13,7 @@ import type { Quarter } from "../quarter.server";
 
 const f = dashboardFilings;
 
-export interface FilingScope {
+interface FilingScope {
   quarter: Quarter;
   /** The four quarters after the selected one: the planned-filing statuses. */
   futureQuarters: string[];
@@ -95,7 +95,7 @@ export async function countryProductCount(scope: FilingScope, query: DashboardQu
   };
 }
 
-export interface MapCountry {
+interface MapCountry {
   isoCode: string;
   name: string;
   value: number;

@@ -18,7 +18,7 @@ import { PERIOD_COLUMNS, type Period } from "~/reports/dashboard/view";
 import { tableWindow, type DashboardCell, type DashboardColumn, type DashboardTable } from "~/reports/dashboard/tables";
 import { formatDecimal } from "~/utils/sales-rows";
 
-export type SalesDimension = "product" | "partner" | "country";
+type SalesDimension = "product" | "partner" | "country";
 
 const d = dashboardSales;
 
@@ -126,7 +126,7 @@ const PERIOD_KEY: Record<Period, SQL<number>> = {
   month: sql<number>`(${d.year} * 100 + ${d.month})`,
 };
 
-export function periodLabel(period: Period, key: number): string {
+function periodLabel(period: Period, key: number): string {
   if (period === "year") return String(key);
   if (period === "quarter") return `Q${key % 10} ${Math.floor(key / 10)}`;
   return `${Math.floor(key / 100)}-${String(key % 100).padStart(2, "0")}`;

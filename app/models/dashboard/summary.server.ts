@@ -11,7 +11,7 @@ import { tableWindow, type DashboardTable } from "~/reports/dashboard/tables";
 import { REPORT_TYPES, REPORT_TYPE_LABELS, type ReportState, type ReportTypeKey } from "~/utils/reports";
 import type { Quarter } from "../quarter.server";
 
-export interface SummaryRow {
+interface SummaryRow {
   partnerId: number;
   companyName: string;
   email: string;
@@ -48,7 +48,7 @@ function partnersInView(quarter: Quarter, view: SummaryView) {
     .orderBy(asc(sql`lower(${partners.companyName})`), asc(partners.id));
 }
 
-export interface SummaryPage {
+interface SummaryPage {
   rows: SummaryRow[];
   page: DashboardTable["page"];
   /** Every partner of the view (all pages): whom a bulk reminder names. */

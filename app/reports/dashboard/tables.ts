@@ -57,7 +57,7 @@ export function isDashboardTableId(value: string | undefined): value is Dashboar
 }
 
 /** The page of a table: the one the link names, else the first. */
-export function requestedPage(query: Pick<DashboardQuery, "table" | "page">, tableId: string): number {
+function requestedPage(query: Pick<DashboardQuery, "table" | "page">, tableId: string): number {
   return query.table === tableId ? query.page : 1;
 }
 

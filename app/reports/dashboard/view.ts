@@ -45,10 +45,8 @@ export const REMINDER_VIEWS: readonly SummaryView[] = ["not-submitted", "saved"]
 
 /** 'Product Wise Country Count' filter; Future-Quarters shows the four quarters after the selected one. */
 export const PRODUCT_FILING_VIEWS = ["Filed", "Registered", "Filing-Planned", "Future-Quarters"] as const;
-export type ProductFilingView = (typeof PRODUCT_FILING_VIEWS)[number];
 /** 'Country Wise Product Count' filter. */
 export const COUNTRY_FILING_VIEWS = ["Filed", "Registered", "Future Quarter Status"] as const;
-export type CountryFilingView = (typeof COUNTRY_FILING_VIEWS)[number];
 
 export const PERIODS = ["year", "quarter", "month"] as const;
 export type Period = (typeof PERIODS)[number];

@@ -24,8 +24,8 @@ export const INVALID_DATA_HINT = "Please input valid entries!";
 // ---------------------------------------------------------------- dates
 
 /** Years a PDT date may fall in: wider than any plausible plan, narrow enough to catch typos. */
-export const PDT_YEAR_MIN = 1900;
-export const PDT_YEAR_MAX = 2200;
+const PDT_YEAR_MIN = 1900;
+const PDT_YEAR_MAX = 2200;
 
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -132,7 +132,7 @@ export const PDT_CELL_RULES: Record<PdtColumnKey, CellRule> = {
   endDate: { text: "Dates as M/D/YYYY, the end not before the start" },
 };
 
-export interface PdtRow {
+interface PdtRow {
   status: ProjectStatus | null;
   notes: string | null;
   startDate: string | null;

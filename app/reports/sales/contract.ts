@@ -3,7 +3,7 @@
  * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
  */
 import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesColumnKey, type SalesKind } from "~/utils/sales-rows";
-import type { FrameIntent, ReportActionData } from "../frame/contract";
+import type { FrameIntent } from "../frame/contract";
 
 /** Blank rows the form without JavaScript offers to add. */
 export const FORM_BLANK_ROWS = 10;
@@ -39,7 +39,6 @@ export const SALES_SPEC_FIELD: Record<SalesColumnKey, string> = {
 };
 
 export type SalesIntent = FrameIntent | "verify-product";
-export type SalesActionData = ReportActionData;
 
 /** "Nothing to report this quarter": what it does. */
 export const NOTHING_TO_REPORT_DESCRIPTION = "Submits this quarter's Sales Report without rows: you had no API or FDF sales to report.";
