@@ -95,7 +95,7 @@ function postedCells(body: FilingSaveBody): NamedCell[] {
   if (!posted.ok) throw invalid({ [posted.path.join(".")]: [FILING_POSTED_REFUSALS[posted.reason]] });
   const cells = posted.cells.map((cell) => ({ ...cell, key: `${cell.countryId}.${cell.productId}`, countryKey: String(cell.countryId) }));
   const productIds = new Map((body.product_details ?? []).map((product) => [product.product_name, product.product_id]));
-  body.rows?.forEach(({ country_id: countryId, country, ...statuses }, index) => {
+  body.rows?.forEach(({ country_id: countryId, country: _country, ...statuses }, index) => {
     for (const [name, status] of Object.entries(statuses)) {
       const productId = productIds.get(name);
       if (productId === undefined) throw invalid({ [`rows.${index}.${name}`]: ["Not a product_name of product_details."] });
