@@ -91,9 +91,26 @@ export function parseSize(value: string | undefined): BenchSize {
 }
 
 const MOLECULES = [
-  "Dolutegravir", "Tenofovir", "Lamivudine", "Efavirenz", "Abacavir", "Sofosbuvir", "Daclatasvir", "Ravidasvir",
-  "Atazanavir", "Darunavir", "Raltegravir", "Nirmatrelvir", "Molnupiravir", "Lopinavir", "Ritonavir", "Emtricitabine",
-  "Zidovudine", "Nevirapine", "Velpatasvir", "Glecaprevir",
+  "Dolutegravir",
+  "Tenofovir",
+  "Lamivudine",
+  "Efavirenz",
+  "Abacavir",
+  "Sofosbuvir",
+  "Daclatasvir",
+  "Ravidasvir",
+  "Atazanavir",
+  "Darunavir",
+  "Raltegravir",
+  "Nirmatrelvir",
+  "Molnupiravir",
+  "Lopinavir",
+  "Ritonavir",
+  "Emtricitabine",
+  "Zidovudine",
+  "Nevirapine",
+  "Velpatasvir",
+  "Glecaprevir",
 ];
 const STRENGTHS = ["50 mg", "300/300/50 mg", "400/60 mg", "60 mg", "25 mg", "60/30/5 mg", "40/10 mg", "600/300/300 mg"];
 /** Currencies the partners invoice in (each country uses one of them). */
@@ -110,8 +127,14 @@ const PURCHASER_BODIES = [
   "Kenya Medical Supplies Authority — Regional Depot Kisumu (Tender Ŵ)",
 ];
 const PURCHASER_UNITS = [
-  "Direction des Achats et de la Logistique", "Отдел закупок и логистики", "采购与物流管理部门", "Departamento de Compras Públicas",
-  "Τμήμα Προμηθειών και Αποθήκης", "قسم المشتريات والإمداد الطبي", "Phòng Kế hoạch Đấu thầu", "Procurement Unit — Lot Ñ",
+  "Direction des Achats et de la Logistique",
+  "Отдел закупок и логистики",
+  "采购与物流管理部门",
+  "Departamento de Compras Públicas",
+  "Τμήμα Προμηθειών και Αποθήκης",
+  "قسم المشتريات والإمداد الطبي",
+  "Phòng Kế hoạch Đấu thầu",
+  "Procurement Unit — Lot Ñ",
   "Dział Zaopatrzenia Medycznego",
 ];
 const PURCHASER_PLACES = ["Abidjan", "Ñuñoa", "Ouagadougou", "Ağrı", "Łódź", "São Tomé", "Kraków", "Gödöllő", "Mombasa", "Hà Nội", "Zürich"];
@@ -133,7 +156,9 @@ async function main() {
     stepStarted = now;
   };
 
-  console.log(`Generating ${size} (${shapeName}) into ${database}: ${shape.partners} partners, ${shape.products} products, ${shape.countries} countries, ${shape.quarters} quarters, ${shape.salesRows.toLocaleString("en")} sales rows`);
+  console.log(
+    `Generating ${size} (${shapeName}) into ${database}: ${shape.partners} partners, ${shape.products} products, ${shape.countries} countries, ${shape.quarters} quarters, ${shape.salesRows.toLocaleString("en")} sales rows`,
+  );
   const admin = postgres(benchServerUrl(), { max: 1, onnotice: () => {} });
   await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.unsafe(`CREATE DATABASE ${database}`);
@@ -188,10 +213,9 @@ async function main() {
      CREATE TEMP TABLE bprod AS SELECT id, category, row_number() OVER (ORDER BY id) - 1 AS idx FROM products;
      CREATE TEMP TABLE bq (q_offset int, id int, year int, quarter int, start_date date, end_date date);`,
   );
-  await q(
-    `INSERT INTO bq SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(q_offset int, id int, year int, quarter int, start_date date, end_date date)`,
-    [quarterRows.map((row) => ({ q_offset: row.offset, id: row.id, year: row.year, quarter: row.quarter, start_date: row.startDate, end_date: row.endDate }))],
-  );
+  await q(`INSERT INTO bq SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(q_offset int, id int, year int, quarter int, start_date date, end_date date)`, [
+    quarterRows.map((row) => ({ q_offset: row.offset, id: row.id, year: row.year, quarter: row.quarter, start_date: row.startDate, end_date: row.endDate })),
+  ]);
   await q(
     `INSERT INTO users (email, name, role, partner_id, password_hash)
      VALUES ('admin@bench.example.org', 'Bench Administrator', 'ADMIN', NULL, $1), ('staff@bench.example.org', 'Bench Staff', 'STAFF', NULL, $1)`,
@@ -405,9 +429,11 @@ async function main() {
          total_gross_value, deductable_expenses, royalty_percent, royalty_due, procurement_end_country, comments)
        SELECT b.report_id, pp.category::text::sales_kind, b.year, (b.quarter - 1) * 3 + 1 + (g.i + x.hh) % 3,
               pc.country_id,
-              ${skewed
-                ? "pu.name"
-                : `(ARRAY['Central Medical Stores','Ministry of Health','Global Fund Pooled Procurement','National AIDS Control Programme','MedAccess Distribution'])[(g.i / (b.k * b.c) + b.n) % 3 + 1 + b.n % 3] || ' ' || pc.country_name`},
+              ${
+                skewed
+                  ? "pu.name"
+                  : `(ARRAY['Central Medical Stores','Ministry of Health','Global Fund Pooled Procurement','National AIDS Control Programme','MedAccess Distribution'])[(g.i / (b.k * b.c) + b.n) % 3 + 1 + b.n % 3] || ' ' || pc.country_name`
+              },
               pp.product_id, pr.name,
               CASE WHEN pp.category = 'API' THEN round(5 + x.hh % 500 + (x.hh % 4) * 0.25, 2) ELSE 1000 + x.hh % 200000 END,
               CASE WHEN pp.category = 'API' THEN round((5 + x.hh % 500 + (x.hh % 4) * 0.25) * (80 + x.hh % 900), 2) ELSE f.gross - f.expenses END,
@@ -442,7 +468,9 @@ async function main() {
     );
     salesTotal += inserted.count;
     const elapsed = (performance.now() - salesStarted) / 1000;
-    process.stdout.write(`\r  sales rows: ${salesTotal.toLocaleString("en")} (${index + 1}/${batches.length} statements, ${Math.round(salesTotal / elapsed).toLocaleString("en")} rows/s)   `);
+    process.stdout.write(
+      `\r  sales rows: ${salesTotal.toLocaleString("en")} (${index + 1}/${batches.length} statements, ${Math.round(salesTotal / elapsed).toLocaleString("en")} rows/s)   `,
+    );
   }
   process.stdout.write("\n");
   step(`sales rows (${salesTotal.toLocaleString("en")}, aggregates by trigger)`);
@@ -536,7 +564,9 @@ async function main() {
   console.log("Made:", counts[0]);
   console.log("Reports by type and state:", states.map((row) => `${row.type} ${row.status} ${row.n} (late ${row.late})`).join(", "));
   console.log(`Biggest quarter: ${meta.biggestQuarter} (${meta.biggestQuarterRows.toLocaleString("en")} sales rows); open quarter ${meta.openQuarter}`);
-  console.log(`Designated partner ${designated.email} (open-quarter draft of ${DESIGNATED_ROWS} rows); save partner ${saver.email}; password ${BENCH_PASSWORD}`);
+  console.log(
+    `Designated partner ${designated.email} (open-quarter draft of ${DESIGNATED_ROWS} rows); save partner ${saver.email}; password ${BENCH_PASSWORD}`,
+  );
   console.log("Shape:", made);
   console.log(`Generated ${size} (${shapeName}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await sql.end();

@@ -157,7 +157,12 @@ let resentOnClosedConnection = 0;
  * connection; so does this, once (on a connection of its own: the pool's other idle connections
  * may be closing too), and counts it.
  */
-function request(port: number, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string; keepBody?: boolean } = {}, resent = false): Promise<Reply> {
+function request(
+  port: number,
+  pathname: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; keepBody?: boolean } = {},
+  resent = false,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const headers: Record<string, string> = { Host: `localhost:${port}`, ...options.headers };
@@ -208,8 +213,7 @@ class CookieJar {
   }
 }
 
-const bodyText = (reply: Reply) =>
-  (reply.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(reply.body) : reply.body).toString("utf8");
+const bodyText = (reply: Reply) => (reply.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(reply.body) : reply.body).toString("utf8");
 
 // ---------------------------------------------------------------- the servers
 
@@ -308,7 +312,16 @@ interface Acknowledged {
   changedRows: number;
 }
 
-const newAcknowledged = (): Acknowledged => ({ added: new Set(), changed: new Map(), uncertain: new Set(), saves: 0, conflicts: 0, errors: 0, addedRows: 0, changedRows: 0 });
+const newAcknowledged = (): Acknowledged => ({
+  added: new Set(),
+  changed: new Map(),
+  uncertain: new Set(),
+  saves: 0,
+  conflicts: 0,
+  errors: 0,
+  addedRows: 0,
+  changedRows: 0,
+});
 
 // ---------------------------------------------------------------- a virtual partner
 
@@ -326,8 +339,7 @@ async function pageState(reply: Reply): Promise<PageState> {
   await decoded.done;
   const routes = decoded.value as Record<string, { data?: unknown }>;
   const data = routes["routes/_shell.partner.sales-report"]?.data as
-    | { view: { report: { version: number }; rows: PackedSalesRows; lists: { productNames: Record<SalesKind, string[]>; countries: string[] } } }
-    | undefined;
+    { view: { report: { version: number }; rows: PackedSalesRows; lists: { productNames: Record<SalesKind, string[]>; countries: string[] } } } | undefined;
   if (!data?.view) throw new Error(`the page's data holds no Sales Report: ${text.slice(0, 200)}`);
   return {
     version: data.view.report.version,
@@ -363,7 +375,8 @@ function gridSave(user: VirtualPartner, tag: number, serial: number, months: str
   const added: string[] = [];
   const changed = new Map<number, string>();
   // The rows this loop added keep their purchaser (it is how the check finds them): only the others are edited.
-  const editable = (kind: SalesKind) => page.rows[kind].map((row, position) => ({ row, position })).filter(({ row }) => !ADDED_PURCHASER.test(String(row.purchaser)));
+  const editable = (kind: SalesKind) =>
+    page.rows[kind].map((row, position) => ({ row, position })).filter(({ row }) => !ADDED_PURCHASER.test(String(row.purchaser)));
   const candidates = { API: editable("API"), FDF: editable("FDF") };
   if (candidates.API.length + candidates.FDF.length > 0 && Math.random() < 0.5) {
     const taken = new Set<string>();
@@ -420,7 +433,17 @@ function gridSave(user: VirtualPartner, tag: number, serial: number, months: str
   return { payload, added, changed };
 }
 
-async function partnerLoop(user: VirtualPartner, tag: number, quarterId: number, months: string[], year: number, deadline: number, options: Options, recorder: Recorder, clock: () => number) {
+async function partnerLoop(
+  user: VirtualPartner,
+  tag: number,
+  quarterId: number,
+  months: string[],
+  year: number,
+  deadline: number,
+  options: Options,
+  recorder: Recorder,
+  clock: () => number,
+) {
   const { partner, port, jar, ack } = user;
   // People do not all press Save in the same second: with a pause between requests, each starts within one pause.
   await sleep(Math.random() * options.thinkMs);
@@ -553,9 +576,17 @@ function watch(databaseUrl: string, servers: { port: number; pid: number }[]): W
         samples++;
         for (const row of rows) {
           const state = String(row.state ?? "unknown");
-          const what = state === "active" ? (row.wait_event_type ? `active, waiting: ${row.wait_event_type}/${row.wait_event}` : "active, running") : state === "idle in transaction" ? "idle in transaction (waiting for the server)" : state;
+          const what =
+            state === "active"
+              ? row.wait_event_type
+                ? `active, waiting: ${row.wait_event_type}/${row.wait_event}`
+                : "active, running"
+              : state === "idle in transaction"
+                ? "idle in transaction (waiting for the server)"
+                : state;
           states.set(what, (states.get(what) ?? 0) + 1);
-          if (row.wait_event_type === "Lock") lockWaits.set(`${row.wait_event}: ${row.statement}`, (lockWaits.get(`${row.wait_event}: ${row.statement}`) ?? 0) + 1);
+          if (row.wait_event_type === "Lock")
+            lockWaits.set(`${row.wait_event}: ${row.statement}`, (lockWaits.get(`${row.wait_event}: ${row.statement}`) ?? 0) + 1);
           if (row.transaction_ms != null) {
             inTransaction++;
             longestTransactionMs = Math.max(longestTransactionMs, Number(row.transaction_ms));
@@ -601,7 +632,10 @@ function watch(databaseUrl: string, servers: { port: number; pid: number }[]): W
       return {
         samples,
         states: [...states].map(([what, total]) => ({ what, mean: total / Math.max(samples, 1) })).sort((a, b) => b.mean - a.mean),
-        lockWaits: [...lockWaits].map(([statement, count]) => ({ statement, samples: count })).sort((a, b) => b.samples - a.samples).slice(0, 8),
+        lockWaits: [...lockWaits]
+          .map(([statement, count]) => ({ statement, samples: count }))
+          .sort((a, b) => b.samples - a.samples)
+          .slice(0, 8),
         inTransactionMean: inTransaction / Math.max(samples, 1),
         longestTransactionMs,
         probes: servers.map((server, index) => ({
@@ -706,9 +740,18 @@ async function checkDatabase(sql: postgres.Sql, quarterId: number, users: Virtua
   const from = `FROM sales_rows s JOIN reports r ON r.id = s.report_id JOIN partners p ON p.id = r.partner_id`;
   const list = `ARRAY[${partnerIds.join(",")}]::int[]`;
   const checks = [
-    compare("partner_month", ["partner_id", "year", "month"], `SELECT r.partner_id, s.year, s.month, ${measures} ${from} WHERE ${counted} AND r.partner_id = ANY(${list}) GROUP BY 1, 2, 3`, `AND partner_id = ANY(${list})`),
+    compare(
+      "partner_month",
+      ["partner_id", "year", "month"],
+      `SELECT r.partner_id, s.year, s.month, ${measures} ${from} WHERE ${counted} AND r.partner_id = ANY(${list}) GROUP BY 1, 2, 3`,
+      `AND partner_id = ANY(${list})`,
+    ),
     compare("month", ["year", "month"], `SELECT s.year, s.month, ${measures} ${from} WHERE ${counted} GROUP BY 1, 2`),
-    compare("country_month", ["country_id", "year", "month"], `SELECT coalesce(s.country_id, 0) AS country_id, s.year, s.month, ${measures} ${from} WHERE ${counted} GROUP BY 1, 2, 3`),
+    compare(
+      "country_month",
+      ["country_id", "year", "month"],
+      `SELECT coalesce(s.country_id, 0) AS country_id, s.year, s.month, ${measures} ${from} WHERE ${counted} GROUP BY 1, 2, 3`,
+    ),
   ];
   for (const text of checks) result.dashboardMismatches += Number((await sql.unsafe(text))[0].mismatches);
   return result;
@@ -808,7 +851,8 @@ async function prepareBase(options: Options, meta: Meta, logFile: string, server
       ORDER BY p.id LIMIT ${options.partners}`;
     if (partners.length < options.partners) throw new Error(`The data set has only ${partners.length} partners who may save; use a larger size (M or L).`);
     // The build with the fewest migrations signs the users in: the others migrate their copies further.
-    const migrations = (appDir: string) => (JSON.parse(fs.readFileSync(path.join(appDir, "drizzle/meta/_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
+    const migrations = (appDir: string) =>
+      (JSON.parse(fs.readFileSync(path.join(appDir, "drizzle/meta/_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
     const signInApp = [options.appDir, ...(options.besideDir ? [options.besideDir] : [])].sort((a, b) => migrations(a) - migrations(b))[0];
     servers.push(await startServer(signInApp, baseUrl, FIRST_PORT, logFile));
     const signedIn: SignedIn = {
@@ -829,7 +873,10 @@ async function prepareBase(options: Options, meta: Meta, logFile: string, server
     });
     console.log(`${logins.length} users signed in over POST /login on ${baseName}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     if (options.keepBase) {
-      const saved = { partners: signedIn.partners.map((partner) => ({ partnerId: partner.partnerId, email: partner.email, cookie: partner.jar.header() })), admins: signedIn.admins.map((jar) => jar.header()) };
+      const saved = {
+        partners: signedIn.partners.map((partner) => ({ partnerId: partner.partnerId, email: partner.email, cookie: partner.jar.header() })),
+        admins: signedIn.admins.map((jar) => jar.header()),
+      };
       fs.writeFileSync(kept, JSON.stringify(saved));
     }
     return { baseName, signedIn };
@@ -858,7 +905,17 @@ interface Side {
 }
 
 /** A fresh copy of the base, the build's servers on it, and every partner's page opened once. */
-async function setUpSide(label: string, appDir: string, firstPort: number, instances: number, options: Options, meta: Meta, base: { baseName: string; signedIn: SignedIn }, logFile: string, servers: ChildProcess[]): Promise<Side> {
+async function setUpSide(
+  label: string,
+  appDir: string,
+  firstPort: number,
+  instances: number,
+  options: Options,
+  meta: Meta,
+  base: { baseName: string; signedIn: SignedIn },
+  logFile: string,
+  servers: ChildProcess[],
+): Promise<Side> {
   const setupStarted = performance.now();
   const copyName = `portal_load_${options.size.toLowerCase()}${firstPort === FIRST_PORT ? "" : `_${firstPort}`}`;
   const databaseUrl = await copyDatabase(base.baseName, copyName);
@@ -878,11 +935,14 @@ async function setUpSide(label: string, appDir: string, firstPort: number, insta
     servers.push(server);
     own.push(server);
   }
-  console.log(`  ${label}: a fresh copy of ${base.baseName} (${copyName}), server${instances > 1 ? "s" : ""} on port${instances > 1 ? "s" : ""} ${ports.join(", ")}`);
+  console.log(
+    `  ${label}: a fresh copy of ${base.baseName} (${copyName}), server${instances > 1 ? "s" : ""} on port${instances > 1 ? "s" : ""} ${ports.join(", ")}`,
+  );
   // A base made by a build with more migrations would measure that build's database, not this one's.
   const journal = JSON.parse(fs.readFileSync(path.join(appDir, "drizzle/meta/_journal.json"), "utf8")) as { entries: unknown[] };
   const [{ applied }] = await sql<{ applied: number }[]>`SELECT count(*)::int AS applied FROM drizzle.__drizzle_migrations`;
-  if (applied !== journal.entries.length) throw new Error(`${copyName} holds ${applied} migrations, the build in ${appDir} has ${journal.entries.length}: run without --keep-base`);
+  if (applied !== journal.entries.length)
+    throw new Error(`${copyName} holds ${applied} migrations, the build in ${appDir} has ${journal.entries.length}: run without --keep-base`);
 
   // Each partner opens its page once (its rows, lists and version). Users go to the servers in turn, as a load balancer sends them.
   const partners: VirtualPartner[] = [];
@@ -894,7 +954,8 @@ async function setUpSide(label: string, appDir: string, firstPort: number, insta
     jar.take(reply.headers);
     const page = await pageState(reply);
     const stored = reportBefore.get(login.partnerId);
-    if (page.version !== (stored?.version ?? 0)) throw new Error(`the page of ${login.email} shows version ${page.version}, the database ${stored?.version ?? 0}`);
+    if (page.version !== (stored?.version ?? 0))
+      throw new Error(`the page of ${login.email} shows version ${page.version}, the database ${stored?.version ?? 0}`);
     partners[index] = {
       partner: { partnerId: login.partnerId, email: login.email, initialVersion: stored?.version ?? 0, initialRows: stored?.rows ?? 0 },
       port,
@@ -904,7 +965,20 @@ async function setUpSide(label: string, appDir: string, firstPort: number, insta
     };
   });
   const admins = base.signedIn.admins.map((jar, index) => ({ jar: CookieJar.from(jar.header()), port: ports[(partners.length + index) % instances] }));
-  return { label, appDir, copyName, databaseUrl, sql, ports, servers: own, partners, admins, quarter, months, setupSeconds: (performance.now() - setupStarted) / 1000 };
+  return {
+    label,
+    appDir,
+    copyName,
+    databaseUrl,
+    sql,
+    ports,
+    servers: own,
+    partners,
+    admins,
+    quarter,
+    months,
+    setupSeconds: (performance.now() - setupStarted) / 1000,
+  };
 }
 
 /**
@@ -912,17 +986,34 @@ async function setUpSide(label: string, appDir: string, firstPort: number, insta
  * then loaded at the same time (`--beside`: the same load on two builds at once, so both meet the
  * same machine), then each database checked.
  */
-async function runConfiguration(tag: number, instances: number, options: Options, meta: Meta, base: { baseName: string; signedIn: SignedIn }, logFile: string, servers: ChildProcess[]): Promise<ConfigurationResult[]> {
-  console.log(`\n== ${instances} instance${instances > 1 ? "s" : ""}: ${options.partners} partners saving, ${options.admins} administrators reading, ${options.durationS} s${options.thinkMs ? `, a pause of ${options.thinkMs / 2000}-${(options.thinkMs * 1.5) / 1000} s between a user's requests` : ""}`);
-  const builds = [{ label: buildLabel(options.appDir), appDir: options.appDir }, ...(options.besideDir ? [{ label: buildLabel(options.besideDir), appDir: options.besideDir }] : [])];
+async function runConfiguration(
+  tag: number,
+  instances: number,
+  options: Options,
+  meta: Meta,
+  base: { baseName: string; signedIn: SignedIn },
+  logFile: string,
+  servers: ChildProcess[],
+): Promise<ConfigurationResult[]> {
+  console.log(
+    `\n== ${instances} instance${instances > 1 ? "s" : ""}: ${options.partners} partners saving, ${options.admins} administrators reading, ${options.durationS} s${options.thinkMs ? `, a pause of ${options.thinkMs / 2000}-${(options.thinkMs * 1.5) / 1000} s between a user's requests` : ""}`,
+  );
+  const builds = [
+    { label: buildLabel(options.appDir), appDir: options.appDir },
+    ...(options.besideDir ? [{ label: buildLabel(options.besideDir), appDir: options.besideDir }] : []),
+  ];
   const sides: Side[] = [];
   try {
-    for (const [index, build] of builds.entries()) sides.push(await setUpSide(build.label, build.appDir, FIRST_PORT + 10 * index, instances, options, meta, base, logFile, servers));
+    for (const [index, build] of builds.entries())
+      sides.push(await setUpSide(build.label, build.appDir, FIRST_PORT + 10 * index, instances, options, meta, base, logFile, servers));
 
     const runs = sides.map((side) => ({
       side,
       recorder: { saves: [], reloads: [], reads: new Map(), failures: [] } as Recorder,
-      watcher: watch(side.databaseUrl, side.servers.map((server, index) => ({ port: side.ports[index], pid: server.pid! }))),
+      watcher: watch(
+        side.databaseUrl,
+        side.servers.map((server, index) => ({ port: side.ports[index], pid: server.pid! })),
+      ),
     }));
     const started = performance.now();
     const clock = () => performance.now() - started;
@@ -1006,13 +1097,17 @@ function printConfiguration(result: ConfigurationResult) {
       `reports with a wrong row count: ${check.reportsWithWrongCount}, wrong version: ${check.reportsWithWrongVersion}; dashboard sums off: ${check.dashboardMismatches}`,
   );
   const watched = result.watch;
-  console.log(`  database sessions (mean of ${watched.samples} samples, ${watched.inTransactionMean.toFixed(1)} inside a transaction, the longest ${ms(watched.longestTransactionMs)}):`);
+  console.log(
+    `  database sessions (mean of ${watched.samples} samples, ${watched.inTransactionMean.toFixed(1)} inside a transaction, the longest ${ms(watched.longestTransactionMs)}):`,
+  );
   for (const state of watched.states) console.log(`    ${state.mean.toFixed(2).padStart(6)}  ${state.what}`);
   if (watched.lockWaits.length) {
     console.log("  waiting for a lock (samples):");
     for (const wait of watched.lockWaits) console.log(`    ${String(wait.samples).padStart(6)}  ${wait.statement}`);
   }
-  console.log(`  static file from each server (event loop delay): ${watched.probes.map((probe) => `:${probe.port} p50 ${ms(probe.p50)}, p95 ${ms(probe.p95)}, max ${ms(probe.max)}`).join("; ")}`);
+  console.log(
+    `  static file from each server (event loop delay): ${watched.probes.map((probe) => `:${probe.port} p50 ${ms(probe.p50)}, p95 ${ms(probe.p95)}, max ${ms(probe.max)}`).join("; ")}`,
+  );
   const requests = result.saves.count + result.reloads.count + result.reads.count;
   const serverCpuMs = (watched.cpu.serversPercentOfCore.reduce((a, b) => a + b, 0) / 100) * result.seconds * 1000;
   console.log(
@@ -1024,7 +1119,9 @@ function printConfiguration(result: ConfigurationResult) {
 }
 
 function printSummary(results: ConfigurationResult[]) {
-  console.log("\n| build | instances | saves/s (rows added/s) | save p50 / p95 / p99 | page after save p95 | admin pages/s | admin p50 / p95 / p99 | errors (409) | rows lost |");
+  console.log(
+    "\n| build | instances | saves/s (rows added/s) | save p50 / p95 / p99 | page after save p95 | admin pages/s | admin p50 / p95 / p99 | errors (409) | rows lost |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const result of results) {
     const errors = result.saves.errors + result.reloads.errors + result.reads.errors;
@@ -1096,7 +1193,11 @@ async function main() {
     `${JSON.stringify({ size: options.size, ranAt: new Date().toISOString(), machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverage: os.loadavg() }, options, results }, null, 2)}\n`,
   );
   console.log(`Written: ${output}`);
-  const failed = results.some((result) => result.saves.errors + result.reloads.errors + result.reads.errors > 0 || result.check.lostAdded + result.check.lostChanges + result.check.duplicatedAdded + result.check.dashboardMismatches > 0);
+  const failed = results.some(
+    (result) =>
+      result.saves.errors + result.reloads.errors + result.reads.errors > 0 ||
+      result.check.lostAdded + result.check.lostChanges + result.check.duplicatedAdded + result.check.dashboardMismatches > 0,
+  );
   if (failed) process.exitCode = 1;
 }
 

@@ -123,17 +123,20 @@ function request(pathname: string, options: RequestOptions = {}): Promise<Reply>
     const headers: Record<string, string> = { ...options.headers };
     if (options.cookie) headers.Cookie = options.cookie;
     if (options.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(options.body));
-    const req = http.request({ host: HOST, port: PORT, path: pathname, method: options.method ?? "GET", headers: { Host: `localhost:${PORT}`, ...headers }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      res.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (options.onData) options.onData(chunk);
-        else chunks.push(chunk);
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), bytes, ms: performance.now() - start }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      { host: HOST, port: PORT, path: pathname, method: options.method ?? "GET", headers: { Host: `localhost:${PORT}`, ...headers }, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (options.onData) options.onData(chunk);
+          else chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), bytes, ms: performance.now() - start }));
+        res.on("error", reject);
+      },
+    );
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`timeout: ${pathname}`)));
     req.on("error", reject);
     if (options.body !== undefined) req.write(options.body);
@@ -247,11 +250,23 @@ function tabCeilingSql(tab: string, approvedOnly: boolean, openQuarterId: number
       return `SELECT f.product_id, f.country_id, f.status, count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id
               WHERE r.quarter_id = ${openQuarterId} AND f.status <> '0' AND p.is_active${approvedOnly ? " AND r.status = 'Approved'" : ""} GROUP BY 1, 2, 3`;
     case "sales-product":
-      return salesScan(approvedOnly, `s.product_id, r.partner_id, s.country_id, s.year, s.month, ${UNITS}, ${VALUE}`, crossSets("s.product_id", ["r.partner_id", "s.country_id"]));
+      return salesScan(
+        approvedOnly,
+        `s.product_id, r.partner_id, s.country_id, s.year, s.month, ${UNITS}, ${VALUE}`,
+        crossSets("s.product_id", ["r.partner_id", "s.country_id"]),
+      );
     case "sales-company":
-      return salesScan(approvedOnly, `r.partner_id, s.product_id, s.country_id, s.year, s.month, ${UNITS}, ${VALUE}`, crossSets("r.partner_id", ["s.product_id", "s.country_id"]));
+      return salesScan(
+        approvedOnly,
+        `r.partner_id, s.product_id, s.country_id, s.year, s.month, ${UNITS}, ${VALUE}`,
+        crossSets("r.partner_id", ["s.product_id", "s.country_id"]),
+      );
     case "sales-country":
-      return salesScan(approvedOnly, `s.country_id, s.product_id, r.partner_id, s.year, s.month, ${UNITS}, ${VALUE}`, crossSets("s.country_id", ["s.product_id", "r.partner_id"]));
+      return salesScan(
+        approvedOnly,
+        `s.country_id, s.product_id, r.partner_id, s.year, s.month, ${UNITS}, ${VALUE}`,
+        crossSets("s.country_id", ["s.product_id", "r.partner_id"]),
+      );
     case "sales-time":
       return salesScan(approvedOnly, `s.year, s.month, ${UNITS}, ${VALUE}`, "s.year, s.month");
     case "price":
@@ -305,43 +320,55 @@ async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, i
       name: "development-timeline first page",
       type: "pdt" as const,
       path: `/admin/report/development-timeline?quarter=${quarter}`,
-      ceiling: [`SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q}`,
-        `SELECT v.*, p.company_name FROM pdt_values v JOIN reports r ON r.id = v.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, v.id LIMIT 50`],
+      ceiling: [
+        `SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q}`,
+        `SELECT v.*, p.company_name FROM pdt_values v JOIN reports r ON r.id = v.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, v.id LIMIT 50`,
+      ],
     },
     {
       name: "development-timeline filtered (partner, report status)",
       type: "pdt" as const,
       path: `/admin/report/development-timeline?quarter=${quarter}&partner=${ids.partnerId}&reportStatus=Approved`,
-      ceiling: [`SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved'`,
-        `SELECT v.* FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved' ORDER BY v.id LIMIT 50`],
+      ceiling: [
+        `SELECT count(*) FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved'`,
+        `SELECT v.* FROM pdt_values v JOIN reports r ON r.id = v.report_id WHERE r.quarter_id = ${q} AND r.partner_id = ${ids.partnerId} AND r.status = 'Approved' ORDER BY v.id LIMIT 50`,
+      ],
     },
     {
       name: "filing-plans first page",
       type: "filing" as const,
       path: `/admin/report/filing-plans?quarter=${quarter}`,
-      ceiling: [`SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q}`,
-        `SELECT f.*, p.company_name FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, f.id LIMIT 50`],
+      ceiling: [
+        `SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q}`,
+        `SELECT f.*, p.company_name FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} ORDER BY p.company_name, f.id LIMIT 50`,
+      ],
     },
     {
       name: "filing-plans filtered (country, status Filed)",
       type: "filing" as const,
       path: `/admin/report/filing-plans?quarter=${quarter}&country=${ids.countryId}&productStatus=Filed`,
-      ceiling: [`SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed'`,
-        `SELECT f.* FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed' ORDER BY p.company_name, f.id LIMIT 50`],
+      ceiling: [
+        `SELECT count(*) FROM filing_values f JOIN reports r ON r.id = f.report_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed'`,
+        `SELECT f.* FROM filing_values f JOIN reports r ON r.id = f.report_id JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${q} AND f.country_id = ${ids.countryId} AND f.status = 'Filed' ORDER BY p.company_name, f.id LIMIT 50`,
+      ],
     },
     {
       name: "sales-report first page (API)",
       type: "sales" as const,
       path: `/admin/report/sales-report?quarter=${quarter}&tab=API`,
-      ceiling: [`SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API'`,
-        `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API' ORDER BY s.report_id, s.kind, s.id LIMIT 100`],
+      ceiling: [
+        `SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API'`,
+        `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'API' ORDER BY s.report_id, s.kind, s.id LIMIT 100`,
+      ],
     },
     {
       name: "sales-report filtered (FDF, country, month)",
       type: "sales" as const,
       path: `/admin/report/sales-report?quarter=${quarter}&tab=FDF&country=${ids.countryId}&month=${ids.month}`,
-      ceiling: [`SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month}`,
-        `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month} ORDER BY s.report_id, s.kind, s.id LIMIT 100`],
+      ceiling: [
+        `SELECT count(*) FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month}`,
+        `SELECT s.* FROM sales_rows s WHERE s.report_id = ANY(${QUARTER_REPORTS}) AND s.kind = 'FDF' AND s.country_id = ${ids.countryId} AND s.month = ${ids.month} ORDER BY s.report_id, s.kind, s.id LIMIT 100`,
+      ],
     },
   ];
   for (const item of cases) {
@@ -370,9 +397,10 @@ async function benchConsolidated(sql: postgres.Sql, admin: string, meta: Meta, i
  * the raw columns: no neutralised texts, no trimmed numbers, no month names.
  */
 function downloadSelect(quarterId: number, kind: "API" | "FDF") {
-  const fdf = kind === "FDF"
-    ? ", s.strength, ft.name, s.pack_size, s.quantity, s.currency_code, s.gross_sale_price_currency, s.usd_exchange_rate, s.gross_sale_price_usd, s.total_gross_value, s.deductable_expenses, s.total_value, s.royalty_percent, s.royalty_due, s.procurement_end_country, s.comments"
-    : ", s.quantity, s.total_value";
+  const fdf =
+    kind === "FDF"
+      ? ", s.strength, ft.name, s.pack_size, s.quantity, s.currency_code, s.gross_sale_price_currency, s.usd_exchange_rate, s.gross_sale_price_usd, s.total_gross_value, s.deductable_expenses, s.total_value, s.royalty_percent, s.royalty_due, s.procurement_end_country, s.comments"
+      : ", s.quantity, s.total_value";
   const list = (column: string) =>
     `(SELECT array_agg(${column} ORDER BY p.company_name, r.id) FROM reports r JOIN partners p ON p.id = r.partner_id WHERE r.quarter_id = ${quarterId} AND r.type = 'sales')`;
   return `SELECT sel.company_name, sel.status, x.*
@@ -464,7 +492,15 @@ async function benchDownloads(sql: postgres.Sql, databaseUrl: string, restartSer
       `${rate(csvRate)} (${Math.round((100 * csvRate) / copy.rowsPerSecond)}% of COPY), ${(csv.value.ms / 1000).toFixed(2)} s, peak RSS ${mb(csv.peak)} (${mb(csv.before)} before)`,
       `COPY ${rate(copy.rowsPerSecond)}; target ≥ 70% of COPY, RSS < 150 MB (L)`,
       csvOk ? "ok" : "missed",
-      { rows, seconds: csv.value.ms / 1000, rowsPerSecond: csvRate, copyRowsPerSecond: copy.rowsPerSecond, peakRssBytes: csv.peak, rssBeforeBytes: csv.before, bytes: csv.value.value.bytes },
+      {
+        rows,
+        seconds: csv.value.ms / 1000,
+        rowsPerSecond: csvRate,
+        copyRowsPerSecond: copy.rowsPerSecond,
+        peakRssBytes: csv.peak,
+        rssBeforeBytes: csv.before,
+        bytes: csv.value.value.bytes,
+      },
     );
 
     // xlsx, its code warmed up as the CSV's was (exceljs loads with the first workbook)
@@ -476,7 +512,9 @@ async function benchDownloads(sql: postgres.Sql, databaseUrl: string, restartSer
     const xlsxRate = rows / (xlsx.value.ms / 1000);
     const sampleRows = await sql.unsafe(`${downloadSelect(quarterId, kind)} LIMIT 1000`);
     const sample = sampleRows.map((row) =>
-      Object.values(row).map((cell) => (cell == null ? null : typeof cell === "number" ? cell : /^-?\d+(\.\d+)?$/.test(String(cell)) ? Number(cell) : String(cell))),
+      Object.values(row).map((cell) =>
+        cell == null ? null : typeof cell === "number" ? cell : /^-?\d+(\.\d+)?$/.test(String(cell)) ? Number(cell) : String(cell),
+      ),
     );
     const header = sample.length ? sample[0].map((_, index) => `Column ${index + 1}`) : [];
     const bare = sample.length ? await exceljsRate(sample, header, rows) : { rowsPerSecond: NaN, bytes: 0 };
@@ -487,10 +525,20 @@ async function benchDownloads(sql: postgres.Sql, databaseUrl: string, restartSer
       `${rate(xlsxRate)} (${Math.round((100 * xlsxRate) / bare.rowsPerSecond)}% of exceljs), ${(xlsx.value.ms / 1000).toFixed(2)} s, peak RSS ${mb(xlsx.peak)} (${mb(xlsx.before)} before)`,
       `exceljs streaming alone ${rate(bare.rowsPerSecond)}; target ≥ 70%, RSS < 200 MB (L)`,
       xlsxOk ? "ok" : "missed",
-      { rows, seconds: xlsx.value.ms / 1000, rowsPerSecond: xlsxRate, exceljsRowsPerSecond: bare.rowsPerSecond, peakRssBytes: xlsx.peak, rssBeforeBytes: xlsx.before, bytes: xlsx.value.value.bytes },
+      {
+        rows,
+        seconds: xlsx.value.ms / 1000,
+        rowsPerSecond: xlsxRate,
+        exceljsRowsPerSecond: bare.rowsPerSecond,
+        peakRssBytes: xlsx.peak,
+        rssBeforeBytes: xlsx.before,
+        bytes: xlsx.value.value.bytes,
+      },
     );
   }
-  record("downloads", "server RSS when restarted for a CSV", endedRss.map(mb).join(", "), "what a busy server holds: heap V8 has not collected yet", "info", { endedRssBytes: endedRss });
+  record("downloads", "server RSS when restarted for a CSV", endedRss.map(mb).join(", "), "what a busy server holds: heap V8 has not collected yet", "info", {
+    endedRssBytes: endedRss,
+  });
 }
 
 // ---------------------------------------------------------------- the largest report: sorted pages, a change to it, one partner's CSV
@@ -560,12 +608,19 @@ async function benchFirstCsvByte(admin: string, largest: LargestReport) {
     if (i > 0) samples.push(first);
   }
   const value = median(samples);
-  record("downloads", `first CSV byte of one partner (${rows.toLocaleString("en")} rows)`, `${ms(value)} (median of 5), max ${ms(Math.max(...samples))}`, "target < 100 ms", value < 100 ? "ok" : "missed", {
-    pathname: path,
-    ms: value,
-    samples,
-    rows,
-  });
+  record(
+    "downloads",
+    `first CSV byte of one partner (${rows.toLocaleString("en")} rows)`,
+    `${ms(value)} (median of 5), max ${ms(Math.max(...samples))}`,
+    "target < 100 ms",
+    value < 100 ? "ok" : "missed",
+    {
+      pathname: path,
+      ms: value,
+      samples,
+      rows,
+    },
+  );
 }
 
 /** The first request a server started afresh answers, beside the same page's next requests. */
@@ -675,11 +730,13 @@ async function benchSave(sql: postgres.Sql, meta: Meta, openQuarterId: number) {
     if (reply.status !== 302) throw new Error(`10,000-row save: ${reply.status} ${reply.body.toString("utf8").slice(0, 500)}`);
     fullSaves.push(reply.ms);
   }
-  const [{ count: saved }] = await sql`SELECT count(*)::int AS count FROM sales_rows s JOIN reports r ON r.id = s.report_id WHERE r.partner_id = ${partnerId} AND r.quarter_id = ${openQuarterId} AND r.type = 'sales'`;
+  const [{ count: saved }] =
+    await sql`SELECT count(*)::int AS count FROM sales_rows s JOIN reports r ON r.id = s.report_id WHERE r.partner_id = ${partnerId} AND r.quarter_id = ${openQuarterId} AND r.type = 'sales'`;
   if (Number(saved) !== 10_000) throw new Error(`The save left ${saved} rows, not 10,000`);
 
   // One cell: the first API row's purchaser, posted as the grid posts a changed row.
-  const [first] = await sql`SELECT s.id FROM sales_rows s JOIN reports r ON r.id = s.report_id WHERE r.partner_id = ${partnerId} AND r.quarter_id = ${openQuarterId} AND r.type = 'sales' AND s.kind = 'API' ORDER BY s.id LIMIT 1`;
+  const [first] =
+    await sql`SELECT s.id FROM sales_rows s JOIN reports r ON r.id = s.report_id WHERE r.partner_id = ${partnerId} AND r.quarter_id = ${openQuarterId} AND r.type = 'sales' AND s.kind = 'API' ORDER BY s.id LIMIT 1`;
   const oneCell: number[] = [];
   let oneCellBytes = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -725,7 +782,8 @@ async function benchSave(sql: postgres.Sql, meta: Meta, openQuarterId: number) {
       let elapsed = 0;
       await sql
         .begin(async (tx) => {
-          if (table === "bench_plain_sales_rows") await tx`CREATE TEMP TABLE bench_plain_sales_rows (LIKE sales_rows INCLUDING DEFAULTS INCLUDING INDEXES) ON COMMIT DROP`;
+          if (table === "bench_plain_sales_rows")
+            await tx`CREATE TEMP TABLE bench_plain_sales_rows (LIKE sales_rows INCLUDING DEFAULTS INCLUDING INDEXES) ON COMMIT DROP`;
           const start = performance.now();
           for (let at = 0; at < bareRows.length; at += 1000) await tx`INSERT INTO ${tx(table)} ${tx(bareRows.slice(at, at + 1000))}`;
           elapsed = performance.now() - start;
@@ -781,11 +839,18 @@ async function benchSave(sql: postgres.Sql, meta: Meta, openQuarterId: number) {
     { ms: full, samples: fullSaves, requestBytes: fullBytes, bareInsertMs: ceiling, insertWithTriggersMs: withTriggers },
   );
   const cell = median(oneCell);
-  record("save", "one-cell change of it", `${ms(cell)} (median of 5), request ${kb(oneCellBytes)}`, "target < 100 ms, request < 10 KB (M)", cell < 100 && oneCellBytes < 10 * 1024 ? "ok" : "missed", {
-    ms: cell,
-    samples: oneCell,
-    requestBytes: oneCellBytes,
-  });
+  record(
+    "save",
+    "one-cell change of it",
+    `${ms(cell)} (median of 5), request ${kb(oneCellBytes)}`,
+    "target < 100 ms, request < 10 KB (M)",
+    cell < 100 && oneCellBytes < 10 * 1024 ? "ok" : "missed",
+    {
+      ms: cell,
+      samples: oneCell,
+      requestBytes: oneCellBytes,
+    },
+  );
   record(
     "save",
     "its Sales Report page after its submission",
@@ -836,10 +901,17 @@ async function benchSalesPage(meta: Meta) {
       if (i > 0) tti.push(performance.now() - start); // the first loads the scripts into the cache
       await page.close();
     }
-    record("sales page", "Sales Report page, time to interactive", `${ms(median(tti))} (median of 3, scripts cached)`, "headless Chromium until html[data-hydrated]", "info", {
-      ms: median(tti),
-      samples: tti,
-    });
+    record(
+      "sales page",
+      "Sales Report page, time to interactive",
+      `${ms(median(tti))} (median of 3, scripts cached)`,
+      "headless Chromium until html[data-hydrated]",
+      "info",
+      {
+        ms: median(tti),
+        samples: tti,
+      },
+    );
   } finally {
     await browser.close();
   }
@@ -854,7 +926,9 @@ async function benchVerificationSave(sql: postgres.Sql, meta: Meta, openQuarterI
   const [{ pending }] = await sql`
     SELECT count(*)::int AS pending FROM product_verifications v
     WHERE v.status = 'pending' AND (v.report_id = ${report.id} OR v.id IN (SELECT product_verification_id FROM sales_rows WHERE report_id = ${report.id}))`;
-  console.log(`One-cell saves of ${meta.designatedPartner.email}'s ${meta.designatedPartner.openSalesRows.toLocaleString("en")}-row draft (${pending} pending product verifications)`);
+  console.log(
+    `One-cell saves of ${meta.designatedPartner.email}'s ${meta.designatedPartner.openSalesRows.toLocaleString("en")}-row draft (${pending} pending product verifications)`,
+  );
   // Its first API row (in the skewed shape one that waits for a verification), posted as the grid posts a changed row.
   const [row] = await sql`
     SELECT s.id, s.year, s.month, c.name AS country, s.purchaser, coalesce(pr.name, s.product_name) AS product, s.quantity, s.total_value
@@ -888,7 +962,8 @@ async function benchVerificationSave(sql: postgres.Sql, meta: Meta, openQuarterI
   for (let attempt = 0; attempt < 5; attempt++) samples.push(await save(`Purchaser corrected ${attempt + 1}`));
   const [check] = await sql`SELECT purchaser, product_verification_id FROM sales_rows WHERE id = ${row.id}`;
   if (check.purchaser !== "Purchaser corrected 5") throw new Error("The one-cell save of the draft did not change the row");
-  const [{ still }] = await sql`SELECT count(*)::int AS still FROM product_verifications WHERE status = 'pending' AND (report_id = ${report.id} OR id IN (SELECT product_verification_id FROM sales_rows WHERE report_id = ${report.id}))`;
+  const [{ still }] =
+    await sql`SELECT count(*)::int AS still FROM product_verifications WHERE status = 'pending' AND (report_id = ${report.id} OR id IN (SELECT product_verification_id FROM sales_rows WHERE report_id = ${report.id}))`;
   if (still !== pending) throw new Error(`The draft's pending verifications went from ${pending} to ${still}`);
   await save(String(row.purchaser));
 
@@ -913,7 +988,11 @@ function multipartBody(fields: Record<string, string>, file: { name: string; typ
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -927,7 +1006,9 @@ async function benchUpload(sql: postgres.Sql, meta: Meta, openQuarterId: number,
   const { server } = await restartServer();
   const cookie = await signIn(meta.designatedPartner.email, meta.password);
   const workbook = (await get("/partner/sales-report/xlsx", cookie)).body;
-  console.log(`xlsx upload: ${meta.designatedPartner.email}'s own workbook (${kb(workbook.length)}) replacing its ${meta.designatedPartner.openSalesRows.toLocaleString("en")} rows`);
+  console.log(
+    `xlsx upload: ${meta.designatedPartner.email}'s own workbook (${kb(workbook.length)}) replacing its ${meta.designatedPartner.openSalesRows.toLocaleString("en")} rows`,
+  );
   const rowsNow = async () => {
     const [row] = await sql`
       SELECT r.version, count(s.id)::int AS rows FROM reports r LEFT JOIN sales_rows s ON s.report_id = r.id
@@ -942,13 +1023,16 @@ async function benchUpload(sql: postgres.Sql, meta: Meta, openQuarterId: number,
       { intent: "upload", quarter: meta.openQuarter, mode: "replace", confirmReplace: "yes", version: String(version) },
       { name: "sales-report.xlsx", type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", data: workbook },
     );
-    const upload = await withPeakRss(server.pid!, () => request("/partner/sales-report", { method: "POST", cookie, body, headers: { "Content-Type": contentType } }));
+    const upload = await withPeakRss(server.pid!, () =>
+      request("/partner/sales-report", { method: "POST", cookie, body, headers: { "Content-Type": contentType } }),
+    );
     if (upload.value.status !== 302) throw new Error(`xlsx upload: ${upload.value.status} ${upload.value.body.toString("utf8").slice(0, 500)}`);
     uploads.push({ ms: upload.value.ms, peak: upload.peak, before: upload.before });
   }
   const [first, second] = uploads;
   const after = await rowsNow();
-  if (after.rows !== before.rows || after.version !== before.version + 2) throw new Error(`The uploads left ${after.rows} rows (version ${after.version}), not ${before.rows} (version ${before.version + 2})`);
+  if (after.rows !== before.rows || after.version !== before.version + 2)
+    throw new Error(`The uploads left ${after.rows} rows (version ${after.version}), not ${before.rows} (version ${before.version + 2})`);
   record(
     "upload",
     `xlsx upload of ${after.rows.toLocaleString("en")} rows (replacing as many)`,
@@ -970,10 +1054,17 @@ async function benchSignIn(sql: postgres.Sql, meta: Meta) {
   const verifyStart = performance.now();
   for (let i = 0; i < 20; i++) await argon2.verify(String(hash), meta.password);
   const verifyPerSecond = 20 / ((performance.now() - verifyStart) / 1000);
-  record("sign-in", "sign-in", `${perSecond.toFixed(1)} requests/s`, `argon2id verify alone ${verifyPerSecond.toFixed(1)}/s (the hash cost is deliberate)`, "info", {
-    perSecond,
-    argon2VerifyPerSecond: verifyPerSecond,
-  });
+  record(
+    "sign-in",
+    "sign-in",
+    `${perSecond.toFixed(1)} requests/s`,
+    `argon2id verify alone ${verifyPerSecond.toFixed(1)}/s (the hash cost is deliberate)`,
+    "info",
+    {
+      perSecond,
+      argon2VerifyPerSecond: verifyPerSecond,
+    },
+  );
 }
 
 // ---------------------------------------------------------------- JavaScript on first load
@@ -1039,7 +1130,12 @@ function printTable(size: BenchSize, shape: BenchShape) {
 async function main() {
   const size = parseSize(process.argv.slice(2).find((arg) => !arg.startsWith("--")));
   const shape = parseShape(process.argv.slice(2));
-  const only = parseOnly(process.argv.slice(2).find((arg) => arg.startsWith("--only="))?.slice("--only=".length));
+  const only = parseOnly(
+    process.argv
+      .slice(2)
+      .find((arg) => arg.startsWith("--only="))
+      ?.slice("--only=".length),
+  );
   const databaseUrl = benchDatabaseUrl(size, shape);
   const database = new URL(databaseUrl).pathname.slice(1);
   const runStarted = performance.now();
@@ -1138,7 +1234,9 @@ async function main() {
   const benchSeconds = (performance.now() - runStarted) / 1000 - (generationSeconds ?? 0);
   printTable(size, shape);
   const missed = figures.filter((figure) => figure.status === "missed").length;
-  console.log(`\n${figures.length} figures, ${missed} targets missed. Bench ${benchSeconds.toFixed(0)} s${generationSeconds !== null ? `, generation ${generationSeconds.toFixed(0)} s` : ""}.`);
+  console.log(
+    `\n${figures.length} figures, ${missed} targets missed. Bench ${benchSeconds.toFixed(0)} s${generationSeconds !== null ? `, generation ${generationSeconds.toFixed(0)} s` : ""}.`,
+  );
   const results = {
     size,
     dataShape: shape,

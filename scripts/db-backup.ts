@@ -76,9 +76,7 @@ async function backupPostgres(url: string, file: string) {
 
 async function restorePostgres(url: string, file: string, clean: boolean) {
   if (backupKind(file) !== "postgres") {
-    throw new Refusal(
-      `${file} is a backup of the embedded database (PGlite), not a pg_dump file: restore it without DATABASE_URL, into PGLITE_DIR.`,
-    );
+    throw new Refusal(`${file} is a backup of the embedded database (PGlite), not a pg_dump file: restore it without DATABASE_URL, into PGLITE_DIR.`);
   }
   const pgRestore = findClientTool("pg_restore");
   const target = connectionFor(url);
@@ -93,7 +91,10 @@ async function restorePostgres(url: string, file: string, clean: boolean) {
         AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
       ORDER BY 1`;
     if (existing.length && !clean) {
-      const sample = existing.slice(0, 5).map((row) => row.name).join(", ");
+      const sample = existing
+        .slice(0, 5)
+        .map((row) => row.name)
+        .join(", ");
       throw new Refusal(
         `The database ${target.label} is not empty: it holds ${existing.length} tables, views and sequences (${sample}${existing.length > 5 ? ", …" : ""}).\n` +
           `Restore into an empty database (CREATE DATABASE, then point DATABASE_URL at it), or pass --clean to replace its whole contents ` +
@@ -114,7 +115,9 @@ async function restorePostgres(url: string, file: string, clean: boolean) {
     await sql.unsafe("ANALYZE");
     const [{ tables }] = await sql<{ tables: number }[]>`
       SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`;
-    console.log(`Restored ${path.resolve(file)} into the PostgreSQL database ${target.label}${existing.length ? ", replacing its former contents" : ""}: ${tables} tables.`);
+    console.log(
+      `Restored ${path.resolve(file)} into the PostgreSQL database ${target.label}${existing.length ? ", replacing its former contents" : ""}: ${tables} tables.`,
+    );
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -213,7 +216,10 @@ function connectionFor(url: string) {
 function findClientTool(name: "pg_dump" | "pg_restore" | "psql"): string {
   const versioned = "/usr/lib/postgresql";
   const versions = fs.existsSync(versioned)
-    ? fs.readdirSync(versioned).sort((a, b) => Number(b) - Number(a)).map((version) => path.join(versioned, version, "bin"))
+    ? fs
+        .readdirSync(versioned)
+        .sort((a, b) => Number(b) - Number(a))
+        .map((version) => path.join(versioned, version, "bin"))
     : [];
   const folders = [...(process.env.PATH ?? "").split(path.delimiter).filter(Boolean), "/usr/bin", ...versions];
   for (const folder of folders) {
@@ -283,9 +289,7 @@ async function backupPglite(dataDir: string, file: string) {
 
 async function restorePglite(dataDir: string, file: string, clean: boolean) {
   if (backupKind(file) !== "pglite") {
-    throw new Refusal(
-      `${file} is a pg_dump file of a PostgreSQL database: restore it with DATABASE_URL set to an empty PostgreSQL database.`,
-    );
+    throw new Refusal(`${file} is a pg_dump file of a PostgreSQL database: restore it with DATABASE_URL set to an empty PostgreSQL database.`);
   }
   const folder = embeddedFolder(dataDir);
   fs.mkdirSync(path.dirname(folder), { recursive: true });
@@ -360,7 +364,10 @@ function commandOf(pid: number) {
 // ---------------------------------------------------------------- files
 
 function timestamp() {
-  return new Date().toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+  return new Date()
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
 }
 
 function defaultBackupPath(extension: string) {

@@ -133,4 +133,6 @@ export function pagedAnswer(page: { total: number; page: number; pageSize: numbe
 export const PartnerParams = z.object({ partnerId: idParam });
 
 /** `?quarter=Q2 2026`: a quarter up to the open one; none means the open quarter. */
-export const QuarterQuery = z.object({ quarter: z.string().max(20).optional().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }) }).strict();
+export const QuarterQuery = z
+  .object({ quarter: z.string().max(20).optional().meta({ description: "A quarter such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" }) })
+  .strict();

@@ -23,7 +23,9 @@ function inline(schema: Json | undefined, components: Json, depth = 0): Json | u
   if (!schema || depth > 8) return schema;
   if (typeof schema.$ref === "string") return inline(components[schema.$ref.split("/").pop()!], components, depth + 1);
   if (Array.isArray(schema)) return schema.map((item) => inline(item, components, depth + 1)) as unknown as Json;
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, typeof value === "object" && value !== null ? inline(value, components, depth + 1) : value]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, typeof value === "object" && value !== null ? inline(value, components, depth + 1) : value]),
+  );
 }
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);

@@ -69,7 +69,13 @@ function fieldErrors(error: z.ZodError): Record<string, string[]> {
  * schema, or for an object whose catchall checks the keys it does not declare (a map by id).
  */
 function knownKeys(schema: z.core.$ZodType): string[] | null {
-  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; catchall?: z.core.$ZodType; innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+  const def = schema._zod.def as {
+    type: string;
+    shape?: Record<string, unknown>;
+    catchall?: z.core.$ZodType;
+    innerType?: z.core.$ZodType;
+    in?: z.core.$ZodType;
+  };
   if (def.type === "object" && def.shape) return def.catchall && def.catchall._zod.def.type !== "never" ? null : Object.keys(def.shape);
   if (def.innerType) return knownKeys(def.innerType);
   if (def.type === "pipe" && def.in) return knownKeys(def.in);
@@ -130,10 +136,17 @@ function parsed<S extends z.ZodType | undefined>(schema: S, value: unknown, wher
   const unstorable = unstorableFields(fields, where === "body" ? [] : [where]);
   if (unstorable.length) refuseFields(unstorable, CHARACTERS_NOT_ALLOWED);
   const unknown = unknownFields(schema, value);
-  if (unknown.length) refuseFields(unknown.map((key) => (where === "body" ? key : `${where}.${key}`)), "Unknown field.");
+  if (unknown.length)
+    refuseFields(
+      unknown.map((key) => (where === "body" ? key : `${where}.${key}`)),
+      "Unknown field.",
+    );
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = Object.entries(fieldErrors(result.error)).map(([key, messages]) => [where === "body" ? key : [where, key].filter(Boolean).join("."), messages]);
+  const errors = Object.entries(fieldErrors(result.error)).map(([key, messages]) => [
+    where === "body" ? key : [where, key].filter(Boolean).join("."),
+    messages,
+  ]);
   throw invalid(Object.fromEntries(errors));
 }
 

@@ -36,7 +36,12 @@ function operation(call: ApiCall): ZodOpenApiOperationObject {
     ...(call.access === "public" ? { security: [] } : { description: `Roles: ${call.access.join(", ")}.` }),
     requestParams: { ...(call.params ? { path: call.params as never } : {}), ...(call.query ? { query: call.query as never } : {}) },
     ...(call.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: call.body, ...(call.example?.body ? { example: call.example.body } : {}) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: call.body, ...(call.example?.body ? { example: call.example.body } : {}) } },
+          },
+        }
       : {}),
     responses: { 200: answer, ...Object.fromEntries([...statuses].sort().map((status) => [String(status), errorResponse(status)])) },
   };

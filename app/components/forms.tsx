@@ -1,10 +1,5 @@
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
-import {
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from "react";
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList } from "./error-list";
 
@@ -119,12 +114,7 @@ export function SelectField({
 }) {
   return (
     <FieldFrame label={label} field={field}>
-      <select
-        {...getSelectProps(field, { ariaAttributes: true })}
-        aria-describedby={describedBy(field)}
-        className="input"
-        {...selectAttributes}
-      >
+      <select {...getSelectProps(field, { ariaAttributes: true })} aria-describedby={describedBy(field)} className="input" {...selectAttributes}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>

@@ -1,11 +1,4 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  type DefaultValue,
-  type FieldMetadata,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
@@ -88,11 +81,13 @@ export function PartnerForm({
                 className="input"
               >
                 <option value="">{t("Select a region")}</option>
-                {format.sortByLabel(REGIONS, (region) => t(region)).map((region) => (
-                  <option key={region} value={region}>
-                    {t(region)}
-                  </option>
-                ))}
+                {format
+                  .sortByLabel(REGIONS, (region) => t(region))
+                  .map((region) => (
+                    <option key={region} value={region}>
+                      {t(region)}
+                    </option>
+                  ))}
               </select>
             </div>
             <ErrorList id={fields.region.errorId} errors={fields.region.errors} />
@@ -184,16 +179,8 @@ export function PartnerForm({
                 <input {...getInputProps(cells.employeeId, { type: "hidden" })} />
                 <TextField label={t("First Name")} field={cells.firstName} />
                 <TextField label={t("Last Name")} field={cells.lastName} />
-                <PhoneField
-                  label={t("Contact Number")}
-                  prefixField={cells.contactPrefix}
-                  numberField={cells.contactNumber}
-                  callingCodes={callingCodes}
-                />
-                <RemoveButton
-                  label={t("Remove person {{n}}", { n: index + 1 })}
-                  buttonProps={form.remove.getButtonProps({ name: fields.people.name, index })}
-                >
+                <PhoneField label={t("Contact Number")} prefixField={cells.contactPrefix} numberField={cells.contactNumber} callingCodes={callingCodes} />
+                <RemoveButton label={t("Remove person {{n}}", { n: index + 1 })} buttonProps={form.remove.getButtonProps({ name: fields.people.name, index })}>
                   {t("Remove")}
                 </RemoveButton>
               </div>
@@ -223,15 +210,7 @@ export function PartnerForm({
   );
 }
 
-function RemoveButton({
-  label,
-  buttonProps,
-  children,
-}: {
-  label: string;
-  buttonProps: ButtonHTMLAttributes<HTMLButtonElement>;
-  children: ReactNode;
-}) {
+function RemoveButton({ label, buttonProps, children }: { label: string; buttonProps: ButtonHTMLAttributes<HTMLButtonElement>; children: ReactNode }) {
   return (
     <button className="button button--danger partner-form__remove" aria-label={label} title={label} {...buttonProps}>
       {children}
@@ -265,11 +244,7 @@ function PhoneField({
       </label>
       {/* Phone numbers read left to right in every language. */}
       <div className="field__control" dir="ltr">
-        <select
-          {...getSelectProps(prefixField, { ariaAttributes: true })}
-          className="field__prefix"
-          aria-label={t("Country code")}
-        >
+        <select {...getSelectProps(prefixField, { ariaAttributes: true })} className="field__prefix" aria-label={t("Country code")}>
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

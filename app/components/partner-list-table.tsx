@@ -16,15 +16,7 @@ interface Target {
  * The partners with their active products, the open quarter's report states and the admin's
  * actions. STAFF sees every control disabled (the server refuses their posts anyway).
  */
-export function PartnerListTable({
-  rows,
-  query,
-  canEdit,
-}: {
-  rows: PartnerListRow[];
-  query: PartnerListQuery;
-  canEdit: boolean;
-}) {
+export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRow[]; query: PartnerListQuery; canEdit: boolean }) {
   const { t } = useTranslation();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [target, setTarget] = useState<Target | null>(null);
@@ -53,8 +45,7 @@ export function PartnerListTable({
               <tr>
                 <th scope="col" aria-sort={query.dir === "asc" ? "ascending" : "descending"}>
                   <Link to={partnerListHref(query, { dir: nextDir })} className="partner-list__sort" data-dir={query.dir}>
-                    {t("Company Name")}{" "}
-                    <span aria-hidden="true">{query.dir === "asc" ? "▲" : "▼"}</span>
+                    {t("Company Name")} <span aria-hidden="true">{query.dir === "asc" ? "▲" : "▼"}</span>
                   </Link>
                 </th>
                 <th scope="col">{t("E-mail")}</th>

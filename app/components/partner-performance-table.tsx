@@ -99,8 +99,17 @@ export function PerformanceDownloads({ state }: { state: PerformanceState }) {
 export function PerformanceChartPanel({ chart }: { chart: PerformanceChart }) {
   const { t, i18n } = useTranslation();
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  const totals = { partners: chart.partners, quarters: chart.quarters.length, onTime: sum(chart.onTime), late: sum(chart.late), notSubmitted: sum(chart.notSubmitted) };
-  const description = t("Reports of {{partners}} active partners over {{quarters}} quarters: {{onTime}} submitted on time, {{late}} late, {{notSubmitted}} not submitted.", totals);
+  const totals = {
+    partners: chart.partners,
+    quarters: chart.quarters.length,
+    onTime: sum(chart.onTime),
+    late: sum(chart.late),
+    notSubmitted: sum(chart.notSubmitted),
+  };
+  const description = t(
+    "Reports of {{partners}} active partners over {{quarters}} quarters: {{onTime}} submitted on time, {{late}} late, {{notSubmitted}} not submitted.",
+    totals,
+  );
   return (
     <section className="card" data-testid="performance-chart">
       <BarChart

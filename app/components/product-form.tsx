@@ -75,11 +75,7 @@ export function ProductForm({
       {!canEdit ? <p className="alert alert--info">{t("You have read-only access to products.")}</p> : null}
       <fieldset className="product-form__fields" disabled={!canEdit}>
         <DefaultSubmitButton label={t("Save")} />
-        <TextField
-          label={t("Product Name")}
-          field={fields.name}
-          inputAttributes={{ maxLength: PRODUCT_NAME_MAX, autoComplete: "off" }}
-        />
+        <TextField label={t("Product Name")} field={fields.name} inputAttributes={{ maxLength: PRODUCT_NAME_MAX, autoComplete: "off" }} />
         {mode === "add" ? (
           <SelectField
             label={t("Category")}
@@ -104,7 +100,9 @@ export function ProductForm({
                 <option value={defaultValue.category}>{defaultValue.category}</option>
               </select>
             </div>
-            <p id="product-category-locked-hint" className="field__hint">{t("The category cannot be changed once the product is created.")}</p>
+            <p id="product-category-locked-hint" className="field__hint">
+              {t("The category cannot be changed once the product is created.")}
+            </p>
           </div>
         )}
         <SelectField
@@ -136,13 +134,7 @@ export function ProductForm({
 }
 
 /** The read-only stage list: the chosen category's stages, or both categories' under headings before a choice. */
-function ProductStages({
-  category,
-  stagesByCategory,
-}: {
-  category: ProductCategory | null;
-  stagesByCategory: Record<ProductCategory, StageRow[]>;
-}) {
+function ProductStages({ category, stagesByCategory }: { category: ProductCategory | null; stagesByCategory: Record<ProductCategory, StageRow[]> }) {
   const { t } = useTranslation();
   const shown = category ? [category] : PRODUCT_CATEGORIES;
   return (

@@ -96,9 +96,7 @@ function closeOnEscape(event: KeyboardEvent) {
   if (event.key !== "Escape" || event.defaultPrevented) return;
   const focused = document.activeElement;
   if (focused?.closest("dialog[open]")) return;
-  const popup =
-    focused?.closest<HTMLDetailsElement>("details[data-popup][open]") ??
-    document.querySelector<HTMLDetailsElement>("details[data-popup][open]");
+  const popup = focused?.closest<HTMLDetailsElement>("details[data-popup][open]") ?? document.querySelector<HTMLDetailsElement>("details[data-popup][open]");
   if (popup) {
     popup.open = false;
     popup.querySelector("summary")?.focus();
@@ -250,13 +248,7 @@ export function Shell({ user, display = DEFAULT_DISPLAY, children }: { user: Aut
       <a className="skip-link" href="#content">
         {t("Skip to content")}
       </a>
-      <input
-        type="checkbox"
-        id={DRAWER_TOGGLE_ID}
-        className="shell__drawer-toggle"
-        aria-label={t("Open navigation")}
-        aria-controls="sidebar"
-      />
+      <input type="checkbox" id={DRAWER_TOGGLE_ID} className="shell__drawer-toggle" aria-label={t("Open navigation")} aria-controls="sidebar" />
       <Sidebar user={user} />
       {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- the scrim closes the drawer without JavaScript; hidden from assistive technology, which uses the labelled toggle */}
       <label htmlFor={DRAWER_TOGGLE_ID} className="shell__scrim" aria-hidden="true" />

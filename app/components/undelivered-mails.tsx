@@ -94,7 +94,9 @@ export function UndeliveredMails({ mails, total, canRetry }: { mails: Undelivere
         </ScrollRegion>
       )}
       {total > mails.length ? (
-        <p className="field__hint">{t("The {{shown}} newest of {{total}} undelivered mails are shown.", { shown: format.number(mails.length), total: format.number(total) })}</p>
+        <p className="field__hint">
+          {t("The {{shown}} newest of {{total}} undelivered mails are shown.", { shown: format.number(mails.length), total: format.number(total) })}
+        </p>
       ) : null}
     </section>
   );

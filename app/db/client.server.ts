@@ -47,9 +47,7 @@ export function acquirePgliteLock(dataDir: string): () => void {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const holder = Number(fs.readFileSync(lockPath, "utf8"));
     if (holder && holder !== process.pid && isProcessAlive(holder)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set PGLITE_DIR to another folder.`,
-      );
+      throw new Error(`The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set PGLITE_DIR to another folder.`);
     }
     fs.writeFileSync(lockPath, String(process.pid));
   }
@@ -108,7 +106,12 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const sql = postgres(options.url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), ...POSTGRES_WAITS, onnotice: () => {}, connection: POSTGRES_SESSION });
+    const sql = postgres(options.url, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      ...POSTGRES_WAITS,
+      onnotice: () => {},
+      connection: POSTGRES_SESSION,
+    });
     const db = drizzle(sql, { schema, logger: statementLogger });
     return {
       db: db as unknown as Database,
@@ -128,7 +131,9 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
           connection.release();
         }
       },
-      streamedReads: streamedReadsOn(() => postgres(options.url!, { max: 1, fetch_types: false, ...POSTGRES_WAITS, onnotice: () => {}, connection: STREAMED_READ_SESSION })),
+      streamedReads: streamedReadsOn(() =>
+        postgres(options.url!, { max: 1, fetch_types: false, ...POSTGRES_WAITS, onnotice: () => {}, connection: STREAMED_READ_SESSION }),
+      ),
     };
   }
 

@@ -468,27 +468,6 @@ export const API_STAGES = [
 ] as const;
 
 /** Regions a partner company can be located in. */
-export const REGIONS = [
-  "Africa",
-  "Asia",
-  "Europe",
-  "Latin America and the Caribbean",
-  "Middle East and North Africa",
-  "North America",
-  "Oceania",
-] as const;
+export const REGIONS = ["Africa", "Asia", "Europe", "Latin America and the Caribbean", "Middle East and North Africa", "North America", "Oceania"] as const;
 
-export const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
+export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;

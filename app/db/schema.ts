@@ -1,19 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  date,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -22,22 +8,9 @@ const money = (name: string) => numeric(name, { precision: 20, scale: 6 });
 
 export const roleEnum = pgEnum("role", ["ADMIN", "STAFF", "PARTNER"]);
 export const productCategoryEnum = pgEnum("product_category", ["FDF", "API"]);
-export const projectStatusEnum = pgEnum("project_status", [
-  "PLANNED",
-  "UNDER_DEVELOPMENT",
-  "ON_HOLD",
-  "DROPPED",
-  "FILED",
-  "APPROVED",
-]);
+export const projectStatusEnum = pgEnum("project_status", ["PLANNED", "UNDER_DEVELOPMENT", "ON_HOLD", "DROPPED", "FILED", "APPROVED"]);
 export const reportTypeEnum = pgEnum("report_type", ["pdt", "filing", "sales"]);
-export const reportStatusEnum = pgEnum("report_status", [
-  "Saved",
-  "Submitted",
-  "Resubmitted",
-  "Approved",
-  "Rejected",
-]);
+export const reportStatusEnum = pgEnum("report_status", ["Saved", "Submitted", "Resubmitted", "Approved", "Rejected"]);
 export const salesKindEnum = pgEnum("sales_kind", ["API", "FDF"]);
 export const verificationStatusEnum = pgEnum("verification_status", ["pending", "approved", "rejected"]);
 export const mailStatusEnum = pgEnum("mail_status", ["pending", "sent", "failed"]);
@@ -121,10 +94,7 @@ export const partners = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("partners_email_lower_uq").on(sql`lower(${t.email})`),
-    index("partners_company_name_idx").on(t.companyName),
-  ],
+  (t) => [uniqueIndex("partners_email_lower_uq").on(sql`lower(${t.email})`), index("partners_company_name_idx").on(t.companyName)],
 );
 
 export const employees = pgTable(
@@ -155,10 +125,7 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
-    index("users_partner_idx").on(t.partnerId),
-  ],
+  (t) => [uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`), index("users_partner_idx").on(t.partnerId)],
 );
 
 export const sessions = pgTable(
@@ -250,10 +217,7 @@ export const partnerProducts = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("partner_products_partner_product_uq").on(t.partnerId, t.productId),
-    index("partner_products_product_idx").on(t.productId),
-  ],
+  (t) => [uniqueIndex("partner_products_partner_product_uq").on(t.partnerId, t.productId), index("partner_products_product_idx").on(t.productId)],
 );
 
 // ---------------------------------------------------------------- reports
@@ -284,10 +248,7 @@ export const reports = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("reports_partner_quarter_type_uq").on(t.partnerId, t.quarterId, t.type),
-    index("reports_quarter_type_idx").on(t.quarterId, t.type),
-  ],
+  (t) => [uniqueIndex("reports_partner_quarter_type_uq").on(t.partnerId, t.quarterId, t.type), index("reports_quarter_type_idx").on(t.quarterId, t.type)],
 );
 
 export const reportMessages = pgTable(
@@ -469,10 +430,7 @@ export const outbox = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [
-    index("outbox_status_idx").on(t.status),
-    index("outbox_partner_kind_idx").on(t.partnerId, t.kind, t.createdAt),
-  ],
+  (t) => [index("outbox_status_idx").on(t.status), index("outbox_partner_kind_idx").on(t.partnerId, t.kind, t.createdAt)],
 );
 
 export const auditLog = pgTable(
@@ -490,7 +448,6 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_entity_idx").on(t.entity, t.entityId), index("audit_log_created_idx").on(t.createdAt)],
 );
-
 
 /**
  * Reminder mails to partners (manual and scheduled). A scheduled reminder carries its schedule

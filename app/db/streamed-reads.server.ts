@@ -54,7 +54,10 @@ export function streamedReadsOn(open: () => postgres.Sql): StreamedReads {
     async *rows(select, batchRows) {
       const { connection, end } = await connect();
       try {
-        yield* connection.unsafe(select.sql, select.params as postgres.ParameterOrJSON<never>[]).values().cursor(batchRows);
+        yield* connection
+          .unsafe(select.sql, select.params as postgres.ParameterOrJSON<never>[])
+          .values()
+          .cursor(batchRows);
       } finally {
         end();
       }

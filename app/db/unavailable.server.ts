@@ -1,5 +1,14 @@
 /** Connection failures as postgres.js and Node name them, beside PostgreSQL's own classes below. */
-const CONNECTION_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
+const CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+]);
 /** PostgreSQL shutting down or starting (57P01–57P03); class 08 is a connection exception. */
 const SERVER_UNAVAILABLE = /^(08...|57P0[123])$/;
 

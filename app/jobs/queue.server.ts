@@ -97,12 +97,7 @@ export async function closeJobQueue() {
  * Adds a job in the caller's transaction: it exists only if the transaction commits, and a worker
  * picks it up only after that.
  */
-export async function enqueueJob<Name extends QueueName>(
-  tx: Transaction,
-  name: Name,
-  data: JobData[Name],
-  options: PgBoss.SendOptions = {},
-): Promise<void> {
+export async function enqueueJob<Name extends QueueName>(tx: Transaction, name: Name, data: JobData[Name], options: PgBoss.SendOptions = {}): Promise<void> {
   // Opening it here would wait for the connection the transaction holds (the embedded database has one).
   if (!globalForQueue.__portalQueue) throw new Error("The job queue is not open: call openJobQueue() at start.");
   const boss = await globalForQueue.__portalQueue;

@@ -36,5 +36,8 @@ export async function findApiTokenUser(token: string): Promise<{ user: AuthUser;
 }
 
 export async function revokeApiToken(tokenId: number) {
-  await db.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+  await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
 }

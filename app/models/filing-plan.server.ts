@@ -16,7 +16,17 @@ import { parseQuarterName, quarterIndex, type QuarterRef } from "~/utils/quarter
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "./product-verification.server";
-import { assertMayAccess, assertReportPartner, getQuarterById, loadReportFrame, performRowsAction, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import {
+  assertMayAccess,
+  assertReportPartner,
+  getQuarterById,
+  loadReportFrame,
+  performRowsAction,
+  REPORT_HAS_ROWS,
+  ROWS_NOT_IN_REPORT,
+  type Actor,
+  type ReportFrameView,
+} from "./report-screen.server";
 import { WorkflowError } from "./report-workflow.server";
 
 type Reader = Pick<typeof db, "select">;
@@ -72,7 +82,11 @@ async function storedCells(executor: Reader, reportId: number): Promise<Map<stri
  * saved (a plan emptied on purpose stays empty), else the latest earlier quarter's plan by the
  * same rule. Stored cells of products the partner no longer has are kept but not shown.
  */
-async function effectivePlan(executor: Reader, partnerId: number, quarter: QuarterRef): Promise<{ cells: Map<string, string>; carriedOverFrom: string | null }> {
+async function effectivePlan(
+  executor: Reader,
+  partnerId: number,
+  quarter: QuarterRef,
+): Promise<{ cells: Map<string, string>; carriedOverFrom: string | null }> {
   const candidates = await executor
     .select({ reportId: reports.id, savedAt: reports.savedAt, quarterName: quarters.name, year: quarters.year, quarter: quarters.quarter })
     .from(reports)
@@ -91,7 +105,15 @@ async function effectivePlan(executor: Reader, partnerId: number, quarter: Quart
 }
 
 /** Everything the Filing Plans screen shows, for the viewer (a partner only for its own reports). */
-export async function loadFilingPlan({ viewer, partnerId, quarterName }: { viewer: Actor; partnerId: number; quarterName?: string | null }): Promise<FilingPlanView> {
+export async function loadFilingPlan({
+  viewer,
+  partnerId,
+  quarterName,
+}: {
+  viewer: Actor;
+  partnerId: number;
+  quarterName?: string | null;
+}): Promise<FilingPlanView> {
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "filing" });
   // The frame's quarter is a stored one: its name is its year and quarter.
   const quarter = parseQuarterName(frame.quarter.name)!;
@@ -152,7 +174,8 @@ export function filingCellsFromMap(
     for (const [productKey, value] of entries) {
       const productId = keyId(productKey);
       if (productId === null) return { ok: false, path: [countryKey, productKey], reason: "productKey" };
-      if (value != null && (typeof value !== "string" || value.length > FILING_STATUS_MAX_CHARS)) return { ok: false, path: [countryKey, productKey], reason: "status" };
+      if (value != null && (typeof value !== "string" || value.length > FILING_STATUS_MAX_CHARS))
+        return { ok: false, path: [countryKey, productKey], reason: "status" };
       cells.push({ countryId, productId, status: value ?? "" });
     }
   }
@@ -172,9 +195,7 @@ interface SaveFilingPlanInput {
   requestId?: string | null;
 }
 
-type SaveFilingPlanResult =
-  | { ok: false; problems: RowProblem[] }
-  | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
+type SaveFilingPlanResult = { ok: false; problems: RowProblem[] } | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
 
 /**
  * Saves the quarter's Filing Plans (and submits or decides when asked) in one transaction: the
@@ -266,6 +287,9 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     return { changed: counts.updated > 0 };
   };
 
-  const result = await performRowsAction("filing", { ...input, quarter }, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
+  const result = await performRowsAction("filing", { ...input, quarter }, writeRows, () => ({
+    nothingToReport: Boolean(input.nothingToReport),
+    rows: { message: "Rows: {{total}}", values: { total: counts.total } },
+  }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

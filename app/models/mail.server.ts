@@ -149,10 +149,7 @@ export async function retryMail(mailId: number, tx?: Transaction): Promise<boole
  * Send again, as an administrator asks: the mail, its new delivery job and the audit entry (with
  * the error it was given up with) in one transaction. False when it was not failed.
  */
-export async function sendUndeliveredMailAgain(
-  mailId: number,
-  { actorId, requestId }: { actorId: number; requestId?: string | null },
-): Promise<boolean> {
+export async function sendUndeliveredMailAgain(mailId: number, { actorId, requestId }: { actorId: number; requestId?: string | null }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [failed] = await tx
       .select({ attempts: outbox.attempts, error: outbox.error })

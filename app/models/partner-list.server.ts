@@ -59,10 +59,7 @@ export async function reportsOfQuarter(partnerIds: number[], quarterId: number, 
           unreadMessageCount: count(reportMessages.id),
         })
         .from(reports)
-        .leftJoin(
-          reportMessages,
-          and(eq(reportMessages.reportId, reports.id), unreadBy(side)),
-        )
+        .leftJoin(reportMessages, and(eq(reportMessages.reportId, reports.id), unreadBy(side)))
         .where(and(eq(reports.quarterId, quarterId), inArray(reports.partnerId, partnerIds)))
         .groupBy(reports.id)
     : [];
@@ -164,10 +161,7 @@ async function setPartnerActive(partnerId: number, active: boolean, actor: Actor
       .where(eq(partners.id, partnerId))
       .for("update");
     if (!partner) return "not-found";
-    const logins = await tx
-      .select({ id: users.id, isActive: users.isActive })
-      .from(users)
-      .where(eq(users.partnerId, partnerId));
+    const logins = await tx.select({ id: users.id, isActive: users.isActive }).from(users).where(eq(users.partnerId, partnerId));
     if (partner.isActive === active && logins.every((login) => login.isActive === active)) return "unchanged";
 
     const now = new Date();

@@ -72,7 +72,6 @@ export interface PartnerPerformanceRow {
   reminders: number;
 }
 
-
 /** The stacked bars: one category per quarter, oldest first. */
 export interface PerformanceChart {
   quarters: string[];
@@ -102,7 +101,12 @@ const quarterIndexSql = sql`(${quarters.year} * 4 + ${quarters.quarter} - 1)`;
 function listedQuarters(quarterId?: number) {
   return and(
     lte(quarterIndexSql, quarterIndex(openQuarterRef())),
-    exists(db.select({ one: sql`1` }).from(reports).where(eq(reports.quarterId, quarters.id))),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(reports)
+        .where(eq(reports.quarterId, quarters.id)),
+    ),
     quarterId ? eq(quarters.id, quarterId) : undefined,
   )!;
 }
@@ -131,7 +135,9 @@ function grid(query: PerformanceQuery, quarterId?: number) {
       submitted: sql<number>`count(*) filter (where ${submittedAt} is not null)`.as("submitted"),
       onTime: sql<number>`count(*) filter (where ${submittedAt} is not null and not ${reports.isLate})`.as("on_time"),
       late: sql<number>`count(*) filter (where ${submittedAt} is not null and ${reports.isLate})`.as("late"),
-      avgDays: sql<string | null>`round(avg(extract(epoch from ${reports.decidedAt} - ${submittedAt})) filter (where ${reports.status} = 'Approved' and ${reports.decidedAt} is not null and ${submittedAt} is not null) / 86400, 1)`.as(
+      avgDays: sql<
+        string | null
+      >`round(avg(extract(epoch from ${reports.decidedAt} - ${submittedAt})) filter (where ${reports.status} = 'Approved' and ${reports.decidedAt} is not null and ${submittedAt} is not null) / 86400, 1)`.as(
         "avg_days",
       ),
     })
@@ -271,7 +277,10 @@ export async function listPartnerPerformance(query: PerformanceQuery): Promise<P
   const quarterId = await chosenQuarterId(query);
   const { select, columns, p, q } = grid(query, quarterId);
   const [[{ total }], { chart, quarters: quarterFilter }, partnerFilter] = await Promise.all([
-    db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(p).crossJoin(q),
+    db
+      .select({ total: sql<number>`count(*)`.mapWith(Number) })
+      .from(p)
+      .crossJoin(q),
     chartOf(query),
     partnerOptions(query),
   ]);

@@ -1,13 +1,7 @@
 import { and, asc, eq, inArray, ne, notInArray, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { countries, employees, partnerProducts, partners, products, users } from "~/db/schema";
-import {
-  DEFAULT_CALLING_CODE,
-  joinContactNumber,
-  PARTNER_MESSAGES,
-  splitContactNumber,
-  type PartnerInput,
-} from "~/schemas/partner";
+import { DEFAULT_CALLING_CODE, joinContactNumber, PARTNER_MESSAGES, splitContactNumber, type PartnerInput } from "~/schemas/partner";
 import { writeAudit } from "./audit.server";
 import { sendPasswordLink } from "./password-token.server";
 
@@ -281,9 +275,7 @@ export async function createPartner(input: PartnerInput, actor: Actor): Promise<
         .values({ email: columns.email, name: columns.companyName, role: "PARTNER", partnerId: partner.id, language: "en" })
         .returning({ id: users.id, email: users.email, language: users.language });
       if (input.products.length) {
-        await tx.insert(partnerProducts).values(
-          input.products.map((row) => ({ partnerId: partner.id, productId: row.productId, projectStatus: row.status })),
-        );
+        await tx.insert(partnerProducts).values(input.products.map((row) => ({ partnerId: partner.id, productId: row.productId, projectStatus: row.status })));
       }
       if (input.people.length) {
         await tx.insert(employees).values(input.people.map((person) => ({ partnerId: partner.id, ...employeeColumns(person) })));
@@ -328,7 +320,10 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
       await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
       const before = await partnerSnapshot(tx, partnerId);
 
-      await tx.update(partners).set({ ...columns, updatedAt: new Date() }).where(eq(partners.id, partnerId));
+      await tx
+        .update(partners)
+        .set({ ...columns, updatedAt: new Date() })
+        .where(eq(partners.id, partnerId));
 
       // The partner's login follows its e-mail and company name.
       let mailTo: { id: number; email: string; language: string } | null = null;
@@ -340,10 +335,7 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
         .limit(1);
       if (login) {
         const emailChanged = login.email.toLowerCase() !== columns.email;
-        await tx
-          .update(users)
-          .set({ email: columns.email, name: columns.companyName, updatedAt: new Date() })
-          .where(eq(users.id, login.id));
+        await tx.update(users).set({ email: columns.email, name: columns.companyName, updatedAt: new Date() }).where(eq(users.id, login.id));
         if (emailChanged && !login.passwordHash) mailTo = { id: login.id, email: columns.email, language: login.language };
       } else {
         const [user] = await tx
@@ -374,9 +366,7 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
           ),
         );
 
-      const currentIds = new Set(
-        (await tx.select({ id: employees.id }).from(employees).where(eq(employees.partnerId, partnerId))).map((row) => row.id),
-      );
+      const currentIds = new Set((await tx.select({ id: employees.id }).from(employees).where(eq(employees.partnerId, partnerId))).map((row) => row.id));
       const kept = new Set<number>();
       for (const person of input.people) {
         const id = person.employeeId;

@@ -31,10 +31,7 @@ export async function createPasswordToken(userId: number, purpose: Purpose, tx?:
   return token;
 }
 
-export type TokenCheck =
-  | { status: "valid"; tokenId: number; userId: number; purpose: Purpose }
-  | { status: "notfound" }
-  | { status: "expired" };
+export type TokenCheck = { status: "valid"; tokenId: number; userId: number; purpose: Purpose } | { status: "notfound" } | { status: "expired" };
 
 export async function checkPasswordToken(token: string): Promise<TokenCheck> {
   const [row] = await db
@@ -73,10 +70,7 @@ export async function setPasswordWithToken(token: string, password: string): Pro
  * in the caller's transaction when it gives one. Unknown and inactive emails get no mail, and the
  * caller answers them exactly as it answers the others.
  */
-export async function sendPasswordLink(
-  user: { id: number; email: string; language: string; hasPassword: boolean },
-  tx?: Transaction,
-): Promise<void> {
+export async function sendPasswordLink(user: { id: number; email: string; language: string; hasPassword: boolean }, tx?: Transaction): Promise<void> {
   if (!tx) return db.transaction((own) => sendPasswordLink(user, own));
   const purpose: Purpose = user.hasPassword ? "reset" : "set";
   const token = await createPasswordToken(user.id, purpose, tx);

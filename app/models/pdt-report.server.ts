@@ -13,7 +13,16 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
-import { assertMayAccess, assertReportPartner, getQuarterById, loadReportFrame, performRowsAction, ROWS_NOT_IN_REPORT, type Actor, type ReportFrameView } from "./report-screen.server";
+import {
+  assertMayAccess,
+  assertReportPartner,
+  getQuarterById,
+  loadReportFrame,
+  performRowsAction,
+  ROWS_NOT_IN_REPORT,
+  type Actor,
+  type ReportFrameView,
+} from "./report-screen.server";
 import { WorkflowError } from "./report-workflow.server";
 
 /** Earlier quarters whose plans the grid shows beside the quarter's own. */
@@ -146,7 +155,15 @@ async function loadPdtRows(
 }
 
 /** Everything the PDT screen shows, for the viewer (a partner only for its own reports). */
-export async function loadPdtReport({ viewer, partnerId, quarterName }: { viewer: Actor; partnerId: number; quarterName?: string | null }): Promise<PdtReportView> {
+export async function loadPdtReport({
+  viewer,
+  partnerId,
+  quarterName,
+}: {
+  viewer: Actor;
+  partnerId: number;
+  quarterName?: string | null;
+}): Promise<PdtReportView> {
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "pdt" });
   const [quarter] = await db.select().from(quarters).where(eq(quarters.id, frame.quarter.id));
   const { rows, earlierQuarters } = await loadPdtRows(db, partnerId, quarter, frame.report.id);
@@ -217,9 +234,7 @@ interface SavePdtInput {
   requestId?: string | null;
 }
 
-type SavePdtResult =
-  | { ok: false; problems: RowProblem[] }
-  | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
+type SavePdtResult = { ok: false; problems: RowProblem[] } | { ok: true; reportId: number; version: number; counts: { total: number; updated: number } };
 
 const label = (keys: PdtColumnKey[]) => keys.map((key) => PDT_COLUMN_LABELS[key]);
 
@@ -247,20 +262,31 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
     if (!statusOf.has(productId)) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
     const checked = normalisePdtRow({ status: raw, notes: "", startDate: "", endDate: "" });
     if (checked.ok && checked.row.status) newStatuses.set(productId, checked.row.status);
-    else flag(structure.findIndex((row) => row.productId === productId), "status");
+    else
+      flag(
+        structure.findIndex((row) => row.productId === productId),
+        "status",
+      );
   }
   const posted = new Map<string, StoredPlan>();
   for (const row of input.rows) {
     const key = rowKey(row.productId, row.stageId);
     const index = position.get(key);
     if (index === undefined) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
-    const cells: PdtCells = { status: newStatuses.get(row.productId) ?? statusOf.get(row.productId)!, notes: row.notes, startDate: row.startDate, endDate: row.endDate };
+    const cells: PdtCells = {
+      status: newStatuses.get(row.productId) ?? statusOf.get(row.productId)!,
+      notes: row.notes,
+      startDate: row.startDate,
+      endDate: row.endDate,
+    };
     const checked = normalisePdtRow(cells);
     if (!checked.ok) for (const column of checked.invalid) flag(index, column);
     else posted.set(key, { startDate: checked.row.startDate, endDate: checked.row.endDate, notes: checked.row.notes });
   }
   if (problems.size) {
-    const list = [...problems.entries()].sort(([a], [b]) => a - b).map(([index, keys]) => ({ rowNumber: index + 1, keys: [...keys], columns: label([...keys]) }));
+    const list = [...problems.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, keys]) => ({ rowNumber: index + 1, keys: [...keys], columns: label([...keys]) }));
     return { ok: false, problems: list };
   }
 
@@ -294,7 +320,15 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
         .set({ projectStatus: status })
         .where(and(eq(partnerProducts.partnerId, partnerId), eq(partnerProducts.productId, productId)));
       await writeAudit(
-        { actorId: actor.id, action: "product.status", entity: "partner_product", entityId: `${partnerId}:${productId}`, before: { projectStatus: before }, after: { projectStatus: status }, requestId: input.requestId },
+        {
+          actorId: actor.id,
+          action: "product.status",
+          entity: "partner_product",
+          entityId: `${partnerId}:${productId}`,
+          before: { projectStatus: before },
+          after: { projectStatus: status },
+          requestId: input.requestId,
+        },
         tx,
       );
       statusChanges += 1;
@@ -302,6 +336,9 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
     return { changed: writes.length + statusChanges > 0 };
   };
 
-  const result = await performRowsAction("pdt", { ...input, quarter }, writeRows, () => ({ nothingToReport: Boolean(input.nothingToReport), rows: { message: "Rows: {{total}}", values: { total: counts.total } } }));
+  const result = await performRowsAction("pdt", { ...input, quarter }, writeRows, () => ({
+    nothingToReport: Boolean(input.nothingToReport),
+    rows: { message: "Rows: {{total}}", values: { total: counts.total } },
+  }));
   return { ok: true, reportId: result.reportId, version: result.version, counts };
 }

@@ -33,7 +33,6 @@ const VERIFICATION_MESSAGES = {
   rejected: "Product rejected.",
 } as const;
 
-
 // ---------------------------------------------------------------- the partner's products
 
 export interface PartnerProductName {
@@ -84,7 +83,7 @@ export async function resolveProductNames(
     names: Iterable<string>;
     /** The partner's active products as the save already read them (read here when left out). */
     activeProducts?: readonly PartnerProductName[];
-  }
+  },
 ): Promise<Map<string, ResolvedProduct>> {
   const spelling = new Map<string, string>();
   for (const name of names) {
@@ -109,8 +108,8 @@ export async function resolveProductNames(
       and(
         eq(productVerifications.partnerId, partnerId),
         eq(productVerifications.category, category),
-        inArray(sql`lower(${productVerifications.productName})`, unknown)
-      )
+        inArray(sql`lower(${productVerifications.productName})`, unknown),
+      ),
     )
     .orderBy(desc(productVerifications.createdAt), desc(productVerifications.id));
   // A rejection this report's rows already carry (raised here, or by an earlier report whose pending name they reused).
@@ -120,7 +119,7 @@ export async function resolveProductNames(
         .selectDistinct({ id: salesRows.productVerificationId })
         .from(salesRows)
         .where(and(eq(salesRows.reportId, reportId), isNotNull(salesRows.productVerificationId)))
-    ).map((row) => row.id)
+    ).map((row) => row.id),
   );
 
   for (const key of unknown) {
@@ -141,13 +140,7 @@ export async function resolveProductNames(
 }
 
 /** The pending verification of (partner, category, name), created when there is none (the partial unique index settles races). */
-async function claimPendingVerification(
-  tx: Transaction,
-  partnerId: number,
-  reportId: number,
-  category: ProductCategory,
-  productName: string
-) {
+async function claimPendingVerification(tx: Transaction, partnerId: number, reportId: number, category: ProductCategory, productName: string) {
   const [created] = await tx
     .insert(productVerifications)
     .values({ partnerId, reportId, category, productName })
@@ -162,8 +155,8 @@ async function claimPendingVerification(
         eq(productVerifications.partnerId, partnerId),
         eq(productVerifications.category, category),
         eq(productVerifications.status, "pending"),
-        eq(sql`lower(${productVerifications.productName})`, lower(productName))
-      )
+        eq(sql`lower(${productVerifications.productName})`, lower(productName)),
+      ),
     );
   return existing.id;
 }
@@ -176,8 +169,8 @@ export async function dropUnusedVerifications(tx: Transaction, reportId: number)
       and(
         eq(productVerifications.reportId, reportId),
         eq(productVerifications.status, "pending"),
-        notExists(tx.select({ id: salesRows.id }).from(salesRows).where(eq(salesRows.productVerificationId, productVerifications.id)))
-      )
+        notExists(tx.select({ id: salesRows.id }).from(salesRows).where(eq(salesRows.productVerificationId, productVerifications.id))),
+      ),
     );
 }
 
@@ -228,8 +221,8 @@ export async function listProductVerifications(partnerId: number, reportId?: num
           db
             .select({ id: salesRows.id })
             .from(salesRows)
-            .where(and(eq(salesRows.productVerificationId, productVerifications.id), eq(salesRows.reportId, reportId)))
-        )
+            .where(and(eq(salesRows.productVerificationId, productVerifications.id), eq(salesRows.reportId, reportId))),
+        ),
       )
     : undefined;
   const pendingOnly = and(eq(productVerifications.status, "pending"), forReport);
@@ -252,11 +245,9 @@ export async function listProductVerifications(partnerId: number, reportId?: num
     .leftJoin(products, eq(products.id, productVerifications.productId))
     .leftJoin(
       partnerProducts,
-      and(eq(partnerProducts.partnerId, productVerifications.partnerId), eq(partnerProducts.productId, productVerifications.productId))
+      and(eq(partnerProducts.partnerId, productVerifications.partnerId), eq(partnerProducts.productId, productVerifications.productId)),
     )
-    .where(
-      and(eq(productVerifications.partnerId, partnerId), or(pendingOnly, inArray(productVerifications.status, ["approved", "rejected"])))
-    )
+    .where(and(eq(productVerifications.partnerId, partnerId), or(pendingOnly, inArray(productVerifications.status, ["approved", "rejected"]))))
     .orderBy(desc(productVerifications.createdAt), desc(productVerifications.id));
 
   const catalogueRows = await db
@@ -265,8 +256,7 @@ export async function listProductVerifications(partnerId: number, reportId?: num
     .where(eq(products.isActive, true))
     .orderBy(asc(sql`lower(${products.name})`), asc(products.id));
   const catalogue: ProductVerificationList["catalogue"] = { API: [], FDF: [] };
-  for (const product of catalogueRows)
-    catalogue[product.category].push({ id: product.id, name: product.name, therapyArea: product.therapyArea });
+  for (const product of catalogueRows) catalogue[product.category].push({ id: product.id, name: product.name, therapyArea: product.therapyArea });
 
   const toItem = (row: (typeof rows)[number]): ProductVerificationItem => {
     const existing = catalogue[row.category].find((product) => lower(product.name) === lower(row.productName));
@@ -318,8 +308,7 @@ class FieldRefusal extends Error {
   }
 }
 
-const isProjectStatus = (value: unknown): value is ProjectStatus =>
-  typeof value === "string" && (PROJECT_STATUSES as readonly string[]).includes(value);
+const isProjectStatus = (value: unknown): value is ProjectStatus => typeof value === "string" && (PROJECT_STATUSES as readonly string[]).includes(value);
 
 /** The admin approves (mapping to an existing product or creating one, and assigning it to the partner) or rejects a name. */
 export async function decideProductVerification(input: DecideProductVerificationInput): Promise<DecideProductVerificationResult> {
@@ -367,7 +356,7 @@ export async function decideProductVerification(input: DecideProductVerification
             after: { status: "rejected", partnerId: verification.partnerId },
             requestId: input.requestId,
           },
-          tx
+          tx,
         );
         return {
           ok: true as const,
@@ -383,10 +372,7 @@ export async function decideProductVerification(input: DecideProductVerification
       let product: { id: number; category: ProductCategory; isActive: boolean } | undefined;
       let createdProduct = false;
       if (mapTo != null) {
-        [product] = await tx
-          .select({ id: products.id, category: products.category, isActive: products.isActive })
-          .from(products)
-          .where(eq(products.id, mapTo));
+        [product] = await tx.select({ id: products.id, category: products.category, isActive: products.isActive }).from(products).where(eq(products.id, mapTo));
         if (!product || !product.isActive || product.category !== verification.category) {
           throw new FieldRefusal({ productName: [VERIFICATION_MESSAGES.wrongProduct] });
         }
@@ -403,7 +389,7 @@ export async function decideProductVerification(input: DecideProductVerification
           const created = await insertProduct(
             tx,
             { name: newName, category: verification.category, therapyArea },
-            { actorId: actor.id, requestId: input.requestId }
+            { actorId: actor.id, requestId: input.requestId },
           );
           product = { id: created.id, category: created.category, isActive: true };
           createdProduct = true;
@@ -435,8 +421,8 @@ export async function decideProductVerification(input: DecideProductVerification
         .where(
           and(
             eq(salesRows.productVerificationId, verificationId),
-            inArray(salesRows.reportId, tx.select({ id: reports.id }).from(reports).where(eq(reports.partnerId, verification.partnerId)))
-          )
+            inArray(salesRows.reportId, tx.select({ id: reports.id }).from(reports).where(eq(reports.partnerId, verification.partnerId))),
+          ),
         )
         .returning({ id: salesRows.id });
 
@@ -457,7 +443,7 @@ export async function decideProductVerification(input: DecideProductVerification
           },
           requestId: input.requestId,
         },
-        tx
+        tx,
       );
       return {
         ok: true as const,

@@ -5,7 +5,6 @@ import type { EditProductInput, ProductCategory, ProductInput, ProductListQuery 
 import type { ProjectStatus } from "~/utils/project-status";
 import { writeAudit } from "./audit.server";
 
-
 export interface ProductRow {
   id: number;
   name: string;
@@ -40,16 +39,9 @@ export async function listProducts(query: ProductListQuery, { newestFirst = fals
   return db
     .select(productColumns)
     .from(products)
-    .where(
-      and(
-        eq(products.isActive, query.status === "active"),
-        query.category ? eq(products.category, query.category) : undefined,
-      ),
-    )
+    .where(and(eq(products.isActive, query.status === "active"), query.category ? eq(products.category, query.category) : undefined))
     .orderBy(
-      ...(newestFirst
-        ? [desc(products.createdAt), desc(products.id)]
-        : [direction(sql`lower(${products.name})`), direction(products.name), asc(products.id)]),
+      ...(newestFirst ? [desc(products.createdAt), desc(products.id)] : [direction(sql`lower(${products.name})`), direction(products.name), asc(products.id)]),
     );
 }
 
@@ -112,11 +104,7 @@ export async function listStagesByCategory(): Promise<Record<ProductCategory, St
 }
 
 export async function listStages(category: ProductCategory): Promise<StageRow[]> {
-  return db
-    .select({ id: stages.id, name: stages.name })
-    .from(stages)
-    .where(eq(stages.category, category))
-    .orderBy(asc(stages.sortOrder), asc(stages.id));
+  return db.select({ id: stages.id, name: stages.name }).from(stages).where(eq(stages.category, category)).orderBy(asc(stages.sortOrder), asc(stages.id));
 }
 
 /** The unique index on lower(name) is the one judge of duplicates, so two admins saving at once cannot both win. */
@@ -165,14 +153,8 @@ export function createProduct(input: ProductInput, actor: AuditActor): Promise<P
  */
 export async function insertProduct(tx: Transaction, input: ProductInput, actor: AuditActor): Promise<ProductRow> {
   await assertTherapyArea(tx, input.therapyArea);
-  const [created] = await tx
-    .insert(products)
-    .values({ name: input.name, category: input.category, therapyArea: input.therapyArea })
-    .returning(productColumns);
-  await writeAudit(
-    { ...actor, action: "product.create", entity: "product", entityId: created.id, before: null, after: snapshot(created) },
-    tx,
-  );
+  const [created] = await tx.insert(products).values({ name: input.name, category: input.category, therapyArea: input.therapyArea }).returning(productColumns);
+  await writeAudit({ ...actor, action: "product.create", entity: "product", entityId: created.id, before: null, after: snapshot(created) }, tx);
   return created;
 }
 
@@ -195,10 +177,7 @@ export function updateProduct(id: number, input: EditProductInput, actor: AuditA
         .set({ name: input.name, therapyArea: input.therapyArea, updatedAt: new Date() })
         .where(eq(products.id, id))
         .returning(productColumns);
-      await writeAudit(
-        { ...actor, action: "product.update", entity: "product", entityId: id, before: snapshot(before), after: snapshot(after) },
-        tx,
-      );
+      await writeAudit({ ...actor, action: "product.update", entity: "product", entityId: id, before: snapshot(before), after: snapshot(after) }, tx);
       return after;
     }),
   );
@@ -222,11 +201,7 @@ async function setActive(id: number, isActive: boolean, actor: AuditActor): Prom
     const [before] = await tx.select(productColumns).from(products).where(eq(products.id, id)).for("update");
     if (!before) return undefined;
     if (before.isActive === isActive) return before;
-    const [after] = await tx
-      .update(products)
-      .set({ isActive, updatedAt: new Date() })
-      .where(eq(products.id, id))
-      .returning(productColumns);
+    const [after] = await tx.update(products).set({ isActive, updatedAt: new Date() }).where(eq(products.id, id)).returning(productColumns);
     await writeAudit(
       {
         ...actor,

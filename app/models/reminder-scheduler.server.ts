@@ -60,9 +60,7 @@ export async function runScheduledReminders(now: Date = portalNow()): Promise<Sc
   const quarter = await ensureQuarter(openRef);
 
   const batches = await db.transaction(async (tx) => {
-    const [lock] = await tx
-      .select({ locked: sql<boolean>`pg_try_advisory_xact_lock(${SCHEDULER_LOCK})` })
-      .from(sql`(select 1) as lock_probe`);
+    const [lock] = await tx.select({ locked: sql<boolean>`pg_try_advisory_xact_lock(${SCHEDULER_LOCK})` }).from(sql`(select 1) as lock_probe`);
     if (!lock?.locked) return null;
     const done: ScheduledBatch[] = [];
     for (const scheduleKey of due) {

@@ -108,10 +108,7 @@ async function claimReminders(
   const claims: Claim[] = [];
   if (!ids.length) return { claims, skipped };
 
-  const found = await tx
-    .select({ id: partners.id, isActive: partners.isActive })
-    .from(partners)
-    .where(inArray(partners.id, ids));
+  const found = await tx.select({ id: partners.id, isActive: partners.isActive }).from(partners).where(inArray(partners.id, ids));
   const asked = reportType ? [reportType] : REPORT_TYPES;
 
   // Ascending ids: every transaction takes its locks in the same order.
@@ -215,11 +212,7 @@ async function recipients(tx: Transaction, partnerIds: number[], quarterId: numb
     .from(partners)
     .leftJoin(users, and(eq(users.partnerId, partners.id), eq(users.role, "PARTNER")))
     .where(inArray(partners.id, partnerIds))
-    .orderBy(
-      asc(partners.id),
-      sql`case when lower(${users.email}) = lower(${partners.email}) then 0 else 1 end`,
-      asc(users.id),
-    );
+    .orderBy(asc(partners.id), sql`case when lower(${users.email}) = lower(${partners.email}) then 0 else 1 end`, asc(users.id));
   const states = await tx
     .select({ partnerId: reports.partnerId, type: reports.type, status: reports.status })
     .from(reports)
@@ -379,17 +372,14 @@ export function reminderToast({ sent, skipped }: ReminderResult): Toast {
   const only = (reason: string) => reasons.size === 1 && reasons.has(reason);
   if (sent.length) {
     if (!count) return { type: "success", message: "Reminder sent!" };
-    if (only(SKIP_THROTTLED))
-      return { type: "success", message: "Reminder sent! {{count}} skipped: already reminded in the last hour.", values: { count } };
-    if (only(SKIP_NOT_OWED))
-      return { type: "success", message: "Reminder sent! {{count}} skipped: report already submitted or approved.", values: { count } };
+    if (only(SKIP_THROTTLED)) return { type: "success", message: "Reminder sent! {{count}} skipped: already reminded in the last hour.", values: { count } };
+    if (only(SKIP_NOT_OWED)) return { type: "success", message: "Reminder sent! {{count}} skipped: report already submitted or approved.", values: { count } };
     if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
       return { type: "success", message: "Reminder sent! {{count}} skipped: partner inactive or not found.", values: { count } };
     return { type: "success", message: "Reminder sent! {{count}} skipped.", values: { count } };
   }
   if (!count) return { type: "info", message: "No reminder sent: no partner owes a report of the open quarter." };
-  if (only(SKIP_THROTTLED))
-    return { type: "info", message: "No reminder sent: {{count}} skipped (already reminded in the last hour).", values: { count } };
+  if (only(SKIP_THROTTLED)) return { type: "info", message: "No reminder sent: {{count}} skipped (already reminded in the last hour).", values: { count } };
   if (only(SKIP_NOT_OWED)) return { type: "error", message: "No reminder sent: the report has already been submitted or approved." };
   if ([...reasons].every((reason) => reason === SKIP_INACTIVE || reason === SKIP_UNKNOWN))
     return { type: "error", message: "No reminder sent: partner inactive or not found." };

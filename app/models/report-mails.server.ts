@@ -64,54 +64,54 @@ async function mailReportSubmission(
   result: ReportActionResult,
   { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
 ) {
-    const context = await reportContext(tx, result.reportId);
-    const admins = await tx
-      .select({ email: users.email, language: users.language })
-      .from(users)
-      .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
-      .orderBy(asc(users.id));
+  const context = await reportContext(tx, result.reportId);
+  const admins = await tx
+    .select({ email: users.email, language: users.language })
+    .from(users)
+    .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
+    .orderBy(asc(users.id));
 
-    const facts = {
-      company: context.companyName,
-      quarter: context.quarterName,
-      sha256: result.snapshotSha256 ?? "",
-      comment,
-    };
-    const describe = async (language: string, link: string, audience: "partner" | "admin") => {
-      const t = await translatorFor(language);
-      const report = t(REPORT_TYPE_LABELS[context.type]);
-      const text = mailText([
-        audience === "partner"
-          ? t("Dear {{company}},", { company: facts.company })
-          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
-        "",
-        audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
-        t("Status: {{status}}", { status: t(context.status) }),
-        t("Submitted on: {{time}} (UTC)", { time: formatDateTime(context.submittedAt, language) }),
-        t(rows.message, rows.values),
-        nothingToReport ? t("Nothing to report this quarter") : "",
-        audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
-        t("Comment: {{comment}}", facts),
-        t("Snapshot SHA-256: {{sha256}}", facts),
-        audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
-        "",
-        t("Open the report:"),
-        link,
-      ]);
-      const subject =
-        audience === "partner"
-          ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
-          : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
-      return { subject, text };
-    };
+  const facts = {
+    company: context.companyName,
+    quarter: context.quarterName,
+    sha256: result.snapshotSha256 ?? "",
+    comment,
+  };
+  const describe = async (language: string, link: string, audience: "partner" | "admin") => {
+    const t = await translatorFor(language);
+    const report = t(REPORT_TYPE_LABELS[context.type]);
+    const text = mailText([
+      audience === "partner"
+        ? t("Dear {{company}},", { company: facts.company })
+        : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
+      "",
+      audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
+      t("Status: {{status}}", { status: t(context.status) }),
+      t("Submitted on: {{time}} (UTC)", { time: formatDateTime(context.submittedAt, language) }),
+      t(rows.message, rows.values),
+      nothingToReport ? t("Nothing to report this quarter") : "",
+      audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
+      t("Comment: {{comment}}", facts),
+      t("Snapshot SHA-256: {{sha256}}", facts),
+      audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
+      "",
+      t("Open the report:"),
+      link,
+    ]);
+    const subject =
+      audience === "partner"
+        ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
+        : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
+    return { subject, text };
+  };
 
-    const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
-    const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
-    await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
-    for (const admin of admins) {
-      const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
-      await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
-    }
+  const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
+  const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
+  await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
+  for (const admin of admins) {
+    const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
+    await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
+  }
 }
 
 type ReportDecision = "approve" | "reject" | "reopen";
@@ -135,44 +135,40 @@ const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string
  * The administrator's decision, mailed to the partner in its language: what was decided and when,
  * the comment, the SHA-256 of the rows judged (approve and reject), and a link to the report.
  */
-export async function mailReportDecision(
-  tx: Transaction,
-  result: ReportActionResult,
-  { decision, comment }: { decision: ReportDecision; comment: string },
-) {
-    const context = await reportContext(tx, result.reportId);
-    const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
-    const t = await translatorFor(language);
-    const facts = {
-      company: context.companyName,
-      quarter: context.quarterName,
-      report: t(REPORT_TYPE_LABELS[context.type]),
-      // A reopened report has no decision time any more: it was reopened when it was last updated.
-      time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt, language),
-      comment,
-      sha256: result.snapshotSha256 ?? "",
-    };
-    const texts = DECISION_TEXTS[decision];
-    const text = mailText([
-      t("Dear {{company}},", facts),
-      "",
-      t(texts.sentence, facts),
-      t("Status: {{status}}", { status: t(context.status) }),
-      t("Decided on: {{time}} (UTC)", facts),
-      t("Comment: {{comment}}", facts),
-      result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
-      "",
-      t("Open the report:"),
-      `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
-    ]);
-    await enqueueMail(tx, {
-      kind: `report-${decision}`,
-      to: context.partnerEmail,
-      subject: t(texts.subject, facts),
-      text,
-      partnerId: context.partnerId,
-      reportType: context.type,
-    });
+export async function mailReportDecision(tx: Transaction, result: ReportActionResult, { decision, comment }: { decision: ReportDecision; comment: string }) {
+  const context = await reportContext(tx, result.reportId);
+  const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
+  const t = await translatorFor(language);
+  const facts = {
+    company: context.companyName,
+    quarter: context.quarterName,
+    report: t(REPORT_TYPE_LABELS[context.type]),
+    // A reopened report has no decision time any more: it was reopened when it was last updated.
+    time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt, language),
+    comment,
+    sha256: result.snapshotSha256 ?? "",
+  };
+  const texts = DECISION_TEXTS[decision];
+  const text = mailText([
+    t("Dear {{company}},", facts),
+    "",
+    t(texts.sentence, facts),
+    t("Status: {{status}}", { status: t(context.status) }),
+    t("Decided on: {{time}} (UTC)", facts),
+    t("Comment: {{comment}}", facts),
+    result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
+    "",
+    t("Open the report:"),
+    `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
+  ]);
+  await enqueueMail(tx, {
+    kind: `report-${decision}`,
+    to: context.partnerEmail,
+    subject: t(texts.subject, facts),
+    text,
+    partnerId: context.partnerId,
+    reportType: context.type,
+  });
 }
 
 /**
@@ -182,7 +178,12 @@ export async function mailReportDecision(
 export async function mailAfterRowsAction(
   tx: Transaction,
   result: ReportActionResult,
-  { action, comment, rows, nothingToReport }: { action: "save" | "submit" | ReportDecision; comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
+  {
+    action,
+    comment,
+    rows,
+    nothingToReport,
+  }: { action: "save" | "submit" | ReportDecision; comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
 ) {
   if (action === "submit") await mailReportSubmission(tx, result, { comment, rows, nothingToReport });
   else if (action !== "save") await mailReportDecision(tx, result, { decision: action, comment });

@@ -33,9 +33,7 @@ async function partnerReports(partnerId: number, quarterId: number) {
     : [];
 
   return rows.map((row) => {
-    const messages = lastMessages
-      .filter((m) => m.reportId === row.id)
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
+    const messages = lastMessages.filter((m) => m.reportId === row.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
     return {
       ...row,
       lastMessage: messages[0]?.message ?? null,
@@ -79,9 +77,7 @@ export async function partnerGuidance(partnerId: number): Promise<PartnerGuidanc
   const quarter = await getOpenQuarter();
   const [reportRows, cutOffDate] = await Promise.all([partnerReports(partnerId, quarter.id), getCutOffDate()]);
   const cutOff =
-    cutOffDate && cutOffAppliesTo(cutOffDate, quarter)
-      ? { date: cutOffDate, daysLeft: daysBetween(today.toISOString().slice(0, 10), cutOffDate) }
-      : null;
+    cutOffDate && cutOffAppliesTo(cutOffDate, quarter) ? { date: cutOffDate, daysLeft: daysBetween(today.toISOString().slice(0, 10), cutOffDate) } : null;
   return {
     quarterName: quarter.name,
     cutOff,

@@ -50,10 +50,7 @@ export async function assertReportPartner(actor: Actor, partnerId: number) {
 
 async function getPartner(partnerId: number) {
   if (!Number.isSafeInteger(partnerId) || partnerId <= 0) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
-  const [partner] = await db
-    .select({ id: partners.id, companyName: partners.companyName })
-    .from(partners)
-    .where(eq(partners.id, partnerId));
+  const [partner] = await db.select({ id: partners.id, companyName: partners.companyName }).from(partners).where(eq(partners.id, partnerId));
   if (!partner) throw new WorkflowError(PARTNER_NOT_FOUND, 404);
   return partner;
 }

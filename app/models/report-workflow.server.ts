@@ -2,18 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import {
-  auditLog,
-  filingValues,
-  pdtValues,
-  productVerifications,
-  quarters,
-  reportMessages,
-  reports,
-  reportSnapshots,
-  salesRows,
-  users,
-} from "~/db/schema";
+import { auditLog, filingValues, pdtValues, productVerifications, quarters, reportMessages, reports, reportSnapshots, salesRows, users } from "~/db/schema";
 import { formatDateTime } from "~/utils/dates";
 import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
@@ -23,7 +12,6 @@ import { isHistoric } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
 import type { AuthUser } from "./user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
-
 
 export interface ReportKey {
   partnerId: number;

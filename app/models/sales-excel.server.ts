@@ -5,9 +5,26 @@
  * cells so that the same rules (app/utils/sales-rows.ts) check it.
  */
 import { MONTHS } from "~/db/reference-data";
-import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesColumnType, type SalesKind, type SalesReferenceLists, type SalesRowInput } from "~/utils/sales-rows";
+import {
+  columnsFor,
+  SALES_KINDS,
+  type SalesColumn,
+  type SalesColumnKey,
+  type SalesColumnType,
+  type SalesKind,
+  type SalesReferenceLists,
+  type SalesRowInput,
+} from "~/utils/sales-rows";
 import type { SalesReportView } from "./sales-report.server";
-import { readWorkbook, reportWorkbookResponse, type ReadWorkbookResult, type WorkbookCell, type WorkbookColumn, type WorkbookFormat, type WorkbookSheet } from "./workbook.server";
+import {
+  readWorkbook,
+  reportWorkbookResponse,
+  type ReadWorkbookResult,
+  type WorkbookCell,
+  type WorkbookColumn,
+  type WorkbookFormat,
+  type WorkbookSheet,
+} from "./workbook.server";
 
 export type SalesWorkbookRows = Record<SalesKind, readonly SalesRowInput[]>;
 

@@ -44,7 +44,6 @@ import {
 } from "./report-screen.server";
 import { latestSubmissionId, pendingVerificationCount, WorkflowError } from "./report-workflow.server";
 
-
 // ---------------------------------------------------------------- reference lists
 
 export interface SalesScreenLists extends SalesReferenceLists {
@@ -66,9 +65,15 @@ const key = (name: string) => name.normalize("NFC").trim().toLowerCase();
 async function loadSalesLists() {
   const [lists] = await db
     .select({
-      countries: sql<[number, string][]>`(select coalesce(json_agg(json_build_array(${countries.id}, ${countries.name}) order by ${countries.name}), '[]') from ${countries})`,
-      formulationTypes: sql<[number, string][]>`(select coalesce(json_agg(json_build_array(${formulationTypes.id}, ${formulationTypes.name}) order by ${formulationTypes.sortOrder}), '[]') from ${formulationTypes})`,
-      currencies: sql<[string, string][]>`(select coalesce(json_agg(json_build_array(${currencies.code}, ${currencies.usdRate}::text) order by ${currencies.code}), '[]') from ${currencies})`,
+      countries: sql<
+        [number, string][]
+      >`(select coalesce(json_agg(json_build_array(${countries.id}, ${countries.name}) order by ${countries.name}), '[]') from ${countries})`,
+      formulationTypes: sql<
+        [number, string][]
+      >`(select coalesce(json_agg(json_build_array(${formulationTypes.id}, ${formulationTypes.name}) order by ${formulationTypes.sortOrder}), '[]') from ${formulationTypes})`,
+      currencies: sql<
+        [string, string][]
+      >`(select coalesce(json_agg(json_build_array(${currencies.code}, ${currencies.usdRate}::text) order by ${currencies.code}), '[]') from ${currencies})`,
     })
     .from(sql`(select 1) as one`);
   return lists;
@@ -129,7 +134,7 @@ async function loadRows(reportId: number | undefined): Promise<SalesGridRows> {
   for (const { row, country, formulation, product } of rows) {
     const cells: Record<string, string> = {
       year: row.year == null ? "" : String(row.year),
-      month: row.month == null ? "" : MONTHS[row.month - 1] ?? "",
+      month: row.month == null ? "" : (MONTHS[row.month - 1] ?? ""),
       country: country ?? "",
       productName: product ?? row.productName ?? "",
       formulationType: formulation ?? "",
@@ -271,7 +276,8 @@ function rowsRecordset(rows: ({ id?: number } & SalesRowValues)[]) {
   const keys = Object.keys(rows[0]) as (keyof SalesRowValues | "id")[];
   const columns = keys.map((key) => salesRows[key]);
   const arrays = keys.map(
-    (key, index) => sql`${arrayText(rows.map((row) => row[key] as string | number | null))}::${sql.raw(columns[index] === salesRows.id ? "integer" : columns[index].getSQLType())}[]`,
+    (key, index) =>
+      sql`${arrayText(rows.map((row) => row[key] as string | number | null))}::${sql.raw(columns[index] === salesRows.id ? "integer" : columns[index].getSQLType())}[]`,
   );
   const names = columns.map((column) => column.name);
   return {
@@ -286,8 +292,14 @@ function rowsRecordset(rows: ({ id?: number } & SalesRowValues)[]) {
 async function insertRows(tx: Transaction, reportId: number, rows: SalesRowValues[]) {
   if (!rows.length) return;
   const { names, from } = rowsRecordset(rows);
-  const columns = sql.join(names.map((name) => sql.identifier(name)), sql`, `);
-  const values = sql.join(names.map((name) => sql`v.${sql.identifier(name)}`), sql`, `);
+  const columns = sql.join(
+    names.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    names.map((name) => sql`v.${sql.identifier(name)}`),
+    sql`, `,
+  );
   await tx.execute(sql`insert into ${salesRows} (report_id, ${columns}) select ${reportId}, ${values} from ${from} order by v.position`);
 }
 
@@ -361,22 +373,28 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
 
   const writeRows = async (tx: Transaction, reportId: number, report: Pick<typeof reports.$inferSelect, "isEmpty">) => {
     // Rows per kind before, then what this save deletes and adds: the counts after, without reading them again.
-    for (const { kind, value } of await tx.select({ kind: salesRows.kind, value: count() }).from(salesRows).where(eq(salesRows.reportId, reportId)).groupBy(salesRows.kind)) {
+    for (const { kind, value } of await tx
+      .select({ kind: salesRows.kind, value: count() })
+      .from(salesRows)
+      .where(eq(salesRows.reportId, reportId))
+      .groupBy(salesRows.kind)) {
       rowsByKind[kind] = Number(value);
     }
     counts.previousTotal = rowsByKind.API + rowsByKind.FDF;
     if (input.nothingToReport && counts.previousTotal > 0) throw new WorkflowError(REPORT_HAS_ROWS, 409);
 
     // Every id named must be a row of this report (of the right kind for an update).
-    const updates = prepared.flatMap(({ kind, rows }) =>
-      rows.filter((row) => row.id != null && !deletedIds.has(row.id)).map((row) => ({ kind, row }))
-    );
+    const updates = prepared.flatMap(({ kind, rows }) => rows.filter((row) => row.id != null && !deletedIds.has(row.id)).map((row) => ({ kind, row })));
     // Rows to update are read whole (to compare), rows to delete only as ids: an upload that
     // replaces 12,000 rows names them all. One statement each, the ids as one array.
     const updatedIds = [...new Set(updates.map(({ row }) => row.id!))];
     const existing = new Map<number, SalesRowRecord>();
     if (updatedIds.length) {
-      for (const row of await tx.select().from(salesRows).where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, updatedIds)))) existing.set(row.id, row);
+      for (const row of await tx
+        .select()
+        .from(salesRows)
+        .where(and(eq(salesRows.reportId, reportId), idIn(salesRows.id, updatedIds))))
+        existing.set(row.id, row);
     }
     if (updates.some(({ kind, row }) => existing.get(row.id!)?.kind !== kind)) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
 
@@ -396,7 +414,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     for (const { kind, rows } of prepared) {
       productOf.set(
         kind,
-        await resolveProductNames(tx, { partnerId, reportId, category: kind, names: rows.map((row) => row.productName), activeProducts: reference.products })
+        await resolveProductNames(tx, { partnerId, reportId, category: kind, names: rows.map((row) => row.productName), activeProducts: reference.products }),
       );
     }
 
@@ -421,8 +439,7 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
       };
       for (const column of NUMBER_COLUMNS) values[column] = null;
       for (const column of columnsFor(kind)) {
-        if ((NUMBER_COLUMNS as readonly string[]).includes(column.key))
-          values[column.key as (typeof NUMBER_COLUMNS)[number]] = cells[column.key] || "0";
+        if ((NUMBER_COLUMNS as readonly string[]).includes(column.key)) values[column.key as (typeof NUMBER_COLUMNS)[number]] = cells[column.key] || "0";
       }
       if (kind === "FDF") {
         values.strength = text(cells.strength);
@@ -489,13 +506,11 @@ export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">)
     difference < 0
       ? "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}"
       : difference > 0
-      ? "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}"
-      : "Data successfully recorded. Total Rows: {{total}}";
+        ? "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}"
+        : "Data successfully recorded. Total Rows: {{total}}";
   const text = message.replace("{{total}}", String(values.total)).replace("{{count}}", String(values.count));
   return { message, values, text };
 }
-
-;
 
 // ---------------------------------------------------------------- changes since the last submission
 
@@ -530,7 +545,9 @@ export async function changesSinceLastSubmission(reportId: number): Promise<Sale
   const [state] = await db
     .select({
       version: sql<string>`${reports}.xmin::text`,
-      decided: sql<string | null>`(select max(${productVerifications.decidedAt})::text from ${productVerifications} where ${productVerifications.partnerId} = ${reports.partnerId})`,
+      decided: sql<
+        string | null
+      >`(select max(${productVerifications.decidedAt})::text from ${productVerifications} where ${productVerifications.partnerId} = ${reports.partnerId})`,
     })
     .from(reports)
     .where(eq(reports.id, reportId));
@@ -545,7 +562,9 @@ async function compareWithSubmission(reportId: number, snapshotId: number): Prom
     .select({
       change: sql<SalesRowChange["change"]>`change`,
       count: sql<number>`count(*)`.mapWith(Number),
-      first: sql<SalesRowChange[]>`json_agg(json_build_object('id', id, 'kind', kind, 'change', change) order by id) filter (where listed <= ${CHANGES_LISTED})`,
+      first: sql<
+        SalesRowChange[]
+      >`json_agg(json_build_object('id', id, 'kind', kind, 'change', change) order by id) filter (where listed <= ${CHANGES_LISTED})`,
     })
     .from(
       sql`(
@@ -582,7 +601,7 @@ async function compareWithSubmission(reportId: number, snapshotId: number): Prom
   const changes: SalesChangesSinceSubmission = { added: 0, changed: 0, removed: 0, rows: [] };
   for (const group of groups) changes[group.change] = group.count;
   const listed = (kinds: SalesRowChange["change"][]) =>
-    groups.flatMap((group) => (kinds.includes(group.change) ? group.first ?? [] : [])).sort((a, b) => a.id - b.id);
+    groups.flatMap((group) => (kinds.includes(group.change) ? (group.first ?? []) : [])).sort((a, b) => a.id - b.id);
   changes.rows = [...listed(["added", "changed"]), ...listed(["removed"])].slice(0, CHANGES_LISTED);
   return changes;
 }

@@ -1,13 +1,6 @@
 import { asc, count, sql } from "drizzle-orm";
 import { db, type Database, type Transaction } from "~/db/client.server";
-import {
-  API_STAGES,
-  COUNTRIES,
-  CURRENCIES,
-  FDF_STAGES,
-  FORMULATION_TYPES,
-  THERAPY_AREAS,
-} from "~/db/reference-data";
+import { API_STAGES, COUNTRIES, CURRENCIES, FDF_STAGES, FORMULATION_TYPES, THERAPY_AREAS } from "~/db/reference-data";
 import {
   countries,
   currencies,
@@ -39,8 +32,14 @@ type Executor = Transaction | Database;
 export const FILING_BASE_STATUSES = ["Filed", "Registered", "Filing-Planned", "Not Planned"] as const;
 
 export async function seedReferenceData(tx: Executor = db) {
-  await tx.insert(countries).values([...COUNTRIES]).onConflictDoNothing();
-  await tx.insert(currencies).values([...CURRENCIES]).onConflictDoNothing();
+  await tx
+    .insert(countries)
+    .values([...COUNTRIES])
+    .onConflictDoNothing();
+  await tx
+    .insert(currencies)
+    .values([...CURRENCIES])
+    .onConflictDoNothing();
   await tx
     .insert(formulationTypes)
     .values(FORMULATION_TYPES.map((name, index) => ({ name, sortOrder: index + 1 })))
@@ -61,11 +60,7 @@ export async function seedReferenceData(tx: Executor = db) {
   // computed (app/reports/filing/statuses.ts), never stored.
   await tx
     .insert(filingStatuses)
-    .values(
-      (["API", "FDF"] as const).flatMap((category) =>
-        FILING_BASE_STATUSES.map((name, index) => ({ category, name, sortOrder: index + 1 })),
-      ),
-    )
+    .values((["API", "FDF"] as const).flatMap((category) => FILING_BASE_STATUSES.map((name, index) => ({ category, name, sortOrder: index + 1 }))))
     .onConflictDoNothing();
   const open = openQuarterRef();
   // Eight quarters back and four ahead, so the quarter dropdowns and planned filing quarters have names.
@@ -129,10 +124,46 @@ const DEMO_API_SALES = [
 
 /** FDF sales of a demo report; the exchange rate and the derived values are computed as the grid does. */
 const DEMO_FDF_SALES = [
-  { country: "Kenya", purchaser: "Kenya Medical Supplies Authority", currency: "KES", price: "390", quantity: "120000", expenses: "1500", royalty: "5", agency: "Global Fund / Kenya" },
-  { country: "South Africa", purchaser: "National Department of Health", currency: "ZAR", price: "62", quantity: "80000", expenses: "2000", royalty: "3", agency: "" },
-  { country: "Nigeria", purchaser: "Global Fund Pooled Procurement Mechanism", currency: "USD", price: "3.15", quantity: "50000", expenses: "0", royalty: "5", agency: "Global Fund / Nigeria" },
-  { country: "Uganda", purchaser: "Joint Medical Store", currency: "UGX", price: "11500", quantity: "40000", expenses: "500", royalty: "4", agency: "PEPFAR / Uganda" },
+  {
+    country: "Kenya",
+    purchaser: "Kenya Medical Supplies Authority",
+    currency: "KES",
+    price: "390",
+    quantity: "120000",
+    expenses: "1500",
+    royalty: "5",
+    agency: "Global Fund / Kenya",
+  },
+  {
+    country: "South Africa",
+    purchaser: "National Department of Health",
+    currency: "ZAR",
+    price: "62",
+    quantity: "80000",
+    expenses: "2000",
+    royalty: "3",
+    agency: "",
+  },
+  {
+    country: "Nigeria",
+    purchaser: "Global Fund Pooled Procurement Mechanism",
+    currency: "USD",
+    price: "3.15",
+    quantity: "50000",
+    expenses: "0",
+    royalty: "5",
+    agency: "Global Fund / Nigeria",
+  },
+  {
+    country: "Uganda",
+    purchaser: "Joint Medical Store",
+    currency: "UGX",
+    price: "11500",
+    quantity: "40000",
+    expenses: "500",
+    royalty: "4",
+    agency: "PEPFAR / Uganda",
+  },
 ] as const;
 
 const DEMO_STRENGTHS: Record<string, string> = {
@@ -166,7 +197,18 @@ function demoSalesRows(
   const rows: (typeof salesRows.$inferInsert)[] = [];
   DEMO_API_SALES.slice(0, rich ? 3 : 2).forEach(([country, purchaser, quantity, totalValue], index) => {
     const product = partnerProducts.API[index % partnerProducts.API.length];
-    rows.push({ reportId, kind: "API", year: quarter.year, month: month(index), countryId: ids.country(country), purchaser, productId: product.id, productName: product.name, quantity, totalValue });
+    rows.push({
+      reportId,
+      kind: "API",
+      year: quarter.year,
+      month: month(index),
+      countryId: ids.country(country),
+      purchaser,
+      productId: product.id,
+      productName: product.name,
+      quantity,
+      totalValue,
+    });
   });
   DEMO_FDF_SALES.slice(0, rich ? 4 : 3).forEach((sale, index) => {
     const product = partnerProducts.FDF[index % partnerProducts.FDF.length];
@@ -301,7 +343,10 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
   const hash = options.hash ?? hashPassword;
   const open = openQuarterRef();
 
-  const insertedProducts = await tx.insert(products).values([...DEMO_PRODUCTS]).returning();
+  const insertedProducts = await tx
+    .insert(products)
+    .values([...DEMO_PRODUCTS])
+    .returning();
   const productId = (name: string) => insertedProducts.find((p) => p.name === name)!.id;
   const countryRows = await tx.select({ id: countries.id, name: countries.name }).from(countries);
   const formulationRows = await tx.select({ id: formulationTypes.id, name: formulationTypes.name }).from(formulationTypes);
@@ -312,10 +357,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
   const demoSales: (typeof salesRows.$inferInsert)[] = [];
   const demoPdt: (typeof pdtValues.$inferInsert)[] = [];
   const demoFiling: (typeof filingValues.$inferInsert)[] = [];
-  const stageRows = await tx
-    .select({ id: stages.id, category: stages.category })
-    .from(stages)
-    .orderBy(asc(stages.sortOrder), asc(stages.id));
+  const stageRows = await tx.select({ id: stages.id, category: stages.category }).from(stages).orderBy(asc(stages.sortOrder), asc(stages.id));
   const stageIds = (category: "API" | "FDF") => stageRows.filter((row) => row.category === category).map((row) => row.id);
 
   const demoPartners = [
@@ -395,12 +437,12 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
         passwordHash: await hash(DEMO_PASSWORDS[demo.email]),
       })
       .returning();
-    await tx.insert(partnerProducts).values(
-      demo.products.map(([name, projectStatus]) => ({ partnerId: partner.id, productId: productId(name), projectStatus })),
-    );
-    await tx.insert(employees).values(
-      demo.people.map(([firstName, lastName, contactNumber]) => ({ partnerId: partner.id, firstName, lastName, contactNumber })),
-    );
+    await tx
+      .insert(partnerProducts)
+      .values(demo.products.map(([name, projectStatus]) => ({ partnerId: partner.id, productId: productId(name), projectStatus })));
+    await tx
+      .insert(employees)
+      .values(demo.people.map(([firstName, lastName, contactNumber]) => ({ partnerId: partner.id, firstName, lastName, contactNumber })));
 
     for (const [type, states] of Object.entries(DEMO_REPORT_STATES[demo.email]) as [ReportType, (ReportStatus | null)[]][]) {
       for (const [offset, status] of states.entries()) {
@@ -470,9 +512,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
         }
         if (type === "sales") {
           const own = (category: "API" | "FDF") =>
-            insertedProducts
-              .filter((p) => p.category === category && demo.products.some(([name]) => name === p.name))
-              .map((p) => ({ id: p.id, name: p.name }));
+            insertedProducts.filter((p) => p.category === category && demo.products.some(([name]) => name === p.name)).map((p) => ({ id: p.id, name: p.name }));
           const rich = offset === 0 && demo.email === "partner1@example.org";
           const rows = demoSalesRows(report.id, quarterRef, rich, { API: own("API"), FDF: own("FDF") }, referenceIds);
           if (rich) {

@@ -55,7 +55,10 @@ export const sessionStorage = createSessionStorage<SessionData>({
       .where(and(eq(sessions.id, id), alive()));
     if (!row) return null;
     if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-      await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, id));
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: sql`now()` })
+        .where(eq(sessions.id, id));
     }
     return row.data as unknown as SessionData;
   },
@@ -72,6 +75,9 @@ export const sessionStorage = createSessionStorage<SessionData>({
 
 /** Deletes the sessions that have ended (past their absolute end or their idle time); returns how many. */
 export async function deleteEndedSessions(): Promise<number> {
-  const deleted = await db.delete(sessions).where(sql`not (${alive()})`).returning({ id: sessions.id });
+  const deleted = await db
+    .delete(sessions)
+    .where(sql`not (${alive()})`)
+    .returning({ id: sessions.id });
   return deleted.length;
 }

@@ -2,13 +2,7 @@ import crypto from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { settings } from "~/db/schema";
-import {
-  CUT_OFF_DATE_KEY,
-  DEFAULT_REMINDER_SCHEDULE,
-  REMINDER_SCHEDULE_KEY,
-  StoredReminderScheduleSchema,
-  type ReminderSchedule,
-} from "~/schemas/settings";
+import { CUT_OFF_DATE_KEY, DEFAULT_REMINDER_SCHEDULE, REMINDER_SCHEDULE_KEY, StoredReminderScheduleSchema, type ReminderSchedule } from "~/schemas/settings";
 import { logger } from "~/utils/logger.server";
 import { writeAudit } from "./audit.server";
 
@@ -22,7 +16,6 @@ export async function settingVersions(keys: string[]): Promise<Record<string, st
   const rows = await db.select({ key: settings.key, updatedAt: settings.updatedAt }).from(settings).where(inArray(settings.key, keys));
   return Object.fromEntries(rows.map((row) => [row.key, row.updatedAt.toISOString()]));
 }
-
 
 /** The report submission (cut-off) date of the open quarter, as YYYY-MM-DD. */
 export async function getCutOffDate(): Promise<string | undefined> {
@@ -42,10 +35,7 @@ async function changeSetting<T>(key: string, value: T, action: string, { actorId
       .insert(settings)
       .values({ key, value, updatedBy: actorId })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: actorId, updatedAt: new Date() } });
-    await writeAudit(
-      { actorId, action, entity: "setting", entityId: key, before: previous?.value ?? null, after: value, requestId },
-      tx,
-    );
+    await writeAudit({ actorId, action, entity: "setting", entityId: key, before: previous?.value ?? null, after: value, requestId }, tx);
   });
 }
 

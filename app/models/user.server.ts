@@ -46,9 +46,7 @@ export async function getAuthUser(userId: number): Promise<AuthUser | undefined>
   return user;
 }
 
-type LoginResult =
-  | { ok: true; user: AuthUser }
-  | { ok: false; reason: "invalid" | "inactive" };
+type LoginResult = { ok: true; user: AuthUser } | { ok: false; reason: "invalid" | "inactive" };
 
 /** One answer for an unknown email and a wrong password, so sign-in never reveals who has an account. */
 export async function verifyLogin(email: string, password: string): Promise<LoginResult> {
@@ -85,7 +83,10 @@ export async function setUserPassword(
       .returning({ email: users.email, language: users.language });
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     const kept = keepApiTokenId === undefined ? undefined : ne(apiTokens.id, keepApiTokenId);
-    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), kept));
+    await tx
+      .update(apiTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), kept));
     if (tellUser) await mailPasswordChanged(tx, user);
   });
 }

@@ -128,7 +128,7 @@ async function workbookWritten(workbook: ExcelJS.stream.xlsx.WorkbookWriter, she
   const zip = (workbook as unknown as { zip?: QueuedStream }).zip;
   const backlog = () =>
     sheetPipes.reduce((bytes, pipe) => bytes + (pipe.writableLength ?? pipe._writableState?.length ?? 0), 0) +
-    (zip ? zip.readableLength ?? zip._readableState?.length ?? 0 : 0);
+    (zip ? (zip.readableLength ?? zip._readableState?.length ?? 0) : 0);
   for (;;) {
     if (output.destroyed) throw new Error("The workbook's reader has gone.");
     if (backlog() <= WORKBOOK_BACKLOG_BYTES) return;
@@ -150,7 +150,7 @@ function shownLength(value: WorkbookCell, format: WorkbookFormat | undefined): n
   if (typeof value === "number") {
     const digits = String(Math.trunc(Math.abs(value))).length;
     const grouped = format === "year" || format === undefined ? digits : digits + Math.floor((digits - 1) / 3);
-    const decimals = format === "money" ? 3 : Number.isInteger(value) ? 0 : String(value).split(".")[1]?.length ?? 0;
+    const decimals = format === "money" ? 3 : Number.isInteger(value) ? 0 : (String(value).split(".")[1]?.length ?? 0);
     return grouped + decimals + (value < 0 ? 1 : 0);
   }
   return Math.max(...value.split(/\r?\n/).map((line) => line.length));
@@ -325,14 +325,24 @@ const TEMPLATE_NOTE: readonly [string, string] = ["How to use", "Fill in the row
  * saying which; a blank template (`template`) is named and described as one (its sheets come
  * from the report: the same columns, with no values to report).
  */
-export function reportWorkbookResponse(frame: Pick<ReportFrameView, "type" | "partner" | "quarter" | "report">, sheets: readonly WorkbookSheet[], template: boolean): Response {
+export function reportWorkbookResponse(
+  frame: Pick<ReportFrameView, "type" | "partner" | "quarter" | "report">,
+  sheets: readonly WorkbookSheet[],
+  template: boolean,
+): Response {
   const { file, title } = REPORT_WORKBOOKS[frame.type];
   const partner = frame.partner.companyName;
   const quarter = frame.quarter.name;
   return workbookResponse(
     { report: template ? templateFile(file) : file, partner, quarter },
     {
-      info: { report: template ? `${title} (blank template)` : title, partner, quarter, status: frame.report.status, notes: template ? [TEMPLATE_NOTE] : undefined },
+      info: {
+        report: template ? `${title} (blank template)` : title,
+        partner,
+        quarter,
+        status: frame.report.status,
+        notes: template ? [TEMPLATE_NOTE] : undefined,
+      },
       sheets,
     },
   );

@@ -4,7 +4,14 @@
  * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import { filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
+import {
+  filingCellsFromMap,
+  listFilingCountries,
+  loadFilingPlan,
+  saveFilingPlan,
+  type FilingPlanView,
+  type FilingPostedCell,
+} from "~/models/filing-plan.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { cellText, readWorkbook, reportWorkbookResponse, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, type WorkbookColumn } from "~/models/workbook.server";
 import { parseId } from "~/utils/ids";
@@ -43,7 +50,6 @@ import { FILING_EMPTY } from "~/reports/filing/statuses";
 
 type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
-
 // ---------------------------------------------------------------- loader and download
 
 /** The Filing Plans page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
@@ -65,10 +71,13 @@ const productKey = (productId: number) => `product-${productId}`;
 
 function* workbookRows(view: FilingPlanView, template: boolean) {
   for (const row of view.rows) {
-    yield [row.country, ...view.products.map((product) => {
-      const status = row.cells[String(product.id)] ?? FILING_EMPTY;
-      return template || status === FILING_EMPTY ? null : status;
-    })];
+    yield [
+      row.country,
+      ...view.products.map((product) => {
+        const status = row.cells[String(product.id)] ?? FILING_EMPTY;
+        return template || status === FILING_EMPTY ? null : status;
+      }),
+    ];
   }
 }
 
@@ -76,12 +85,27 @@ function* workbookRows(view: FilingPlanView, template: boolean) {
  * The plan as a workbook: one sheet, a row per country, a column per product (its statuses as a
  * drop-down), empty cells for "0"; its blank template (`template`) has every cell empty.
  */
-export async function filingWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
+export async function filingWorkbookDownload({
+  request,
+  viewer,
+  partnerId,
+  template = false,
+}: {
+  request: Request;
+  viewer: Viewer;
+  partnerId: number;
+  template?: boolean;
+}) {
   const url = new URL(request.url);
   const view = await loadFilingPlan({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const columns: WorkbookColumn[] = [
     { ...COUNTRY_COLUMN, format: "text" },
-    ...view.products.map((product): WorkbookColumn => ({ key: productKey(product.id), label: product.name, format: "text", list: view.statusLists[product.category] })),
+    ...view.products.map((product): WorkbookColumn => ({
+      key: productKey(product.id),
+      label: product.name,
+      format: "text",
+      list: view.statusLists[product.category],
+    })),
   ];
   return reportWorkbookResponse(view, [{ name: FILING_SHEET, columns, rows: workbookRows(view, template) }], template);
 }
@@ -193,7 +217,8 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     const product = productByName.get(name);
     const values = { sheet: FILING_SHEET, column: echoed(label) };
     if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
-    else if (productOf.has(productKey(product.id))) problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
+    else if (productOf.has(productKey(product.id)))
+      problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
     else {
       columns.push({ key: productKey(product.id), label: product.name });
       productOf.set(productKey(product.id), product.id);

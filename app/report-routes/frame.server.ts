@@ -18,7 +18,18 @@ import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import type { ReportTypeKey } from "~/utils/reports";
 import { redirectWithToast } from "~/utils/toast.server";
 import { busyHeaders, HEAVY_POST_RETRY_SECONDS, inHeavyPostTurn, isHeavyPost, SERVER_BUSY } from "./heavy-posts.server";
-import { FRAME_INTENTS, REFUSAL_PAGE, REPORT_SUBMITTED, UPLOAD_MAX_BYTES, type RefusalPageData, type FrameIntent, type ReportActionData, type SubmittedForm, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import {
+  FRAME_INTENTS,
+  REFUSAL_PAGE,
+  REPORT_SUBMITTED,
+  UPLOAD_MAX_BYTES,
+  type RefusalPageData,
+  type FrameIntent,
+  type ReportActionData,
+  type SubmittedForm,
+  type TableProblems,
+  type UploadProblem,
+} from "~/reports/frame/contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
 
@@ -82,8 +93,7 @@ export function idList(values: readonly unknown[], max: number): number[] {
   return values.map((value) => parseId(value) ?? badRequest());
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The grid's rows (`payload`): JSON text in a form post, the value itself in a JSON post. An
@@ -123,7 +133,10 @@ async function readReportPost(request: Request, maxBytes: number): Promise<{ for
 }
 
 /** The version the editor loaded: a whole number (anything else skips no check: it is refused). */
-const versionField = z.string().regex(/^\d{1,9}$/).transform(Number);
+const versionField = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 /** The version an upload carries (required). */
 function parseVersion(value: string | null): number {
@@ -137,7 +150,10 @@ const envelopeSchema = z.object({
   intent: z.string(),
   quarterId: z.string().nullable(),
   version: versionField.nullable(),
-  comment: z.string().nullable().transform((value) => (value ?? "").trim()),
+  comment: z
+    .string()
+    .nullable()
+    .transform((value) => (value ?? "").trim()),
   tab: z.string().max(16).nullable(),
   /** The rows, read by the report's plug-in (`parsePayload`); null when the post carries none. */
   payload: z.unknown().transform((value) => value ?? null),
@@ -222,8 +238,7 @@ export interface UploadRequest {
 }
 
 export type UploadOutcome =
-  | { ok: false; problems: UploadProblem[] }
-  | { ok: true; message: { message: string; values?: Record<string, string | number> }; headers?: Headers };
+  { ok: false; problems: UploadProblem[] } | { ok: true; message: { message: string; values?: Record<string, string | number> }; headers?: Headers };
 
 export const UPLOAD_MESSAGES = {
   file: "Please choose an Excel file (.xlsx).",
@@ -290,7 +305,10 @@ function isRefusalAlone({ data: body, init }: ReturnType<typeof reply>): boolean
  * (app/components/report/refusal-page.tsx), or the report loaded in a turn of its own among the
  * heavy posts (its rows cost as much memory as the post), or the refusal alone when no turn comes.
  */
-export async function loadReportPage<Page>({ request, context }: { request: Request; context: AppLoadContext }, load: () => Promise<Page>): Promise<Page | RefusalPageData> {
+export async function loadReportPage<Page>(
+  { request, context }: { request: Request; context: AppLoadContext },
+  load: () => Promise<Page>,
+): Promise<Page | RefusalPageData> {
   const page = pagesAfterHeavyPosts.get(context);
   if (!page) return load();
   if (page === "refusal") return REFUSAL_PAGE;

@@ -4,7 +4,15 @@
  * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
  */
 import type { AppLoadContext } from "@remix-run/node";
-import { loadPdtReport, savePdtReport, splitPdtPostedRows, type PdtGridRow, type PdtPostedCells, type PdtPostedRow, type PdtReportView } from "~/models/pdt-report.server";
+import {
+  loadPdtReport,
+  savePdtReport,
+  splitPdtPostedRows,
+  type PdtGridRow,
+  type PdtPostedCells,
+  type PdtPostedRow,
+  type PdtReportView,
+} from "~/models/pdt-report.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/models/workbook.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
@@ -87,7 +95,17 @@ function* workbookRows(view: PdtReportView, template: boolean) {
  * days and earlier quarters' plans; its blank template (`template`) has a row per product and
  * stage with the product's status, and empty notes and dates to fill in.
  */
-export async function pdtWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
+export async function pdtWorkbookDownload({
+  request,
+  viewer,
+  partnerId,
+  template = false,
+}: {
+  request: Request;
+  viewer: Viewer;
+  partnerId: number;
+  template?: boolean;
+}) {
   const url = new URL(request.url);
   const view = await loadPdtReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const earlier = view.quarterOrder.slice(0, -1);
@@ -207,7 +225,13 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
     if (status && wanted !== target.status) {
       const earlier = statuses[target.productId];
       if (earlier !== undefined && earlier !== wanted) {
-        problems.push({ message: UPLOAD_MESSAGES.statusDiffers, values: { sheet: PDT_SHEET, row: sheetRow, product: target.productName }, sheet: PDT_SHEET, row: sheetRow, columns: [PDT_COLUMN_LABELS.status] });
+        problems.push({
+          message: UPLOAD_MESSAGES.statusDiffers,
+          values: { sheet: PDT_SHEET, row: sheetRow, product: target.productName },
+          sheet: PDT_SHEET,
+          row: sheetRow,
+          columns: [PDT_COLUMN_LABELS.status],
+        });
       } else if (earlier === undefined) {
         statuses[target.productId] = wanted;
         statusRowOf.set(target.productId, sheetRow);

@@ -7,7 +7,14 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/models/product-verification.server";
 import { listReportHistory } from "~/models/report-workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/models/sales-excel.server";
-import { changesSinceLastSubmission, loadSalesReport, loadSalesRowIds, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/models/sales-report.server";
+import {
+  changesSinceLastSubmission,
+  loadSalesReport,
+  loadSalesRowIds,
+  saveMessage,
+  saveSalesReport,
+  type SaveSalesReportResult,
+} from "~/models/sales-report.server";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";
@@ -59,13 +66,9 @@ async function salesReportPage({ request, viewer, partnerId }: { request: Reques
   const { value: flashedWarnings, setCookie } = await savedWarningsFlash.read(request);
   const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   const verification =
-    viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id
-      ? await listProductVerifications(partnerId, view.report.id)
-      : null;
+    viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [history, changes] = reportId
-    ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)])
-    : [[], null];
+  const [history, changes] = reportId ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)]) : [[], null];
   const body = {
     view: { ...view, rows: packSalesRows(view.rows) },
     history,
@@ -82,7 +85,17 @@ async function salesReportPage({ request, viewer, partnerId }: { request: Reques
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
 
 /** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
-export async function salesWorkbookDownload({ request, viewer, partnerId, template = false }: { request: Request; viewer: Viewer; partnerId: number; template?: boolean }) {
+export async function salesWorkbookDownload({
+  request,
+  viewer,
+  partnerId,
+  template = false,
+}: {
+  request: Request;
+  viewer: Viewer;
+  partnerId: number;
+  template?: boolean;
+}) {
   const url = new URL(request.url);
   const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
   return salesWorkbookResponse(view, template);
@@ -308,7 +321,16 @@ export const REPLACE_NOT_CONFIRMED = "Nothing was replaced: confirm that the wor
  * confirmed it) or is appended to them; it is checked by the same rules as the grid and nothing
  * is saved when any row is invalid.
  */
-async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, expectedVersion, mode, confirmReplace, bytes }: UploadRequest): Promise<UploadOutcome> {
+async function importSalesWorkbook({
+  actor,
+  partnerId,
+  requestId,
+  quarterName,
+  expectedVersion,
+  mode,
+  confirmReplace,
+  bytes,
+}: UploadRequest): Promise<UploadOutcome> {
   const { frame, rowIds } = await loadSalesRowIds({ viewer: actor, partnerId, quarterName });
   const deletedIds = mode !== "append" ? rowIds : [];
   if (deletedIds.length && !confirmReplace) return { ok: false, problems: [{ message: REPLACE_NOT_CONFIRMED, values: { count: deletedIds.length } }] };
@@ -326,7 +348,10 @@ async function importSalesWorkbook({ actor, partnerId, requestId, quarterName, e
     requestId,
   });
   // Row n of a sheet's rows is row n + 1 of the sheet (the header is row 1).
-  if (!result.ok) return { ok: false, problems: SALES_KINDS.flatMap((kind) => result.problems[kind].map((problem) => sheetRowProblem(kind, problem.rowNumber + 1, problem.columns))) };
+  if (!result.ok)
+    return {
+      ok: false,
+      problems: SALES_KINDS.flatMap((kind) => result.problems[kind].map((problem) => sheetRowProblem(kind, problem.rowNumber + 1, problem.columns))),
+    };
   return savedOutcome(result, "workbook", (warning) => warning.rowNumber + 1);
 }
-

@@ -36,14 +36,7 @@ export default function DeactivateProductPage() {
       <PageHeader title={t("Deactivate Product")} />
       <section className="card card--narrow">
         {product.isActive ? (
-          <DeactivateConfirmation
-            name={product.name}
-            idField="productId"
-            id={product.id}
-            action={listUrl}
-            cancelTo={listUrl}
-            canEdit={canEdit}
-          />
+          <DeactivateConfirmation name={product.name} idField="productId" id={product.id} action={listUrl} cancelTo={listUrl} canEdit={canEdit} />
         ) : (
           <>
             <p className="notice">{t("This product is already deactivated.")}</p>
@@ -56,4 +49,3 @@ export default function DeactivateProductPage() {
     </>
   );
 }
-

@@ -108,19 +108,8 @@ export default function AdminSettings() {
         </p>
       ) : null}
       {/* Keyed by the stored version: after a save the form starts again from what was stored. */}
-      <CutOffDateForm
-        key={versions[CUT_OFF_DATE_KEY] ?? ""}
-        cutOffDate={cutOffDate}
-        openQuarter={openQuarter}
-        canEdit={canEdit}
-        actionData={actionData}
-      />
-      <ReminderScheduleForm
-        key={versions[REMINDER_SCHEDULE_KEY] ?? ""}
-        schedule={scheduleText}
-        canEdit={canEdit}
-        actionData={actionData}
-      />
+      <CutOffDateForm key={versions[CUT_OFF_DATE_KEY] ?? ""} cutOffDate={cutOffDate} openQuarter={openQuarter} canEdit={canEdit} actionData={actionData} />
+      <ReminderScheduleForm key={versions[REMINDER_SCHEDULE_KEY] ?? ""} schedule={scheduleText} canEdit={canEdit} actionData={actionData} />
       <UndeliveredMails mails={undeliveredMails} total={undeliveredTotal} canRetry={canEdit} />
     </>
   );

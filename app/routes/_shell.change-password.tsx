@@ -17,7 +17,6 @@ import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Change Password" };
 
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   return null;
@@ -41,9 +40,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await clearPasswordAttempts(user.email, context.clientIp);
   await setUserPassword(user.id, submission.value.password, { tellUser: true });
   await writeAudit({ actorId: user.id, action: "password.change", entity: "user", entityId: user.id, requestId: context.requestId });
-  return redirectWithToast("/login", { type: "success", message: "Password changed successfully" }, {
-    headers: await endSessionHeaders(request),
-  });
+  return redirectWithToast(
+    "/login",
+    { type: "success", message: "Password changed successfully" },
+    {
+      headers: await endSessionHeaders(request),
+    },
+  );
 }
 
 export default function ChangePasswordPage() {

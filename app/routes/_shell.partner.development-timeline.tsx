@@ -40,5 +40,12 @@ export default function PartnerDevelopmentTimeline() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
-  return <PdtReportPage data={data} actionData={actionData} downloadPath="/partner/development-timeline/xlsx" templatePath="/partner/development-timeline/template.xlsx" />;
+  return (
+    <PdtReportPage
+      data={data}
+      actionData={actionData}
+      downloadPath="/partner/development-timeline/xlsx"
+      templatePath="/partner/development-timeline/template.xlsx"
+    />
+  );
 }

@@ -38,5 +38,7 @@ export default function PartnerSalesReport() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (isRefusalPage(loaderData)) return <RefusalPage actionData={actionData} />;
-  return <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" templatePath="/partner/sales-report/template.xlsx" />;
+  return (
+    <SalesReportPage data={loaderData} actionData={actionData} downloadPath="/partner/sales-report/xlsx" templatePath="/partner/sales-report/template.xlsx" />
+  );
 }

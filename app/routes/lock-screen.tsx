@@ -8,14 +8,7 @@ import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
 import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
 import { checkUserPassword } from "~/models/user.server";
 import { UnlockSchema } from "~/schemas/auth";
-import {
-  TOO_MANY_ATTEMPTS,
-  endSessionHeaders,
-  getSessionUser,
-  homePathFor,
-  requireUser,
-  setSessionLocked,
-} from "~/utils/auth.server";
+import { TOO_MANY_ATTEMPTS, endSessionHeaders, getSessionUser, homePathFor, requireUser, setSessionLocked } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";

@@ -60,7 +60,11 @@ const requiredText = (message: string) => boundedText(TEXT_MAX.name, { missing: 
 const recordId = (message?: string) =>
   z.preprocess(
     (value) => (typeof value !== "string" ? value : value === "" ? undefined : (parseId(value) ?? Number.NaN)),
-    z.number(message ? { error: message } : undefined).int({ error: message }).positive({ error: message }).max(MAX_ID, { error: message }),
+    z
+      .number(message ? { error: message } : undefined)
+      .int({ error: message })
+      .positive({ error: message })
+      .max(MAX_ID, { error: message }),
   );
 
 const PartnerProductRowSchema = z.object({

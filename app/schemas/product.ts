@@ -25,9 +25,7 @@ export const ProductSchema = z.object({
     .trim()
     .min(1, { error: "Please enter product name!" }),
   category: z.enum(PRODUCT_CATEGORIES, { error: "Please select category!" }),
-  therapyArea: boundedText(TEXT_MAX.name, { missing: "Please select therapy area!" })
-    .trim()
-    .min(1, { error: "Please select therapy area!" }),
+  therapyArea: boundedText(TEXT_MAX.name, { missing: "Please select therapy area!" }).trim().min(1, { error: "Please select therapy area!" }),
 });
 
 /** Editing: the category is locked, so it is not part of what an edit may submit (a tampered value is dropped). */
@@ -55,11 +53,7 @@ export function parseProductListQuery(params: URLSearchParams): ProductListQuery
 }
 
 /** The canonical query string of a list view ("" for the default view), used to come back to it. */
-export function productListSearch(
-  query: ProductListQuery,
-  overrides: Partial<ProductListQuery> = {},
-  { explicitSort = false } = {},
-): string {
+export function productListSearch(query: ProductListQuery, overrides: Partial<ProductListQuery> = {}, { explicitSort = false } = {}): string {
   const merged = { ...query, ...overrides };
   const params = new URLSearchParams();
   if (explicitSort || merged.dir === "desc") {
@@ -74,7 +68,5 @@ export function productListSearch(
 
 /** The form field and message of each refusal the server alone can decide (unique name, known therapy area). */
 export function productSaveFieldErrors(reason: "duplicate-name" | "unknown-therapy-area"): Record<string, string[]> {
-  return reason === "duplicate-name"
-    ? { name: [DUPLICATE_PRODUCT_NAME] }
-    : { therapyArea: ["Please select therapy area!"] };
+  return reason === "duplicate-name" ? { name: [DUPLICATE_PRODUCT_NAME] } : { therapyArea: ["Please select therapy area!"] };
 }

@@ -1,11 +1,7 @@
 import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import {
-  REMEMBER_ME_TTL_MS,
-  sessionCookie,
-  sessionStorage,
-} from "~/models/session.server";
+import { REMEMBER_ME_TTL_MS, sessionCookie, sessionStorage } from "~/models/session.server";
 import { getAuthUser, verifyLogin, type AuthUser, type Role } from "~/models/user.server";
 import { redirectWithToast } from "./toast.server";
 import { ACCESS_DENIED, NOT_AUTHORIZED } from "./messages";
@@ -124,13 +120,14 @@ export async function createUserSession(user: AuthUser, { remember, redirectTo }
   const session = await sessionStorage.getSession();
   session.set("userId", user.id);
   // Without "remember me" the cookie ends with the browser and the row expires after SESSION_TTL_MS.
-  const setCookie = await sessionStorage.commitSession(
-    session,
-    remember ? { maxAge: REMEMBER_ME_TTL_MS / 1000 } : undefined,
+  const setCookie = await sessionStorage.commitSession(session, remember ? { maxAge: REMEMBER_ME_TTL_MS / 1000 } : undefined);
+  return redirectWithToast(
+    redirectTo,
+    { type: "success", message: "User logged in successfully" },
+    {
+      headers: { "Set-Cookie": setCookie },
+    },
   );
-  return redirectWithToast(redirectTo, { type: "success", message: "User logged in successfully" }, {
-    headers: { "Set-Cookie": setCookie },
-  });
 }
 
 /** Ends the session on the server and clears the cookie. */
@@ -152,5 +149,3 @@ export async function setSessionLocked(request: Request, locked: boolean): Promi
   session.set("locked", locked);
   return sessionStorage.commitSession(session);
 }
-
-;

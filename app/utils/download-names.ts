@@ -20,7 +20,11 @@ function quarterPart(quarter: string): string {
 }
 
 /** Letters and digits of any script kept, every other run of characters one hyphen. */
-const unicodePart = (text: string) => text.normalize("NFKC").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
+const unicodePart = (text: string) =>
+  text
+    .normalize("NFKC")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
 
 /** The same with accents taken off and anything outside ASCII letters and digits dropped. */
 const asciiPart = (text: string) =>

@@ -23,7 +23,10 @@ export function formatNumber(value: number | string | null | undefined, locale: 
   const key = `${locale}:${decimals ?? "n"}`;
   let format = numberFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, decimals === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    format = new Intl.NumberFormat(
+      locale,
+      decimals === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals },
+    );
     numberFormats.set(key, format);
   }
   // Intl formats a decimal string exactly (no rounding through a float); the types only know numbers.

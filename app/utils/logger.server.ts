@@ -9,9 +9,7 @@ const REDACTED = "[redacted]";
  * `token=` query parameter. Every URL that is logged passes through here.
  */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(/(set-password(?:\/|%2F))[^/?&#\s"'<>]+/gi, `$1${REDACTED}`)
-    .replace(/([?&](?:token|access_token)=)[^&#\s"'<>]*/gi, `$1${REDACTED}`);
+  return text.replace(/(set-password(?:\/|%2F))[^/?&#\s"'<>]+/gi, `$1${REDACTED}`).replace(/([?&](?:token|access_token)=)[^&#\s"'<>]*/gi, `$1${REDACTED}`);
 }
 
 /** A failed Drizzle query names its parameters (a session id, an e-mail, a hash): the query is kept, the values are not. */

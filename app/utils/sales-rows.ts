@@ -398,10 +398,7 @@ type FdfUsdRateLookup = (code: string) => string | undefined;
  * (any non-zero value when the derived value is 0) is kept and gives a non-blocking warning.
  * Inputs that are not valid numbers derive nothing (validation reports them).
  */
-export function deriveFdfValues(
-  input: SalesRowInput,
-  usdRateForCurrency: FdfUsdRateLookup,
-): { row: FdfGridRow; warnings: DerivedValueWarning[] } {
+export function deriveFdfValues(input: SalesRowInput, usdRateForCurrency: FdfUsdRateLookup): { row: FdfGridRow; warnings: DerivedValueWarning[] } {
   const row = normaliseRow("FDF", input);
   return { row, warnings: fillDerivedFdfValues(row, usdRateForCurrency) };
 }
@@ -434,9 +431,7 @@ function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: Fdf
     if (entered === expected) return;
     const enteredAmount = amount(key);
     if (!enteredAmount) return;
-    const disagrees = expectedAmount.isZero()
-      ? !enteredAmount.isZero()
-      : enteredAmount.minus(expectedAmount).abs().gt(expectedAmount.abs().times(TOLERANCE));
+    const disagrees = expectedAmount.isZero() ? !enteredAmount.isZero() : enteredAmount.minus(expectedAmount).abs().gt(expectedAmount.abs().times(TOLERANCE));
     if (disagrees) warnings.push({ column: key, label: columnLabel("FDF", key), expected, entered });
   };
   const both = (a: FdfColumnKey, b: FdfColumnKey, combine: (x: Dec, y: Dec) => Dec) => () => {
@@ -445,14 +440,23 @@ function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: Fdf
     return x && y ? combine(x, y) : undefined;
   };
 
-  step("grossSalePriceUsd", both("grossSalePriceCurrency", "usdExchangeRate", (price, rate) => price.times(rate)));
-  step("totalGrossValue", both("grossSalePriceUsd", "quantity", (price, quantity) => price.times(quantity)));
+  step(
+    "grossSalePriceUsd",
+    both("grossSalePriceCurrency", "usdExchangeRate", (price, rate) => price.times(rate)),
+  );
+  step(
+    "totalGrossValue",
+    both("grossSalePriceUsd", "quantity", (price, quantity) => price.times(quantity)),
+  );
   step("totalValue", () => {
     const gross = amount("totalGrossValue");
     const expenses = row.deductableExpenses === "" ? new Dec(0) : amount("deductableExpenses");
     return gross && expenses ? gross.minus(expenses) : undefined;
   });
-  step("royaltyDue", both("totalValue", "royaltyPercent", (net, percent) => net.times(percent).dividedBy(100)));
+  step(
+    "royaltyDue",
+    both("totalValue", "royaltyPercent", (net, percent) => net.times(percent).dividedBy(100)),
+  );
 
   return warnings;
 }
@@ -505,12 +509,7 @@ export interface CheckedRow<K extends SalesKind> {
  * normalised, FDF values derived, then checked. The grid shows the same derived values and
  * highlights the same cells as it is typed.
  */
-export function checkRow<K extends SalesKind>(
-  kind: K,
-  raw: SalesRowInput,
-  lists: SalesReferenceLists,
-  usdRateForCurrency: FdfUsdRateLookup,
-): CheckedRow<K> {
+export function checkRow<K extends SalesKind>(kind: K, raw: SalesRowInput, lists: SalesReferenceLists, usdRateForCurrency: FdfUsdRateLookup): CheckedRow<K> {
   const row = normaliseRow(kind, raw);
   if (columnsFor(kind).every((column) => row[column.key] === "")) return { row, isEmpty: true, invalid: [], warnings: [] };
   const warnings = kind === "FDF" ? fillDerivedFdfValues(row as NormalisedRow<"FDF">, usdRateForCurrency) : [];

@@ -9,7 +9,5 @@ export function portalNow(): Date {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(override);
   if (!match) throw new Error(`PORTAL_TODAY must be YYYY-MM-DD, got "${override}"`);
   const [, year, month, day] = match.map(Number);
-  return new Date(
-    Date.UTC(year, month - 1, day, now.getUTCHours(), now.getUTCMinutes(), now.getUTCSeconds(), now.getUTCMilliseconds()),
-  );
+  return new Date(Date.UTC(year, month - 1, day, now.getUTCHours(), now.getUTCMinutes(), now.getUTCSeconds(), now.getUTCMilliseconds()));
 }

@@ -248,11 +248,16 @@ async function readRelationships(zip: ZipFile, entry: Entry): Promise<Map<string
 }
 
 /** Built-in date and time formats, the East Asian ones (27–36, 50–58) included. */
-const BUILT_IN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILT_IN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** A format code shows a date or time when, quoted texts, escapes and `[…]` sections aside, it has d, m, y, h or s. */
 function isDateFormatCode(code: string): boolean {
-  const bare = code.replace(/"[^"]*"/g, "").replace(/\[[^\]]*\]/g, "").replace(/\\.|[_*]./g, "");
+  const bare = code
+    .replace(/"[^"]*"/g, "")
+    .replace(/\[[^\]]*\]/g, "")
+    .replace(/\\.|[_*]./g, "");
   return /[dmyhs]/i.test(bare);
 }
 

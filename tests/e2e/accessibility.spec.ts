@@ -18,7 +18,11 @@ const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales
 async function findings(page: Page, where: string): Promise<string[]> {
   // Only the violations are serialised back (passes on the large grids and tables would cost seconds),
   // and axe runs in the page itself: the portal has no cross-origin frames that the default mode opens a page per scan for.
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ["violations"] }).setLegacyMode().analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(WCAG_TAGS)
+    .options({ resultTypes: ["violations"] })
+    .setLegacyMode()
+    .analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) =>
@@ -95,7 +99,9 @@ test("admin screens, with the dashboard's tabs, errors shown and menus and dialo
   await signIn("admin");
   const axe = audit(page);
   await page.goto("/admin/partner-list");
-  const partnerId = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: "Acme Generics Ltd", exact: true }) }).getAttribute("data-partner-id");
+  const partnerId = await page
+    .locator("tbody tr", { has: page.getByRole("rowheader", { name: "Acme Generics Ltd", exact: true }) })
+    .getAttribute("data-partner-id");
   await page.goto("/admin/product-list");
   const productPath = await page.locator('a[href^="/admin/edit-product/"]').first().getAttribute("href");
   const productId = productPath!.split("/").pop();

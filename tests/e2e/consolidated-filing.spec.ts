@@ -41,10 +41,15 @@ async function readXlsx(download: Download) {
   expect(sheet).toBeDefined();
   // A row's trailing empty cells are not written: each row is read to the header's width.
   const width = sheet.columnCount;
-  return sheet.getSheetValues().filter(Boolean).map((row) => Array.from({ length: width }, (_, index) => {
-    const value = (row as unknown[])[index + 1];
-    return value === null || value === undefined ? "" : String(value);
-  }));
+  return sheet
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) =>
+      Array.from({ length: width }, (_, index) => {
+        const value = (row as unknown[])[index + 1];
+        return value === null || value === undefined ? "" : String(value);
+      }),
+    );
 }
 
 interface Fixture {
@@ -86,7 +91,9 @@ async function createFixture(request: APIRequestContext): Promise<Fixture> {
 
   // The plan's plain form names its cells `filing[country][product]`, 50 countries a page.
   const screens = await Promise.all(
-    [1, 2].map(async (number) => (await request.get(`/admin/filing-plans/${partnerId}?quarter=${encodeURIComponent(quarters.previous)}&page=${number}`)).text()),
+    [1, 2].map(async (number) =>
+      (await request.get(`/admin/filing-plans/${partnerId}?quarter=${encodeURIComponent(quarters.previous)}&page=${number}`)).text(),
+    ),
   );
   const quarterId = /name="quarterId" value="(\d+)"/.exec(screens[0])![1];
   const countryIds = [...new Set(screens.flatMap((screen) => [...screen.matchAll(/filing\[(\d+)\]\[\d+\]/g)].map((match) => match[1])))];
@@ -242,7 +249,17 @@ test.describe.serial("with JavaScript", () => {
     await page.getByRole("link", { name: "Download Excel" }).click();
     const sheet = await readXlsx(await xlsxDownload);
     expect(sheet[0]).toEqual(header);
-    expect(sheet.slice(1).map((row) => row.join("|")).sort()).toEqual(csv.slice(1).map((row) => row.join("|")).sort());
+    expect(
+      sheet
+        .slice(1)
+        .map((row) => row.join("|"))
+        .sort(),
+    ).toEqual(
+      csv
+        .slice(1)
+        .map((row) => row.join("|"))
+        .sort(),
+    );
   });
 });
 

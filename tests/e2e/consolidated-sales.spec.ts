@@ -43,7 +43,11 @@ async function xlsxOf(download: Download, filename: string, sheetName: string) {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await fs.readFile((await download.path())!)) as unknown as ExcelJS.Buffer);
   expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([sheetName, "Info"]);
-  const rows = workbook.getWorksheet(sheetName)!.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+  const rows = workbook
+    .getWorksheet(sheetName)!
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) => (row as unknown[]).slice(1));
   return { header: rows[0], rows: rows.slice(1) };
 }
 
@@ -101,7 +105,14 @@ async function signedIn(account: keyof typeof ACCOUNTS): Promise<APIRequestConte
 test.beforeAll(async () => {
   const admin = await signedIn("admin");
   const created = await admin.post("/admin/add-partner", {
-    form: { companyName: COMPANY, email: `consolidated-sales-${UNIQUE}@example.org`, contactPrefix: "+91", contactNumber: "9876543210", address: "", region: "Asia" },
+    form: {
+      companyName: COMPANY,
+      email: `consolidated-sales-${UNIQUE}@example.org`,
+      contactPrefix: "+91",
+      contactNumber: "9876543210",
+      address: "",
+      region: "Asia",
+    },
     maxRedirects: 0,
   });
   expect(created.status(), await created.text()).toBe(302);
@@ -124,7 +135,11 @@ test.beforeAll(async () => {
 });
 
 test.describe("with JavaScript", () => {
-  test("the admin opens the report from the Reports menu, filters, pages, sorts, downloads CSV and Excel, and changes tab and quarter", async ({ page, open, signIn }) => {
+  test("the admin opens the report from the Reports menu, filters, pages, sorts, downloads CSV and Excel, and changes tab and quarter", async ({
+    page,
+    open,
+    signIn,
+  }) => {
     test.setTimeout(60_000);
     await signIn("admin");
     await open("/admin/dashboard?nav-style=default");
@@ -173,7 +188,11 @@ test.describe("with JavaScript", () => {
     await expect(page).toHaveURL(`${PATH}?partner=${partnerId}&month=2&purchaser=zz+BUYER&sort=quantity&dir=desc`);
     // Rows n with n % 12 = 1: 1, 13, …, 121 (11 rows).
     await expect(count(page)).toHaveText("Rows: 11");
-    await expectColumnStart(page, 8, Array.from({ length: 11 }, (_, i) => `${121 - i * 12}.5`));
+    await expectColumnStart(
+      page,
+      8,
+      Array.from({ length: 11 }, (_, i) => `${121 - i * 12}.5`),
+    );
     await page.reload();
     await expect(count(page)).toHaveText("Rows: 11");
     await expect(filters(page).getByLabel("Purchaser")).toHaveValue("zz BUYER");

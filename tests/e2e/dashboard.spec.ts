@@ -29,11 +29,14 @@ async function cellsOf(table: Locator): Promise<string[][]> {
 }
 
 /** The page's figures as the downloads hold them: the English page groups thousands with commas, a file does not. */
-const plainFigures = (rows: string[][], firstFigure: number) => rows.map((row) => row.map((cell, index) => (index >= firstFigure ? cell.replaceAll(",", "") : cell)));
+const plainFigures = (rows: string[][], firstFigure: number) =>
+  rows.map((row) => row.map((cell, index) => (index >= firstFigure ? cell.replaceAll(",", "") : cell)));
 
 async function download(page: Page, table: string, format: "CSV" | "Excel"): Promise<Download> {
   const downloading = page.waitForEvent("download");
-  await card(page, table).getByRole("link", { name: `Download ${format}` }).click();
+  await card(page, table)
+    .getByRole("link", { name: `Download ${format}` })
+    .click();
   return downloading;
 }
 
@@ -48,7 +51,10 @@ async function xlsxOf(file: Download, name: string) {
   expect(file.suggestedFilename()).toBe(`${name}.xlsx`);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await fs.readFile((await file.path())!)) as unknown as ExcelJS.Buffer);
-  const rows = workbook.worksheets[0].getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+  const rows = workbook.worksheets[0]
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) => (row as unknown[]).slice(1));
   return { header: rows[0] as string[], rows: rows.slice(1) };
 }
 
@@ -139,7 +145,9 @@ test.describe("with JavaScript", () => {
     await page.getByLabel("View").selectOption("awaiting-approval");
     await expect(page).toHaveURL(/view=awaiting-approval/);
     await expect(page.getByTestId("bulk-reminder")).toHaveCount(0);
-    for (const state of await card(page, "summary").locator("tbody [data-state]").evaluateAll((icons) => icons.map((icon) => icon.getAttribute("data-state")))) {
+    for (const state of await card(page, "summary")
+      .locator("tbody [data-state]")
+      .evaluateAll((icons) => icons.map((icon) => icon.getAttribute("data-state")))) {
       expect(["submitted", "resubmitted"]).toContain(state);
     }
   });

@@ -79,7 +79,10 @@ async function sheetsOf(buffer: Buffer) {
   await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
   return workbook.worksheets.map((sheet) => ({
     name: sheet.name,
-    rows: sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1)),
+    rows: sheet
+      .getSheetValues()
+      .filter(Boolean)
+      .map((row) => (row as unknown[]).slice(1)),
   }));
 }
 
@@ -181,7 +184,9 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     const cedarId = await partnerIdOf(page, CEDAR);
     await open(`/admin/development-timeline/${cedarId}`);
     // The admin's heading starts with the back arrow to the partner list.
-    await expect(page.getByRole("heading", { level: 1 })).toHaveAccessibleName(/^Back to the partner list Development Timeline for Cedar Life Sciences \(Q[1-4] \d{4}\)$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveAccessibleName(
+      /^Back to the partner list Development Timeline for Cedar Life Sciences \(Q[1-4] \d{4}\)$/,
+    );
     await expect(page.getByRole("link", { name: "Back to the partner list" })).toHaveAttribute("href", "/admin/partner-list");
     await expect(page.getByTestId("report-status")).toContainText("Report Status: Submitted on");
     await expect(await scrollToCell(page, 1, columns.slip)).toHaveText(`+${edited.slip}`);

@@ -50,7 +50,10 @@ async function sheetsOf(buffer: Buffer) {
   await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
   return workbook.worksheets.map((sheet) => ({
     name: sheet.name,
-    rows: sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1)),
+    rows: sheet
+      .getSheetValues()
+      .filter(Boolean)
+      .map((row) => (row as unknown[]).slice(1)),
   }));
 }
 
@@ -65,7 +68,10 @@ test.describe.serial("with JavaScript (partner3)", () => {
     await expect(page.getByRole("heading", { name: `Filing Plans for Cedar Life Sciences (${quarters.open})`, exact: true })).toBeVisible();
     await expect(page.getByTestId("report-status")).toHaveText("Report Status: Not started");
     await expect(page.getByTestId("carried-over")).toHaveText(`This quarter starts from the plan of ${quarters.previous}: save to keep it.`);
-    await expect(grid(page).getByRole("columnheader")).toHaveText(["Country", ...PRODUCTS.map((name) => new RegExp(`^${name.replace(/[/()]/g, "\\$&")} (API|FDF)$`))]);
+    await expect(grid(page).getByRole("columnheader")).toHaveText([
+      "Country",
+      ...PRODUCTS.map((name) => new RegExp(`^${name.replace(/[/()]/g, "\\$&")} (API|FDF)$`)),
+    ]);
 
     const row = await rowOfCountry(page, COUNTRY);
     await expect(cell(page, row, 1)).toHaveText(COUNTRY);
@@ -143,7 +149,10 @@ test.describe("without JavaScript (partner3)", () => {
     await open("/partner/filing-plans");
     await expect(page.getByTestId("report-grid-Filing")).toHaveCount(0);
     const table = page.getByTestId("filing-table");
-    await expect(table.getByRole("columnheader")).toHaveText(["Country", ...PRODUCTS.map((name) => new RegExp(`^${name.replace(/[/()]/g, "\\$&")} (API|FDF)$`))]);
+    await expect(table.getByRole("columnheader")).toHaveText([
+      "Country",
+      ...PRODUCTS.map((name) => new RegExp(`^${name.replace(/[/()]/g, "\\$&")} (API|FDF)$`)),
+    ]);
     // 50 countries a page: Next until Kenya's.
     const select = (product: string) => page.getByTestId("filing-table").getByLabel(`${product} in ${COUNTRY}`, { exact: true });
     for (let step = 0; step < 10 && !(await select(PRODUCTS[1]).count()); step++) {

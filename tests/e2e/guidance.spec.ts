@@ -15,7 +15,11 @@ async function openCount(page: Page, report: string, state: string) {
   const table = page.getByTestId("report-status-counts");
   const column = (await table.locator("thead th").allTextContents()).map((text) => text.trim()).indexOf(state);
   expect(column, state).toBeGreaterThan(0);
-  const cell = table.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: report, exact: true }) }).locator("th, td").nth(column);
+  const cell = table
+    .locator("tbody tr")
+    .filter({ has: page.getByRole("rowheader", { name: report, exact: true }) })
+    .locator("th, td")
+    .nth(column);
   const count = Number((await cell.textContent())!.trim());
   await cell.getByRole("link").click();
   return count;
@@ -65,10 +69,14 @@ test.describe("with JavaScript", () => {
       await expect(page.getByTestId("report-filter")).toContainText("Sales Report: Submitted");
       await expect(list(page).locator("tbody tr")).toHaveCount(submitted);
       expect(await listedNames(page)).toContain(partner.companyName);
-      for (const state of await list(page).locator('[data-report-type="sales"]').evaluateAll((icons) => icons.map((icon) => icon.getAttribute("data-state")))) {
+      for (const state of await list(page)
+        .locator('[data-report-type="sales"]')
+        .evaluateAll((icons) => icons.map((icon) => icon.getAttribute("data-state")))) {
         expect(state).toBe("submitted");
       }
-      const partnerId = await list(page).locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName }) }).getAttribute("data-partner-id");
+      const partnerId = await list(page)
+        .locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName }) })
+        .getAttribute("data-partner-id");
 
       // The administrator rejects it with a comment.
       await open(`/admin/sales-report/${partnerId}`);
@@ -102,10 +110,7 @@ test.describe("with JavaScript", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a count opens the filtered partner list, a search keeps the filter; the partner's rejected report offers the fix", async ({
-    page,
-    signIn,
-  }) => {
+  test("a count opens the filtered partner list, a search keeps the filter; the partner's rejected report offers the fix", async ({ page, signIn }) => {
     await signIn("admin");
     // Borealis has no Filing Plan this quarter (the seed's; no spec gives it one).
     const notStarted = await openCount(page, "Filing Plan", "Not started");

@@ -30,9 +30,11 @@ test.describe("hostile requests against the running server", () => {
   });
 
   test("bodies over the limits are refused: a declared 100 MB at once, a 1 MB sign-in by the route", async ({ request }) => {
-    const declared = await rawRequest(
-      { method: "POST", path: "/login", headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(100 * 1024 * 1024) } },
-    );
+    const declared = await rawRequest({
+      method: "POST",
+      path: "/login",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(100 * 1024 * 1024) },
+    });
     expect(declared.status).toBe(413);
     const big = await request.post("/login", {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -64,7 +66,11 @@ test.describe("hostile requests against the running server", () => {
       expect(await response.text()).toBe("Cross-site request refused.");
     }
     const sneaky = await rawRequest(
-      { method: "POST", path: "/api/%2e%2e/login", headers: { Origin: "http://evil.example", Authorization: "Bearer x", "Content-Type": "application/x-www-form-urlencoded" } },
+      {
+        method: "POST",
+        path: "/api/%2e%2e/login",
+        headers: { Origin: "http://evil.example", Authorization: "Bearer x", "Content-Type": "application/x-www-form-urlencoded" },
+      },
       "email=a%40b.org&password=x",
     );
     expect(sneaky.status).toBe(403);

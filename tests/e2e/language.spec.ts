@@ -105,7 +105,9 @@ test.describe("without JavaScript", () => {
     for (const value of values) expect(value).toMatch(FRENCH_FIGURE);
     expect(values.some((value) => value.includes("\u202f"))).toBe(true);
 
-    const frenchMonths = Array.from({ length: 12 }, (_, month) => new Intl.DateTimeFormat("fr", { month: "long", timeZone: "UTC" }).format(Date.UTC(2000, month, 1)));
+    const frenchMonths = Array.from({ length: 12 }, (_, month) =>
+      new Intl.DateTimeFormat("fr", { month: "long", timeZone: "UTC" }).format(Date.UTC(2000, month, 1)),
+    );
     const months = await columnTexts(table, "month");
     expect(months.length).toBeGreaterThan(0);
     for (const month of months) expect(frenchMonths).toContain(month);

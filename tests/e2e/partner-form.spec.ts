@@ -42,11 +42,7 @@ async function openEditFromList(page: Page, open: (path: string) => Promise<unkn
 }
 
 test.describe("with JavaScript", () => {
-  test("add a partner with two products and two people, edit it, and its mailed link sets a password that signs in", async ({
-    page,
-    open,
-    signIn,
-  }) => {
+  test("add a partner with two products and two people, edit it, and its mailed link sets a password that signs in", async ({ page, open, signIn }) => {
     const mailbox = await startMailbox();
     try {
       const partner = uniquePartner("js");

@@ -11,7 +11,9 @@ const DEMO = ["Acme Generics Ltd", "Borealis Pharma Pvt", "Cedar Life Sciences"]
 
 const table = (page: Page) => page.getByTestId("partner-list");
 const rowOf = (page: Page, companyName: string) =>
-  table(page).locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: companyName, exact: true }) });
+  table(page)
+    .locator("tbody tr")
+    .filter({ has: page.getByRole("rowheader", { name: companyName, exact: true }) });
 
 /** The demo partners' names in the order the list shows them (other specs may add partners of their own). */
 async function demoOrder(page: Page) {
@@ -117,7 +119,9 @@ test.describe("partner list with JavaScript", () => {
 
       // Cancel keeps the partner.
       const dialog = page.getByRole("dialog");
-      await rowOf(page, partner.companyName).getByRole("link", { name: /^Deactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("link", { name: /^Deactivate/ })
+        .click();
       await expect(dialog).toBeVisible();
       await expect(dialog).toContainText(`Do you want to deactivate ${partner.companyName} ?`);
       await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -126,7 +130,9 @@ test.describe("partner list with JavaScript", () => {
       await expect(rowOf(page, partner.companyName)).toBeVisible();
 
       // Ok deactivates it.
-      await rowOf(page, partner.companyName).getByRole("link", { name: /^Deactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("link", { name: /^Deactivate/ })
+        .click();
       await dialog.getByRole("button", { name: "Ok" }).click();
       await expect(page.getByRole("status")).toContainText("Partner successfully removed!");
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
@@ -144,7 +150,9 @@ test.describe("partner list with JavaScript", () => {
       // "Show inactive" lists it, with Reactivate.
       await page.getByLabel("Show inactive").check();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc&status=inactive`);
-      await rowOf(page, partner.companyName).getByRole("button", { name: /^Reactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("button", { name: /^Reactivate/ })
+        .click();
       await expect(page.getByRole("status")).toContainText("Partner reactivated!");
       await expect(rowOf(page, partner.companyName)).toHaveCount(0);
       await page.getByLabel("Show inactive").uncheck();
@@ -206,14 +214,18 @@ test.describe("partner list without JavaScript", () => {
       const partner = await createPartner(page, "PageNoJs");
       await open(`/admin/partner-list?q=${partner.unique}`);
 
-      await rowOf(page, partner.companyName).getByRole("link", { name: /^Deactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("link", { name: /^Deactivate/ })
+        .click();
       await expect(page).toHaveURL(new RegExp(`/admin/partner-list/deactivate/\\d+\\?q=${partner.unique}&sort=company&dir=asc$`));
       await expect(page.getByText(`Do you want to deactivate ${partner.companyName} ?`)).toBeVisible();
       await page.getByRole("link", { name: "Cancel" }).click();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(rowOf(page, partner.companyName)).toBeVisible();
 
-      await rowOf(page, partner.companyName).getByRole("link", { name: /^Deactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("link", { name: /^Deactivate/ })
+        .click();
       await page.getByRole("button", { name: "Ok" }).click();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(page.getByRole("status")).toContainText("Partner successfully removed!");
@@ -222,7 +234,9 @@ test.describe("partner list without JavaScript", () => {
       await page.getByLabel("Show inactive").check();
       await page.getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc&status=inactive`);
-      await rowOf(page, partner.companyName).getByRole("button", { name: /^Reactivate/ }).click();
+      await rowOf(page, partner.companyName)
+        .getByRole("button", { name: /^Reactivate/ })
+        .click();
       await expect(page.getByRole("status")).toContainText("Partner reactivated!");
       await open(`/admin/partner-list?q=${partner.unique}`);
       await expect(rowOf(page, partner.companyName)).toBeVisible();

@@ -47,7 +47,10 @@ async function xlsxOf(download: Download) {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await fs.readFile((await download.path())!)) as unknown as ExcelJS.Buffer);
   const sheet = workbook.getWorksheet("Partner Performance")!;
-  const rows = sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+  const rows = sheet
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) => (row as unknown[]).slice(1));
   return { header: rows[0], rows: rows.slice(1) };
 }
 

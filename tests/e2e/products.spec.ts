@@ -4,8 +4,7 @@ import { expect, test } from "./support/fixtures";
 /** Products are shared by every spec of the run: each test makes its own, with a unique name. */
 const uniqueName = (label: string) => `E2E ${label} ${Date.now()}-${Math.floor(Math.random() * 1000)}`;
 
-const rowOf = (page: Page, name: string) =>
-  page.getByTestId("product-row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+const rowOf = (page: Page, name: string) => page.getByTestId("product-row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 const toast = (page: Page) => page.locator(".toast");
 
 /** Adds a product over HTTP as the signed-in admin (for tests about something else than the form). */
@@ -19,11 +18,7 @@ async function listNames(page: Page) {
 }
 
 test.describe("with JavaScript", () => {
-  test("ADMIN adds a product (stages follow the category, instant errors, duplicate refused) and edits it", async ({
-    page,
-    open,
-    signIn,
-  }) => {
+  test("ADMIN adds a product (stages follow the category, instant errors, duplicate refused) and edits it", async ({ page, open, signIn }) => {
     const name = uniqueName("JS product");
     await signIn("admin");
     await open("/admin/product-list");
@@ -120,7 +115,9 @@ test.describe("with JavaScript", () => {
     await open("/admin/product-list?category=API");
 
     const dialog = page.getByRole("dialog");
-    await rowOf(page, name).getByRole("link", { name: `Deactivate ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("link", { name: `Deactivate ${name}` })
+      .click();
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(`Do you want to deactivate ${name} ?`);
     await expect(page).toHaveURL("/admin/product-list?category=API");
@@ -128,7 +125,9 @@ test.describe("with JavaScript", () => {
     await expect(dialog).toBeHidden();
     await expect(rowOf(page, name)).toBeVisible();
 
-    await rowOf(page, name).getByRole("link", { name: `Deactivate ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("link", { name: `Deactivate ${name}` })
+      .click();
     await dialog.getByRole("button", { name: "Ok" }).click();
     await expect(toast(page)).toContainText("Product Deactivated!");
     await expect(page).toHaveURL("/admin/product-list?category=API");
@@ -136,7 +135,9 @@ test.describe("with JavaScript", () => {
 
     await page.getByLabel("Show inactive").check();
     await expect(page).toHaveURL(/status=inactive/);
-    await rowOf(page, name).getByRole("button", { name: `Reactivate ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("button", { name: `Reactivate ${name}` })
+      .click();
     await expect(toast(page)).toContainText("Product reactivated!");
     await expect(rowOf(page, name)).toHaveCount(0);
     await open("/admin/product-list?category=API");
@@ -198,7 +199,9 @@ test.describe("without JavaScript", () => {
     await expect(toast(page)).toContainText("Product added succcessfully!");
     await expect(rowOf(page, name)).toContainText("API");
 
-    await rowOf(page, name).getByRole("link", { name: `Edit ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("link", { name: `Edit ${name}` })
+      .click();
     await expect(page.getByLabel("Category")).toBeDisabled();
     await page.getByLabel("Product Name").fill("");
     await page.getByRole("button", { name: "Save" }).click();
@@ -218,14 +221,18 @@ test.describe("without JavaScript", () => {
     await addProductOverHttp(page, name, "FDF", "HCV");
     await open("/admin/product-list?sort=name&dir=desc&category=FDF");
 
-    await rowOf(page, name).getByRole("link", { name: `Deactivate ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("link", { name: `Deactivate ${name}` })
+      .click();
     await expect(page).toHaveURL(/\/admin\/product-list\/deactivate\/\d+\?sort=name&dir=desc&category=FDF$/);
     await expect(page.getByText(`Do you want to deactivate ${name} ?`)).toBeVisible();
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page).toHaveURL("/admin/product-list?sort=name&dir=desc&category=FDF");
     await expect(rowOf(page, name)).toBeVisible();
 
-    await rowOf(page, name).getByRole("link", { name: `Deactivate ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole("link", { name: `Deactivate ${name}` })
+      .click();
     await page.getByRole("button", { name: "Ok" }).click();
     await expect(page).toHaveURL("/admin/product-list?sort=name&dir=desc&category=FDF");
     await expect(toast(page)).toContainText("Product Deactivated!");

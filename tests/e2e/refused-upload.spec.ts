@@ -12,9 +12,30 @@ async function workbookWithWrongYear(): Promise<Buffer> {
     ["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"],
     ["not a year", "March", "India", "Refused Purchaser", "Abacavir API", 1, 100],
   ]);
-  workbook.addWorksheet("FDF").addRow(["Year", "Month", "Country", "Purchaser", "Product", "Strength", "Formulation Type", "Pack Size", "Quantity", "Currency",
-    "Gross Sale Price (per pack) (Local Currency)", "Applicable Currency Exchange Rate to USD", "Gross Sale Price (per pack) (USD)",
-    "Total Gross Sales Value (USD)", "Deductable Expenses (USD)", "Total Net Sales Value", "Royalty %", "Royalty Due", "Procurement Agency End-Country", "Comments"]);
+  workbook
+    .addWorksheet("FDF")
+    .addRow([
+      "Year",
+      "Month",
+      "Country",
+      "Purchaser",
+      "Product",
+      "Strength",
+      "Formulation Type",
+      "Pack Size",
+      "Quantity",
+      "Currency",
+      "Gross Sale Price (per pack) (Local Currency)",
+      "Applicable Currency Exchange Rate to USD",
+      "Gross Sale Price (per pack) (USD)",
+      "Total Gross Sales Value (USD)",
+      "Deductable Expenses (USD)",
+      "Total Net Sales Value",
+      "Royalty %",
+      "Royalty Due",
+      "Procurement Agency End-Country",
+      "Comments",
+    ]);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

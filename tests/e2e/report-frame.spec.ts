@@ -75,7 +75,12 @@ test.describe("a slow link", () => {
     await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
     const firstCountry = (await table.locator("tbody tr").first().locator("th").textContent())!.trim();
     // A product's header: its name, then its type in small print.
-    const product = (await table.locator("thead th").nth(1).evaluate((header) => header.firstChild?.textContent ?? "")).trim();
+    const product = (
+      await table
+        .locator("thead th")
+        .nth(1)
+        .evaluate((header) => header.firstChild?.textContent ?? "")
+    ).trim();
     const select = table.getByLabel(`${product} in ${firstCountry}`, { exact: true });
     const before = await select.inputValue();
     const chosen = before === "Registered" ? "Filed" : "Registered";
@@ -109,7 +114,12 @@ test.describe("a save posts only what changed", () => {
     expect(download.status()).toBe(200);
     const downloaded = new ExcelJS.Workbook();
     await downloaded.xlsx.load((await download.body()) as unknown as ExcelJS.Buffer);
-    const sheetRows = (name: string) => downloaded.getWorksheet(name)!.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+    const sheetRows = (name: string) =>
+      downloaded
+        .getWorksheet(name)!
+        .getSheetValues()
+        .filter(Boolean)
+        .map((row) => (row as unknown[]).slice(1));
     const [apiHeader, template] = sheetRows("API");
     expect(template).toBeDefined();
     const purchaserAt = apiHeader.indexOf("Purchaser");

@@ -18,7 +18,21 @@ const cell = (page: Page, row: number, column: number, kind: "API" | "FDF" = "AP
   grid(page, kind).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
 const API_COLUMN = { year: 2, month: 3, country: 4, purchaser: 5, product: 6, quantity: 7, total: 8 };
 const FDF_ROYALTY_DUE_COLUMN = 19;
-const FDF_COLUMN = { year: 2, month: 3, country: 4, product: 6, quantity: 10, currency: 11, priceLocal: 12, rate: 13, priceUsd: 14, gross: 15, net: 17, royaltyPercent: 18, royaltyDue: FDF_ROYALTY_DUE_COLUMN };
+const FDF_COLUMN = {
+  year: 2,
+  month: 3,
+  country: 4,
+  product: 6,
+  quantity: 10,
+  currency: 11,
+  priceLocal: 12,
+  rate: 13,
+  priceUsd: 14,
+  gross: 15,
+  net: 17,
+  royaltyPercent: 18,
+  royaltyDue: FDF_ROYALTY_DUE_COLUMN,
+};
 /** The FDF product of partner1's demo draft that is not in its product list (see the seed). */
 const SEEDED_UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 
@@ -78,7 +92,10 @@ async function cellsOf(buffer: Buffer) {
   await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
   return workbook.worksheets.map((sheet) => ({
     name: sheet.name,
-    rows: sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1)),
+    rows: sheet
+      .getSheetValues()
+      .filter(Boolean)
+      .map((row) => (row as unknown[]).slice(1)),
   }));
 }
 
@@ -120,7 +137,9 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
 
     // A failed upload right after takes the success message away and shows its problems.
-    await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles({ name: "notes.xlsx", mimeType: "text/plain", buffer: Buffer.from("not a workbook") });
+    await upload
+      .getByLabel("Excel file (.xlsx, at most 10 MB)")
+      .setInputFiles({ name: "notes.xlsx", mimeType: "text/plain", buffer: Buffer.from("not a workbook") });
     await upload.getByLabel("Append to them").check();
     await upload.getByRole("button", { name: "Upload" }).click();
     await expect(page.getByTestId("upload-problems")).toContainText("The file could not be read as an Excel workbook (.xlsx).");
@@ -135,7 +154,9 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     // Meanwhile partner1 saves a change in its own browser.
     const partnerContext = await browser.newContext();
     const partnerPage = await partnerContext.newPage();
-    expect((await partnerPage.request.post("/login", { form: { email: "partner1@example.org", password: "partner-pass-1" }, maxRedirects: 0 })).status()).toBe(302);
+    expect((await partnerPage.request.post("/login", { form: { email: "partner1@example.org", password: "partner-pass-1" }, maxRedirects: 0 })).status()).toBe(
+      302,
+    );
     await partnerPage.goto("/partner/sales-report");
     await partnerPage.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await cell(partnerPage, 1, API_COLUMN.purchaser).dblclick();
@@ -509,12 +530,18 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     const api = template.getWorksheet("API")!;
     expect(api.rowCount).toBe(1);
     api.addRow([Number(year), "May", "Kenya", "Template Purchaser", "Abacavir API", 3, 300]);
-    const filled = { name: "filled.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: Buffer.from(await template.xlsx.writeBuffer()) };
+    const filled = {
+      name: "filled.xlsx",
+      mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      buffer: Buffer.from(await template.xlsx.writeBuffer()),
+    };
 
     // Replace is the default; without the box ticked nothing is replaced.
     await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);
     await upload.getByRole("button", { name: "Upload" }).click();
-    await expect(page.getByTestId("upload-problems")).toContainText("Nothing was replaced: confirm that the workbook replaces the 1 rows saved for this quarter.");
+    await expect(page.getByTestId("upload-problems")).toContainText(
+      "Nothing was replaced: confirm that the workbook replaces the 1 rows saved for this quarter.",
+    );
     await expect(page.getByTestId("sales-table-API").getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("No-JS Purchaser");
 
     await page.getByTestId("report-upload").getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);

@@ -121,11 +121,7 @@ test.describe("settings without JavaScript", () => {
 });
 
 test.describe("reminders", () => {
-  test("admin sends a reminder: it is mailed, a second one within the hour is refused, STAFF cannot send", async ({
-    page,
-    open,
-    signIn,
-  }) => {
+  test("admin sends a reminder: it is mailed, a second one within the hour is refused, STAFF cannot send", async ({ page, open, signIn }) => {
     const mailbox = await startMailbox();
     try {
       await signIn("admin");
@@ -168,11 +164,7 @@ const rowOf = (page: Page, companyName: string) => page.getByTestId("partner-lis
 test.describe("what is owed, without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the menu offers only the reports a partner owes; one click mails each owing partner once, listing its reports", async ({
-    page,
-    open,
-    signIn,
-  }) => {
+  test("the menu offers only the reports a partner owes; one click mails each owing partner once, listing its reports", async ({ page, open, signIn }) => {
     const mailbox = await startMailbox();
     try {
       await signIn("admin");

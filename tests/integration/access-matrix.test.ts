@@ -36,7 +36,17 @@ import { getCutOffDate } from "~/models/settings.server";
 import { columnsFor } from "~/utils/sales-rows";
 import { ACCESS_DENIED, NOT_AUTHORIZED } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import { appRoutes, paramsFor, runHandler, startNotingWrites, stopNotingWrites, takeWrittenTables, type AppRoute, type PageAnswer, type RouteHandler } from "../support/access-matrix";
+import {
+  appRoutes,
+  paramsFor,
+  runHandler,
+  startNotingWrites,
+  stopNotingWrites,
+  takeWrittenTables,
+  type AppRoute,
+  type PageAnswer,
+  type RouteHandler,
+} from "../support/access-matrix";
 import { callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { sessionCookieFor, testContext } from "../support/remix";
 
@@ -157,7 +167,12 @@ async function context(): Promise<Ctx> {
     product: { id: product.id, name: product.name, therapyArea: product.therapyArea },
     acmeVerificationId: verification.id,
     borealisPeople: await peopleOf(borealis.id),
-    borealisSalesRow: (await db.select().from(salesRows).where(eq(salesRows.id, Number(borealis.sales.apiRow.id))))[0],
+    borealisSalesRow: (
+      await db
+        .select()
+        .from(salesRows)
+        .where(eq(salesRows.id, Number(borealis.sales.apiRow.id)))
+    )[0],
     cutOffDate: cutOff.split("-").reverse().join("-"),
   };
   return loaded;
@@ -216,10 +231,24 @@ const FORBIDDEN: Case = { status: 403, message: NOT_AUTHORIZED };
 const DENIED: Case = { status: 403, message: ACCESS_DENIED };
 const OK: Case = { status: 200 };
 /** The same answer for every actor (a public page, a path that opens nothing). */
-const sameForAll = (probe: ProbeFn, answer: Case): MethodEntry => ({ probe, anonymous: answer, partner: answer, otherPartner: answer, staff: answer, admin: answer });
+const sameForAll = (probe: ProbeFn, answer: Case): MethodEntry => ({
+  probe,
+  anonymous: answer,
+  partner: answer,
+  otherPartner: answer,
+  staff: answer,
+  admin: answer,
+});
 const ok = (status = 200, more: Omit<Case, "status"> = {}): Case => ({ status, ...more });
 const redirectTo = (location: string): Case => ({ status: 302, location });
-const NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check"]): Case => ({ label, probe, status: 400, message: ROWS_NOT_IN_REPORT, unchanged: true, check });
+const NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check"]): Case => ({
+  label,
+  probe,
+  status: 400,
+  message: ROWS_NOT_IN_REPORT,
+  unchanged: true,
+  check,
+});
 
 /** Borealis's sales row is as seeded (no row is written at all, and this one in particular). */
 async function borealisRowUnchanged(_answer: PageAnswer | ApiAnswer, ctx: Ctx) {
@@ -357,7 +386,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   },
   "routes/_shell.admin.add-product": {
     loader: adminPage(() => "/admin/add-product"),
-    action: adminChange(() => ({ path: "/admin/add-product", form: { name: "Access Matrix 10 mg", category: "FDF", therapyArea: "HIV" } }), redirectTo("/admin/product-list")),
+    action: adminChange(
+      () => ({ path: "/admin/add-product", form: { name: "Access Matrix 10 mg", category: "FDF", therapyArea: "HIV" } }),
+      redirectTo("/admin/product-list"),
+    ),
   },
   "routes/_shell.admin.dashboard": { loader: adminPage(() => "/admin/dashboard") },
   "routes/_shell.admin.development-timeline.$id": {
@@ -371,7 +403,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
         redirectTo("/admin/development-timeline/{acme}"),
         {
           label: "submits the partner's timeline",
-          probe: (ctx) => ({ path: `/admin/development-timeline/${ctx.acme.id}`, form: envelope(ctx, ctx.acme.pdt.version, { intent: "submit-empty", comment: "Submitted for them." }) }),
+          probe: (ctx) => ({
+            path: `/admin/development-timeline/${ctx.acme.id}`,
+            form: envelope(ctx, ctx.acme.pdt.version, { intent: "submit-empty", comment: "Submitted for them." }),
+          }),
           status: 403,
           message: WORKFLOW_REFUSALS.partnerOnly,
           unchanged: true,
@@ -385,15 +420,21 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   },
   "routes/_shell.admin.edit-partner.$id": {
     loader: adminPage((_ctx, t) => `/admin/edit-partner/${t.partner.id}`),
-    action: adminChange(async (_ctx, t) => ({ path: `/admin/edit-partner/${t.partner.id}`, form: await partnerFormOf(t.partner.id) }), [
-      redirectTo("/admin/partner-list"),
-      {
-        label: "a Borealis person's employeeId in Acme's hidden field",
-        probe: async (ctx) => ({ path: `/admin/edit-partner/${ctx.acme.id}`, form: { ...(await partnerFormOf(ctx.acme.id)), "people[0].employeeId": String(ctx.borealisPeople[0].id) } }),
-        ...redirectTo("/admin/partner-list"),
-        check: borealisPeopleUnchanged,
-      },
-    ]),
+    action: adminChange(
+      async (_ctx, t) => ({ path: `/admin/edit-partner/${t.partner.id}`, form: await partnerFormOf(t.partner.id) }),
+      [
+        redirectTo("/admin/partner-list"),
+        {
+          label: "a Borealis person's employeeId in Acme's hidden field",
+          probe: async (ctx) => ({
+            path: `/admin/edit-partner/${ctx.acme.id}`,
+            form: { ...(await partnerFormOf(ctx.acme.id)), "people[0].employeeId": String(ctx.borealisPeople[0].id) },
+          }),
+          ...redirectTo("/admin/partner-list"),
+          check: borealisPeopleUnchanged,
+        },
+      ],
+    ),
   },
   "routes/_shell.admin.edit-product.$product_id": {
     loader: adminPage((ctx) => `/admin/edit-product/${ctx.product.id}`),
@@ -407,13 +448,19 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
     action: adminChange(
       (ctx, t) => ({
         path: `/admin/filing-plans/${t.partner.id}`,
-        form: envelope(ctx, t.partner.filing.version, { intent: "save", payload: JSON.stringify({ cells: { [t.partner.filing.countryId]: { [t.partner.filing.productId]: "Filed" } } }) }),
+        form: envelope(ctx, t.partner.filing.version, {
+          intent: "save",
+          payload: JSON.stringify({ cells: { [t.partner.filing.countryId]: { [t.partner.filing.productId]: "Filed" } } }),
+        }),
       }),
       [
         redirectTo("/admin/filing-plans/{acme}"),
         NOT_IN_REPORT("a Borealis product's cell on Acme's plan", (ctx) => ({
           path: `/admin/filing-plans/${ctx.acme.id}`,
-          form: envelope(ctx, ctx.acme.filing.version, { intent: "save", payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.borealis.filing.productId]: "Filed" } } }) }),
+          form: envelope(ctx, ctx.acme.filing.version, {
+            intent: "save",
+            payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.borealis.filing.productId]: "Filed" } } }),
+          }),
         })),
       ],
     ),
@@ -433,7 +480,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   "routes/_shell.admin.partner-performance": { loader: adminPage(() => "/admin/partner-performance") },
   "routes/_shell.admin.product-list": {
     loader: adminPage(() => "/admin/product-list"),
-    action: adminChange((ctx) => ({ path: "/admin/product-list", form: { intent: "deactivate", productId: String(ctx.product.id) } }), redirectTo("/admin/product-list")),
+    action: adminChange(
+      (ctx) => ({ path: "/admin/product-list", form: { intent: "deactivate", productId: String(ctx.product.id) } }),
+      redirectTo("/admin/product-list"),
+    ),
   },
   "routes/_shell.admin.product-list_.deactivate.$product_id": { loader: adminPage((ctx) => `/admin/product-list/deactivate/${ctx.product.id}`) },
   "routes/_shell.admin.profile": { loader: adminPage(() => "/admin/profile") },
@@ -459,7 +509,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
         ),
         {
           label: "Acme's product verification decided on Borealis's page",
-          probe: (ctx) => ({ path: `/admin/sales-report/${ctx.borealis.id}`, form: { intent: "verify-product", verificationId: String(ctx.acmeVerificationId), decision: "reject" } }),
+          probe: (ctx) => ({
+            path: `/admin/sales-report/${ctx.borealis.id}`,
+            form: { intent: "verify-product", verificationId: String(ctx.acmeVerificationId), decision: "reject" },
+          }),
           status: 404,
           unchanged: true,
         },
@@ -482,7 +535,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       partner: redirectTo("/login"),
       otherPartner: {
         label: "Borealis's e-mail and password",
-        probe: () => ({ path: "/change-password", form: { email: ACCOUNTS.borealis.email, currentPassword: ACCOUNTS.borealis.password, password: "new-pass-42", confirmPassword: "new-pass-42" } }),
+        probe: () => ({
+          path: "/change-password",
+          form: { email: ACCOUNTS.borealis.email, currentPassword: ACCOUNTS.borealis.password, password: "new-pass-42", confirmPassword: "new-pass-42" },
+        }),
         status: 400,
         unchanged: true,
       },
@@ -506,7 +562,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
         redirectTo("/partner/development-timeline"),
         {
           label: "approves its own submitted timeline",
-          probe: (ctx) => ({ path: "/partner/development-timeline", form: envelope(ctx, ctx.acme.pdt.version, { intent: "approve", comment: "Looks fine to us." }) }),
+          probe: (ctx) => ({
+            path: "/partner/development-timeline",
+            form: envelope(ctx, ctx.acme.pdt.version, { intent: "approve", comment: "Looks fine to us." }),
+          }),
           status: 403,
           message: WORKFLOW_REFUSALS.adminOnly,
           unchanged: true,
@@ -519,7 +578,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
         })),
         NOT_IN_REPORT("a Borealis product's project status in the grid's JSON", (ctx) => ({
           path: "/partner/development-timeline",
-          form: envelope(ctx, ctx.acme.pdt.version, { intent: "save", payload: JSON.stringify({ rows: [pdtPayloadRow(ctx.borealis.pdt.row, { status: "DROPPED" })] }) }),
+          form: envelope(ctx, ctx.acme.pdt.version, {
+            intent: "save",
+            payload: JSON.stringify({ rows: [pdtPayloadRow(ctx.borealis.pdt.row, { status: "DROPPED" })] }),
+          }),
         })),
         NOT_IN_REPORT("a Borealis product's row in the plain form's hidden fields", (ctx) => ({
           path: "/partner/development-timeline",
@@ -542,18 +604,27 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
     action: {
       probe: (ctx) => ({
         path: "/partner/filing-plans",
-        form: envelope(ctx, ctx.acme.filing.version, { intent: "save", payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.acme.filing.productId]: "Filed" } } }) }),
+        form: envelope(ctx, ctx.acme.filing.version, {
+          intent: "save",
+          payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.acme.filing.productId]: "Filed" } } }),
+        }),
       }),
       anonymous: LOGIN,
       partner: redirectTo("/partner/filing-plans"),
       otherPartner: [
         NOT_IN_REPORT("a Borealis product's cell in the grid's JSON", (ctx) => ({
           path: "/partner/filing-plans",
-          form: envelope(ctx, ctx.acme.filing.version, { intent: "save", payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.borealis.filing.productId]: "Filed" } } }) }),
+          form: envelope(ctx, ctx.acme.filing.version, {
+            intent: "save",
+            payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.borealis.filing.productId]: "Filed" } } }),
+          }),
         })),
         NOT_IN_REPORT("a Borealis product's cell in the plain form", (ctx) => ({
           path: "/partner/filing-plans",
-          form: { ...envelope(ctx, ctx.acme.filing.version, { intent: "save" }), [`filing[${ctx.acme.filing.countryId}][${ctx.borealis.filing.productId}]`]: "Filed" },
+          form: {
+            ...envelope(ctx, ctx.acme.filing.version, { intent: "save" }),
+            [`filing[${ctx.acme.filing.countryId}][${ctx.borealis.filing.productId}]`]: "Filed",
+          },
         })),
       ],
       staff: FORBIDDEN,
@@ -577,39 +648,65 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
           label: "saves a new row into a closed quarter",
           probe: (ctx) => {
             const { id: _id, ...cells } = salesRow(ctx.acme.sales.apiRow);
-            return { path: "/partner/sales-report", form: { ...envelope(ctx, 0, { intent: "save", payload: JSON.stringify({ API: [cells] }) }), quarterId: String(ctx.historic.id) } };
+            return {
+              path: "/partner/sales-report",
+              form: { ...envelope(ctx, 0, { intent: "save", payload: JSON.stringify({ API: [cells] }) }), quarterId: String(ctx.historic.id) },
+            };
           },
           status: 409,
           unchanged: true,
         },
         {
           label: "decides a product verification",
-          probe: (ctx) => ({ path: "/partner/sales-report", form: { intent: "verify-product", verificationId: String(ctx.acmeVerificationId), decision: "reject" } }),
+          probe: (ctx) => ({
+            path: "/partner/sales-report",
+            form: { intent: "verify-product", verificationId: String(ctx.acmeVerificationId), decision: "reject" },
+          }),
           ...FORBIDDEN,
           unchanged: true,
         },
       ],
       otherPartner: [
-        NOT_IN_REPORT("a Borealis row id in the grid's JSON", (ctx) => ({
-          path: "/partner/sales-report",
-          form: envelope(ctx, ctx.acme.sales.version, { intent: "save", payload: JSON.stringify({ API: [salesRow(ctx.borealis.sales.apiRow)] }) }),
-        }), borealisRowUnchanged),
-        NOT_IN_REPORT("a Borealis row id to delete in the grid's JSON", (ctx) => ({
-          path: "/partner/sales-report",
-          form: envelope(ctx, ctx.acme.sales.version, { intent: "save", payload: JSON.stringify({ deletedIds: [ctx.borealis.sales.apiRow.id] }) }),
-        }), borealisRowUnchanged),
-        NOT_IN_REPORT("a Borealis row id in the plain form's hidden field", (ctx) => ({
-          path: "/partner/sales-report",
-          form: [...Object.entries(envelope(ctx, ctx.acme.sales.version, { intent: "save" })), ...salesFormRow(ctx.borealis.sales.apiRow)],
-        }), borealisRowUnchanged),
-        NOT_IN_REPORT("a Borealis row id ticked for deletion in the plain form", (ctx) => ({
-          path: "/partner/sales-report",
-          form: [...Object.entries(envelope(ctx, ctx.acme.sales.version, { intent: "save" })), ["deleteIds", String(ctx.borealis.sales.apiRow.id)]],
-        }), borealisRowUnchanged),
-        NOT_IN_REPORT("a Borealis row id in a JSON post", (ctx) => ({
-          path: "/partner/sales-report",
-          json: { ...envelope(ctx, ctx.acme.sales.version, { intent: "save" }), payload: { API: [salesRow(ctx.borealis.sales.apiRow)] } },
-        }), borealisRowUnchanged),
+        NOT_IN_REPORT(
+          "a Borealis row id in the grid's JSON",
+          (ctx) => ({
+            path: "/partner/sales-report",
+            form: envelope(ctx, ctx.acme.sales.version, { intent: "save", payload: JSON.stringify({ API: [salesRow(ctx.borealis.sales.apiRow)] }) }),
+          }),
+          borealisRowUnchanged,
+        ),
+        NOT_IN_REPORT(
+          "a Borealis row id to delete in the grid's JSON",
+          (ctx) => ({
+            path: "/partner/sales-report",
+            form: envelope(ctx, ctx.acme.sales.version, { intent: "save", payload: JSON.stringify({ deletedIds: [ctx.borealis.sales.apiRow.id] }) }),
+          }),
+          borealisRowUnchanged,
+        ),
+        NOT_IN_REPORT(
+          "a Borealis row id in the plain form's hidden field",
+          (ctx) => ({
+            path: "/partner/sales-report",
+            form: [...Object.entries(envelope(ctx, ctx.acme.sales.version, { intent: "save" })), ...salesFormRow(ctx.borealis.sales.apiRow)],
+          }),
+          borealisRowUnchanged,
+        ),
+        NOT_IN_REPORT(
+          "a Borealis row id ticked for deletion in the plain form",
+          (ctx) => ({
+            path: "/partner/sales-report",
+            form: [...Object.entries(envelope(ctx, ctx.acme.sales.version, { intent: "save" })), ["deleteIds", String(ctx.borealis.sales.apiRow.id)]],
+          }),
+          borealisRowUnchanged,
+        ),
+        NOT_IN_REPORT(
+          "a Borealis row id in a JSON post",
+          (ctx) => ({
+            path: "/partner/sales-report",
+            json: { ...envelope(ctx, ctx.acme.sales.version, { intent: "save" }), payload: { API: [salesRow(ctx.borealis.sales.apiRow)] } },
+          }),
+          borealisRowUnchanged,
+        ),
       ],
       staff: FORBIDDEN,
       admin: FORBIDDEN,
@@ -618,7 +715,9 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   "routes/admin.dashboard.$table.csv": { loader: adminPage(() => "/admin/dashboard/product-company-sales/csv") },
   "routes/admin.dashboard.$table.xlsx": { loader: adminPage(() => "/admin/dashboard/product-company-sales/xlsx") },
   "routes/admin.dashboard.world-map[.]svg": { loader: adminPage(() => "/admin/dashboard/world-map.svg") },
-  "routes/admin.development-timeline.$id.template[.]xlsx": { loader: adminPage((_ctx, t) => `/admin/development-timeline/${t.partner.id}/template.xlsx`, { check: acmeFile }) },
+  "routes/admin.development-timeline.$id.template[.]xlsx": {
+    loader: adminPage((_ctx, t) => `/admin/development-timeline/${t.partner.id}/template.xlsx`, { check: acmeFile }),
+  },
   "routes/admin.development-timeline.$id.xlsx": { loader: adminPage((_ctx, t) => `/admin/development-timeline/${t.partner.id}/xlsx`, { check: acmeFile }) },
   "routes/admin.filing-plans.$id.template[.]xlsx": { loader: adminPage((_ctx, t) => `/admin/filing-plans/${t.partner.id}/template.xlsx`, { check: acmeFile }) },
   "routes/admin.filing-plans.$id.xlsx": { loader: adminPage((_ctx, t) => `/admin/filing-plans/${t.partner.id}/xlsx`, { check: acmeFile }) },
@@ -628,7 +727,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
     // A resource route for posts: ADMIN and STAFF get 405 on GET.
     loader: { ...adminPage(() => "/admin/reminders"), staff: ok(405), admin: ok(405) },
     action: adminChange(
-      (ctx, t) => ({ path: "/admin/reminders", form: { partnerId: String(t.actor === "admin" ? ctx.cedarId : t.partner.id), reportType: "sales", redirectTo: "/admin/partner-list" } }),
+      (ctx, t) => ({
+        path: "/admin/reminders",
+        form: { partnerId: String(t.actor === "admin" ? ctx.cedarId : t.partner.id), reportType: "sales", redirectTo: "/admin/partner-list" },
+      }),
       redirectTo("/admin/partner-list"),
     ),
   },
@@ -655,7 +757,14 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   },
   "routes/lock-screen": {
     // Not locked: each is sent home.
-    loader: { probe: () => ({ path: "/lock-screen" }), anonymous: LOGIN, partner: redirectTo(HOME.partner), otherPartner: redirectTo(HOME.partner), staff: redirectTo(HOME.admin), admin: redirectTo(HOME.admin) },
+    loader: {
+      probe: () => ({ path: "/lock-screen" }),
+      anonymous: LOGIN,
+      partner: redirectTo(HOME.partner),
+      otherPartner: redirectTo(HOME.partner),
+      staff: redirectTo(HOME.admin),
+      admin: redirectTo(HOME.admin),
+    },
     // Locking locks the caller's own session.
     action: {
       probe: () => ({ path: "/lock-screen", form: { intent: "lock" } }),
@@ -667,7 +776,14 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
     },
   },
   "routes/login": {
-    loader: { probe: () => ({ path: "/login" }), anonymous: OK, partner: redirectTo(HOME.partner), otherPartner: redirectTo(HOME.partner), staff: redirectTo(HOME.admin), admin: redirectTo(HOME.admin) },
+    loader: {
+      probe: () => ({ path: "/login" }),
+      anonymous: OK,
+      partner: redirectTo(HOME.partner),
+      otherPartner: redirectTo(HOME.partner),
+      staff: redirectTo(HOME.admin),
+      admin: redirectTo(HOME.admin),
+    },
     // Each signs in with its own account (the visitor as Cedar); Acme's password does not open Borealis's account.
     action: {
       probe: (_ctx, t) => ({ path: "/login", form: { ...ACCOUNTS[t.actor === "anonymous" ? "cedar" : ACCOUNT_OF[t.actor]] } }),
@@ -723,7 +839,10 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       admin: DENIED,
     },
     action: {
-      probe: async (ctx) => ({ path: `/set-password/${await createPasswordToken(ctx.userIds.cedar, "reset")}`, form: { password: "new-pass-42", confirmPassword: "new-pass-42" } }),
+      probe: async (ctx) => ({
+        path: `/set-password/${await createPasswordToken(ctx.userIds.cedar, "reset")}`,
+        form: { password: "new-pass-42", confirmPassword: "new-pass-42" },
+      }),
       anonymous: redirectTo("/login"),
       partner: DENIED,
       otherPartner: DENIED,
@@ -759,15 +878,30 @@ const apiAdminChange = (probe: ProbeFn, admin: Cases): MethodEntry => ({
 });
 
 /** Every role, each on its own account. */
-const apiEveryRole = (probe: ProbeFn, signedIn: Case = OK): MethodEntry => ({ probe, anonymous: UNAUTHORIZED, partner: signedIn, otherPartner: signedIn, staff: signedIn, admin: signedIn });
+const apiEveryRole = (probe: ProbeFn, signedIn: Case = OK): MethodEntry => ({
+  probe,
+  anonymous: UNAUTHORIZED,
+  partner: signedIn,
+  otherPartner: signedIn,
+  staff: signedIn,
+  admin: signedIn,
+});
 
 /** Sign-in and password links: no token needed, the same answer whoever asks. */
 const apiPublic = (probe: ProbeFn, answer: Case = OK) => sameForAll(probe, answer);
 
 /** The report read is Acme's. */
-const acmeAnswer = (kind: ReportKind) => (answer: PageAnswer | ApiAnswer, ctx: Ctx) => expect((answer as ApiAnswer).body[`${kind}_meta`].partner_id).toBe(ctx.acme.id);
+const acmeAnswer = (kind: ReportKind) => (answer: PageAnswer | ApiAnswer, ctx: Ctx) =>
+  expect((answer as ApiAnswer).body[`${kind}_meta`].partner_id).toBe(ctx.acme.id);
 
-const API_NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check"]): Case => ({ label, probe, status: 400, message: ROWS_NOT_IN_REPORT, unchanged: true, check });
+const API_NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check"]): Case => ({
+  label,
+  probe,
+  status: 400,
+  message: ROWS_NOT_IN_REPORT,
+  unchanged: true,
+  check,
+});
 
 /** A timeline row as the API saves it: the open quarter's plan under its `start_date_<quarter>` and `end_date_<quarter>` keys. */
 const pdtApiRow = (ctx: Ctx, row: PartnerData["pdt"]["row"], extra: Record<string, string> = {}) => ({
@@ -780,18 +914,28 @@ const pdtApiRow = (ctx: Ctx, row: PartnerData["pdt"]["row"], extra: Record<strin
 });
 
 /** A saved Sales row as read, purchaser changed, under the id of `idOf`'s row. */
-const salesApiRow = (own: PartnerData, idOf = own) => ({ ...own.sales.answerRow, sales_report_id: idOf.sales.answerRow.sales_report_id, purchaser: "Access Matrix Pharma Ltd" });
+const salesApiRow = (own: PartnerData, idOf = own) => ({
+  ...own.sales.answerRow,
+  sales_report_id: idOf.sales.answerRow.sales_report_id,
+  purchaser: "Access Matrix Pharma Ltd",
+});
 
 type ReportKind = "pdt" | "filing" | "sales";
 
 /** What each report's save carries: its version and one changed row or cell of `own`; `rowsOf` names the row, product or row id of another. */
-const REPORT_SAVES: Record<ReportKind, { version: (p: PartnerData) => number; body: (ctx: Ctx, own: PartnerData, rowsOf?: PartnerData) => Record<string, unknown> }> = {
+const REPORT_SAVES: Record<
+  ReportKind,
+  { version: (p: PartnerData) => number; body: (ctx: Ctx, own: PartnerData, rowsOf?: PartnerData) => Record<string, unknown> }
+> = {
   pdt: { version: (p) => p.pdt.version, body: (ctx, own, rowsOf = own) => ({ version: own.pdt.version, rows: [pdtApiRow(ctx, rowsOf.pdt.row)] }) },
   filing: {
     version: (p) => p.filing.version,
     body: (_ctx, own, rowsOf = own) => ({ version: own.filing.version, [own.filing.countryId]: { [rowsOf.filing.productId]: "Filed" } }),
   },
-  sales: { version: (p) => p.sales.version, body: (_ctx, own, rowsOf = own) => ({ version: own.sales.version, sales_report_id: [], rows: [salesApiRow(own, rowsOf)] }) },
+  sales: {
+    version: (p) => p.sales.version,
+    body: (_ctx, own, rowsOf = own) => ({ version: own.sales.version, sales_report_id: [], rows: [salesApiRow(own, rowsOf)] }),
+  },
 };
 
 /** A Filing Plans cell of a Borealis product: refused naming the cell (country id, product id). */
@@ -810,9 +954,15 @@ interface ReportPaths {
 
 const REPORT_PATHS: Record<ReportKind, ReportPaths> = {
   pdt: { path: { key: "/template/pdt/", of: "/template/pdt/" }, partnerPath: { key: "/template/pdt/{partnerId}/", of: (id) => `/template/pdt/${id}/` } },
-  filing: { path: { key: "/template/filing/", of: "/template/filing/" }, partnerPath: { key: "/template/filing/{partnerId}/", of: (id) => `/template/filing/${id}/` } },
+  filing: {
+    path: { key: "/template/filing/", of: "/template/filing/" },
+    partnerPath: { key: "/template/filing/{partnerId}/", of: (id) => `/template/filing/${id}/` },
+  },
   // A tab at a time: the API tab.
-  sales: { path: { key: "/template/sales/{x}", of: "/template/sales/api" }, partnerPath: { key: "/template/sales/{x}/{y}", of: (id) => `/template/sales/api/${id}` } },
+  sales: {
+    path: { key: "/template/sales/{x}", of: "/template/sales/api" },
+    partnerPath: { key: "/template/sales/{x}/{y}", of: (id) => `/template/sales/api/${id}` },
+  },
 };
 
 /** The seven calls of a report template, under /template/{kind}/. */
@@ -835,7 +985,12 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
         (ctx) => ({ path: path.of, json: { version: ctx.acme.sales.version, sales_report_id: [ctx.borealis.sales.apiRow.id] } }),
         borealisRowUnchanged,
       ),
-      { label: "partner_id of Borealis in the body", probe: (ctx) => ({ path: path.of, json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }), ...API_FORBIDDEN, unchanged: true },
+      {
+        label: "partner_id of Borealis in the body",
+        probe: (ctx) => ({ path: path.of, json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }),
+        ...API_FORBIDDEN,
+        unchanged: true,
+      },
     );
   }
   if (kind === "pdt") {
@@ -851,7 +1006,11 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
       probe: () => ({ path: path.of }),
       anonymous: UNAUTHORIZED,
       partner: ok(200, { check: acmeAnswer(kind) }),
-      otherPartner: { label: "partner_id of Borealis in the query", probe: (ctx) => ({ path: path.of, query: { partner_id: String(ctx.borealis.id) } }), ...INVALID },
+      otherPartner: {
+        label: "partner_id of Borealis in the query",
+        probe: (ctx) => ({ path: path.of, query: { partner_id: String(ctx.borealis.id) } }),
+        ...INVALID,
+      },
       staff: API_FORBIDDEN,
       admin: API_FORBIDDEN,
     },
@@ -864,35 +1023,57 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
       staff: API_FORBIDDEN,
       admin: API_FORBIDDEN,
     },
-    [`POST ${partnerPath.key}`]: apiAdminChange((ctx, t) => ({ path: partnerPath.of(t.partner.id), json: save.body(ctx, t.partner) }), [
-      OK,
-      borealisRows("Acme's report with a Borealis row or product", (ctx) => ({ path: partnerPath.of(ctx.acme.id), json: save.body(ctx, ctx.acme, ctx.borealis) })),
-      ...(kind === "sales"
-        ? [{ label: "partner_id of Borealis under Acme's path", probe: (ctx: Ctx) => ({ path: partnerPath.of(ctx.acme.id), json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }), ...INVALID }]
-        : []),
-    ]),
+    [`POST ${partnerPath.key}`]: apiAdminChange(
+      (ctx, t) => ({ path: partnerPath.of(t.partner.id), json: save.body(ctx, t.partner) }),
+      [
+        OK,
+        borealisRows("Acme's report with a Borealis row or product", (ctx) => ({
+          path: partnerPath.of(ctx.acme.id),
+          json: save.body(ctx, ctx.acme, ctx.borealis),
+        })),
+        ...(kind === "sales"
+          ? [
+              {
+                label: "partner_id of Borealis under Acme's path",
+                probe: (ctx: Ctx) => ({ path: partnerPath.of(ctx.acme.id), json: { ...save.body(ctx, ctx.acme), partner_id: ctx.borealis.id } }),
+                ...INVALID,
+              },
+            ]
+          : []),
+      ],
+    ),
     [`POST ${base}/submit/`]: {
       probe: (ctx) => ({ path: `${base}/submit/`, json: { message: "Our report is complete.", version: save.version(ctx.acme) } }),
       anonymous: UNAUTHORIZED,
       partner: outcomes.submit,
       otherPartner: {
         label: "partner_id of Borealis in the body",
-        probe: (ctx) => ({ path: `${base}/submit/`, json: { message: "Our report is complete.", version: save.version(ctx.borealis), partner_id: ctx.borealis.id } }),
+        probe: (ctx) => ({
+          path: `${base}/submit/`,
+          json: { message: "Our report is complete.", version: save.version(ctx.borealis), partner_id: ctx.borealis.id },
+        }),
         ...INVALID,
       },
       staff: API_FORBIDDEN,
       admin: API_FORBIDDEN,
     },
-    [`POST ${base}/message/`]: apiAdminChange((_ctx, t) => ({ path: `${base}/message/`, json: { partner_id: t.partner.id, message: "Thank you.", is_approved: true } }), outcomes.decide),
+    [`POST ${base}/message/`]: apiAdminChange(
+      (_ctx, t) => ({ path: `${base}/message/`, json: { partner_id: t.partner.id, message: "Thank you.", is_approved: true } }),
+      outcomes.decide,
+    ),
     [`POST ${base}/inbox/{who}`]: {
       probe: (ctx, t) =>
-        t.actor === "partner" || t.actor === "anonymous" ? { path: `${base}/inbox/partner`, json: {} } : { path: `${base}/inbox/admin`, json: { partner_id: ctx.acme.id } },
+        t.actor === "partner" || t.actor === "anonymous"
+          ? { path: `${base}/inbox/partner`, json: {} }
+          : { path: `${base}/inbox/admin`, json: { partner_id: ctx.acme.id } },
       anonymous: UNAUTHORIZED,
-      partner: [
-        OK,
-        { label: "the administrators' side of its messages", probe: () => ({ path: `${base}/inbox/admin`, json: {} }), ...INVALID },
-      ],
-      otherPartner: { label: "Borealis's messages", probe: (ctx) => ({ path: `${base}/inbox/partner`, json: { partner_id: ctx.borealis.id } }), ...API_FORBIDDEN, unchanged: true },
+      partner: [OK, { label: "the administrators' side of its messages", probe: () => ({ path: `${base}/inbox/admin`, json: {} }), ...INVALID }],
+      otherPartner: {
+        label: "Borealis's messages",
+        probe: (ctx) => ({ path: `${base}/inbox/partner`, json: { partner_id: ctx.borealis.id } }),
+        ...API_FORBIDDEN,
+        unchanged: true,
+      },
       // STAFF read without marking: the count stays what the administrators have not read.
       staff: ok(200, { unchanged: true }),
       admin: OK,
@@ -908,7 +1089,12 @@ const API_MATRIX: Record<string, MethodEntry> = {
     probe: (_ctx, t) => ({ path: "/login/", json: { ...ACCOUNTS[t.actor === "anonymous" ? "cedar" : ACCOUNT_OF[t.actor]] } }),
     anonymous: OK,
     partner: OK,
-    otherPartner: { label: "Borealis's e-mail with Acme's password", probe: () => ({ path: "/login/", json: { email: ACCOUNTS.borealis.email, password: ACCOUNTS.acme.password } }), status: 401, unchanged: true },
+    otherPartner: {
+      label: "Borealis's e-mail with Acme's password",
+      probe: () => ({ path: "/login/", json: { email: ACCOUNTS.borealis.email, password: ACCOUNTS.acme.password } }),
+      status: 401,
+      unchanged: true,
+    },
     staff: OK,
     admin: OK,
   },
@@ -926,9 +1112,18 @@ const API_MATRIX: Record<string, MethodEntry> = {
     staff: OK,
     admin: OK,
   },
-  "POST /password_reset/": apiPublic((_ctx, t) => ({ path: "/password_reset/", json: { email: ACCOUNTS[t.actor === "anonymous" ? "cedar" : ACCOUNT_OF[t.actor]].email } })),
-  "POST /password_reset/validate_token/": apiPublic(async (ctx) => ({ path: "/password_reset/validate_token/", json: { token: await createPasswordToken(ctx.userIds.cedar, "reset") } }), ok(200, { unchanged: true })),
-  "POST /password_reset/confirm/": apiPublic(async (ctx) => ({ path: "/password_reset/confirm/", json: { token: await createPasswordToken(ctx.userIds.cedar, "reset"), password: "new-pass-42" } })),
+  "POST /password_reset/": apiPublic((_ctx, t) => ({
+    path: "/password_reset/",
+    json: { email: ACCOUNTS[t.actor === "anonymous" ? "cedar" : ACCOUNT_OF[t.actor]].email },
+  })),
+  "POST /password_reset/validate_token/": apiPublic(
+    async (ctx) => ({ path: "/password_reset/validate_token/", json: { token: await createPasswordToken(ctx.userIds.cedar, "reset") } }),
+    ok(200, { unchanged: true }),
+  ),
+  "POST /password_reset/confirm/": apiPublic(async (ctx) => ({
+    path: "/password_reset/confirm/",
+    json: { token: await createPasswordToken(ctx.userIds.cedar, "reset"), password: "new-pass-42" },
+  })),
 
   // Partners, products, settings, reminders.
   "GET /admin/partner/": apiAdminRead(() => ({ path: "/admin/partner/" })),
@@ -949,30 +1144,45 @@ const API_MATRIX: Record<string, MethodEntry> = {
   ),
   "GET /admin/partner/{id}/": apiAdminRead((_ctx, t) => ({ path: `/admin/partner/${t.partner.id}/` })),
   // PUT takes the partner back as GET answers it.
-  "PUT /admin/partner/{id}/": apiAdminChange(async (ctx, t) => ({ path: `/admin/partner/${t.partner.id}/`, json: await readAsAdmin(ctx, `/admin/partner/${t.partner.id}/`) }), [
-    OK,
-    {
-      label: "Acme's partner naming a Borealis person's employee_id",
-      probe: async (ctx) => {
-        const partner = await readAsAdmin(ctx, `/admin/partner/${ctx.acme.id}/`);
-        return { path: `/admin/partner/${ctx.acme.id}/`, json: { ...partner, employee: [{ ...partner.employee[0], employee_id: ctx.borealisPeople[0].id }] } };
+  "PUT /admin/partner/{id}/": apiAdminChange(
+    async (ctx, t) => ({ path: `/admin/partner/${t.partner.id}/`, json: await readAsAdmin(ctx, `/admin/partner/${t.partner.id}/`) }),
+    [
+      OK,
+      {
+        label: "Acme's partner naming a Borealis person's employee_id",
+        probe: async (ctx) => {
+          const partner = await readAsAdmin(ctx, `/admin/partner/${ctx.acme.id}/`);
+          return {
+            path: `/admin/partner/${ctx.acme.id}/`,
+            json: { ...partner, employee: [{ ...partner.employee[0], employee_id: ctx.borealisPeople[0].id }] },
+          };
+        },
+        status: 200,
+        check: borealisPeopleUnchanged,
       },
-      status: 200,
-      check: borealisPeopleUnchanged,
-    },
-  ]),
+    ],
+  ),
   // The admin deactivates Cedar; the others name Acme, or Borealis.
   "DELETE /admin/partner/{id}/": apiAdminChange((ctx, t) => ({ path: `/admin/partner/${t.actor === "admin" ? ctx.cedarId : t.partner.id}/` }), OK),
   "GET /admin/product/": apiAdminRead(() => ({ path: "/admin/product/" })),
-  "POST /admin/product/": apiAdminChange(() => ({ path: "/admin/product/", json: { product_name: "Access Matrix 10 mg", category: "FDF", therapy_area: "HIV" } }), OK),
+  "POST /admin/product/": apiAdminChange(
+    () => ({ path: "/admin/product/", json: { product_name: "Access Matrix 10 mg", category: "FDF", therapy_area: "HIV" } }),
+    OK,
+  ),
   "GET /admin/product/{id}/": apiAdminRead((ctx) => ({ path: `/admin/product/${ctx.product.id}/` })),
   // PUT takes the product back as GET answers it.
   "PUT /admin/product/{id}/": apiAdminChange(
-    async (ctx) => ({ path: `/admin/product/${ctx.product.id}/`, json: { ...(await readAsAdmin(ctx, `/admin/product/${ctx.product.id}/`)), product_name: `${ctx.product.name} tablets` } }),
+    async (ctx) => ({
+      path: `/admin/product/${ctx.product.id}/`,
+      json: { ...(await readAsAdmin(ctx, `/admin/product/${ctx.product.id}/`)), product_name: `${ctx.product.name} tablets` },
+    }),
     OK,
   ),
   "DELETE /admin/product/{id}/": apiAdminChange((ctx) => ({ path: `/admin/product/${ctx.product.id}/` }), OK),
-  "POST /admin/product_detail/": apiAdminQuery((ctx, t) => ({ path: "/admin/product_detail/", json: { product_name: ctx.product.name, partner_id: t.partner.id } })),
+  "POST /admin/product_detail/": apiAdminQuery((ctx, t) => ({
+    path: "/admin/product_detail/",
+    json: { product_name: ctx.product.name, partner_id: t.partner.id },
+  })),
   "GET /template/product_verification/{partnerId}": apiAdminRead((_ctx, t) => ({ path: `/template/product_verification/${t.partner.id}` })),
   "POST /template/product_verification/{partnerId}": apiAdminChange(
     (ctx, t) => ({ path: `/template/product_verification/${t.partner.id}`, json: { product_verification_id: ctx.acmeVerificationId, is_approved: false } }),
@@ -980,7 +1190,10 @@ const API_MATRIX: Record<string, MethodEntry> = {
       OK,
       {
         label: "Acme's product verification under Borealis's path",
-        probe: (ctx) => ({ path: `/template/product_verification/${ctx.borealis.id}`, json: { product_verification_id: ctx.acmeVerificationId, is_approved: false } }),
+        probe: (ctx) => ({
+          path: `/template/product_verification/${ctx.borealis.id}`,
+          json: { product_verification_id: ctx.acmeVerificationId, is_approved: false },
+        }),
         status: 404,
         unchanged: true,
       },
@@ -988,8 +1201,14 @@ const API_MATRIX: Record<string, MethodEntry> = {
   ),
   "GET /admin/cut_off_date/": apiAdminRead(() => ({ path: "/admin/cut_off_date/" })),
   "POST /admin/cut_off_date/": apiAdminChange((ctx) => ({ path: "/admin/cut_off_date/", json: { cut_off_date: ctx.cutOffDate } }), OK),
-  "POST /template/reminder/": apiAdminChange((ctx, t) => ({ path: "/template/reminder/", json: { partner_id: t.actor === "admin" ? ctx.cedarId : t.partner.id, template_type: "sales" } }), OK),
-  "POST /template/bulkReminder/": apiAdminChange((ctx, t) => ({ path: "/template/bulkReminder/", json: { partner_ids: [t.actor === "admin" ? ctx.cedarId : t.partner.id], template_type: "sales" } }), OK),
+  "POST /template/reminder/": apiAdminChange(
+    (ctx, t) => ({ path: "/template/reminder/", json: { partner_id: t.actor === "admin" ? ctx.cedarId : t.partner.id, template_type: "sales" } }),
+    OK,
+  ),
+  "POST /template/bulkReminder/": apiAdminChange(
+    (ctx, t) => ({ path: "/template/bulkReminder/", json: { partner_ids: [t.actor === "admin" ? ctx.cedarId : t.partner.id], template_type: "sales" } }),
+    OK,
+  ),
   "GET /country_list/": apiEveryRole(() => ({ path: "/country_list/" })),
   "GET /partner/dashboard/": {
     probe: (ctx, t) => ({ path: "/partner/dashboard/", query: t.actor === "otherPartner" ? { partner_id: String(ctx.borealis.id) } : undefined }),
@@ -1199,7 +1418,13 @@ describe("access matrix: pages", () => {
 
 /** `/admin/partner/{id}/` as a pattern, as the dispatcher reads it. */
 const callPattern = (path: string) =>
-  new RegExp(`^${path.replace(/\/$/, "").split("/").map((segment) => (/^\{\w+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}/?$`);
+  new RegExp(
+    `^${path
+      .replace(/\/$/, "")
+      .split("/")
+      .map((segment) => (/^\{\w+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")}/?$`,
+  );
 
 async function runCall(key: string, entry: MethodEntry) {
   const [method, path] = key.split(" ");
@@ -1218,8 +1443,14 @@ const CALL_KEYS = API_CALLS.map((call) => `${call.method} ${call.path}`);
 
 describe("access matrix: JSON API", () => {
   it("every call has an entry, and every entry names a call", () => {
-    expect(CALL_KEYS.filter((key) => !API_MATRIX[key]), "calls without an entry in the matrix").toEqual([]);
-    expect(Object.keys(API_MATRIX).filter((key) => !CALL_KEYS.includes(key)), "entries without a call").toEqual([]);
+    expect(
+      CALL_KEYS.filter((key) => !API_MATRIX[key]),
+      "calls without an entry in the matrix",
+    ).toEqual([]);
+    expect(
+      Object.keys(API_MATRIX).filter((key) => !CALL_KEYS.includes(key)),
+      "entries without a call",
+    ).toEqual([]);
   });
 
   const reads = new Map<string, string[]>();

@@ -74,12 +74,17 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect(answer.status).toBe(200);
     const { access, role, curr_quarter, username, email, partner } = answer.body;
     expect([typeof access, role, typeof curr_quarter, typeof username, email]).toEqual(["string", "PARTNER", "string", "string", PARTNER.email]);
-    expect(Object.keys(partner)).toEqual(expect.arrayContaining(["partner_id", "company_name", "email", "contact_number", "address", "region", "active_products", "employee", "template_data"]));
+    expect(Object.keys(partner)).toEqual(
+      expect.arrayContaining(["partner_id", "company_name", "email", "contact_number", "address", "region", "active_products", "employee", "template_data"]),
+    );
     expect((await callApi("GET", "/partner/dashboard/", { token: access })).status).toBe(200);
   });
 
   it("a wrong password or an unknown e-mail gets 401 with the sign-in page's text; a deactivated partner's login its own", async () => {
-    for (const body of [{ ...PARTNER, password: "wrong-pass-1" }, { email: "nobody@example.org", password: "partner-pass-1" }]) {
+    for (const body of [
+      { ...PARTNER, password: "wrong-pass-1" },
+      { email: "nobody@example.org", password: "partner-pass-1" },
+    ]) {
       const answer = await callApi("POST", "/login/", { body });
       expect(answer.status).toBe(401);
       expectDocumented("POST", "/login/", answer);
@@ -94,7 +99,8 @@ describe("JSON API: sign-in and the bearer token", () => {
 
   it("the sign-in throttle answers 429 with Retry-After", async () => {
     let last = await callApi("POST", "/login/", { body: { ...PARTNER, password: "wrong-pass-1" } });
-    for (let attempt = 0; attempt < 6 && last.status !== 429; attempt++) last = await callApi("POST", "/login/", { body: { ...PARTNER, password: "wrong-pass-1" } });
+    for (let attempt = 0; attempt < 6 && last.status !== 429; attempt++)
+      last = await callApi("POST", "/login/", { body: { ...PARTNER, password: "wrong-pass-1" } });
     expect(last.status).toBe(429);
     expectDocumented("POST", "/login/", last);
     expect(last.body.detail).toBe(TOO_MANY_ATTEMPTS);
@@ -115,7 +121,10 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect(form.status).toBe(415);
     expect(form.body.status).toBe("unsupported");
 
-    const huge = await callApi("POST", "/login/", { rawBody: JSON.stringify({ email: "a".repeat(200_000), password: "x" }), headers: { "Content-Type": "application/json" } });
+    const huge = await callApi("POST", "/login/", {
+      rawBody: JSON.stringify({ email: "a".repeat(200_000), password: "x" }),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(huge.status).toBe(413);
     expectDocumented("POST", "/login/", huge);
 
@@ -188,7 +197,10 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect(mails[0]).toMatchObject({ kind: "password-changed", toAddress: PARTNER.email, subject: "Your MPP Data Portal password was changed" });
     expect(mails[0].textBody).toContain("every other sign-in of the account has ended");
     expect(mails[0].textBody).toContain("If you did not change it");
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "password.change"), eq(auditLog.entityId, String(user!.id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "password.change"), eq(auditLog.entityId, String(user!.id))));
     expect(audit).toBeDefined();
   });
 
@@ -288,7 +300,10 @@ describe("JSON API: sign-in and the bearer token", () => {
     expect(ended.body.status).toBe("notfound");
     expect((await callApi("POST", "/password_reset/validate_token/", { body: { token: later } })).status).toBe(200);
     const partner3 = await findUserByEmail("partner3@example.org");
-    await db.update(passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(passwordTokens.userId, partner3!.id)));
+    await db
+      .update(passwordTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(passwordTokens.userId, partner3!.id)));
     const expired = await callApi("POST", "/password_reset/confirm/", { body: { token: later, password: "fresh-pass-79" } });
     expect(expired.status).toBe(404);
     expect(expired.body.status).toBe("expired");

@@ -7,7 +7,19 @@
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, onStatement } from "~/db/client.server";
-import { auditLog, countries, employees, outbox, partnerProducts, partners, productVerifications, products, reportMessages, reports, settings } from "~/db/schema";
+import {
+  auditLog,
+  countries,
+  employees,
+  outbox,
+  partnerProducts,
+  partners,
+  productVerifications,
+  products,
+  reportMessages,
+  reports,
+  settings,
+} from "~/db/schema";
 import { listPartners } from "~/models/partner-list.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import type { PartnerGuidance } from "~/models/report-overview.server";
@@ -95,7 +107,10 @@ interface TemplateDataEntry {
 /** The partner's reports of the open quarter as stored, under the spec's template_type. */
 async function storedReports(partnerId: number) {
   const quarter = await getOpenQuarter();
-  const rows = await db.select().from(reports).where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarter.id)));
+  const rows = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarter.id)));
   return { quarter, byType: new Map(rows.map((row) => [row.type === "filing" ? "filing plan" : row.type, row])) };
 }
 
@@ -162,7 +177,10 @@ describe("GET /admin/partner/", () => {
   it("STAFF reads the partner list with products and their status and spec §3's template_data; a search narrows it", async () => {
     // A status other than the default, so that the answer's is the stored one.
     const [first] = await storedActiveProducts(acme);
-    await db.update(partnerProducts).set({ projectStatus: "ON_HOLD" }).where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, first.product_id)));
+    await db
+      .update(partnerProducts)
+      .set({ projectStatus: "ON_HOLD" })
+      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, first.product_id)));
 
     const answer = await callApi("GET", "/admin/partner/", { token: staff });
     expectAnswer("GET", "/admin/partner/", answer, 200);
@@ -189,7 +207,16 @@ describe("GET /admin/partner/", () => {
     const [unread] = await db
       .select({ reportId: reportMessages.reportId })
       .from(reportMessages)
-      .where(and(inArray(reportMessages.reportId, [...byType.values()].map((row) => row.id)), eq(reportMessages.isPartnerMessage, true), isNull(reportMessages.readByAdminAt)));
+      .where(
+        and(
+          inArray(
+            reportMessages.reportId,
+            [...byType.values()].map((row) => row.id),
+          ),
+          eq(reportMessages.isPartnerMessage, true),
+          isNull(reportMessages.readByAdminAt),
+        ),
+      );
     const type = [...byType.entries()].find(([, row]) => row.id === unread.reportId)![0];
     const isRead = async (token: string) => {
       const answer = await callApi("GET", `/admin/partner/${acme}/`, { token });
@@ -221,18 +248,28 @@ describe("GET /admin/partner/", () => {
     const { assigned } = await productsOf(acme);
     const extra = await db
       .insert(partners)
-      .values(Array.from({ length: 20 }, (_, i) => ({ companyName: `Extra ${i}`, email: `extra${i}@example.org`, contactNumber: "+911234567890", region: "Asia" })))
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({ companyName: `Extra ${i}`, email: `extra${i}@example.org`, contactNumber: "+911234567890", region: "Asia" })),
+      )
       .returning({ id: partners.id });
     await db.insert(partnerProducts).values(extra.map((partner) => ({ partnerId: partner.id, productId: assigned.id, projectStatus: "FILED" as const })));
     const added = await db
       .insert(reports)
       .values(
         extra.flatMap((partner) =>
-          (["pdt", "filing", "sales"] as const).map((type) => ({ partnerId: partner.id, quarterId: quarter.id, type, status: "Submitted" as const, submittedAt: new Date() })),
+          (["pdt", "filing", "sales"] as const).map((type) => ({
+            partnerId: partner.id,
+            quarterId: quarter.id,
+            type,
+            status: "Submitted" as const,
+            submittedAt: new Date(),
+          })),
         ),
       )
       .returning({ id: reports.id, type: reports.type });
-    await db.insert(reportMessages).values(added.filter((report) => report.type === "sales").map((report) => ({ reportId: report.id, isPartnerMessage: true, message: "Please check." })));
+    await db
+      .insert(reportMessages)
+      .values(added.filter((report) => report.type === "sales").map((report) => ({ reportId: report.id, isPartnerMessage: true, message: "Please check." })));
 
     const after = await counted(list);
     expectAnswer("GET", "/admin/partner/", after.result, 200);
@@ -303,9 +340,15 @@ describe("POST /admin/partner/", () => {
     expect(bad.body.errors.contact_number).toEqual(["Contact should have only numbers!"]);
     expect(bad.body.errors["employee.0.first_name"]).toEqual(["Please enter first name."]);
 
-    const short = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, employee: [{ ...NEW_PARTNER.employee[0], contact_number: "+91912345" }] } });
+    const short = await callApi("POST", "/admin/partner/", {
+      token: admin,
+      body: { ...NEW_PARTNER, employee: [{ ...NEW_PARTNER.employee[0], contact_number: "+91912345" }] },
+    });
     expectInvalid("POST", "/admin/partner/", short, ["employee.0.contact_number"]);
-    const unknownProduct = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, active_products: [{ product_id: 999999, status: "FILED" }] } });
+    const unknownProduct = await callApi("POST", "/admin/partner/", {
+      token: admin,
+      body: { ...NEW_PARTNER, active_products: [{ product_id: 999999, status: "FILED" }] },
+    });
     expectInvalid("POST", "/admin/partner/", unknownProduct, ["active_products.0.product_id"]);
     expect(unknownProduct.body.errors["active_products.0.product_id"]).toEqual(["Please select product."]);
 
@@ -326,7 +369,10 @@ describe("GET /admin/partner/{id}/", () => {
     expectAnswer("GET", "/admin/partner/{id}/", answer, 200);
     expect(answer.body).toMatchObject({ partner_id: borealis, company_name: "Borealis Pharma Pvt", email: "partner2@example.org", is_active: true });
     expect(answer.body.contact_number).toMatch(/^\+\d{1,4}\d{10}$/);
-    const assigned = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, borealis), eq(partnerProducts.isActive, true)));
+    const assigned = await db
+      .select()
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, borealis), eq(partnerProducts.isActive, true)));
     expect(answer.body.active_products.map((row: { product_id: number }) => row.product_id).sort()).toEqual(assigned.map((row) => row.productId).sort());
     expect(answer.body.active_products.every((row: { product_name: string; status: string }) => row.product_name && row.status)).toBe(true);
     const people = await db.select().from(employees).where(eq(employees.partnerId, borealis));
@@ -363,7 +409,10 @@ describe("PUT /admin/partner/{id}/", () => {
       ...read.body,
       company_name: "Borealis Pharma International",
       address: null,
-      employee: [{ ...kept, first_name: "Renamed" }, { employee_id: 0, first_name: "Nadia", last_name: "Khan", contact_number: "+441234567890" }],
+      employee: [
+        { ...kept, first_name: "Renamed" },
+        { employee_id: 0, first_name: "Nadia", last_name: "Khan", contact_number: "+441234567890" },
+      ],
     };
     const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
@@ -390,19 +439,26 @@ describe("PUT /admin/partner/{id}/", () => {
       region: read.region,
       active_products: read.active_products.map(({ product_id, status, product_name }: Record<string, unknown>) => ({ product_id, status, product_name })),
       employee: [
-        ...read.employee.map(({ employee_id, first_name, last_name, contact_number }: Record<string, unknown>) => ({ employee_id, first_name, last_name, contact_number })),
+        ...read.employee.map(({ employee_id, first_name, last_name, contact_number }: Record<string, unknown>) => ({
+          employee_id,
+          first_name,
+          last_name,
+          contact_number,
+        })),
         { employee_id: 0, first_name: "New", last_name: "Contact", contact_number: "+919000000001" },
       ],
-      template_data: read.template_data.map(({ template_type, report_status, is_approved, quarter_name, submission_time, updated_at, partner_id, is_read }: Record<string, unknown>) => ({
-        template_type,
-        report_status,
-        is_approved,
-        quarter_name,
-        submission_time,
-        updated_at,
-        partner_id,
-        is_read,
-      })),
+      template_data: read.template_data.map(
+        ({ template_type, report_status, is_approved, quarter_name, submission_time, updated_at, partner_id, is_read }: Record<string, unknown>) => ({
+          template_type,
+          report_status,
+          is_approved,
+          quarter_name,
+          submission_time,
+          updated_at,
+          partner_id,
+          is_read,
+        }),
+      ),
     };
     const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: specOnly });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
@@ -499,7 +555,15 @@ describe("POST /admin/product/", () => {
     expect(answer.body).toMatchObject({
       status: "OK",
       detail: "Product added succcessfully!",
-      product: { product_name: "Lenacapavir 300 mg", category: "FDF", therapy_area: "HIV", product_status: null, does_product_exist: true, active_product_id: null, is_active: true },
+      product: {
+        product_name: "Lenacapavir 300 mg",
+        category: "FDF",
+        therapy_area: "HIV",
+        product_status: null,
+        does_product_exist: true,
+        active_product_id: null,
+        is_active: true,
+      },
     });
     expect(await productNamed("Lenacapavir 300 mg")).toMatchObject({ id: answer.body.product.product_id, category: "FDF" });
   });
@@ -550,7 +614,10 @@ describe("PUT /admin/product/{id}/", () => {
     const id = created.body.product.product_id;
     const answer = await callApi("PUT", `/admin/product/${id}/`, { token: admin, body: { product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
     expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
-    expect(answer.body).toMatchObject({ detail: "Product edited succcessfully!", product: { product_id: id, product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
+    expect(answer.body).toMatchObject({
+      detail: "Product edited succcessfully!",
+      product: { product_id: id, product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" },
+    });
     const read = await callApi("GET", `/admin/product/${id}/`, { token: staff });
     expect(read.body).toMatchObject({ product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV", category: "FDF" });
   });
@@ -565,7 +632,10 @@ describe("PUT /admin/product/{id}/", () => {
     const { product_id, product_name, category, therapy_area, product_status, does_product_exist, active_product_id } = read.body;
     const specOnly = { product_id, product_name: `${product_name} (renamed)`, category, therapy_area, product_status, does_product_exist, active_product_id };
     expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: specOnly }), 200);
-    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual({ ...read.body, product_name: `${product_name} (renamed)` });
+    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual({
+      ...read.body,
+      product_name: `${product_name} (renamed)`,
+    });
   });
 
   it("refuses STAFF and a partner (403); a changed category or another product's id (400); unknown id 404", async () => {
@@ -574,11 +644,19 @@ describe("PUT /admin/product/{id}/", () => {
     expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: staff, body }));
     expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: partner1, body }));
     const product = await productNamed(assigned.name);
-    const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, category: product.category === "FDF" ? "API" : "FDF" } });
+    const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, {
+      token: admin,
+      body: { ...body, category: product.category === "FDF" ? "API" : "FDF" },
+    });
     expectInvalid("PUT", "/admin/product/{id}/", locked, ["category"]);
     const elsewhere = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, product_id: assigned.id + 1 } });
     expectInvalid("PUT", "/admin/product/{id}/", elsewhere, ["product_id"]);
-    expectInvalid("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { product_name: " ", therapy_area: "HIV" } }), ["product_name"]);
+    expectInvalid(
+      "PUT",
+      "/admin/product/{id}/",
+      await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { product_name: " ", therapy_area: "HIV" } }),
+      ["product_name"],
+    );
     expect((await productNamed(assigned.name))?.id).toBe(assigned.id);
     expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", "/admin/product/999999/", { token: admin, body }), 404);
   });
@@ -634,8 +712,16 @@ describe("POST /admin/product_detail/", () => {
 
   it("refuses a partner asking about another partner or itself (403); 400 by field; unknown partner 404", async () => {
     const { assigned } = await productsOf(borealis);
-    expectForbidden("POST", "/admin/product_detail/", await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: borealis } }));
-    expectForbidden("POST", "/admin/product_detail/", await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: acme } }));
+    expectForbidden(
+      "POST",
+      "/admin/product_detail/",
+      await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: borealis } }),
+    );
+    expectForbidden(
+      "POST",
+      "/admin/product_detail/",
+      await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: acme } }),
+    );
     const bad = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: "", partner_id: "first" } });
     expectInvalid("POST", "/admin/product_detail/", bad, ["product_name", "partner_id"]);
     const missing = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: assigned.name, partner_id: 999999 } });
@@ -663,9 +749,15 @@ describe("GET /template/product_verification/{partnerId}", () => {
   });
 
   it("refuses a partner for another partner or itself (403); bad id 400; unknown partner 404", async () => {
-    expectForbidden("GET", "/template/product_verification/{partnerId}", await callApi("GET", `/template/product_verification/${borealis}`, { token: partner1 }));
+    expectForbidden(
+      "GET",
+      "/template/product_verification/{partnerId}",
+      await callApi("GET", `/template/product_verification/${borealis}`, { token: partner1 }),
+    );
     expectForbidden("GET", "/template/product_verification/{partnerId}", await callApi("GET", `/template/product_verification/${acme}`, { token: partner1 }));
-    expectInvalid("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/x1", { token: admin }), ["path.partnerId"]);
+    expectInvalid("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/x1", { token: admin }), [
+      "path.partnerId",
+    ]);
     expectAnswer("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/999999", { token: admin }), 404);
   });
 });
@@ -683,7 +775,13 @@ describe("POST /template/product_verification/{partnerId}", () => {
       body: { product_verification_id: id, is_approved: true, product_name: UNVERIFIED, therapy_area: "HIV", product_status: "FILED" },
     });
     expectAnswer("POST", "/template/product_verification/{partnerId}", answer, 200);
-    expect(answer.body).toMatchObject({ status: "OK", detail: "Product approved and assigned to the partner.", is_approved: true, created_product: true, rows_mapped: 1 });
+    expect(answer.body).toMatchObject({
+      status: "OK",
+      detail: "Product approved and assigned to the partner.",
+      is_approved: true,
+      created_product: true,
+      rows_mapped: 1,
+    });
 
     const product = await productNamed(UNVERIFIED);
     expect(product).toMatchObject({ id: answer.body.product_id, category: "FDF", therapyArea: "HIV" });
@@ -712,8 +810,16 @@ describe("POST /template/product_verification/{partnerId}", () => {
   it("refuses STAFF and partners (403), another partner's path (404), and missing fields (400): still pending", async () => {
     const id = await pendingId();
     const reject = { product_verification_id: id, is_approved: false };
-    expectForbidden("POST", "/template/product_verification/{partnerId}", await callApi("POST", `/template/product_verification/${acme}`, { token: staff, body: reject }));
-    expectForbidden("POST", "/template/product_verification/{partnerId}", await callApi("POST", `/template/product_verification/${acme}`, { token: partner1, body: reject }));
+    expectForbidden(
+      "POST",
+      "/template/product_verification/{partnerId}",
+      await callApi("POST", `/template/product_verification/${acme}`, { token: staff, body: reject }),
+    );
+    expectForbidden(
+      "POST",
+      "/template/product_verification/{partnerId}",
+      await callApi("POST", `/template/product_verification/${acme}`, { token: partner1, body: reject }),
+    );
     const elsewhere = await callApi("POST", `/template/product_verification/${borealis}`, { token: admin, body: reject });
     expectAnswer("POST", "/template/product_verification/{partnerId}", elsewhere, 404);
 
@@ -858,7 +964,12 @@ describe("POST /template/bulkReminder/", () => {
     const empty = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [], template_type: "sales" } });
     expectInvalid("POST", "/template/bulkReminder/", empty, ["partner_ids"]);
     expect(empty.body.errors.partner_ids).toEqual(["Please select a partner."]);
-    expectInvalid("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } }), ["partner_id"]);
+    expectInvalid(
+      "POST",
+      "/template/bulkReminder/",
+      await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } }),
+      ["partner_id"],
+    );
     expect(await mails()).toHaveLength(0);
   });
 });

@@ -126,7 +126,9 @@ describe("Filing Plans calls", () => {
     // Another partner's product is not a column of this partner's plans.
     const [foreign] = await db.select({ id: products.id }).from(products);
     const foreignId = after.product_details.some((p: any) => p.product_id === foreign.id) ? null : foreign.id;
-    const otherProduct = foreignId ?? (await adminFiling(acme)).product_details.find((p: any) => !after.product_details.some((own: any) => own.product_id === p.product_id))?.product_id;
+    const otherProduct =
+      foreignId ??
+      (await adminFiling(acme)).product_details.find((p: any) => !after.product_details.some((own: any) => own.product_id === p.product_id))?.product_id;
     expect(otherProduct).toBeDefined();
     expect(Object.keys(await refused({ [change.countryId]: { [otherProduct]: "Filed" } }))).toEqual([`${change.countryId}.${otherProduct}`]);
     expect((await ownFiling(partner2)).filing_meta.version).toBe(current);
@@ -149,7 +151,10 @@ describe("Filing Plans calls", () => {
     expectRefused("POST", "/template/filing/{partnerId}/", await callApi("POST", `/template/filing/${acme}/`, { token: partner2, body }), 403);
     expectRefused("POST", "/template/filing/{partnerId}/", await callApi("POST", `/template/filing/${acme}/`, { token: staff, body }), 403);
     expectRefused("POST", "/template/filing/{partnerId}/", await callApi("POST", `/template/filing/${acme}/`, { token: admin, body }), 409);
-    const invalid = await callApi("POST", `/template/filing/${acme}/`, { token: admin, body: { version: after.filing_meta.version, [change.countryId]: { [change.productId]: 7 } } });
+    const invalid = await callApi("POST", `/template/filing/${acme}/`, {
+      token: admin,
+      body: { version: after.filing_meta.version, [change.countryId]: { [change.productId]: 7 } },
+    });
     expectRefused("POST", "/template/filing/{partnerId}/", invalid, 400);
     expect(invalid.body.errors[`${change.countryId}.${change.productId}`]).toBeDefined();
     const nobody = await callApi("POST", "/template/filing/999999/", { token: admin, body: { [change.countryId]: { [change.productId]: change.status } } });
@@ -222,7 +227,12 @@ describe("Filing Plans calls", () => {
     const before = await ownFiling(partner1);
     const body = { message: "Corrected filings.", version: before.filing_meta.version };
     expectRefused("POST", "/template/filing/submit/", await callApi("POST", "/template/filing/submit/", { token: staff, body }), 403);
-    expectRefused("POST", "/template/filing/submit/", await callApi("POST", "/template/filing/submit/", { token: partner1, body: { ...body, version: body.version + 1 } }), 409);
+    expectRefused(
+      "POST",
+      "/template/filing/submit/",
+      await callApi("POST", "/template/filing/submit/", { token: partner1, body: { ...body, version: body.version + 1 } }),
+      409,
+    );
     const invalid = await callApi("POST", "/template/filing/submit/", { token: partner1, body: { message: "Corrected filings.", version: -1 } });
     expectRefused("POST", "/template/filing/submit/", invalid, 400);
     expect(invalid.body.errors.version).toBeDefined();
@@ -245,7 +255,10 @@ describe("Filing Plans calls", () => {
   it("POST /template/filing/message/: the admin decides a submitted report; refused to partners, to a report not submitted", async () => {
     await signIn();
     const before = await ownFiling(partner3);
-    const submitted = await callApi("POST", "/template/filing/submit/", { token: partner3, body: { message: "Nothing new.", version: before.filing_meta.version } });
+    const submitted = await callApi("POST", "/template/filing/submit/", {
+      token: partner3,
+      body: { message: "Nothing new.", version: before.filing_meta.version },
+    });
     expectStatus(submitted, 200);
     const body = { partner_id: cedar, message: "Approved, thanks.", is_approved: true };
     expectRefused("POST", "/template/filing/message/", await callApi("POST", "/template/filing/message/", { token: partner3, body }), 403);
@@ -254,8 +267,18 @@ describe("Filing Plans calls", () => {
     expectRefused("POST", "/template/filing/message/", invalid, 400);
     expect(invalid.body.errors.partner_id).toBeDefined();
     // Partner 2 has not submitted this quarter's plans.
-    expectRefused("POST", "/template/filing/message/", await callApi("POST", "/template/filing/message/", { token: admin, body: { ...body, partner_id: borealis } }), 409);
-    expectRefused("POST", "/template/filing/message/", await callApi("POST", "/template/filing/message/", { token: admin, body: { ...body, partner_id: 999999 } }), 404);
+    expectRefused(
+      "POST",
+      "/template/filing/message/",
+      await callApi("POST", "/template/filing/message/", { token: admin, body: { ...body, partner_id: borealis } }),
+      409,
+    );
+    expectRefused(
+      "POST",
+      "/template/filing/message/",
+      await callApi("POST", "/template/filing/message/", { token: admin, body: { ...body, partner_id: 999999 } }),
+      404,
+    );
 
     const approved = await callApi("POST", "/template/filing/message/", { token: admin, body });
     expectStatus(approved, 200);
@@ -287,8 +310,18 @@ describe("Filing Plans calls", () => {
     expectDocumented("POST", "/template/filing/inbox/{who}", adminRead);
     expect((await adminFiling(acme)).unread_message_count).toBe(0);
 
-    expectRefused("POST", "/template/filing/inbox/{who}", await callApi("POST", "/template/filing/inbox/partner", { token: partner3, body: { partner_id: acme } }), 403);
-    expectRefused("POST", "/template/filing/inbox/{who}", await callApi("POST", "/template/filing/inbox/partner", { token: admin, body: { partner_id: acme } }), 400);
+    expectRefused(
+      "POST",
+      "/template/filing/inbox/{who}",
+      await callApi("POST", "/template/filing/inbox/partner", { token: partner3, body: { partner_id: acme } }),
+      403,
+    );
+    expectRefused(
+      "POST",
+      "/template/filing/inbox/{who}",
+      await callApi("POST", "/template/filing/inbox/partner", { token: admin, body: { partner_id: acme } }),
+      400,
+    );
     const invalid = await callApi("POST", "/template/filing/inbox/someone", { token: admin, body: { partner_id: acme } });
     expectRefused("POST", "/template/filing/inbox/{who}", invalid, 400);
     expect(invalid.body.errors["path.who"]).toBeDefined();

@@ -44,7 +44,13 @@ describe("PDT calls", () => {
     const answer = await callApi("GET", "/template/pdt/", { token: partner1 });
     expectStatus(answer, 200);
     expectDocumented("GET", "/template/pdt/", answer);
-    expect(answer.body.pdt_meta).toMatchObject({ partner_id: acme, partner_name: expect.any(String), quarter_name: openQuarter, report_status: "Submitted", can_edit: true });
+    expect(answer.body.pdt_meta).toMatchObject({
+      partner_id: acme,
+      partner_name: expect.any(String),
+      quarter_name: openQuarter,
+      report_status: "Submitted",
+      can_edit: true,
+    });
     expect(answer.body.quarter_dropdown[0].name).toBe(openQuarter);
     expect(answer.body.quarter_editable).toBe(true);
     // The columns: three earlier quarters, oldest first, then the report's own.
@@ -106,7 +112,16 @@ describe("PDT calls", () => {
     const otherStatus = row.product_status === "ON_HOLD" ? "FILED" : "ON_HOLD";
     const body = {
       version: before.pdt_meta.version,
-      rows: [{ product_id: row.product_id, stage_id: row.stage_id, product_status: otherStatus, notes: "Moved to the new line.", [start(openQuarter)]: "2/3/2031", [end(openQuarter)]: "2031-04-05" }],
+      rows: [
+        {
+          product_id: row.product_id,
+          stage_id: row.stage_id,
+          product_status: otherStatus,
+          notes: "Moved to the new line.",
+          [start(openQuarter)]: "2/3/2031",
+          [end(openQuarter)]: "2031-04-05",
+        },
+      ],
     };
     const saved = await callApi("POST", "/template/pdt/", { token: partner3, body });
     expectStatus(saved, 200);
@@ -115,7 +130,12 @@ describe("PDT calls", () => {
 
     const after = await ownPdt(partner3);
     const read = after.rows.find((r: any) => r.product_id === row.product_id && r.stage_id === row.stage_id);
-    expect(read).toMatchObject({ notes: "Moved to the new line.", [start(openQuarter)]: "2031-02-03", [end(openQuarter)]: "2031-04-05", product_status: otherStatus });
+    expect(read).toMatchObject({
+      notes: "Moved to the new line.",
+      [start(openQuarter)]: "2031-02-03",
+      [end(openQuarter)]: "2031-04-05",
+      product_status: otherStatus,
+    });
     expect(after.pdt_meta).toMatchObject({ report_status: "Saved", version: saved.body.version });
 
     // Refused: an administrator on the partner's path, the version read before the save.
@@ -152,7 +172,10 @@ describe("PDT calls", () => {
     const acmeRow = (await adminPdt(acme)).rows.find((r: any) => !after.rows.some((own: any) => own.product_id === r.product_id));
     expect(acmeRow).toBeDefined();
     const foreignRow = { stage_id: acmeRow.stage_id, notes: "", [start(openQuarter)]: "", [end(openQuarter)]: "" };
-    const foreign = await callApi("POST", "/template/pdt/", { token: partner3, body: { version: current, rows: [{ ...foreignRow, product_id: acmeRow.product_id }] } });
+    const foreign = await callApi("POST", "/template/pdt/", {
+      token: partner3,
+      body: { version: current, rows: [{ ...foreignRow, product_id: acmeRow.product_id }] },
+    });
     expectRefused("POST", "/template/pdt/", foreign, 400);
     expect(Object.keys(await refusedWith([{ ...foreignRow, product: acmeRow.product }]))).toEqual(["rows.0.product"]);
 
@@ -170,7 +193,10 @@ describe("PDT calls", () => {
     await signIn();
     const before = await adminPdt(borealis, { quarter: lastQuarter });
     const row = before.rows[0];
-    const body = { version: before.pdt_meta.version, rows: [{ product_id: row.product_id, stage_id: row.stage_id, notes: "Corrected by MPP.", [start(lastQuarter)]: "1/15/2030", [end(lastQuarter)]: "" }] };
+    const body = {
+      version: before.pdt_meta.version,
+      rows: [{ product_id: row.product_id, stage_id: row.stage_id, notes: "Corrected by MPP.", [start(lastQuarter)]: "1/15/2030", [end(lastQuarter)]: "" }],
+    };
     const saved = await callApi("POST", `/template/pdt/${borealis}/`, { token: admin, body, query: { quarter: lastQuarter } });
     expectStatus(saved, 200);
     expectDocumented("POST", "/template/pdt/{partnerId}/", saved);
@@ -245,7 +271,13 @@ describe("PDT calls", () => {
     expectStatus(saved, 200);
     const after = await ownPdt(partner1);
     const row = after.rows[index];
-    expect(row).toMatchObject({ product: changed.product, stage_id: changed.stage_id, notes: "Re-planned.", [start(quarter)]: "2032-03-09", [end(quarter)]: "2032-12-31" });
+    expect(row).toMatchObject({
+      product: changed.product,
+      stage_id: changed.stage_id,
+      notes: "Re-planned.",
+      [start(quarter)]: "2032-03-09",
+      [end(quarter)]: "2032-12-31",
+    });
     expect(row[start(oldest)]).toBe(read.rows[index][start(oldest)]);
     const untouched = (rows: any[]) => rows.filter((_, i) => i !== index);
     expect(untouched(after.rows)).toEqual(untouched(read.rows));
@@ -258,7 +290,12 @@ describe("PDT calls", () => {
     const before = await ownPdt(partner3);
     const body = { message: "Our timeline for the quarter.", version: before.pdt_meta.version };
     expectRefused("POST", "/template/pdt/submit/", await callApi("POST", "/template/pdt/submit/", { token: admin, body }), 403);
-    expectRefused("POST", "/template/pdt/submit/", await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { ...body, version: before.pdt_meta.version + 5 } }), 409);
+    expectRefused(
+      "POST",
+      "/template/pdt/submit/",
+      await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { ...body, version: before.pdt_meta.version + 5 } }),
+      409,
+    );
     const missing = await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { version: before.pdt_meta.version } });
     expectRefused("POST", "/template/pdt/submit/", missing, 400);
     expect(missing.body.errors.message).toBeDefined();
@@ -289,7 +326,12 @@ describe("PDT calls", () => {
     expectRefused("POST", "/template/pdt/message/", invalid, 400);
     expect(invalid.body.errors.is_approved).toBeDefined();
     // Partner 3 has not submitted this quarter's timeline.
-    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: admin, body: { ...body, partner_id: cedar } }), 409);
+    expectRefused(
+      "POST",
+      "/template/pdt/message/",
+      await callApi("POST", "/template/pdt/message/", { token: admin, body: { ...body, partner_id: cedar } }),
+      409,
+    );
 
     const approved = await callApi("POST", "/template/pdt/message/", { token: admin, body });
     expectStatus(approved, 200);
@@ -300,7 +342,10 @@ describe("PDT calls", () => {
     expect(approvedView).toMatchObject({ quarter_editable: false, pdt_meta: { can_edit: false } });
     expect(approvedView.rows.every((row: any) => row.editable === false)).toBe(true);
 
-    const rejected = await callApi("POST", "/template/pdt/message/", { token: admin, body: { partner_id: borealis, message: "Please check the dates.", is_approved: false } });
+    const rejected = await callApi("POST", "/template/pdt/message/", {
+      token: admin,
+      body: { partner_id: borealis, message: "Please check the dates.", is_approved: false },
+    });
     expectStatus(rejected, 200);
     expect(rejected.body.detail).toBe("Report Rejected!");
     const partnerView = await ownPdt(partner2);
@@ -328,7 +373,12 @@ describe("PDT calls", () => {
     expect((await ownPdt(partner1)).unread_message_count).toBe(0);
 
     // Refused: another partner's report, the administrators' side, an id that is none.
-    expectRefused("POST", "/template/pdt/inbox/{who}", await callApi("POST", "/template/pdt/inbox/partner", { token: partner2, body: { partner_id: acme } }), 403);
+    expectRefused(
+      "POST",
+      "/template/pdt/inbox/{who}",
+      await callApi("POST", "/template/pdt/inbox/partner", { token: partner2, body: { partner_id: acme } }),
+      403,
+    );
     expectRefused("POST", "/template/pdt/inbox/{who}", await callApi("POST", "/template/pdt/inbox/admin", { token: partner1, body: {} }), 400);
     const invalid = await callApi("POST", "/template/pdt/inbox/admin", { token: admin, body: { partner_id: "x" } });
     expectRefused("POST", "/template/pdt/inbox/{who}", invalid, 400);

@@ -68,7 +68,10 @@ describe("POST /report/pdt/", () => {
     );
 
     const first = all.body.rows[0];
-    const filtered = await callApi("POST", "/report/pdt/", { token, body: { partner_id: first.partner_id, product_id: first.product_id, page_size: 2, page_number: 1 } });
+    const filtered = await callApi("POST", "/report/pdt/", {
+      token,
+      body: { partner_id: first.partner_id, product_id: first.product_id, page_size: 2, page_number: 1 },
+    });
     expectDocumented("POST", "/report/pdt/", filtered);
     const shownFiltered = await page(pdtPage, `/admin/report/development-timeline?partner=${first.partner_id}&product=${first.product_id}`);
     expect(filtered.body.count).toBe(shownFiltered.page.total);
@@ -81,7 +84,12 @@ describe("POST /report/pdt/", () => {
     expect(all.body.quarter_order).toHaveLength(4);
     expect(all.body.quarter_order[3]).toBe(all.body.quarter);
     const shownRow = shown.page.rows[0];
-    expect(first).toMatchObject({ product: shownRow.productName, stage: shownRow.stageName, product_status: shownRow.status, company_name: shownRow.companyName });
+    expect(first).toMatchObject({
+      product: shownRow.productName,
+      stage: shownRow.stageName,
+      product_status: shownRow.status,
+      company_name: shownRow.companyName,
+    });
     all.body.quarter_order.forEach((quarter: string, index: number) => {
       expect(first[`start_date_${quarter}`]).toBe(shownRow.dates[index].startDate);
       expect(first[`end_date_${quarter}`]).toBe(shownRow.dates[index].endDate);
@@ -143,7 +151,12 @@ describe("POST /report/pdt/download/", () => {
   it("refuses a partner and bad input", async () => {
     await expectRefused("POST", "/report/pdt/download/", "/report/pdt/download/", { body: {} });
     const token = await admin();
-    expectInvalid("POST", "/report/pdt/download/", await callApi("POST", "/report/pdt/download/", { token, body: {}, query: { format: "pdf" } }), "query.format");
+    expectInvalid(
+      "POST",
+      "/report/pdt/download/",
+      await callApi("POST", "/report/pdt/download/", { token, body: {}, query: { format: "pdf" } }),
+      "query.format",
+    );
     expectInvalid("POST", "/report/pdt/download/", await callApi("POST", "/report/pdt/download/", { token, body: { partner_id: "x" } }), "partner_id");
   });
 });
@@ -182,7 +195,12 @@ describe("POST /report/filing/", () => {
   it("refuses a partner and bad input", async () => {
     await expectRefused("POST", "/report/filing/", "/report/filing/", { body: {} });
     const token = await admin();
-    expectInvalid("POST", "/report/filing/", await callApi("POST", "/report/filing/", { token, body: { product_status_dict: { "1": "Filed", "2": "Filed" } } }), "product_status_dict");
+    expectInvalid(
+      "POST",
+      "/report/filing/",
+      await callApi("POST", "/report/filing/", { token, body: { product_status_dict: { "1": "Filed", "2": "Filed" } } }),
+      "product_status_dict",
+    );
     expectInvalid("POST", "/report/filing/", await callApi("POST", "/report/filing/", { token, body: { page_size: 10_000 } }), "page_size");
     expectInvalid("POST", "/report/filing/", await callApi("POST", "/report/filing/", { token, body: { country_id: -3 } }), "country_id");
   });
@@ -210,7 +228,12 @@ describe("POST /report/filing/download/", () => {
     expect(csv.headers.get("Content-Disposition")).toContain('filename="filing-plans.csv"');
     const rows = csvRows(csv.body);
     expect(rows.length - 1).toBe(filtered.body.count);
-    expect(rows.slice(1).map((row) => row[0]).sort()).toEqual(filtered.body.rows.map((row: any) => row.company_name).sort());
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[0])
+        .sort(),
+    ).toEqual(filtered.body.rows.map((row: any) => row.company_name).sort());
   });
 
   it("refuses a partner and bad input", async () => {
@@ -259,7 +282,9 @@ describe("POST /report/sales/{x}", () => {
     expect(filtered.body.count).toBeLessThan(all.body.count);
     expect(byNumber.body.rows).toEqual(filtered.body.rows);
     expect(filtered.body.rows.map((row: any) => row.sales_report_id)).toEqual(shownFiltered.page.rows.map((row: any) => row.id));
-    expect(filtered.body.rows.every((row: any) => row.company_name === first.company_name && row.year === String(year) && row.month === first.month)).toBe(true);
+    expect(filtered.body.rows.every((row: any) => row.company_name === first.company_name && row.year === String(year) && row.month === first.month)).toBe(
+      true,
+    );
   });
 
   it("answers the FDF table with its own filters, for staff, on a quarter id", async () => {
@@ -280,7 +305,9 @@ describe("POST /report/sales/{x}", () => {
     expect(filtered.body.rows.every((row: any) => row.currency === currency)).toBe(true);
     expect(filtered.body.currency_filter).toContain(currency);
     // The FDF row in the spec's names: the formulation type is formulation_md.
-    expect(all.body.columns.map((column: any) => column.key)).toEqual(expect.arrayContaining(["country_name", "formulation_md", "pack_size", "procurement_end_country"]));
+    expect(all.body.columns.map((column: any) => column.key)).toEqual(
+      expect.arrayContaining(["country_name", "formulation_md", "pack_size", "procurement_end_country"]),
+    );
     expect(first).toHaveProperty("formulation_md");
     expect(first).not.toHaveProperty("formulation_type");
   });
@@ -356,7 +383,11 @@ describe("the consolidated reports for a client written against the spec", () =>
     const pdtChosen = await callApi("POST", "/report/pdt/", { token, body: chosen });
     expectDocumented("POST", "/report/pdt/", pdtChosen);
     expect(pdtChosen.body.rows.map((found: any) => found.report_id)).toContain(row.report_id);
-    expect(pdtChosen.body.rows.every((found: any) => found.partner_id === row.partner_id && found.stage_id === row.stage_id && found.product_status === row.product_status)).toBe(true);
+    expect(
+      pdtChosen.body.rows.every(
+        (found: any) => found.partner_id === row.partner_id && found.stage_id === row.stage_id && found.product_status === row.product_status,
+      ),
+    ).toBe(true);
 
     const filing = await callApi("POST", "/report/filing/", { token, body: {} });
     expect(filing.body).not.toHaveProperty("options");
@@ -369,7 +400,12 @@ describe("the consolidated reports for a client written against the spec", () =>
     expect(filing.body.status_filter.map((option: any) => option.id)).toContain(status);
     const filingChosen = await callApi("POST", "/report/filing/", {
       token,
-      body: { quarter: filing.body.quarter_filter[0].quarter_name, partner_id: filingRow.partner_id, country_id: filingRow.country_id, product_status_dict: { [productId]: status } },
+      body: {
+        quarter: filing.body.quarter_filter[0].quarter_name,
+        partner_id: filingRow.partner_id,
+        country_id: filingRow.country_id,
+        product_status_dict: { [productId]: status },
+      },
     });
     expectDocumented("POST", "/report/filing/", filingChosen);
     expect(filingChosen.body.rows.map((found: any) => found.report_id)).toEqual([filingRow.report_id]);
@@ -413,7 +449,10 @@ describe("the consolidated reports for a client written against the spec", () =>
     expect(pdt.body.rows.map((row: any) => [row.product, row.stage, row[`start_date_${quarter}`], row[`end_date_${quarter}`]])).toEqual(
       shown.page.rows.map((row: any) => [row.productName, row.stageName, row.dates[3].startDate, row.dates[3].endDate]),
     );
-    const pdtFile = await callApi("POST", "/report/pdt/download/", { token, body: { page_number: 1, page_size: 50, quarter, partner_id: null, product_id: null, stages: null, status: null } });
+    const pdtFile = await callApi("POST", "/report/pdt/download/", {
+      token,
+      body: { page_number: 1, page_size: 50, quarter, partner_id: null, product_id: null, stages: null, status: null },
+    });
     expect(pdtFile.status).toBe(200);
     expect((await sheetRows(pdtFile.body)).length - 1).toBe(pdt.body.count);
 
@@ -458,17 +497,34 @@ describe("the consolidated reports for a client written against the spec", () =>
     );
     const api = await callApi("POST", "/report/sales/api", {
       token,
-      body: { page_number: 1, page_size: 100, partner_id: null, product_id: null, country_id: null, quarter_id: null, year: null, month: null, purchaser: null },
+      body: {
+        page_number: 1,
+        page_size: 100,
+        partner_id: null,
+        product_id: null,
+        country_id: null,
+        quarter_id: null,
+        year: null,
+        month: null,
+        purchaser: null,
+      },
     });
     expectDocumented("POST", "/report/sales/{x}", api);
-    for (const field of ["year", "month", "country_name", "purchaser", "product_name", "quantity", "total_value", "sales_report_id"]) expect(api.body.rows[0], field).toHaveProperty(field);
+    for (const field of ["year", "month", "country_name", "purchaser", "product_name", "quantity", "total_value", "sales_report_id"])
+      expect(api.body.rows[0], field).toHaveProperty(field);
   });
 });
 
 // ---------------------------------------------------------------- dashboard
 
 /** The page's column keys the API answers by the spec's names. */
-const SPEC_KEY: Record<string, string> = { product: "product_name", company: "company_name", partner: "company_name", country: "country_name", value: "total_value" };
+const SPEC_KEY: Record<string, string> = {
+  product: "product_name",
+  company: "company_name",
+  partner: "company_name",
+  country: "country_name",
+  value: "total_value",
+};
 /** A page table's rows as the API answers them (by column key, in the spec's names). */
 const asRecords = (table: DashboardTable) =>
   table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [SPEC_KEY[column.key] ?? column.key, row[index] ?? null])));
@@ -499,7 +555,9 @@ describe("GET /admin/dashboard/sales/", () => {
     expect(every.body.rows.length).toBeGreaterThan(0);
     // Without ?unapproved=1 only approved reports count: the figures differ on the seed.
     const approvedOnly = await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "country", for: "company" } });
-    expect(approvedOnly.body.rows).toEqual(asRecords((await dashboardTab("tab=sales-country")).tables.find((table: DashboardTable) => table.id === "country-company-sales")));
+    expect(approvedOnly.body.rows).toEqual(
+      asRecords((await dashboardTab("tab=sales-country")).tables.find((table: DashboardTable) => table.id === "country-company-sales")),
+    );
     expect(approvedOnly.body.rows).not.toEqual(every.body.rows);
 
     const time = await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "company", for: "time", period: "year", unapproved: "1" } });
@@ -524,7 +582,8 @@ describe("GET /admin/dashboard/sales/", () => {
       expect(answer.body.rows.map((row: any) => [row.units, row.total_value, row.price_per_pack, row.price_per_treatment])).toEqual(
         sales.rows.map((row: any[]) => [row[1], row[2], ...((priceOf.get(row[0]) as unknown[]) ?? [null, null])]),
       );
-      const label = (row: any) => (period === "year" ? String(row.year) : period === "quarter" ? row.quarter_name : `${row.year}-${String(row.month).padStart(2, "0")}`);
+      const label = (row: any) =>
+        period === "year" ? String(row.year) : period === "quarter" ? row.quarter_name : `${row.year}-${String(row.month).padStart(2, "0")}`;
       expect(answer.body.rows.map(label)).toEqual(sales.rows.map((row: any[]) => row[0]));
       const first = answer.body.rows[0];
       if (period === "year") expect([first.month, first.quarter_name]).toEqual([null, null]);
@@ -542,10 +601,25 @@ describe("GET /admin/dashboard/sales/", () => {
   it("refuses a partner and bad input", async () => {
     await expectRefused("GET", "/admin/dashboard/sales/", "/admin/dashboard/sales/", { query: { map_with: "product", for: "company" } });
     await expectRefused("GET", "/admin/dashboard/sales/", "/admin/dashboard/sales/", { query: { for: "period" } });
-    expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token: await admin(), query: { for: "company" } }), "query.map_with");
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/sales/",
+      await callApi("GET", "/admin/dashboard/sales/", { token: await admin(), query: { for: "company" } }),
+      "query.map_with",
+    );
     const token = await admin();
-    expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "planet", for: "company" } }), "query.map_with");
-    expectInvalid("GET", "/admin/dashboard/sales/", await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "product", for: "product" } }), "query.for");
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/sales/",
+      await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "planet", for: "company" } }),
+      "query.map_with",
+    );
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/sales/",
+      await callApi("GET", "/admin/dashboard/sales/", { token, query: { map_with: "product", for: "product" } }),
+      "query.for",
+    );
   });
 });
 
@@ -578,10 +652,25 @@ describe("GET /admin/dashboard/project/, /product/company/, /company/", () => {
     await expectRefused("GET", "/admin/dashboard/product/company/", "/admin/dashboard/product/company/");
     await expectRefused("GET", "/admin/dashboard/company/", "/admin/dashboard/company/");
     const token = await admin();
-    expectInvalid("GET", "/admin/dashboard/product/company/", await callApi("GET", "/admin/dashboard/product/company/", { token, query: { page_number: "0" } }), "query.page_number");
-    expectInvalid("GET", "/admin/dashboard/company/", await callApi("GET", "/admin/dashboard/company/", { token, query: { unapproved: "yes" } }), "query.unapproved");
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/product/company/",
+      await callApi("GET", "/admin/dashboard/product/company/", { token, query: { page_number: "0" } }),
+      "query.page_number",
+    );
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/company/",
+      await callApi("GET", "/admin/dashboard/company/", { token, query: { unapproved: "yes" } }),
+      "query.unapproved",
+    );
     // The project counts take no parameter: one is refused.
-    expectInvalid("GET", "/admin/dashboard/project/", await callApi("GET", "/admin/dashboard/project/", { token, query: { page_number: "1" } }), "query.page_number");
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/project/",
+      await callApi("GET", "/admin/dashboard/project/", { token, query: { page_number: "1" } }),
+      "query.page_number",
+    );
   });
 });
 
@@ -616,8 +705,18 @@ describe("GET /admin/dashboard/product/country/ and /quarter/, /country/", () =>
     await expectRefused("GET", "/admin/dashboard/product/country/quarter/", "/admin/dashboard/product/country/quarter/");
     await expectRefused("GET", "/admin/dashboard/country/", "/admin/dashboard/country/");
     const token = await admin();
-    expectInvalid("GET", "/admin/dashboard/product/country/", await callApi("GET", "/admin/dashboard/product/country/", { token, query: { status: "Lost" } }), "query.status");
-    expectInvalid("GET", "/admin/dashboard/country/", await callApi("GET", "/admin/dashboard/country/", { token, query: { type: "Filing-Planned" } }), "query.type");
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/product/country/",
+      await callApi("GET", "/admin/dashboard/product/country/", { token, query: { status: "Lost" } }),
+      "query.status",
+    );
+    expectInvalid(
+      "GET",
+      "/admin/dashboard/country/",
+      await callApi("GET", "/admin/dashboard/country/", { token, query: { type: "Filing-Planned" } }),
+      "query.type",
+    );
     expectInvalid(
       "GET",
       "/admin/dashboard/product/country/quarter/",

@@ -14,7 +14,20 @@ import { callApi, demoSignIn, expectDocumented, expectRefused, expectStatus } fr
 
 const API_FIELDS = ["year", "month", "country_name", "country_id", "purchaser", "product_name", "product_id", "quantity", "total_value"];
 const FDF_FIELDS = [
-  ...["year", "month", "country_name", "country_id", "purchaser", "product_name", "product_id", "strength", "formulation_md", "pack_size", "quantity", "currency"],
+  ...[
+    "year",
+    "month",
+    "country_name",
+    "country_id",
+    "purchaser",
+    "product_name",
+    "product_id",
+    "strength",
+    "formulation_md",
+    "pack_size",
+    "quantity",
+    "currency",
+  ],
   ...["gross_sale_price_currency", "usd_exchange_rate", "gross_sale_price_usd", "total_gross_value", "deductable_expenses", "total_value"],
   ...["royalty_percent", "royalty_due", "procurement_end_country", "comments"],
 ];
@@ -73,7 +86,12 @@ describe("Sales Report calls", () => {
       expect(countries.get(row.country_id)).toBe(row.country_name);
       expect(apiProducts.get(row.product_id)).toBe(row.product_name);
     }
-    expect(api.body.rows[0]).toMatchObject({ month: "October", year: expect.stringMatching(/^\d{4}$/), quantity: expect.any(String), total_value: expect.any(String) });
+    expect(api.body.rows[0]).toMatchObject({
+      month: "October",
+      year: expect.stringMatching(/^\d{4}$/),
+      quantity: expect.any(String),
+      total_value: expect.any(String),
+    });
 
     const fdf = await callApi("GET", "/template/sales/fdf", { token: partner1 });
     expectStatus(fdf, 200);
@@ -132,7 +150,15 @@ describe("Sales Report calls", () => {
       rows: [
         { ...first, purchaser: "Changed Buyer Ltd" },
         // Typed loosely: the month and year as numbers, the names in other cases, no ids; saved in their canonical spelling.
-        { ...newRowFrom(first, "New Buyer Ltd"), year: Number(first.year), month: 10, country_name: ` ${first.country_name.toUpperCase()} `, country_id: null, product_name: first.product_name.toLowerCase(), product_id: undefined },
+        {
+          ...newRowFrom(first, "New Buyer Ltd"),
+          year: Number(first.year),
+          month: 10,
+          country_name: ` ${first.country_name.toUpperCase()} `,
+          country_id: null,
+          product_name: first.product_name.toLowerCase(),
+          product_id: undefined,
+        },
       ],
     };
 
@@ -146,29 +172,45 @@ describe("Sales Report calls", () => {
       expect(answer.body.errors).toEqual(errors);
     };
     await refused({ rows: [{ ...newRowFrom(first, "Bad"), year: "1800" }] }, { "rows.0.year": ["Year: please input a valid entry."] });
-    await refused({ rows: [{ year: first.year }] }, {
-      "rows.0.month": ["Month: please input a valid entry."],
-      "rows.0.country_name": ["Country: please input a valid entry."],
-      "rows.0.product_name": ["Api Name: please input a valid entry."],
-      "rows.0.quantity": ["Quantity (Kg): please input a valid entry."],
-    });
+    await refused(
+      { rows: [{ year: first.year }] },
+      {
+        "rows.0.month": ["Month: please input a valid entry."],
+        "rows.0.country_name": ["Country: please input a valid entry."],
+        "rows.0.product_name": ["Api Name: please input a valid entry."],
+        "rows.0.quantity": ["Quantity (Kg): please input a valid entry."],
+      },
+    );
     await refused({ rows: [{ ...first, royalty: "1" }] }, { "rows.0": [expect.any(String)] });
     await refused({ rows: [{ ...first, strength: "50 mg" }] }, { "rows.0.strength": ["Not a field of the API tab."] });
     await refused({ rows: [{ ...first, quantity: true }] }, { "rows.0.quantity": [expect.any(String)] });
-    await refused({ rows: [{ ...first, product_id: fdfBefore.product_order[0].product_id }] }, { "rows.0.product_id": ["Not one of the partner's API products."] });
+    await refused(
+      { rows: [{ ...first, product_id: fdfBefore.product_order[0].product_id }] },
+      { "rows.0.product_id": ["Not one of the partner's API products."] },
+    );
     const otherCountry = before.country_order.find((country: any) => country.country_id !== first.country_id);
     await refused({ rows: [{ ...first, country_id: otherCountry.country_id }] }, { "rows.0.country_id": ["Not the id of the country_name sent."] });
     // The API tab does not delete the FDF tab's rows.
     await refused({ sales_report_id: [fdfBefore.rows[0].sales_report_id] }, { "sales_report_id.0": ["A row of the FDF tab."] });
     await unchanged();
     // A partner naming another partner: refused before anything is read of it.
-    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: partner1, body: { ...body, partner_id: borealis } }), 403);
+    expectRefused(
+      "POST",
+      "/template/sales/{x}",
+      await callApi("POST", "/template/sales/api", { token: partner1, body: { ...body, partner_id: borealis } }),
+      403,
+    );
     expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: admin, body }), 403);
     // Acme naming a Borealis row: refused, Borealis's rows unchanged.
     const borealisRows = (await partners(borealis, "api")).rows;
     const foreign = await callApi("POST", "/template/sales/api", { token: partner1, body: { rows: [{ ...borealisRows[0], purchaser: "Hijacked" }] } });
     expectRefused("POST", "/template/sales/{x}", foreign, 400);
-    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/api", { token: partner1, body: { sales_report_id: [borealisRows[0].sales_report_id] } }), 400);
+    expectRefused(
+      "POST",
+      "/template/sales/{x}",
+      await callApi("POST", "/template/sales/api", { token: partner1, body: { sales_report_id: [borealisRows[0].sales_report_id] } }),
+      400,
+    );
     expect((await partners(borealis, "api")).rows).toEqual(borealisRows);
     expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/xyz", { token: partner1, body }), 400);
     await unchanged();
@@ -238,7 +280,12 @@ describe("Sales Report calls", () => {
     expect(unknownCountry.body.errors).toEqual({ "rows.0.country_id": ["No such country."] });
     // An API row's id is no row of the FDF tab.
     const apiRow = (await own(partner1, "api")).rows[0];
-    expectRefused("POST", "/template/sales/{x}", await callApi("POST", "/template/sales/fdf", { token: partner1, body: { rows: [{ ...first, sales_report_id: apiRow.sales_report_id }] } }), 400);
+    expectRefused(
+      "POST",
+      "/template/sales/{x}",
+      await callApi("POST", "/template/sales/fdf", { token: partner1, body: { rows: [{ ...first, sales_report_id: apiRow.sales_report_id }] } }),
+      400,
+    );
     expect((await own(partner1, "fdf")).rows).toEqual(after.rows);
   });
 
@@ -247,7 +294,8 @@ describe("Sales Report calls", () => {
     const before = await partners(borealis, "api");
     const body = { version: before.sales_meta.version, rows: [{ ...before.rows[0], purchaser: "Corrected by MPP" }] };
     expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token: staff, body }), 403);
-    for (const token of [partner1, partner2]) expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token, body }), 403);
+    for (const token of [partner1, partner2])
+      expectRefused("POST", "/template/sales/{x}/{y}", await callApi("POST", `/template/sales/api/${borealis}`, { token, body }), 403);
     const otherPartner = await callApi("POST", `/template/sales/api/${borealis}`, { token: admin, body: { ...body, partner_id: acme } });
     expectRefused("POST", "/template/sales/{x}/{y}", otherPartner, 400);
     expect(otherPartner.body.errors).toEqual({ partner_id: ["Must be the partner of the path."] });
@@ -305,7 +353,17 @@ describe("Sales Report calls", () => {
     expect(read.rows).toEqual([]);
     const product = read.product_order[0];
     const country = read.country_order.find((entry: any) => entry.country_name === "India");
-    const row = { year: "2026", month: "October", country_name: country.country_name, country_id: country.country_id, purchaser: "Spec Client Ltd", product_name: product.product_name, product_id: product.product_id, quantity: "12.5", total_value: "1000.10" };
+    const row = {
+      year: "2026",
+      month: "October",
+      country_name: country.country_name,
+      country_id: country.country_id,
+      purchaser: "Spec Client Ltd",
+      product_name: product.product_name,
+      product_id: product.product_id,
+      quantity: "12.5",
+      total_value: "1000.10",
+    };
     const saved = await callApi("POST", "/template/sales/api", { token: partner3, body: { sales_report_id: [], rows: [row] } });
     expectStatus(saved, 200);
     const after = await own(partner3, "api");
@@ -326,7 +384,12 @@ describe("Sales Report calls", () => {
     expectRefused("POST", "/template/sales/submit/", noComment, 400);
     expect(noComment.body.detail).toBe("Enter comments for admin");
     expectRefused("POST", "/template/sales/submit/", await callApi("POST", "/template/sales/submit/", { token: admin, body: { message: "x", version } }), 403);
-    expectRefused("POST", "/template/sales/submit/", await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "x", version: version + 5 } }), 409);
+    expectRefused(
+      "POST",
+      "/template/sales/submit/",
+      await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "x", version: version + 5 } }),
+      409,
+    );
 
     const submitted = await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "Q4 as agreed.", version } });
     expectStatus(submitted, 200);
@@ -341,9 +404,19 @@ describe("Sales Report calls", () => {
     // The administrator first settles the product name Acme's seeded report asks to verify.
     const adminUser = (await findUserByEmail("admin@example.org"))!;
     for (const pending of await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))) {
-      await decideProductVerification({ actor: adminUser, verificationId: pending.id, decision: "reject", mapToProductId: null, newProduct: null, projectStatus: null });
+      await decideProductVerification({
+        actor: adminUser,
+        verificationId: pending.id,
+        decision: "reject",
+        mapToProductId: null,
+        newProduct: null,
+        projectStatus: null,
+      });
     }
-    const rejected = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Please add October.", is_approved: false } });
+    const rejected = await callApi("POST", "/template/sales/message/", {
+      token: admin,
+      body: { partner_id: acme, message: "Please add October.", is_approved: false },
+    });
     expectStatus(rejected, 200);
     expectDocumented("POST", "/template/sales/message/", rejected);
     expect(rejected.body.detail).toBe("Report Rejected!");
@@ -357,9 +430,17 @@ describe("Sales Report calls", () => {
     expectDocumented("POST", "/template/sales/inbox/{who}", read);
     expect((await own(partner1, "fdf")).unread_message_count).toBe(0);
     expectRefused("POST", "/template/sales/inbox/{who}", await callApi("POST", "/template/sales/inbox/admin", { token: partner1, body: {} }), 400);
-    expectRefused("POST", "/template/sales/inbox/{who}", await callApi("POST", "/template/sales/inbox/partner", { token: partner2, body: { partner_id: acme } }), 403);
+    expectRefused(
+      "POST",
+      "/template/sales/inbox/{who}",
+      await callApi("POST", "/template/sales/inbox/partner", { token: partner2, body: { partner_id: acme } }),
+      403,
+    );
 
-    const resubmitted = await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "October added.", version: unread.sales_meta.version } });
+    const resubmitted = await callApi("POST", "/template/sales/submit/", {
+      token: partner1,
+      body: { message: "October added.", version: unread.sales_meta.version },
+    });
     expectStatus(resubmitted, 200);
     const approved = await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Thank you.", is_approved: true } });
     expect(approved.body.detail).toBe("Report Approved!");
@@ -367,7 +448,12 @@ describe("Sales Report calls", () => {
     expect(final.sales_meta).toMatchObject({ report_status: "Approved", approval_time: expect.any(String), can_edit: false });
     expect(final.quarter_editable).toBe(false);
     // Cedar has not submitted: nothing to decide.
-    expectRefused("POST", "/template/sales/message/", await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: cedar, message: "x", is_approved: true } }), 409);
+    expectRefused(
+      "POST",
+      "/template/sales/message/",
+      await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: cedar, message: "x", is_approved: true } }),
+      409,
+    );
   });
 });
 
@@ -380,14 +466,26 @@ describe("JSON API: one quarter by machine alone", () => {
       body: { version: report.sales_meta.version, rows: [{ ...newRowFrom(report.rows[0], "Machine Buyer Ltd"), quantity: "1000", total_value: "777777" }] },
     });
     expectStatus(saved, 200);
-    expectStatus(await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "Sent by our ERP.", version: saved.body.version } }), 200);
+    expectStatus(
+      await callApi("POST", "/template/sales/submit/", { token: partner1, body: { message: "Sent by our ERP.", version: saved.body.version } }),
+      200,
+    );
 
     expectStatus(await callApi("GET", `/template/product_verification/${acme}`, { token: admin }), 200);
     // Settle the seeded pending product names by API too, then approve.
     for (const verification of await db.select().from(productVerifications).where(eq(productVerifications.status, "pending"))) {
-      expectStatus(await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: verification.id, is_approved: false } }), 200);
+      expectStatus(
+        await callApi("POST", `/template/product_verification/${acme}`, {
+          token: admin,
+          body: { product_verification_id: verification.id, is_approved: false },
+        }),
+        200,
+      );
     }
-    expectStatus(await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Approved by API.", is_approved: true } }), 200);
+    expectStatus(
+      await callApi("POST", "/template/sales/message/", { token: admin, body: { partner_id: acme, message: "Approved by API.", is_approved: true } }),
+      200,
+    );
 
     const consolidated = await callApi("POST", "/report/sales/api", { token: admin, body: { partner_id: acme, purchaser: "Machine Buyer" } });
     expectStatus(consolidated, 200);
@@ -408,7 +506,10 @@ describe("JSON API: one quarter by machine alone", () => {
   it("a body of thousands of bad entries is refused naming the first 100 fields, and nothing is saved", async () => {
     await signIn();
     const before = await callApi("GET", "/template/sales/api", { token: partner1 });
-    const answer = await callApi("POST", "/template/sales/api", { token: partner1, body: { sales_report_id: Array.from({ length: 5000 }, () => "not an id") } });
+    const answer = await callApi("POST", "/template/sales/api", {
+      token: partner1,
+      body: { sales_report_id: Array.from({ length: 5000 }, () => "not an id") },
+    });
     expectRefused("POST", "/template/sales/{x}", answer, 400);
     expect(Object.keys(answer.body.errors)).toHaveLength(100);
     expect(answer.body.errors["sales_report_id.0"]).toBeDefined();

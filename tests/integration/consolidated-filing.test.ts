@@ -121,7 +121,10 @@ interface Expected {
  * What the report should hold, computed here from every stored cell of the quarter (without the
  * model's SQL): a row per report and country with a filing, the filters applied in JavaScript.
  */
-async function expectedRows(quarterId: number, filter: { partner?: number; country?: number; reportStatus?: Status; product?: number; productStatus?: string } = {}) {
+async function expectedRows(
+  quarterId: number,
+  filter: { partner?: number; country?: number; reportStatus?: Status; product?: number; productStatus?: string } = {},
+) {
   const cells = await db
     .select({
       reportId: reports.id,
@@ -142,7 +145,15 @@ async function expectedRows(quarterId: number, filter: { partner?: number; count
   for (const cell of cells) {
     if (cell.status === "" || cell.status === "0") continue;
     const key = `${cell.reportId}:${cell.countryId}`;
-    const row = rows.get(key) ?? { key, companyName: cell.companyName, partnerId: cell.partnerId, country: cell.country, countryId: cell.countryId, reportStatus: cell.reportStatus, cells: {} };
+    const row = rows.get(key) ?? {
+      key,
+      companyName: cell.companyName,
+      partnerId: cell.partnerId,
+      country: cell.country,
+      countryId: cell.countryId,
+      reportStatus: cell.reportStatus,
+      cells: {},
+    };
     row.cells[String(cell.productId)] = cell.status;
     rows.set(key, row);
   }
@@ -162,17 +173,27 @@ const keyOf = (row: { reportId: number; countryId: number }) => `${row.reportId}
 const sortedKeys = (rows: { key: string }[]) => rows.map((row) => row.key).sort();
 
 /** A row of the download as text cells: Company Name, Country, Report Status, then a cell per product column. */
-const downloadRow = (row: Expected, productIds: number[]) => [row.companyName, row.country, row.reportStatus, ...productIds.map((id) => row.cells[String(id)] ?? "")];
+const downloadRow = (row: Expected, productIds: number[]) => [
+  row.companyName,
+  row.country,
+  row.reportStatus,
+  ...productIds.map((id) => row.cells[String(id)] ?? ""),
+];
 
 async function addPartner(companyName: string) {
   const unique = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const [partner] = await db.insert(partners).values({ companyName, email: `p-${unique}@example.org`, contactNumber: "+919876543210", region: "Asia" }).returning();
+  const [partner] = await db
+    .insert(partners)
+    .values({ companyName, email: `p-${unique}@example.org`, contactNumber: "+919876543210", region: "Asia" })
+    .returning();
   return partner.id;
 }
 async function addReport(partnerId: number, quarterId: number, status: Status, cells: { country: number; product: number; status: string }[]) {
   const [report] = await db.insert(reports).values({ partnerId, quarterId, type: "filing", status }).returning();
   for (let start = 0; start < cells.length; start += 1000) {
-    await db.insert(filingValues).values(cells.slice(start, start + 1000).map((cell) => ({ reportId: report.id, countryId: cell.country, productId: cell.product, status: cell.status })));
+    await db
+      .insert(filingValues)
+      .values(cells.slice(start, start + 1000).map((cell) => ({ reportId: report.id, countryId: cell.country, productId: cell.product, status: cell.status })));
   }
   return report.id;
 }
@@ -272,13 +293,24 @@ describe("the Filing Plans consolidated report", () => {
   });
 
   it("falls back to no filter for values a link cannot mean, and reads each parameter once", async () => {
-    const { view, query } = await pageData({ partner: "-1", country: "x", reportStatus: "Draft", product: "99999999999", page: "abc", sort: "email", dir: "sideways" });
+    const { view, query } = await pageData({
+      partner: "-1",
+      country: "x",
+      reportStatus: "Draft",
+      product: "99999999999",
+      page: "abc",
+      sort: "email",
+      dir: "sideways",
+    });
     expect(query).toMatchObject({ page: 1, dir: "asc" });
     for (const key of ["partner", "country", "reportStatus", "product", "sort"] as const) expect(query[key]).toBeUndefined();
     expect(view.page.total).toBe((await expectedRows(open)).length);
     const twice = filingQuerySchema.parse({ partner: String(partnerIds.cedar) });
     expect(twice.partner).toBe(partnerIds.cedar);
-    const result = await runRoute<PageData>(pageLoader, buildRequest(`${PAGE}?quarter=${encodeURIComponent(previousName)}&partner=${partnerIds.cedar}&partner=${partnerIds.acme}`, { cookie: adminCookie }));
+    const result = await runRoute<PageData>(
+      pageLoader,
+      buildRequest(`${PAGE}?quarter=${encodeURIComponent(previousName)}&partner=${partnerIds.cedar}&partner=${partnerIds.acme}`, { cookie: adminCookie }),
+    );
     expect(result.data!.query.partner).toBe(partnerIds.cedar);
   });
 
@@ -317,7 +349,9 @@ describe("the Filing Plans consolidated report", () => {
     const [productId] = await firstProducts(1);
     await addReport(draft, open, "Saved", [{ country: countryIds.get("Kenya")!, product: productId, status: "Filing-Planned" }]);
     const current = await pageData({ reportStatus: "Saved" });
-    expect(current.view.page.rows.map((row) => [row.companyName, row.country, row.reportStatus, row.cells[String(productId)]])).toEqual([["Draft Partner Ltd", "Kenya", "Saved", "Filing-Planned"]]);
+    expect(current.view.page.rows.map((row) => [row.companyName, row.country, row.reportStatus, row.cells[String(productId)]])).toEqual([
+      ["Draft Partner Ltd", "Kenya", "Saved", "Filing-Planned"],
+    ]);
   });
 
   it("sees a filing added, one removed and a decision taken since the last view at once, in the count and the lists too", async () => {
@@ -335,7 +369,10 @@ describe("the Filing Plans consolidated report", () => {
 
     // A save that removes it again: its rows and the report's version change together.
     await db.delete(filingValues).where(and(eq(filingValues.reportId, report.id), eq(filingValues.countryId, newCountryId)));
-    await db.update(reports).set({ version: report.version + 1 }).where(eq(reports.id, report.id));
+    await db
+      .update(reports)
+      .set({ version: report.version + 1 })
+      .where(eq(reports.id, report.id));
     const removed = (await pageData()).view;
     expect(removed.page.total).toBe(before.page.total);
     expect(removed.options.country_filter.map((option) => option.name)).not.toContain(newCountry);
@@ -343,7 +380,10 @@ describe("the Filing Plans consolidated report", () => {
     const decided: Status = report.status === "Rejected" ? "Approved" : "Rejected";
     const reportRows = (await pageData({ partner: report.partnerId })).view.page.total;
     const beforeDecision = (await pageData({ reportStatus: decided })).view.page.total;
-    await db.update(reports).set({ status: decided, version: report.version + 2 }).where(eq(reports.id, report.id));
+    await db
+      .update(reports)
+      .set({ status: decided, version: report.version + 2 })
+      .where(eq(reports.id, report.id));
     expect((await pageData({ reportStatus: decided })).view.page.total).toBe(beforeDecision + reportRows);
     expect((await pageData({ reportStatus: decided, partner: report.partnerId })).view.page.total).toBe(reportRows);
   });
@@ -353,7 +393,9 @@ describe("the Filing Plans consolidated report", () => {
     const companyThenCountry = (list: { companyName: string; country: string }[]) => list.map((row) => `${row.companyName}|${row.country}`);
     const byCompany = await rows({});
     expect(companyThenCountry(byCompany)).toEqual(
-      companyThenCountry([...byCompany].sort((a, b) => (a.companyName === b.companyName ? (a.country < b.country ? -1 : 1) : a.companyName < b.companyName ? -1 : 1))),
+      companyThenCountry(
+        [...byCompany].sort((a, b) => (a.companyName === b.companyName ? (a.country < b.country ? -1 : 1) : a.companyName < b.companyName ? -1 : 1)),
+      ),
     );
     expect(byCompany[0].companyName).toBe("Acme Generics Ltd");
     expect(await rows({ sort: "company", dir: "asc" })).toEqual(byCompany);
@@ -418,7 +460,8 @@ describe("the Filing Plans consolidated report", () => {
 
     // Paging by another sort covers the rows too.
     const byCountry: string[] = [];
-    for (let number = 1; number <= pages; number += 1) byCountry.push(...(await pageData({ quarter: previousName, sort: "country", dir: "desc", page: number })).view.page.rows.map(keyOf));
+    for (let number = 1; number <= pages; number += 1)
+      byCountry.push(...(await pageData({ quarter: previousName, sort: "country", dir: "desc", page: number })).view.page.rows.map(keyOf));
     expect(byCountry.sort()).toEqual(sortedKeys(expected));
 
     const filtered = await expectedRows(previous, { partner: big, product: productIds[0], productStatus: "Filed" });
@@ -438,7 +481,12 @@ describe("the Filing Plans consolidated report", () => {
     const big = await addPartner("Bulk Generics");
     const productIds = await firstProducts(3);
     const countryList = [...countryIds.values()].sort((a, b) => a - b).slice(0, 90);
-    await addReport(big, previous, "Rejected", countryList.map((country, index) => ({ country, product: productIds[index % 3], status: index % 4 ? "Filed" : "Filing-Planned" })));
+    await addReport(
+      big,
+      previous,
+      "Rejected",
+      countryList.map((country, index) => ({ country, product: productIds[index % 3], status: index % 4 ? "Filed" : "Filing-Planned" })),
+    );
 
     const filters: Record<string, string | number | undefined>[] = [
       {},
@@ -473,7 +521,12 @@ describe("the Filing Plans consolidated report", () => {
     const needed = Math.ceil((DOWNLOAD_BATCH_ROWS + 150) / countryList.length);
     for (let index = 0; index < needed; index += 1) {
       const partner = await addPartner(`Batch Partner ${String(index).padStart(2, "0")}`);
-      await addReport(partner, open, "Submitted", countryList.map((country) => ({ country, product: productId, status: "Filed" })));
+      await addReport(
+        partner,
+        open,
+        "Submitted",
+        countryList.map((country) => ({ country, product: productId, status: "Filed" })),
+      );
     }
     const expected = await expectedRows(open);
     expect(expected.length).toBeGreaterThan(DOWNLOAD_BATCH_ROWS);

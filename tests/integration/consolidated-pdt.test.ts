@@ -121,7 +121,15 @@ beforeEach(async () => {
 /** Cedar keeps a draft of the open quarter: its plan carried over, saved, not submitted. */
 async function cedarDraft() {
   const open = await ensureQuarter(openQuarterRef());
-  const result = await savePdtReport({ actor: await actorFor(CEDAR), partnerId: cedar, quarterId: open.id, expectedVersion: 0, rows: [], statuses: {}, action: "save" });
+  const result = await savePdtReport({
+    actor: await actorFor(CEDAR),
+    partnerId: cedar,
+    quarterId: open.id,
+    expectedVersion: 0,
+    rows: [],
+    statuses: {},
+    action: "save",
+  });
   expect(result.ok).toBe(true);
 }
 
@@ -165,24 +173,36 @@ describe("the page", () => {
         .from(pdtValues)
         .innerJoin(reports, eq(reports.id, pdtValues.reportId))
         .innerJoin(quarters, eq(quarters.id, reports.quarterId))
-        .where(and(eq(quarters.name, name), eq(reports.partnerId, row.partnerId), eq(reports.type, "pdt"), eq(pdtValues.productId, row.productId), eq(pdtValues.stageId, row.stageId)));
+        .where(
+          and(
+            eq(quarters.name, name),
+            eq(reports.partnerId, row.partnerId),
+            eq(reports.type, "pdt"),
+            eq(pdtValues.productId, row.productId),
+            eq(pdtValues.stageId, row.stageId),
+          ),
+        );
       expect(row.dates[index]).toEqual(stored ?? { startDate: null, endDate: null });
     }
     // The seed reports the last four quarters: every quarter of the row has dates.
     expect(row.dates.every((pair) => pair.startDate && pair.endDate)).toBe(true);
     // The earliest quarter shown has no report of its own when the partner did not report it.
-    await db.delete(reports).where(and(eq(reports.partnerId, acme), eq(reports.type, "pdt"), eq(reports.quarterId, (await ensureQuarter(addQuarters(openQuarterRef(), -3))).id)));
+    await db
+      .delete(reports)
+      .where(and(eq(reports.partnerId, acme), eq(reports.type, "pdt"), eq(reports.quarterId, (await ensureQuarter(addQuarters(openQuarterRef(), -3))).id)));
     expect((await view()).page.rows[0].dates[0]).toEqual({ startDate: null, endDate: null });
   });
 
   it("filter options come from the quarter's rows; the status lists name every state", async () => {
     const data = await view();
     expect(data.options.partner_filter.map((option) => option.name)).toEqual(["Acme Generics Ltd", "Borealis Pharma Pvt"]);
-    const names = (await db
-      .selectDistinct({ name: products.name })
-      .from(partnerProducts)
-      .innerJoin(products, eq(products.id, partnerProducts.productId))
-      .where(sql`${partnerProducts.partnerId} in (${acme}, ${borealis})`)).map((row) => row.name);
+    const names = (
+      await db
+        .selectDistinct({ name: products.name })
+        .from(partnerProducts)
+        .innerJoin(products, eq(products.id, partnerProducts.productId))
+        .where(sql`${partnerProducts.partnerId} in (${acme}, ${borealis})`)
+    ).map((row) => row.name);
     expect(data.options.product_filter.map((option) => option.name).sort()).toEqual(names.sort());
     expect(data.options.stage_filter).toHaveLength(12 + 13);
     expect(data.options.status_filter.map((option) => option.id)).toEqual(["PLANNED", "UNDER_DEVELOPMENT", "ON_HOLD", "DROPPED", "FILED", "APPROVED"]);
@@ -332,12 +352,22 @@ describe("sorting", () => {
       return positions.every((position, index) => index === 0 || position >= positions[index - 1]);
     };
     const byProduct = await allRows("?sort=product");
-    expect(inOrder(byProduct.map((row) => row.productName), await databaseOrder("product"))).toBe(true);
+    expect(
+      inOrder(
+        byProduct.map((row) => row.productName),
+        await databaseOrder("product"),
+      ),
+    ).toBe(true);
     const byProductDesc = await allRows("?sort=product&dir=desc");
     expect(firstSeen(byProductDesc.map((row) => row.productName))).toEqual(firstSeen(byProduct.map((row) => row.productName)).reverse());
 
     const byStage = await allRows("?sort=stage");
-    expect(inOrder(byStage.map((row) => row.stageName), await databaseOrder("stage"))).toBe(true);
+    expect(
+      inOrder(
+        byStage.map((row) => row.stageName),
+        await databaseOrder("stage"),
+      ),
+    ).toBe(true);
     const byStageDesc = await allRows("?sort=stage&dir=desc");
     expect(firstSeen(byStageDesc.map((row) => row.stageName))).toEqual(firstSeen(byStage.map((row) => row.stageName)).reverse());
 
@@ -425,9 +455,17 @@ describe("downloads", () => {
     const fdfStages = await db.select({ id: stages.id }).from(stages).where(eq(stages.category, "FDF"));
     const added = await db
       .insert(products)
-      .values(Array.from({ length: 180 }, (_, index) => ({ name: `Zz Batch Product ${String(index).padStart(3, "0")}`, category: "FDF" as const, therapyArea: "HIV" })))
+      .values(
+        Array.from({ length: 180 }, (_, index) => ({
+          name: `Zz Batch Product ${String(index).padStart(3, "0")}`,
+          category: "FDF" as const,
+          therapyArea: "HIV",
+        })),
+      )
       .returning({ id: products.id });
-    const values = added.flatMap((product) => fdfStages.map((stage) => ({ reportId: report.id, productId: product.id, stageId: stage.id, startDate: "2030-01-01", endDate: "2030-02-01" })));
+    const values = added.flatMap((product) =>
+      fdfStages.map((stage) => ({ reportId: report.id, productId: product.id, stageId: stage.id, startDate: "2030-01-01", endDate: "2030-02-01" })),
+    );
     for (let start = 0; start < values.length; start += 1000) await db.insert(pdtValues).values(values.slice(start, start + 1000));
     const total = ACME_ROWS + BOREALIS_ROWS + values.length;
     expect(values.length).toBeGreaterThan(2000);
@@ -444,16 +482,16 @@ describe("downloads", () => {
   });
 
   it("texts a spreadsheet would run are neutralised in both", async () => {
-    await db.update(partners).set({ companyName: "=HYPERLINK(\"http://x.test\",\"Acme\")" }).where(eq(partners.id, acme));
+    await db.update(partners).set({ companyName: '=HYPERLINK("http://x.test","Acme")' }).where(eq(partners.id, acme));
     await db.update(products).set({ name: "@SUM(A1:A2)" }).where(eq(products.name, "Dolutegravir 50 mg"));
     const csv = await csvOf(`?partner=${acme}`);
-    expect(new Set(csv.rows.map((row) => row[0]))).toEqual(new Set(["'=HYPERLINK(\"http://x.test\",\"Acme\")"]));
+    expect(new Set(csv.rows.map((row) => row[0]))).toEqual(new Set(['\'=HYPERLINK("http://x.test","Acme")']));
     expect(csv.rows.map((row) => row[1])).toContain("'@SUM(A1:A2)");
     const xlsx = await xlsxOf(`?partner=${acme}`);
-    expect(xlsx.rows[0][0]).toBe("'=HYPERLINK(\"http://x.test\",\"Acme\")");
+    expect(xlsx.rows[0][0]).toBe('\'=HYPERLINK("http://x.test","Acme")');
     expect(xlsx.rows.map((row) => row[1])).toContain("'@SUM(A1:A2)");
     // The page shows the names as they are.
-    expect((await view(`?partner=${acme}`)).page.rows[0].companyName).toBe("=HYPERLINK(\"http://x.test\",\"Acme\")");
+    expect((await view(`?partner=${acme}`)).page.rows[0].companyName).toBe('=HYPERLINK("http://x.test","Acme")');
   });
 
   it("accented and Chinese names round-trip in CSV and Excel", async () => {

@@ -232,7 +232,21 @@ describe("the consolidated Sales Report page", () => {
     expect(new Set(result.page.rows.map((row) => row.reportStatus))).toEqual(new Set(["Saved", "Approved"]));
     const first = result.page.rows[0];
     expect(Object.keys(first).sort()).toEqual(
-      ["companyName", "country", "countryId", "id", "month", "productId", "productName", "purchaser", "quantity", "reportId", "reportStatus", "totalValue", "year"].sort(),
+      [
+        "companyName",
+        "country",
+        "countryId",
+        "id",
+        "month",
+        "productId",
+        "productName",
+        "purchaser",
+        "quantity",
+        "reportId",
+        "reportStatus",
+        "totalValue",
+        "year",
+      ].sort(),
     );
     expect(first).toMatchObject({ companyName: "Acme Generics Ltd", country: "India", purchaser: "Hetero Labs Ltd", quantity: "250.5", totalValue: "180360" });
     const firstStored = stored.find((row) => row.id === first.id)!;
@@ -270,14 +284,23 @@ describe("the consolidated Sales Report page", () => {
       { search: `?partner=${borealis}&year=2025`, keep: (row) => row.partnerId === borealis && row.year === 2025 },
       { search: `?year=2024&month=6&country=${countryIds[1]}`, keep: (row) => row.year === 2024 && row.month === 6 && row.countryId === countryIds[1] },
       { search: "?purchaser=bUYER%20c", keep: (row) => contains(row.purchaser, "buyer c") },
-      { search: `?purchaser=buyer&product=${api.id}&reportStatus=Submitted`, keep: (row) => contains(row.purchaser, "buyer") && row.productId === api.id && row.status === "Submitted" },
+      {
+        search: `?purchaser=buyer&product=${api.id}&reportStatus=Submitted`,
+        keep: (row) => contains(row.purchaser, "buyer") && row.productId === api.id && row.status === "Submitted",
+      },
       { search: "?reportStatus=Saved&month=2", keep: (row) => row.status === "Saved" && row.month === 2 },
       { search: `?partner=${acme}&reportStatus=Approved`, keep: () => false },
     ];
     for (const { search, keep } of cases) {
-      const expected = stored.filter(keep).sort(byCompany).map((row) => row.id);
+      const expected = stored
+        .filter(keep)
+        .sort(byCompany)
+        .map((row) => row.id);
       const rows = await allPages(search);
-      expect(rows.map((row) => row.id), search).toEqual(expected);
+      expect(
+        rows.map((row) => row.id),
+        search,
+      ).toEqual(expected);
     }
   });
 
@@ -296,13 +319,19 @@ describe("the consolidated Sales Report page", () => {
           contains(row.comments, "late"),
       },
       { search: "?tab=FDF&comments=shipped&currency=ZAR", keep: (row) => contains(row.comments, "shipped") && row.currency === "ZAR" },
-      { search: "?tab=FDF&strength=50%20MG&procurementEndCountry=uganda", keep: (row) => contains(row.strength, "50 mg") && contains(row.procurementEndCountry, "uganda") },
+      {
+        search: "?tab=FDF&strength=50%20MG&procurementEndCountry=uganda",
+        keep: (row) => contains(row.strength, "50 mg") && contains(row.procurementEndCountry, "uganda"),
+      },
     ];
     for (const { search, keep } of cases) {
       const expected = stored.filter(keep).sort(byCompany);
       expect(expected.length, search).toBeGreaterThan(0);
       expect(expected.length, search).toBeLessThan(stored.length);
-      expect((await allPages(search)).map((row) => row.id), search).toEqual(expected.map((row) => row.id));
+      expect(
+        (await allPages(search)).map((row) => row.id),
+        search,
+      ).toEqual(expected.map((row) => row.id));
     }
 
     const api = await view("?tab=API&currency=KES&strength=nothing&comments=nothing");
@@ -364,11 +393,19 @@ describe("the consolidated Sales Report page", () => {
           return sign * compare(x, y) || sign * (a.id - b.id);
         });
         const rows = await allPages(`?sort=${sort}&dir=${dir}`);
-        expect(rows.map((row) => row.id), `${sort} ${dir}`).toEqual(expected.map((row) => row.id));
+        expect(
+          rows.map((row) => row.id),
+          `${sort} ${dir}`,
+        ).toEqual(expected.map((row) => row.id));
       }
     }
     const descending = await allPages("?sort=company&dir=desc");
-    expect(descending.map((row) => row.id)).toEqual([...stored].sort(byCompany).reverse().map((row) => row.id));
+    expect(descending.map((row) => row.id)).toEqual(
+      [...stored]
+        .sort(byCompany)
+        .reverse()
+        .map((row) => row.id),
+    );
     expect(descending[0].companyName).toBe("Cedar Life Sciences");
     // An unknown sort is the default one.
     expect((await view("?sort=drop%20table&dir=sideways")).sort).toBe("company");
@@ -378,10 +415,26 @@ describe("the consolidated Sales Report page", () => {
     const { reportIds } = await seedOpenQuarter(3);
     const api = await aProduct("API");
     await insertRows(
-      Array.from({ length: 260 }, (_, i) => ({ reportId: reportIds[0], kind: "API" as const, year: 2026, month: 1, purchaser: `Purchaser ${String(i).padStart(3, "0")}`, productId: api.id })),
+      Array.from({ length: 260 }, (_, i) => ({
+        reportId: reportIds[0],
+        kind: "API" as const,
+        year: 2026,
+        month: 1,
+        purchaser: `Purchaser ${String(i).padStart(3, "0")}`,
+        productId: api.id,
+      })),
     );
     // Another report's names fall among the first report's 200 first: the list is the quarter's, not one report's.
-    await insertRows(["Purchaser 050b", "Purchaser 150b", "Purchaser 250b"].map((purchaser) => ({ reportId: reportIds[1], kind: "API" as const, year: 2026, month: 2, purchaser, productId: api.id })));
+    await insertRows(
+      ["Purchaser 050b", "Purchaser 150b", "Purchaser 250b"].map((purchaser) => ({
+        reportId: reportIds[1],
+        kind: "API" as const,
+        year: 2026,
+        month: 2,
+        purchaser,
+        productId: api.id,
+      })),
+    );
     const result = await view();
     const stored = await storedRows(openQuarterId, "API");
     const everyPurchaser = [...new Set(stored.flatMap((row) => (row.purchaser ? [row.purchaser] : [])))].sort();
@@ -392,8 +445,12 @@ describe("the consolidated Sales Report page", () => {
     expect(result.options.years.map((option) => option.id)).toEqual([...new Set(stored.map((row) => row.year!))].sort((a, b) => b - a));
     expect(result.options.months.map((option) => option.id)).toEqual([...new Set(stored.map((row) => row.month!))].sort((a, b) => a - b));
     expect(result.options.months.map((option) => option.name)).toEqual(result.options.months.map((option) => MONTHS[option.id - 1]));
-    expect(result.options.countries.map((option) => option.id).sort()).toEqual([...new Set(stored.flatMap((row) => (row.countryId ? [row.countryId] : [])))].sort());
-    expect(result.options.products.map((option) => option.id).sort()).toEqual([...new Set(stored.flatMap((row) => (row.productId ? [row.productId] : [])))].sort());
+    expect(result.options.countries.map((option) => option.id).sort()).toEqual(
+      [...new Set(stored.flatMap((row) => (row.countryId ? [row.countryId] : [])))].sort(),
+    );
+    expect(result.options.products.map((option) => option.id).sort()).toEqual(
+      [...new Set(stored.flatMap((row) => (row.productId ? [row.productId] : [])))].sort(),
+    );
     expect(result.options.partners.map((option) => option.id)).toEqual([acme, borealis, cedar]);
     expect(result.options.currencies).toEqual([]);
   });
@@ -448,14 +505,20 @@ describe("the consolidated Sales Report page", () => {
     expect(after.page.total).toBe(before.page.total + 1);
     expect(after.options.purchasers).toContain("Late Buyer");
 
-    await db.update(reports).set({ status: "Submitted", version: acmeReport.version + 1, updatedAt: new Date() }).where(eq(reports.id, acmeReport.id));
+    await db
+      .update(reports)
+      .set({ status: "Submitted", version: acmeReport.version + 1, updatedAt: new Date() })
+      .where(eq(reports.id, acmeReport.id));
     expect((await view("?reportStatus=Submitted")).page.total).toBe(4);
 
     // The unverified FDF product is approved: its row now names a product of the list.
     const [verification] = await db.select().from(productVerifications).where(eq(productVerifications.reportId, acmeReport.id));
     expect((await view("?tab=FDF")).options.products.map((option) => option.name)).not.toContain(verification.productName);
     const [approved] = await db.insert(products).values({ name: verification.productName, category: "FDF", therapyArea: "HIV" }).returning();
-    await db.update(productVerifications).set({ status: "approved", productId: approved.id, decidedAt: new Date() }).where(eq(productVerifications.id, verification.id));
+    await db
+      .update(productVerifications)
+      .set({ status: "approved", productId: approved.id, decidedAt: new Date() })
+      .where(eq(productVerifications.id, verification.id));
     await db.update(salesRows).set({ productId: approved.id }).where(eq(salesRows.productVerificationId, verification.id));
     const fdf = await view(`?tab=FDF&product=${approved.id}`);
     expect(fdf.options.products.map((option) => option.name)).toContain(verification.productName);
@@ -477,7 +540,10 @@ describe("the consolidated Sales Report page", () => {
     // Acme saves without its two rows: they go, and the report's version moves, in one transaction.
     await db.transaction(async (tx) => {
       await tx.delete(salesRows).where(and(eq(salesRows.reportId, acmeReport.id), sql`${salesRows.purchaser} like '%Buyer'`));
-      await tx.update(reports).set({ version: acmeReport.version + 1, updatedAt: new Date() }).where(eq(reports.id, acmeReport.id));
+      await tx
+        .update(reports)
+        .set({ version: acmeReport.version + 1, updatedAt: new Date() })
+        .where(eq(reports.id, acmeReport.id));
     });
     const after = await view("?purchaser=buyer");
     expect(after.page.total).toBe(1);
@@ -511,7 +577,12 @@ describe("the consolidated Sales Report page", () => {
 describe("the consolidated Sales Report downloads", () => {
   it("the CSV holds every filtered row of all pages, in the page's order, with the page's cells", async () => {
     await seedOpenQuarter(90);
-    for (const search of ["", "?purchaser=buyer%20a&sort=quantity&dir=desc", "?tab=FDF&currency=USD", `?reportStatus=Approved&quarter=${encodeURIComponent(previousName)}`]) {
+    for (const search of [
+      "",
+      "?purchaser=buyer%20a&sort=quantity&dir=desc",
+      "?tab=FDF&currency=USD",
+      `?reportStatus=Approved&quarter=${encodeURIComponent(previousName)}`,
+    ]) {
       const kind: SalesKind = search.includes("tab=FDF") ? "FDF" : "API";
       const { header, records, response } = await csvRecords(search);
       expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -532,7 +603,16 @@ describe("the consolidated Sales Report downloads", () => {
     reportIds.forEach((reportId, r) => {
       const count = [2600, 1700, 900][r];
       for (let i = 0; i < count; i++) {
-        bulk.push({ reportId, kind: "API", year: 2025, month: 1 + (i % 12), purchaser: `Bulk ${i % 2 ? "odd" : "even"} ${r}-${i}`, productId: api.id, quantity: `${i}.000001`, totalValue: String(i * 10) });
+        bulk.push({
+          reportId,
+          kind: "API",
+          year: 2025,
+          month: 1 + (i % 12),
+          purchaser: `Bulk ${i % 2 ? "odd" : "even"} ${r}-${i}`,
+          productId: api.id,
+          quantity: `${i}.000001`,
+          totalValue: String(i * 10),
+        });
       }
     });
     await insertRows(bulk);
@@ -566,7 +646,18 @@ describe("the consolidated Sales Report downloads", () => {
 
     const { workbook } = await xlsxSheet("?purchaser=exact");
     const sheet = workbook.getWorksheet("API")!;
-    expect(sheet.getRow(1).values).toEqual([undefined, "Company Name", "Report Status", "Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      "Company Name",
+      "Report Status",
+      "Year",
+      "Month",
+      "Country",
+      "Purchaser",
+      "Api Name",
+      "Quantity (Kg)",
+      "Total Value (USD)",
+    ]);
     const row = sheet.getRow(2);
     expect(row.getCell(3).value).toBe(2026);
     expect(row.getCell(8).value).toBe("12345678901234.123456");
@@ -576,11 +667,22 @@ describe("the consolidated Sales Report downloads", () => {
   it("neutralises cells a spreadsheet would run as formulas, in CSV and xlsx", async () => {
     const acmeReport = await salesReportOf(acme, openQuarterId);
     await insertRows([
-      { reportId: acmeReport.id, kind: "FDF", year: 2026, month: 1, purchaser: '=HYPERLINK("http://evil.example","x")', strength: "+1", comments: "@SUM(A1:A2)", procurementEndCountry: "-2+3" },
+      {
+        reportId: acmeReport.id,
+        kind: "FDF",
+        year: 2026,
+        month: 1,
+        purchaser: '=HYPERLINK("http://evil.example","x")',
+        strength: "+1",
+        comments: "@SUM(A1:A2)",
+        procurementEndCountry: "-2+3",
+      },
     ]);
     const { records, raw } = await csvRecords("?tab=FDF&purchaser=hyperlink");
     expect(records).toHaveLength(1);
-    const cells = Object.fromEntries(["Company Name", "Report Status", ...columnsFor("FDF").map((column) => column.label)].map((label, i) => [label, records[0][i]]));
+    const cells = Object.fromEntries(
+      ["Company Name", "Report Status", ...columnsFor("FDF").map((column) => column.label)].map((label, i) => [label, records[0][i]]),
+    );
     expect(cells.Purchaser).toBe(`'=HYPERLINK("http://evil.example","x")`);
     expect(cells.Strength).toBe("'+1");
     expect(cells.Comments).toBe("'@SUM(A1:A2)");
@@ -612,7 +714,11 @@ describe("the consolidated Sales Report downloads", () => {
     expect((await csvRecords("?purchaser=SANT%C3%A9")).records.map((record) => record[5])).toEqual(["Ministère de la Santé Publique"]);
 
     const { workbook } = await xlsxSheet();
-    const texts = workbook.getWorksheet("API")!.getSheetValues().flat().filter((value) => typeof value === "string");
+    const texts = workbook
+      .getWorksheet("API")!
+      .getSheetValues()
+      .flat()
+      .filter((value) => typeof value === "string");
     expect(texts).toContain("Laboratoires Sàrl Réunion");
     expect(texts).toContain("上海医药集团股份有限公司");
     expect(texts).toContain("Ministère de la Santé Publique");
@@ -625,7 +731,22 @@ describe("the consolidated Sales Report downloads", () => {
     await db.update(partners).set({ companyName: "=Apex Life Sciences" }).where(eq(partners.id, cedar));
     const acmeReport = await salesReportOf(acme, openQuarterId);
     const [formulation] = await db.select().from(formulationTypes).limit(1);
-    const awkward = ['O\'Brien, "Health" \\ Co', "line one\nline two", "carriage\rreturn", "\ttabbed", "-minus", "  spaced  ", "", "semi;colon", "0", "=SUM(A1:A9)", "+44 20", "@handle", "\rreturn first", "上海医药"];
+    const awkward = [
+      'O\'Brien, "Health" \\ Co',
+      "line one\nline two",
+      "carriage\rreturn",
+      "\ttabbed",
+      "-minus",
+      "  spaced  ",
+      "",
+      "semi;colon",
+      "0",
+      "=SUM(A1:A9)",
+      "+44 20",
+      "@handle",
+      "\rreturn first",
+      "上海医药",
+    ];
     await insertRows(
       awkward.map((text, i) => ({
         reportId: acmeReport.id,
@@ -645,7 +766,13 @@ describe("the consolidated Sales Report downloads", () => {
     const { openSalesDownload, salesConsolidatedQuery } = await import("~/models/consolidated/sales.server");
     const { csvResponse, xlsxResponse } = await import("~/models/consolidated/download.server");
     const dataLines = (bytes: Buffer) => (parse(bytes, { bom: true }) as string[][]).slice(1);
-    for (const search of ["", "?tab=FDF", "?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C", "?tab=FDF&comments=%25_%20100%25", "?tab=FDF&strength=nothing%20matches"]) {
+    for (const search of [
+      "",
+      "?tab=FDF",
+      "?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C",
+      "?tab=FDF&comments=%25_%20100%25",
+      "?tab=FDF&strength=nothing%20matches",
+    ]) {
       const sent = Buffer.from(await (await download("csv", search)).arrayBuffer());
       const query = salesConsolidatedQuery.parse(Object.fromEntries(new URLSearchParams(search)));
       const opened = await openSalesDownload(query);
@@ -662,7 +789,9 @@ describe("the consolidated Sales Report downloads", () => {
     const { records } = await csvRecords("?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C");
     expect(records.map((record) => record[5])).toEqual(['O\'Brien, "Health" \\ Co']);
     const purchasers = (await csvRecords("?tab=FDF")).records.map((record) => record[5]);
-    expect(purchasers).toEqual(expect.arrayContaining(["'=SUM(A1:A9)", "'+44 20", "'@handle", "'\rreturn first", "'-minus", "'\ttabbed", "上海医药", "carriage\rreturn"]));
+    expect(purchasers).toEqual(
+      expect.arrayContaining(["'=SUM(A1:A9)", "'+44 20", "'@handle", "'\rreturn first", "'-minus", "'\ttabbed", "上海医药", "carriage\rreturn"]),
+    );
     for (const search of ["", "?tab=FDF"]) {
       const companies = (await csvRecords(search)).records.map((record) => record[0]);
       expect([...new Set(companies)], search).toEqual(["'=Apex Life Sciences", "Borealis Pharma Pvt", "Zenith Generics Ltd"]);

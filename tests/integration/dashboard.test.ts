@@ -183,22 +183,31 @@ async function insertSalesFixture() {
   const borealis = (await reportOf(ids.borealis, ids.open, "sales")).id;
   const acme = (await reportOf(ids.acme, ids.open, "sales")).id;
   const cedar = (await reportOf(ids.cedar, ids.previous, "sales")).id;
-  expect((await db.select({ id: reports.id, status: reports.status }).from(reports).where(sql`${reports.id} in (${borealis}, ${acme}, ${cedar})`)).map((row) => row.status).sort()).toEqual(
-    ["Approved", "Saved", "Submitted"],
-  );
+  expect(
+    (
+      await db
+        .select({ id: reports.id, status: reports.status })
+        .from(reports)
+        .where(sql`${reports.id} in (${borealis}, ${acme}, ${cedar})`)
+    )
+      .map((row) => row.status)
+      .sort(),
+  ).toEqual(["Approved", "Saved", "Submitted"]);
   const { dtg, tld, dtgApi, india, kenya } = ids;
-  await db.insert(salesRows).values([
-    fdfRow(borealis, dtg, india, [2025, 1], "30", "10.1", "100.1"),
-    fdfRow(borealis, dtg, kenya, [2025, 2], "60", "4.2", "200.2"),
-    fdfRow(borealis, tld, india, [2025, 4], "30", "2", "50.05"),
-    apiRow(borealis, dtgApi, kenya, [2025, 4], "1.5", "1000.7"),
-    fdfRow(borealis, tld, null, [2025, 7], "90", "1", "33.33"),
-    fdfRow(borealis, dtg, india, null, "30", "1", "9.99"),
-    fdfRow(borealis, dtg, india, [2025, 1], "30", "5", null),
-    fdfRow(borealis, null, india, [2025, 1], "30", "1000", "5000"),
-    fdfRow(acme, dtg, india, [2025, 1], "30", "0.3", "0.7"),
-    apiRow(acme, dtgApi, india, [2026, 1], "2", "0.2"),
-  ]);
+  await db
+    .insert(salesRows)
+    .values([
+      fdfRow(borealis, dtg, india, [2025, 1], "30", "10.1", "100.1"),
+      fdfRow(borealis, dtg, kenya, [2025, 2], "60", "4.2", "200.2"),
+      fdfRow(borealis, tld, india, [2025, 4], "30", "2", "50.05"),
+      apiRow(borealis, dtgApi, kenya, [2025, 4], "1.5", "1000.7"),
+      fdfRow(borealis, tld, null, [2025, 7], "90", "1", "33.33"),
+      fdfRow(borealis, dtg, india, null, "30", "1", "9.99"),
+      fdfRow(borealis, dtg, india, [2025, 1], "30", "5", null),
+      fdfRow(borealis, null, india, [2025, 1], "30", "1000", "5000"),
+      fdfRow(acme, dtg, india, [2025, 1], "30", "0.3", "0.7"),
+      apiRow(acme, dtgApi, india, [2026, 1], "2", "0.2"),
+    ]);
   await db.insert(salesRows).values(fdfRow(cedar, tld, kenya, [2025, 7], "30", "3", "60"));
   return { borealis, acme, cedar };
 }
@@ -216,27 +225,29 @@ async function insertFilingFixture() {
   const borealisPrevious = await reportOf(ids.borealis, ids.previous, "filing");
   expect([acmeOpen.status, acmePrevious.status, borealisPrevious.status]).toEqual(["Rejected", "Approved", "Submitted"]);
   const cell = (reportId: number, productId: number, countryId: number, status: string) => ({ reportId, productId, countryId, status });
-  await db.insert(filingValues).values([
-    cell(borealisOpen, dtg, india, "Filed"),
-    cell(borealisOpen, dtg, kenya, "Filed"),
-    cell(borealisOpen, dtg, brazil, "Registered"),
-    cell(borealisOpen, tld, india, "Filed"),
-    cell(borealisOpen, tld, kenya, F1),
-    cell(borealisOpen, tld, brazil, F3),
-    cell(borealisOpen, dtgApi, india, "Filing-Planned"),
-    cell(borealisOpen, dtgApi, kenya, "0"),
-    cell(cedarOpen, dtg, india, "Filed"),
-    cell(cedarOpen, tld, kenya, F1),
-    cell(cedarOpen, tld, india, F2),
-    cell(cedarOpen, dtgApi, brazil, "Filing-Planned"),
-    cell(acmeOpen.id, dtg, brazil, "Filed"),
-    cell(acmeOpen.id, tld, kenya, F4),
-    cell(acmeOpen.id, dtgApi, india, "Filed"),
-    cell(acmePrevious.id, dtg, india, "Registered"),
-    cell(acmePrevious.id, tld, kenya, "Filed"),
-    cell(acmePrevious.id, tld, india, "Filed"),
-    cell(borealisPrevious.id, dtg, kenya, "Filed"),
-  ]);
+  await db
+    .insert(filingValues)
+    .values([
+      cell(borealisOpen, dtg, india, "Filed"),
+      cell(borealisOpen, dtg, kenya, "Filed"),
+      cell(borealisOpen, dtg, brazil, "Registered"),
+      cell(borealisOpen, tld, india, "Filed"),
+      cell(borealisOpen, tld, kenya, F1),
+      cell(borealisOpen, tld, brazil, F3),
+      cell(borealisOpen, dtgApi, india, "Filing-Planned"),
+      cell(borealisOpen, dtgApi, kenya, "0"),
+      cell(cedarOpen, dtg, india, "Filed"),
+      cell(cedarOpen, tld, kenya, F1),
+      cell(cedarOpen, tld, india, F2),
+      cell(cedarOpen, dtgApi, brazil, "Filing-Planned"),
+      cell(acmeOpen.id, dtg, brazil, "Filed"),
+      cell(acmeOpen.id, tld, kenya, F4),
+      cell(acmeOpen.id, dtgApi, india, "Filed"),
+      cell(acmePrevious.id, dtg, india, "Registered"),
+      cell(acmePrevious.id, tld, kenya, "Filed"),
+      cell(acmePrevious.id, tld, india, "Filed"),
+      cell(borealisPrevious.id, dtg, kenya, "Filed"),
+    ]);
   return { borealisOpen, cedarOpen };
 }
 
@@ -388,15 +399,27 @@ describe("the dashboard's tabs, figure by figure", () => {
 
     const notStarted = "not started";
     const views = {
-      submitted: [{ partnerId: ids.cedar, companyName: CEDAR, email: "partner3@example.org", statuses: { pdt: "Approved", filing: "Submitted", sales: "Approved" } }],
+      submitted: [
+        { partnerId: ids.cedar, companyName: CEDAR, email: "partner3@example.org", statuses: { pdt: "Approved", filing: "Submitted", sales: "Approved" } },
+      ],
       "not-submitted": [
-        { partnerId: ids.borealis, companyName: BOREALIS, email: "partner2@example.org", statuses: { pdt: "Resubmitted", filing: notStarted, sales: "Approved" } },
+        {
+          partnerId: ids.borealis,
+          companyName: BOREALIS,
+          email: "partner2@example.org",
+          statuses: { pdt: "Resubmitted", filing: notStarted, sales: "Approved" },
+        },
         { partnerId: delta.id, companyName: "Delta Pharma", email: "delta@example.org", statuses: { pdt: notStarted, filing: notStarted, sales: notStarted } },
       ],
       saved: [{ partnerId: ids.acme, companyName: ACME, email: "partner1@example.org", statuses: { pdt: "Submitted", filing: "Rejected", sales: "Saved" } }],
       "awaiting-approval": [
         { partnerId: ids.acme, companyName: ACME, email: "partner1@example.org", statuses: { pdt: "Submitted", filing: "Rejected", sales: "Saved" } },
-        { partnerId: ids.borealis, companyName: BOREALIS, email: "partner2@example.org", statuses: { pdt: "Resubmitted", filing: notStarted, sales: "Approved" } },
+        {
+          partnerId: ids.borealis,
+          companyName: BOREALIS,
+          email: "partner2@example.org",
+          statuses: { pdt: "Resubmitted", filing: notStarted, sales: "Approved" },
+        },
         { partnerId: ids.cedar, companyName: CEDAR, email: "partner3@example.org", statuses: { pdt: "Approved", filing: "Submitted", sales: "Approved" } },
       ],
     } as const;
@@ -407,7 +430,10 @@ describe("the dashboard's tabs, figure by figure", () => {
       expect(data.view.summary.rows, view).toEqual(expected);
       expect(data.view.summary.page, view).toEqual({ total: expected.length, page: 1, pages: 1, pageSize: 50 });
       // The bulk reminder names every partner of the view.
-      expect([...data.view.summary.partnerIds].sort((a, b) => a - b), view).toEqual(expected.map((row) => row.partnerId).sort((a, b) => a - b));
+      expect(
+        [...data.view.summary.partnerIds].sort((a, b) => a - b),
+        view,
+      ).toEqual(expected.map((row) => row.partnerId).sort((a, b) => a - b));
       expect(data.query.view).toBe(view);
       expect(data.canRemind).toBe(true);
     }
@@ -520,7 +546,11 @@ describe("the dashboard's tabs, figure by figure", () => {
   it("Sales by Product: product x company, product x country and product over time, per quarter, year and month", async () => {
     await insertSalesFixture();
     const view = (await page("?tab=sales-product")).view;
-    expect((("tables" in view ? view.tables : undefined) ?? []).map((table) => table.id)).toEqual(["product-company-sales", "product-country-sales", "product-time-sales"]);
+    expect((("tables" in view ? view.tables : undefined) ?? []).map((table) => table.id)).toEqual([
+      "product-company-sales",
+      "product-country-sales",
+      "product-time-sales",
+    ]);
 
     const byCompany = tableIn(view, "product-company-sales");
     expect(byCompany.title).toBe("Product Wise Company Sales");
@@ -875,7 +905,10 @@ describe("the aggregates follow every change of the rows, the reports and the pa
     expect(await allFigures()).toEqual([...U0.slice(0, 4), [PAED, CEDAR, "300", "25"], ...U0.slice(4)]);
 
     // 2. The administrator maps the unknown name to Dolutegravir 50 mg: its row (30 x 2 = 60 units, 5 x 2 = 10 USD) counts.
-    const [verification] = await db.select().from(productVerifications).where(and(eq(productVerifications.reportId, first.reportId), eq(productVerifications.status, "pending")));
+    const [verification] = await db
+      .select()
+      .from(productVerifications)
+      .where(and(eq(productVerifications.reportId, first.reportId), eq(productVerifications.status, "pending")));
     const decided = await decideProductVerification({ actor: admin, verificationId: verification.id, decision: "approve", mapToProductId: ids.dtg });
     expect(decided).toMatchObject({ ok: true, rowsMapped: 1 });
     const withVerified = (paedFigures: string[]) => [
@@ -936,7 +969,14 @@ describe("the aggregates follow every change of the rows, the reports and the pa
     expect((await approvedFigures()).find((row) => row[0] === PAED)).toEqual([PAED, CEDAR, "375", "31.25"]);
 
     // 7. Reopened (Saved): Cedar's rows leave the approved figures, stay in the others.
-    const reopened = await decideReport({ type: "sales", actor: admin, partnerId: ids.cedar, quarterId: ids.open, action: "reopen", comment: "One more change." });
+    const reopened = await decideReport({
+      type: "sales",
+      actor: admin,
+      partnerId: ids.cedar,
+      quarterId: ids.open,
+      action: "reopen",
+      comment: "One more change.",
+    });
     expect(reopened.status).toBe("Saved");
     expect(await approvedFigures()).toEqual(APPROVED_BASE);
     const afterReopen = withVerified(["375", "31.25"]);
@@ -946,7 +986,14 @@ describe("the aggregates follow every change of the rows, the reports and the pa
     const resubmitted = await save({ expectedVersion: reopened.version, action: "submit", comment: "Changed." });
     if (!resubmitted.ok) throw new Error("resubmit failed");
     expect(resubmitted.status).toBe("Resubmitted");
-    const rejected = await decideReport({ type: "sales", actor: admin, partnerId: ids.cedar, quarterId: ids.open, action: "reject", comment: "Check the quantities." });
+    const rejected = await decideReport({
+      type: "sales",
+      actor: admin,
+      partnerId: ids.cedar,
+      quarterId: ids.open,
+      action: "reject",
+      comment: "Check the quantities.",
+    });
     expect(rejected.status).toBe("Rejected");
     expect(await approvedFigures()).toEqual(APPROVED_BASE);
     expect(await allFigures()).toEqual(afterReopen);
@@ -1024,7 +1071,11 @@ describe("the aggregates follow every change of the rows, the reports and the pa
 describe("paging by 50 and downloads of every row", () => {
   /** 60 countries, each with one approved FDF sale of Dolutegravir 50 mg: pack 1 x (i + 1), gross (i + 1).05 USD. */
   async function sixtyCountries() {
-    const sixty = await db.select({ id: countries.id, name: countries.name }).from(countries).orderBy(asc(sql`lower(${countries.name})`), asc(countries.id)).limit(60);
+    const sixty = await db
+      .select({ id: countries.id, name: countries.name })
+      .from(countries)
+      .orderBy(asc(sql`lower(${countries.name})`), asc(countries.id))
+      .limit(60);
     expect(sixty).toHaveLength(60);
     const reportId = (await reportOf(ids.borealis, ids.open, "sales")).id;
     await db.insert(salesRows).values(sixty.map((country, i) => fdfRow(reportId, ids.dtg, country.id, [2025, 1], "1", String(i + 1), `${i + 1}.05`)));
@@ -1153,6 +1204,8 @@ describe("who may read the dashboard", () => {
       expect(result.status).toBe(404);
     }
     // Partners may not download either, even an unknown table (refused before the table is looked up).
-    expect((await runRoute(csvLoader, buildRequest(`${PAGE}/no-such-table/csv`, { cookie: partnerCookie }), { params: { table: "no-such-table" } })).status).toBe(403);
+    expect(
+      (await runRoute(csvLoader, buildRequest(`${PAGE}/no-such-table/csv`, { cookie: partnerCookie }), { params: { table: "no-such-table" } })).status,
+    ).toBe(403);
   });
 });

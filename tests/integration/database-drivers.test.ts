@@ -42,9 +42,7 @@ describe("embedded database (PGlite), the default of npm start", () => {
 describe("the database this suite runs on", () => {
   it("has the unique lower-case e-mail constraint", async () => {
     const { db } = await import("~/db/client.server");
-    await expect(
-      db.insert(users).values({ email: "ADMIN@example.org", name: "Duplicate", role: "ADMIN" }),
-    ).rejects.toThrow();
+    await expect(db.insert(users).values({ email: "ADMIN@example.org", name: "Duplicate", role: "ADMIN" })).rejects.toThrow();
   });
 
   it("plans with the portal's session settings on PostgreSQL (a random read priced as on an SSD, no JIT compilation), the defaults on the embedded one", async () => {
@@ -69,14 +67,33 @@ async function sqlStateOf(statement: Promise<unknown>): Promise<string | undefin
 describe("the references of a sales row, checked once per statement", () => {
   it("refuse a statement naming a country, product, formulation type or currency that does not exist, and write none of its rows", async () => {
     const { db } = await import("~/db/client.server");
-    const [saved] = await db.select().from(salesRows).where(and(eq(salesRows.kind, "FDF"), isNotNull(salesRows.currencyCode))).limit(1);
+    const [saved] = await db
+      .select()
+      .from(salesRows)
+      .where(and(eq(salesRows.kind, "FDF"), isNotNull(salesRows.currencyCode)))
+      .limit(1);
     const rowsOfReport = async () => (await db.select({ value: count() }).from(salesRows).where(eq(salesRows.reportId, saved.reportId)))[0].value;
     const before = await rowsOfReport();
-    const valid = { reportId: saved.reportId, kind: "FDF" as const, countryId: saved.countryId, productId: saved.productId, formulationTypeId: saved.formulationTypeId, currencyCode: saved.currencyCode };
+    const valid = {
+      reportId: saved.reportId,
+      kind: "FDF" as const,
+      countryId: saved.countryId,
+      productId: saved.productId,
+      formulationTypeId: saved.formulationTypeId,
+      currencyCode: saved.currencyCode,
+    };
     const unknown = { countryId: 999_999, productId: 999_999, formulationTypeId: 999_999, currencyCode: "XXX" };
     for (const [column, value] of Object.entries(unknown)) {
       expect(await sqlStateOf(db.insert(salesRows).values([valid, { ...valid, [column]: value }])), column).toBe("23503");
-      expect(await sqlStateOf(db.update(salesRows).set({ [column]: value }).where(eq(salesRows.id, saved.id))), column).toBe("23503");
+      expect(
+        await sqlStateOf(
+          db
+            .update(salesRows)
+            .set({ [column]: value })
+            .where(eq(salesRows.id, saved.id)),
+        ),
+        column,
+      ).toBe("23503");
     }
     expect(await rowsOfReport()).toBe(before);
     const [unchanged] = await db.select().from(salesRows).where(eq(salesRows.id, saved.id));
@@ -88,7 +105,11 @@ describe("the references of a sales row, checked once per statement", () => {
 
   it("refuse deleting a country, product, formulation type or currency that a sales row names, or changing its key; an unnamed one goes", async () => {
     const { db } = await import("~/db/client.server");
-    const [saved] = await db.select().from(salesRows).where(and(eq(salesRows.kind, "FDF"), isNotNull(salesRows.currencyCode))).limit(1);
+    const [saved] = await db
+      .select()
+      .from(salesRows)
+      .where(and(eq(salesRows.kind, "FDF"), isNotNull(salesRows.currencyCode)))
+      .limit(1);
     expect(await sqlStateOf(db.delete(countries).where(eq(countries.id, saved.countryId!)))).toBe("23503");
     expect(await sqlStateOf(db.delete(products).where(eq(products.id, saved.productId!)))).toBe("23503");
     expect(await sqlStateOf(db.delete(formulationTypes).where(eq(formulationTypes.id, saved.formulationTypeId!)))).toBe("23503");

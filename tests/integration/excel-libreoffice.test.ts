@@ -166,7 +166,15 @@ describe("Excel exports open in LibreOffice Calc", () => {
     expect(files).toHaveLength(11);
     await run(
       "soffice",
-      [`-env:UserInstallation=file://${path.join(dir, "profile")}`, "--headless", "--convert-to", CSV_FILTER, "--outdir", path.join(dir, "csv"), ...files.map((name) => path.join(dir, name))],
+      [
+        `-env:UserInstallation=file://${path.join(dir, "profile")}`,
+        "--headless",
+        "--convert-to",
+        CSV_FILTER,
+        "--outdir",
+        path.join(dir, "csv"),
+        ...files.map((name) => path.join(dir, name)),
+      ],
       { timeout: 150_000 },
     );
 
@@ -176,9 +184,33 @@ describe("Excel exports open in LibreOffice Calc", () => {
     expect(api[1]).toEqual([year, "March", "India", BUYER, known.apiProduct, "1,250.5", "98,000.00"]);
     const fdf = await sheet("sales", "FDF");
     expect(fdf[0]).toHaveLength(20);
-    expect(trimmed(fdf[1])).toEqual([year, "April", "Kenya", BUYER, known.fdfProduct, "10/20 mg", "Tablet", "30", "1,000", "USD", "2.50", "1", "2.50", "2,500.00", "100.00", "2,400.00", "5", "120.00"]);
+    expect(trimmed(fdf[1])).toEqual([
+      year,
+      "April",
+      "Kenya",
+      BUYER,
+      known.fdfProduct,
+      "10/20 mg",
+      "Tablet",
+      "30",
+      "1,000",
+      "USD",
+      "2.50",
+      "1",
+      "2.50",
+      "2,500.00",
+      "100.00",
+      "2,400.00",
+      "5",
+      "120.00",
+    ]);
     const info = await sheet("sales", "Info");
-    expect(info.slice(0, 4)).toEqual([["Report", "Sales Report"], ["Partner", ACME_NAME], ["Quarter", known.quarter], ["Status", "Saved"]]);
+    expect(info.slice(0, 4)).toEqual([
+      ["Report", "Sales Report"],
+      ["Partner", ACME_NAME],
+      ["Quarter", known.quarter],
+      ["Status", "Saved"],
+    ]);
     expect(info[4][0]).toBe("Exported at (UTC)");
     expect(info[4][1]).toMatch(new RegExp(`^${year}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`));
 
@@ -191,7 +223,14 @@ describe("Excel exports open in LibreOffice Calc", () => {
     const pdt = await sheet("pdt", "PDT");
     expect(pdt[0].slice(0, 8)).toEqual(["Product", "Stage", "Status", "Notes", "Start Date", "End Date", "Start slip (days)", "End slip (days)"]);
     const status = PROJECT_STATUS_LABELS[known.pdtRow.status];
-    expect(pdt[1].slice(0, 6)).toEqual([known.pdtRow.productName, known.pdtRow.stageName, status, "Checked offline", mmddyyyy(`${year}-07-01`), mmddyyyy(`${year}-12-31`)]);
+    expect(pdt[1].slice(0, 6)).toEqual([
+      known.pdtRow.productName,
+      known.pdtRow.stageName,
+      status,
+      "Checked offline",
+      mmddyyyy(`${year}-07-01`),
+      mmddyyyy(`${year}-12-31`),
+    ]);
     const pdtBlank = await sheet("pdt-template", "PDT");
     expect(pdtBlank[0]).toEqual(["Product", "Stage", "Status", "Notes", "Start Date", "End Date"]);
     expect(pdtBlank[1]).toEqual([known.pdtRow.productName, known.pdtRow.stageName, status, "", "", ""]);

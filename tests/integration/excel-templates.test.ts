@@ -80,7 +80,9 @@ function infoOf(workbook: ExcelJS.Workbook): Record<string, unknown> {
 }
 
 const validationOf = (sheet: ExcelJS.Worksheet, address: string) =>
-  (sheet as unknown as { dataValidations: { model: Record<string, { type: string; formulae: string[]; errorStyle?: string }> } }).dataValidations.model[address];
+  (sheet as unknown as { dataValidations: { model: Record<string, { type: string; formulae: string[]; errorStyle?: string }> } }).dataValidations.model[
+    address
+  ];
 
 describe("blank templates", () => {
   it("the Sales template: named by partner and quarter, Info sheet, drop-downs (long lists from a hidden sheet), autofilter, print setup; filled in, it uploads", async () => {
@@ -95,7 +97,12 @@ describe("blank templates", () => {
     ]);
     const view = await loadSalesReport({ viewer: partner1, partnerId: acme });
     const info = infoOf(workbook);
-    expect(info).toMatchObject({ Report: "Sales Report (blank template)", Partner: "Acme Generics Ltd", Quarter: view.quarter.name, Status: view.report.status ?? "Not started" });
+    expect(info).toMatchObject({
+      Report: "Sales Report (blank template)",
+      Partner: "Acme Generics Ltd",
+      Quarter: view.quarter.name,
+      Status: view.report.status ?? "Not started",
+    });
     expect((info["Exported at (UTC)"] as Date).getTime()).toBeGreaterThan(before - 60_000);
     expect(info["How to use"]).toMatch(/upload this file/);
 
@@ -119,7 +126,9 @@ describe("blank templates", () => {
     const saved = await upload(salesAction, "/partner/sales-report", workbook, view.report.version, { mode: "replace", confirmReplace: "yes" });
     expect(saved.status).toBe(302);
     const after = await loadSalesReport({ viewer: partner1, partnerId: acme });
-    expect(after.rows.API).toEqual([expect.objectContaining({ year, month: "May", country: "Kenya", purchaser: "Offline buyer", quantity: "10", totalValue: "2000" })]);
+    expect(after.rows.API).toEqual([
+      expect.objectContaining({ year, month: "May", country: "Kenya", purchaser: "Offline buyer", quantity: "10", totalValue: "2000" }),
+    ]);
     expect(after.rows.FDF).toEqual([]);
   });
 

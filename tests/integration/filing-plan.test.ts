@@ -153,10 +153,17 @@ describe("loading Filing Plans", () => {
     expect((await refusal(saveFilingPlan({ actor: partner1, partnerId: cedar, quarterId: open, cells: [], action: "save" }))).status).toBe(403);
     expect((await adminPage(ACME, cedar)).status).toBe(403);
     expect((await adminPage(ACME, acme)).status).toBe(403);
-    const post = await postAdmin(ACME, cedar, { intent: "save", quarterId: String(open), version: "0", payload: payload({ [india]: { [acmeProducts[0].id]: "Filed" } }) });
+    const post = await postAdmin(ACME, cedar, {
+      intent: "save",
+      quarterId: String(open),
+      version: "0",
+      payload: payload({ [india]: { [acmeProducts[0].id]: "Filed" } }),
+    });
     expect(post.status).toBe(403);
     expect(await reportOf(cedar, open)).toBeUndefined();
-    const download = await runRoute(adminXlsx, buildRequest(`/admin/filing-plans/${cedar}/xlsx`, { cookie: await sessionCookieFor(ACME) }), { params: { id: String(cedar) } });
+    const download = await runRoute(adminXlsx, buildRequest(`/admin/filing-plans/${cedar}/xlsx`, { cookie: await sessionCookieFor(ACME) }), {
+      params: { id: String(cedar) },
+    });
     expect(download.status).toBe(403);
 
     expect((await refusal(loadFilingPlan({ viewer: admin, partnerId: 999_999 }))).status).toBe(404);
@@ -170,12 +177,20 @@ describe("loading Filing Plans", () => {
     expect(page.data.view.permissions).toMatchObject({ save: false, submit: false, approve: false, reject: false, reopen: false });
     const before = await storedCells(acme, open);
     for (const intent of ["save", "submit", "submit-empty", "approve", "reject", "reopen"]) {
-      const result = await postAdmin(STAFF, acme, { intent, quarterId: String(open), version: await versionOf(acme), comment: "x", payload: payload({ [france]: { [acmeProducts[0].id]: "Filed" } }) });
+      const result = await postAdmin(STAFF, acme, {
+        intent,
+        quarterId: String(open),
+        version: await versionOf(acme),
+        comment: "x",
+        payload: payload({ [france]: { [acmeProducts[0].id]: "Filed" } }),
+      });
       expect(result.status, intent).toBe(403);
     }
     expect((await refusal(saveFilingPlan({ actor: staff, partnerId: acme, quarterId: open, cells: [], action: "save" }))).status).toBe(403);
     expect(await storedCells(acme, open)).toEqual(before);
-    const download = await runRoute(adminXlsx, buildRequest(`/admin/filing-plans/${acme}/xlsx`, { cookie: await sessionCookieFor(STAFF) }), { params: { id: String(acme) } });
+    const download = await runRoute(adminXlsx, buildRequest(`/admin/filing-plans/${acme}/xlsx`, { cookie: await sessionCookieFor(STAFF) }), {
+      params: { id: String(acme) },
+    });
     expect(download.status).toBe(200);
   });
 });
@@ -189,7 +204,10 @@ describe("saving Filing Plans", () => {
     expect(saved.status).toBe(302);
     expect(await toastOf(saved)).toMatchObject({ type: "success", message: "Data recorded successfully!" });
     const after = await storedCells(acme, open);
-    const expected = before.filter((cell) => cell !== indiaFirst).concat(`${india}:${first.id}=Registered`, `${france}:${second.id}=Filed`).sort();
+    const expected = before
+      .filter((cell) => cell !== indiaFirst)
+      .concat(`${india}:${first.id}=Registered`, `${france}:${second.id}=Filed`)
+      .sort();
     expect(after).toEqual(expected);
     expect((await reportOf(acme, open)).status).toBe("Saved");
 
@@ -220,7 +238,15 @@ describe("saving Filing Plans", () => {
 
     // A country or product outside the grid refuses the save (400), in the model and the route.
     const other = (await partnerActiveProducts(cedar)).find((product) => !acmeProducts.some((own) => own.id === product.id))!;
-    const foreign = await refusal(saveFilingPlan({ actor: partner1, partnerId: acme, quarterId: open, cells: [{ countryId: india, productId: other.id, status: "Filed" }], action: "save" }));
+    const foreign = await refusal(
+      saveFilingPlan({
+        actor: partner1,
+        partnerId: acme,
+        quarterId: open,
+        cells: [{ countryId: india, productId: other.id, status: "Filed" }],
+        action: "save",
+      }),
+    );
     expect(foreign).toMatchObject({ status: 400, message: ROWS_NOT_IN_REPORT });
     expect((await saveJson(ACME, acme, { 999_999: { [first.id]: "Filed" } })).status).toBe(400);
     // Malformed bodies: an unknown key, a non-canonical id, a status too long, a number.
@@ -258,10 +284,24 @@ describe("saving Filing Plans", () => {
           return { countryId: row.countryId, productId: product.id, status: change?.status ?? row.cells[String(product.id)] };
         }),
       );
-    const restored = await saveFilingPlan({ actor: partner1, partnerId: acme, quarterId: open, expectedVersion: Number(await versionOf(acme)), cells: whole([]), action: "save" });
+    const restored = await saveFilingPlan({
+      actor: partner1,
+      partnerId: acme,
+      quarterId: open,
+      expectedVersion: Number(await versionOf(acme)),
+      cells: whole([]),
+      action: "save",
+    });
     expect(restored).toMatchObject({ ok: true });
     expect(await storedCells(acme, open)).toEqual(original);
-    const full = await saveFilingPlan({ actor: partner1, partnerId: acme, quarterId: open, expectedVersion: Number(await versionOf(acme)), cells: whole(changes), action: "save" });
+    const full = await saveFilingPlan({
+      actor: partner1,
+      partnerId: acme,
+      quarterId: open,
+      expectedVersion: Number(await versionOf(acme)),
+      cells: whole(changes),
+      action: "save",
+    });
     expect(full).toMatchObject({ ok: true, counts: { total: afterChanged.length } });
     expect(await storedCells(acme, open)).toEqual(afterChanged);
   });
@@ -273,12 +313,21 @@ describe("saving Filing Plans", () => {
     const view = await loadFilingPlan({ viewer: partner2, partnerId: borealis });
     expect(view.carriedOverFrom).toBe(quarterName(previousRef));
     expect(view.report.id).toBeNull();
-    const shown = view.rows.flatMap((row) => Object.entries(row.cells).filter(([, status]) => status !== "0").map(([productId, status]) => `${row.countryId}:${productId}=${status}`)).sort();
+    const shown = view.rows
+      .flatMap((row) =>
+        Object.entries(row.cells)
+          .filter(([, status]) => status !== "0")
+          .map(([productId, status]) => `${row.countryId}:${productId}=${status}`),
+      )
+      .sort();
     expect(shown).toEqual(lastQuarter);
 
     // A carried-over cell posted as "0" ends up absent; another changes; the rest is stored as carried.
     const [emptied, changed] = lastQuarter.map((cell) => cell.split("=")[0].split(":").map(Number));
-    const result = await saveJson(BOREALIS, borealis, { [emptied[0]]: { [emptied[1]]: "0" }, [changed[0]]: { ...(emptied[0] === changed[0] ? { [emptied[1]]: "0" } : {}), [changed[1]]: "Registered" } });
+    const result = await saveJson(BOREALIS, borealis, {
+      [emptied[0]]: { [emptied[1]]: "0" },
+      [changed[0]]: { ...(emptied[0] === changed[0] ? { [emptied[1]]: "0" } : {}), [changed[1]]: "Registered" },
+    });
     expect(result.status).toBe(302);
     const stored = await storedCells(borealis, open);
     const expected = lastQuarter
@@ -309,7 +358,12 @@ describe("saving Filing Plans", () => {
     expect(view.rows.every((row) => Object.values(row.cells).every((status) => status === "0"))).toBe(true);
 
     // Now "Nothing to report this quarter" is accepted.
-    const nothing = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(open), version: await versionOf(cedar), comment: "No filings this quarter." });
+    const nothing = await postPartner(CEDAR, {
+      intent: "submit-empty",
+      quarterId: String(open),
+      version: await versionOf(cedar),
+      comment: "No filings this quarter.",
+    });
     expect(nothing.status).toBe(302);
     expect(await reportOf(cedar, open)).toMatchObject({ status: "Submitted", isEmpty: true });
   });
@@ -333,7 +387,18 @@ describe("the workflow of Filing Plans", () => {
     expect(mails.some((mail) => mail.kind === "report-receipt" && mail.toAddress === BOREALIS && mail.reportType === "filing")).toBe(true);
 
     // "Nothing to report" is refused while the plan has filings.
-    const empty = await refusal(saveFilingPlan({ actor: partner2, partnerId: borealis, quarterId: open, expectedVersion: Number(await versionOf(borealis)), cells: [], action: "submit", nothingToReport: true, comment: "Nothing." }));
+    const empty = await refusal(
+      saveFilingPlan({
+        actor: partner2,
+        partnerId: borealis,
+        quarterId: open,
+        expectedVersion: Number(await versionOf(borealis)),
+        cells: [],
+        action: "submit",
+        nothingToReport: true,
+        comment: "Nothing.",
+      }),
+    );
     expect(empty).toMatchObject({ status: 409, message: REPORT_HAS_ROWS });
   });
 
@@ -353,7 +418,13 @@ describe("the workflow of Filing Plans", () => {
     expect(await toastOf(reopened)).toMatchObject({ message: "Report reopened!" });
     expect((await reportOf(borealis, open)).status).toBe("Saved");
 
-    await postPartner(BOREALIS, { intent: "submit", quarterId: String(open), version: await versionOf(borealis), comment: "Changed.", payload: payload({ [france]: { [(await partnerActiveProducts(borealis))[0].id]: "Registered" } }) });
+    await postPartner(BOREALIS, {
+      intent: "submit",
+      quarterId: String(open),
+      version: await versionOf(borealis),
+      comment: "Changed.",
+      payload: payload({ [france]: { [(await partnerActiveProducts(borealis))[0].id]: "Registered" } }),
+    });
     expect((await reportOf(borealis, open)).status).toBe("Resubmitted");
     const rejected = await postAdmin(ADMIN, borealis, { intent: "reject", quarterId: String(open), comment: "Please check Kenya." });
     expect(await toastOf(rejected)).toMatchObject({ message: "Report Rejected!" });
@@ -371,7 +442,13 @@ describe("the workflow of Filing Plans", () => {
     const report = await reportOf(acme, open);
     expect(report.status).toBe("Rejected");
     const before = await storedCells(acme, open);
-    const refused = await postAdmin(ADMIN, acme, { intent: "approve", quarterId: String(open), version: String(report.version), comment: "Approved.", payload: payload({ [france]: { [first.id]: "Filed" } }) });
+    const refused = await postAdmin(ADMIN, acme, {
+      intent: "approve",
+      quarterId: String(open),
+      version: String(report.version),
+      comment: "Approved.",
+      payload: payload({ [france]: { [first.id]: "Filed" } }),
+    });
     expect(refused).toMatchObject({ status: 409, data: { kind: "error", message: WORKFLOW_REFUSALS.notSubmitted } });
     expect(await storedCells(acme, open)).toEqual(before);
     expect((await reportOf(acme, open)).version).toBe(report.version);
@@ -379,7 +456,13 @@ describe("the workflow of Filing Plans", () => {
     await postPartner(ACME, { intent: "submit", quarterId: String(open), version: String(report.version), comment: "Corrected.", payload: payload({}) });
     const submitted = await reportOf(acme, open);
     expect(submitted.status).toBe("Resubmitted");
-    const decided = await postAdmin(ADMIN, acme, { intent: "approve", quarterId: String(open), version: String(submitted.version), comment: "Approved.", payload: payload({ [france]: { [first.id]: "Filed" } }) });
+    const decided = await postAdmin(ADMIN, acme, {
+      intent: "approve",
+      quarterId: String(open),
+      version: String(submitted.version),
+      comment: "Approved.",
+      payload: payload({ [france]: { [first.id]: "Filed" } }),
+    });
     expect(decided.status).toBe(302);
     expect((await reportOf(acme, open)).status).toBe("Approved");
     expect(await storedCells(acme, open)).toContain(`${france}:${first.id}=Filed`);
@@ -389,7 +472,12 @@ describe("the workflow of Filing Plans", () => {
     const [first] = acmeProducts;
     const before = await storedCells(acme, open);
     const current = Number(await versionOf(acme));
-    const stale = await postPartner(ACME, { intent: "save", quarterId: String(open), version: String(current - 1), payload: payload({ [france]: { [first.id]: "Filed" } }) });
+    const stale = await postPartner(ACME, {
+      intent: "save",
+      quarterId: String(open),
+      version: String(current - 1),
+      payload: payload({ [france]: { [first.id]: "Filed" } }),
+    });
     expect(stale.status).toBe(409);
     expect(stale.data).toMatchObject({ kind: "error", stale: true });
     expect(await storedCells(acme, open)).toEqual(before);
@@ -402,7 +490,10 @@ describe("the workflow of Filing Plans", () => {
     const saved = await saveJson(ACME, acme, { [india]: { [first.id]: "Filed" } });
     expect(saved.status).toBe(302);
     const report = await reportOf(acme, open);
-    await db.update(filingValues).set({ status: openName }).where(and(eq(filingValues.reportId, report.id), eq(filingValues.countryId, india), eq(filingValues.productId, first.id)));
+    await db
+      .update(filingValues)
+      .set({ status: openName })
+      .where(and(eq(filingValues.reportId, report.id), eq(filingValues.countryId, india), eq(filingValues.productId, first.id)));
     const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });
     expect(view.statusLists[first.category]).not.toContain(openName);
 
@@ -464,7 +555,11 @@ describe("Filing Plans as a workbook", () => {
 
   it("downloads the Filing Plans workbook: Country, a column per product, the statuses (empty for '0')", async () => {
     const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });
-    const response = (await partnerXlsx({ request: buildRequest("/partner/filing-plans/xlsx", { cookie: await sessionCookieFor(ACME) }), params: {}, context: testContext() })) as Response;
+    const response = (await partnerXlsx({
+      request: buildRequest("/partner/filing-plans/xlsx", { cookie: await sessionCookieFor(ACME) }),
+      params: {},
+      context: testContext(),
+    })) as Response;
     expect(response.headers.get("Content-Disposition")).toMatch(/filename="filing-plans_Acme-Generics-Ltd_\d{4}-Q[1-4]\.xlsx"/);
     const sheet = (await workbookOf(response)).getWorksheet(FILING_SHEET)!;
     expect(sheet.getRow(1).values).toEqual([undefined, "Country", ...acmeProducts.map((product) => product.name)]);
@@ -480,7 +575,11 @@ describe("Filing Plans as a workbook", () => {
 
   it("an upload of the downloaded workbook, edited, saves it; an unknown status or product saves nothing", async () => {
     const [first, second] = acmeProducts;
-    const response = (await partnerXlsx({ request: buildRequest("/partner/filing-plans/xlsx", { cookie: await sessionCookieFor(ACME) }), params: {}, context: testContext() })) as Response;
+    const response = (await partnerXlsx({
+      request: buildRequest("/partner/filing-plans/xlsx", { cookie: await sessionCookieFor(ACME) }),
+      params: {},
+      context: testContext(),
+    })) as Response;
     const workbook = await workbookOf(response);
     const sheet = workbook.getWorksheet(FILING_SHEET)!;
     const view = await loadFilingPlan({ viewer: partner1, partnerId: acme });

@@ -67,8 +67,10 @@ describe("a request costs no more than its size warrants", () => {
 
   it("a list one row past its maximum gets the schema's own message", async () => {
     const cookie = await sessionCookieFor(ADMIN);
-    const people = Array.from({ length: 51 }, (_, index) =>
-      `people%5B${index}%5D.firstName=A&people%5B${index}%5D.lastName=B&people%5B${index}%5D.contactPrefix=%2B91&people%5B${index}%5D.contactNumber=9876543210`,
+    const people = Array.from(
+      { length: 51 },
+      (_, index) =>
+        `people%5B${index}%5D.firstName=A&people%5B${index}%5D.lastName=B&people%5B${index}%5D.contactPrefix=%2B91&people%5B${index}%5D.contactNumber=9876543210`,
     ).join("&");
     const body = `companyName=Zeta&email=zeta%40example.org&contactPrefix=%2B91&contactNumber=9876543210&region=Asia&${people}`;
     const result = await runRoute(addPartnerAction, rawPost("/admin/add-partner", body, { contentType: FORM, cookie }));
@@ -91,7 +93,10 @@ describe("a request costs no more than its size warrants", () => {
       expect(result.status, intent).toBe(400);
     }
     const addRow = JSON.stringify({ type: "insert", payload: { name: "products" } });
-    const added = await runRoute(addPartnerAction, rawPost("/admin/add-partner", `companyName=Zeta&__intent__=${encodeURIComponent(addRow)}`, { contentType: FORM, cookie }));
+    const added = await runRoute(
+      addPartnerAction,
+      rawPost("/admin/add-partner", `companyName=Zeta&__intent__=${encodeURIComponent(addRow)}`, { contentType: FORM, cookie }),
+    );
     expect(added.status).toBe(200);
     expect(added.data.initialValue.products).toHaveLength(1);
   });
@@ -139,7 +144,10 @@ describe("a request costs no more than its size warrants", () => {
     const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     // Unknown parts are skipped unread; their bytes still count toward the total.
     const body = part("intent", "upload") + part("junk", "j".repeat(11 * 1024 * 1024)) + `--${boundary}--\r\n`;
-    const tooLarge = await runRoute(partnerSalesAction, rawPost("/partner/sales-report", body, { contentType: `multipart/form-data; boundary=${boundary}`, cookie }));
+    const tooLarge = await runRoute(
+      partnerSalesAction,
+      rawPost("/partner/sales-report", body, { contentType: `multipart/form-data; boundary=${boundary}`, cookie }),
+    );
     expect(tooLarge.status).toBe(413);
   });
 });
@@ -147,10 +155,16 @@ describe("a request costs no more than its size warrants", () => {
 describe("text and ids the database would refuse are refused first, with the field named", () => {
   it("a NUL byte or a megabyte in a text field", async () => {
     const cookie = await sessionCookieFor(ADMIN);
-    const nul = await runRoute(addProductAction, buildRequest("/admin/add-product", { cookie, form: { name: "Abc\u0000def", category: "FDF", therapyArea: "HIV" } }));
+    const nul = await runRoute(
+      addProductAction,
+      buildRequest("/admin/add-product", { cookie, form: { name: "Abc\u0000def", category: "FDF", therapyArea: "HIV" } }),
+    );
     expect(nul.status).toBe(400);
     expect(nul.data.error.name).toEqual([CHARACTERS_NOT_ALLOWED]);
-    const huge = await runRoute(addPartnerAction, buildRequest("/admin/add-partner", { cookie, form: { companyName: "x".repeat(1024 * 100), email: `${"a".repeat(300)}@example.org` } }));
+    const huge = await runRoute(
+      addPartnerAction,
+      buildRequest("/admin/add-partner", { cookie, form: { companyName: "x".repeat(1024 * 100), email: `${"a".repeat(300)}@example.org` } }),
+    );
     expect(huge.status).toBe(400);
     expect(huge.data.error.companyName).toEqual([TEXT_TOO_LONG]);
     expect(huge.data.error.email).toEqual([TEXT_TOO_LONG]);
@@ -185,7 +199,10 @@ describe("Sales Report saves", () => {
     );
   const cedarReport = async () => {
     const [cedar] = await db.select().from(partners).where(eq(partners.email, CEDAR));
-    const [report] = await db.select().from(reports).where(and(eq(reports.partnerId, cedar.id), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
+    const [report] = await db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.partnerId, cedar.id), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
     return report;
   };
 
@@ -224,9 +241,7 @@ describe("rate limits are counted before the work, in one statement", () => {
   it("30 parallel guesses on one e-mail: only 5 passwords are checked", async () => {
     const verify = vi.spyOn(argon2, "verify");
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, attempt) =>
-        runRoute(loginAction, buildRequest("/login", { form: { email: ACME, password: `guess-${attempt}` } })),
-      ),
+      Array.from({ length: 30 }, (_, attempt) => runRoute(loginAction, buildRequest("/login", { form: { email: ACME, password: `guess-${attempt}` } }))),
     );
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
@@ -262,7 +277,10 @@ describe("rate limits are counted before the work, in one statement", () => {
   it("the current password on /change-password is throttled like a sign-in", async () => {
     const cookie = await sessionCookieFor(ACME);
     const change = (currentPassword: string) =>
-      runRoute(changePasswordAction, buildRequest("/change-password", { cookie, form: { currentPassword, password: "new-pass-12", confirmPassword: "new-pass-12" } }));
+      runRoute(
+        changePasswordAction,
+        buildRequest("/change-password", { cookie, form: { currentPassword, password: "new-pass-12", confirmPassword: "new-pass-12" } }),
+      );
     for (let attempt = 0; attempt < 5; attempt++) expect((await change(`guess-${attempt}`)).status).toBe(400);
     const blocked = await change("partner-pass-1");
     expect(blocked.status).toBe(429);

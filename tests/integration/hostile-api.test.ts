@@ -234,14 +234,22 @@ const BASES: Record<string, (world: World) => Base> = {
   "DELETE /admin/partner/{id}/": (world) => ({ params: { id: world.acme } }),
   "POST /admin/partner/": (world) => {
     const { contact_number, address, region, active_products } = world.partner;
-    return { body: { company_name: "Delta Pharma Ltd", email: "contact@delta-pharma.example", contact_number, address, region, active_products, employee: [] } };
+    return {
+      body: { company_name: "Delta Pharma Ltd", email: "contact@delta-pharma.example", contact_number, address, region, active_products, employee: [] },
+    };
   },
   "GET /admin/product/{id}/": (world) => ({ params: { id: world.product.id } }),
   "PUT /admin/product/{id}/": (world) => ({ params: { id: world.product.id }, body: { ...world.productRead, product_name: `${world.product.name} tablets` } }),
   "DELETE /admin/product/{id}/": (world) => ({ params: { id: world.product.id } }),
   "POST /admin/product_detail/": (world) => ({ body: { product_name: world.product.name, partner_id: world.acme } }),
   "POST /template/product_verification/{partnerId}": (world) => ({
-    body: { product_verification_id: world.pendingVerificationId, is_approved: true, product_name: "Efavirenz/Lamivudine/TDF 600/300/300 mg", therapy_area: "HIV", product_status: "FILED" },
+    body: {
+      product_verification_id: world.pendingVerificationId,
+      is_approved: true,
+      product_name: "Efavirenz/Lamivudine/TDF 600/300/300 mg",
+      therapy_area: "HIV",
+      product_status: "FILED",
+    },
   }),
   "POST /admin/cut_off_date/": () => ({ body: { cut_off_date: formatDate(openQuarterSpan().startDate) } }),
   "POST /template/reminder/": (world) => ({ body: { partner_id: world.acme, template_type: "sales" } }),
@@ -263,7 +271,10 @@ const BASES: Record<string, (world: World) => Base> = {
   // The partner's save attacks the API tab's fields, the administrator's the FDF tab's.
   "GET /template/sales/{x}": () => ({ params: { x: "api" } }),
   "GET /template/sales/{x}/{y}": (world) => ({ params: { x: "fdf", y: world.acme } }),
-  "POST /template/sales/{x}": (world) => ({ params: { x: "api" }, body: { partner_id: world.acme, version: world.sales.version, sales_report_id: [], rows: [world.sales.api] } }),
+  "POST /template/sales/{x}": (world) => ({
+    params: { x: "api" },
+    body: { partner_id: world.acme, version: world.sales.version, sales_report_id: [], rows: [world.sales.api] },
+  }),
   "POST /template/sales/{x}/{y}": (world) => ({
     params: { x: "fdf", y: world.acme },
     body: { partner_id: world.acme, version: world.sales.version, sales_report_id: [], rows: [world.sales.fdf] },
@@ -297,7 +308,15 @@ function baseOf(call: ApiCall, world: World) {
   const names = [...call.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
   const params = Object.fromEntries(names.map((name) => [name, String(base.params?.[name] ?? defaults[name] ?? "")]));
   const body = call.body ? (base.body ?? call.example?.body ?? {}) : undefined;
-  return { account, params, query: base.query ?? {}, body, catchallFields: base.catchallFields ?? [], ignoredFields: base.ignoredFields ?? [], setup: base.setup };
+  return {
+    account,
+    params,
+    query: base.query ?? {},
+    body,
+    catchallFields: base.catchallFields ?? [],
+    ignoredFields: base.ignoredFields ?? [],
+    setup: base.setup,
+  };
 }
 
 // ---------------------------------------------------------------- cases
@@ -359,7 +378,8 @@ function documentedAsIgnored(schema: z.ZodType, path: FieldPath): boolean {
     let structure: z.ZodType = field!;
     for (let inner = unwrapped(structure); inner; inner = unwrapped(structure)) structure = inner;
     const def = structure._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType };
-    field = def.type === "object" ? (def.shape?.[segment] ?? def.catchall) : def.type === "array" ? def.element : def.type === "record" ? def.valueType : undefined;
+    field =
+      def.type === "object" ? (def.shape?.[segment] ?? def.catchall) : def.type === "array" ? def.element : def.type === "record" ? def.valueType : undefined;
     // The description may sit on the field or on any of its wrappers.
     for (let wrapper = field; wrapper; wrapper = unwrapped(wrapper)) if (IGNORED.test(wrapper.description ?? "")) return true;
     if (!field) return false;
@@ -373,7 +393,15 @@ function documentedAsIgnored(schema: z.ZodType, path: FieldPath): boolean {
  * name; or accepted, with the text the field then holds (when it is not the base's, `baseOutput`
  * being what the schema made of the base).
  */
-function expectation(forbidden: boolean, schema: z.ZodType, part: unknown, baseOutput: unknown, path: FieldPath, where: string, ignored = false): Pick<ApiCase, "expect" | "named" | "text"> {
+function expectation(
+  forbidden: boolean,
+  schema: z.ZodType,
+  part: unknown,
+  baseOutput: unknown,
+  path: FieldPath,
+  where: string,
+  ignored = false,
+): Pick<ApiCase, "expect" | "named" | "text"> {
   if (forbidden) return { expect: "forbidden" };
   const result = schema.safeParse(part);
   const prefix = where === "body" ? [] : [where];
@@ -418,7 +446,8 @@ function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
     const others = entries.filter((item) => item.name !== name);
     for (const mutation of mutationsFor(QUERY_MUTATIONS, base.query[name])) {
       const value = mutation.value?.(baseValue);
-      const mutated = value === MISSING ? others : [...others, mutation.raw ? { name, value: "", raw: mutation.raw(baseValue) } : { name, value: String(value) }];
+      const mutated =
+        value === MISSING ? others : [...others, mutation.raw ? { name, value: "", raw: mutation.raw(baseValue) } : { name, value: String(value) }];
       const query = queryString(mutated);
       const expected = expectation(Boolean(mutation.forbidden), call.query, Object.fromEntries(new URLSearchParams(query)), baseOutput, path, "query");
       cases.push({ label: `${field}: ${mutation.name}`, field, ...expected, query });
@@ -426,13 +455,28 @@ function queryCases(call: ApiCall, base: CallBase): ApiCase[] {
     cases.push(
       { label: `${field}: as ${name}[]`, field, expect: "refuse", query: queryString([...others, { name: `${name}[]`, value: baseValue }]) },
       { label: `${field}: as ${name}[a][b]`, field, expect: "refuse", query: queryString([...others, { name: `${name}[a][b]`, value: baseValue }]) },
-      { label: `${field}: NUL, then the value again`, field, expect: "forbidden", query: queryString([...others, { name, value: "a\u0000b" }, { name, value: baseValue }]) },
-      { label: `${field}: the value, then NUL`, field, expect: "forbidden", query: queryString([...others, { name, value: baseValue }, { name, value: "a\u0000b" }]) },
+      {
+        label: `${field}: NUL, then the value again`,
+        field,
+        expect: "forbidden",
+        query: queryString([...others, { name, value: "a\u0000b" }, { name, value: baseValue }]),
+      },
+      {
+        label: `${field}: the value, then NUL`,
+        field,
+        expect: "forbidden",
+        query: queryString([...others, { name, value: baseValue }, { name, value: "a\u0000b" }]),
+      },
     );
   }
   cases.push(
     { label: "query: an unknown parameter", field: "query.x", expect: "refuse", query: queryString([...entries, { name: "x", value: "1" }]) },
-    { label: "query: an unknown parameter named with NUL", field: "query.x\u0000", expect: "refuse", query: queryString([...entries, { name: "x\u0000", value: "1" }]) },
+    {
+      label: "query: an unknown parameter named with NUL",
+      field: "query.x\u0000",
+      expect: "refuse",
+      query: queryString([...entries, { name: "x\u0000", value: "1" }]),
+    },
   );
   return cases;
 }
@@ -464,12 +508,22 @@ function bodyCases(call: ApiCall, base: CallBase): ApiCase[] {
     { label: "body: empty", field: "", expect: "refuse", body: text("") },
     { label: "body: 100,000 levels of nesting", field: "", expect: "refuse", body: () => `${"[".repeat(100_000)}${"]".repeat(100_000)}` },
     { label: "body: a NUL 100,000 levels deep", field: "", expect: "refuse", body: withField(`"x":${"[".repeat(100_000)}"\\u0000"${"]".repeat(100_000)}`) },
-    { label: "body: 10,000 unknown fields", field: "", expect: "refuse", body: withField(Array.from({ length: 10_000 }, (_, index) => `"x${index}":1`).join(",")) },
+    {
+      label: "body: 10,000 unknown fields",
+      field: "",
+      expect: "refuse",
+      body: withField(Array.from({ length: 10_000 }, (_, index) => `"x${index}":1`).join(",")),
+    },
     { label: "body: a field named with 100,000 characters", field: "", expect: "refuse", body: withField(`"${"x".repeat(100_000)}":1`) },
     { label: "body: labelled text/plain", field: "", expect: "refuse", body: text(json), contentType: "text/plain" },
   );
   if ((call.maxBodyBytes ?? 64 * 1024) <= MEGABYTE_STRING.length) {
-    cases.push({ label: "body: a megabyte in an unknown field", field: "", expect: "refuse", body: withField(JSON.stringify({ x: MEGABYTE_STRING }).slice(1, -1)) });
+    cases.push({
+      label: "body: a megabyte in an unknown field",
+      field: "",
+      expect: "refuse",
+      body: withField(JSON.stringify({ x: MEGABYTE_STRING }).slice(1, -1)),
+    });
   }
   return cases;
 }
@@ -496,13 +550,16 @@ async function send(call: ApiCall, world: World, base: CallBase, hostile: ApiCas
 }
 
 const oneLine = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text).replace(/\s+/g, " ");
-const summary = (answer: ApiAnswer) => `${answer.status} ${answer.body instanceof Uint8Array ? `(${answer.body.length} bytes)` : oneLine(JSON.stringify(answer.body))}`;
+const summary = (answer: ApiAnswer) =>
+  `${answer.status} ${answer.body instanceof Uint8Array ? `(${answer.body.length} bytes)` : oneLine(JSON.stringify(answer.body))}`;
 const isPolluted = () => Object.prototype.hasOwnProperty.call(Object.prototype, "polluted");
 
 /** Whether an error answer names one of the fields (or a part or a whole of one). */
 function names(answer: ApiAnswer, fields: string[]) {
   const keys = Object.keys(answer.body?.errors ?? {});
-  return fields.some((field) => !field || keys.some((key) => key === field || key.startsWith(`${field}.`) || key.startsWith(`${field}[`) || field.startsWith(`${key}.`)));
+  return fields.some(
+    (field) => !field || keys.some((key) => key === field || key.startsWith(`${field}.`) || key.startsWith(`${field}[`) || field.startsWith(`${key}.`)),
+  );
 }
 
 function undocumented(call: ApiCall, answer: ApiAnswer): string | null {
@@ -539,11 +596,13 @@ function judge(call: ApiCall, hostile: ApiCase, answer: ApiAnswer, tables: strin
   } else if (answer.status < 200 || answer.status >= 300) return `answered ${summary(answer)}${wrote}`;
   if (hostile.expect === "forbidden") {
     const messages: string[] = answer.body?.errors?.[hostile.field] ?? [];
-    if (answer.status !== 400 || !messages.includes(CHARACTERS_NOT_ALLOWED)) return `not refused as "${CHARACTERS_NOT_ALLOWED}" on ${JSON.stringify(hostile.field)}: ${summary(answer)}${wrote}`;
+    if (answer.status !== 400 || !messages.includes(CHARACTERS_NOT_ALLOWED))
+      return `not refused as "${CHARACTERS_NOT_ALLOWED}" on ${JSON.stringify(hostile.field)}: ${summary(answer)}${wrote}`;
   }
   if (hostile.expect === "refuse") {
     if (!refused) return `accepted: ${summary(answer)}${wrote}`;
-    if (answer.status === 400 && !names(answer, [hostile.field, ...(hostile.named ?? [])])) return `refused without naming ${JSON.stringify(hostile.field)}: ${summary(answer)}`;
+    if (answer.status === 400 && !names(answer, [hostile.field, ...(hostile.named ?? [])]))
+      return `refused without naming ${JSON.stringify(hostile.field)}: ${summary(answer)}`;
   }
   if (storedAsSent === false) return `accepted and wrote ${tables.join(", ")}, but the text is not stored as sent: ${summary(answer)}`;
   return null;
@@ -642,7 +701,8 @@ const argon2Hash = argon2.hash;
 beforeAll(async () => {
   // Passwords are hashed at argon2's lowest cost here: hundreds of cases sign in or change a
   // password, and what they check is the input around the hash (each check costs 50 to 300 ms).
-  vi.spyOn(argon2, "hash").mockImplementation(((password: string, options?: object) => argon2Hash(password, { ...options, memoryCost: 1024, timeCost: 1 })) as typeof argon2.hash);
+  vi.spyOn(argon2, "hash").mockImplementation(((password: string, options?: object) =>
+    argon2Hash(password, { ...options, memoryCost: 1024, timeCost: 1 })) as typeof argon2.hash);
   await startNotingWrites();
   await startFromSeed();
 });
@@ -664,17 +724,13 @@ describe("hostile API input: the bases", () => {
 
 // A test per tag of the documentation: each starts from the snapshot (the database is reset before each test).
 describe.each([...new Set(API_CALLS.map((call) => call.tag))])("%s", (tag) => {
-  it(
-    "every call: hostile path, query and body values",
-    async () => {
-      await restore(APPLICATION_TABLES);
-      const failures: string[] = [];
-      for (const call of API_CALLS.filter((candidate) => candidate.tag === tag)) failures.push(...(await attack(call)));
-      allFailures.push(...failures);
-      expect(failures, `${tag}: ${failures.length} cases failed`).toEqual([]);
-    },
-    600_000,
-  );
+  it("every call: hostile path, query and body values", async () => {
+    await restore(APPLICATION_TABLES);
+    const failures: string[] = [];
+    for (const call of API_CALLS.filter((candidate) => candidate.tag === tag)) failures.push(...(await attack(call)));
+    allFailures.push(...failures);
+    expect(failures, `${tag}: ${failures.length} cases failed`).toEqual([]);
+  }, 600_000);
 });
 
 describe("hostile API input: the count", () => {

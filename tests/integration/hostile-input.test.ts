@@ -183,7 +183,11 @@ async function buildContext(): Promise<Ctx> {
   const [previous] = await db
     .select()
     .from(quarters)
-    .where(open.quarter === 1 ? and(eq(quarters.year, open.year - 1), eq(quarters.quarter, 4)) : and(eq(quarters.year, open.year), eq(quarters.quarter, open.quarter - 1)));
+    .where(
+      open.quarter === 1
+        ? and(eq(quarters.year, open.year - 1), eq(quarters.quarter, 4))
+        : and(eq(quarters.year, open.year), eq(quarters.quarter, open.quarter - 1)),
+    );
   const [product] = await db.select().from(products).where(eq(products.name, "Dolutegravir 50 mg"));
   const user = await findUserByEmail(ACCOUNTS.PARTNER);
   const view = await loadSalesReport({ viewer: { id: user!.id, role: "PARTNER", partnerId: acme }, partnerId: acme });
@@ -279,29 +283,55 @@ async function buildContext(): Promise<Ctx> {
       workbook: await filingWorkbook([product.name], [[country.country, "Filed"]]),
       badWorkbooks: [
         { label: "a column of another partner's product", bytes: await filingWorkbook(["Daclatasvir 60 mg"], [[country.country, "Filed"]]), expect: "refuse" },
-        { label: "a product's column twice", bytes: await filingWorkbook([product.name, product.name], [[country.country, "Filed", "Filed"]]), expect: "refuse" },
+        {
+          label: "a product's column twice",
+          bytes: await filingWorkbook([product.name, product.name], [[country.country, "Filed", "Filed"]]),
+          expect: "refuse",
+        },
         { label: "a country not in the list", bytes: await filingWorkbook([product.name], [["Atlantis", "Filed"]]), expect: "refuse" },
-        { label: "a country twice", bytes: await filingWorkbook([product.name], [[country.country, "Filed"], [country.country, "Registered"]]), expect: "refuse" },
+        {
+          label: "a country twice",
+          bytes: await filingWorkbook(
+            [product.name],
+            [
+              [country.country, "Filed"],
+              [country.country, "Registered"],
+            ],
+          ),
+          expect: "refuse",
+        },
         { label: "a status not in the list", bytes: await filingWorkbook([product.name], [[country.country, "Launched"]]), expect: "refuse" },
         { label: "a status of 1,000 characters", bytes: await filingWorkbook([product.name], [[country.country, "F".repeat(1000)]]), expect: "refuse" },
         {
           label: "2,000 rows of countries not in the list",
-          bytes: await filingWorkbook([product.name], Array.from({ length: 2000 }, (_, index) => [`Atlantis ${index}`, "Filed"])),
+          bytes: await filingWorkbook(
+            [product.name],
+            Array.from({ length: 2000 }, (_, index) => [`Atlantis ${index}`, "Filed"]),
+          ),
           expect: "refuse",
         },
         {
           label: "3 rows of a 30,000-character country",
-          bytes: await filingWorkbook([product.name], ["A", "B", "C"].map((letter) => [letter.repeat(30_000), "Filed"])),
+          bytes: await filingWorkbook(
+            [product.name],
+            ["A", "B", "C"].map((letter) => [letter.repeat(30_000), "Filed"]),
+          ),
           expect: "refuse",
         },
         {
           label: "2,000 columns of products not in the list",
-          bytes: await filingWorkbook(Array.from({ length: 2000 }, (_, index) => `Unknown product ${index}`), [[country.country]]),
+          bytes: await filingWorkbook(
+            Array.from({ length: 2000 }, (_, index) => `Unknown product ${index}`),
+            [[country.country]],
+          ),
           expect: "refuse",
         },
         {
           label: "3 columns of a 30,000-character product name",
-          bytes: await filingWorkbook(["A", "B", "C"].map((letter) => letter.repeat(30_000)), [[country.country]]),
+          bytes: await filingWorkbook(
+            ["A", "B", "C"].map((letter) => letter.repeat(30_000)),
+            [[country.country]],
+          ),
           expect: "refuse",
         },
       ],
@@ -370,8 +400,7 @@ const partnerFields: Record<string, FieldKind> = {
 };
 const partnerSparse = ["products[99999].productId=1", "products[99999][productId]=1", "people[5000].firstName=a", "people[5000][firstName]=a"];
 
-const salesPayload = (ctx: Ctx) =>
-  JSON.stringify({ API: [{ ...ctx.acmeRows[0], purchaser: "Hostile Buyer Ltd" }], FDF: [], deletedIds: [ctx.acmeRows[1].id] });
+const salesPayload = (ctx: Ctx) => JSON.stringify({ API: [{ ...ctx.acmeRows[0], purchaser: "Hostile Buyer Ltd" }], FDF: [], deletedIds: [ctx.acmeRows[1].id] });
 
 const salesJsonFields: Record<string, FieldKind> = { intent: "enum", quarterId: "id", version: "version", tab: "lenient", payload: "json" };
 
@@ -390,7 +419,11 @@ const partnerSales = "/app/routes/_shell.partner.sales-report.tsx";
 const adminSales = "/app/routes/_shell.admin.sales-report.$id.tsx";
 
 /** A file part of an upload. */
-const xlsx = (bytes: Uint8Array, filename: string): FilePart => ({ filename, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", bytes });
+const xlsx = (bytes: Uint8Array, filename: string): FilePart => ({
+  filename,
+  type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  bytes,
+});
 
 /** What a partner might upload instead of a workbook, as the Sales, timeline and filing uploads all get it. */
 function uploadFileCases(base: Form, filename: string): HostileCase[] {
@@ -407,7 +440,11 @@ function uploadFileCases(base: Form, filename: string): HostileCase[] {
 
 /** Workbooks of the right layout and wrong content. */
 const badWorkbookCases = (base: Form, filename: string, workbooks: BadWorkbook[]): HostileCase[] =>
-  workbooks.map((workbook) => ({ label: `file: a workbook with ${workbook.label}`, expect: workbook.expect, form: setField(base, "file", xlsx(workbook.bytes, filename)) }));
+  workbooks.map((workbook) => ({
+    label: `file: a workbook with ${workbook.label}`,
+    expect: workbook.expect,
+    form: setField(base, "file", xlsx(workbook.bytes, filename)),
+  }));
 
 async function actorOf(email: string) {
   const user = await findUserByEmail(email);
@@ -449,7 +486,14 @@ const reportJsonFields: Record<string, FieldKind> = { intent: "enum", quarterId:
 
 /** Cedar's report of the open quarter (it has none yet), submitted by Cedar: for the administrator to approve or reject. */
 async function submitCedars(ctx: Ctx, type: "pdt" | "filing") {
-  const request = { actor: await actorOf(ACCOUNTS.PARTNER3), partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 0, action: "submit" as const, comment: "Our plan is complete." };
+  const request = {
+    actor: await actorOf(ACCOUNTS.PARTNER3),
+    partnerId: ctx.cedar,
+    quarterId: ctx.openQuarter.id,
+    expectedVersion: 0,
+    action: "submit" as const,
+    comment: "Our plan is complete.",
+  };
   const result = type === "pdt" ? await savePdtReport({ ...request, rows: [], statuses: {} }) : await saveFilingPlan({ ...request, cells: [] });
   if (!result.ok || result.version !== 1) throw new Error(`Cedar's ${type} report could not be submitted: ${JSON.stringify(result)}`);
 }
@@ -457,7 +501,14 @@ async function submitCedars(ctx: Ctx, type: "pdt" | "filing") {
 /** Cedar's report of the open quarter, submitted and approved: for the administrator to reopen. */
 async function approveCedars(ctx: Ctx, type: "pdt" | "filing") {
   await submitCedars(ctx, type);
-  const request = { actor: await actorOf(ACCOUNTS.ADMIN), partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 1, action: "approve" as const, comment: "Thank you, approved." };
+  const request = {
+    actor: await actorOf(ACCOUNTS.ADMIN),
+    partnerId: ctx.cedar,
+    quarterId: ctx.openQuarter.id,
+    expectedVersion: 1,
+    action: "approve" as const,
+    comment: "Thank you, approved.",
+  };
   const result = type === "pdt" ? await savePdtReport({ ...request, rows: [], statuses: {} }) : await saveFilingPlan({ ...request, cells: [] });
   if (!result.ok || result.version !== 2) throw new Error(`Cedar's ${type} report could not be approved: ${JSON.stringify(result)}`);
 }
@@ -469,7 +520,11 @@ async function approveCedars(ctx: Ctx, type: "pdt" | "filing") {
 async function emptyCedarsFiling(ctx: Ctx) {
   const actor = await actorOf(ACCOUNTS.PARTNER3);
   const view = await loadFilingPlan({ viewer: actor, partnerId: ctx.cedar });
-  const cells = view.rows.flatMap((row) => Object.entries(row.cells).filter(([, status]) => status !== "0").map(([productId]) => ({ countryId: row.countryId, productId: Number(productId), status: "0" })));
+  const cells = view.rows.flatMap((row) =>
+    Object.entries(row.cells)
+      .filter(([, status]) => status !== "0")
+      .map(([productId]) => ({ countryId: row.countryId, productId: Number(productId), status: "0" })),
+  );
   const result = await saveFilingPlan({ actor, partnerId: ctx.cedar, quarterId: ctx.openQuarter.id, expectedVersion: 0, cells, action: "save" });
   if (!result.ok || result.version !== 1) throw new Error(`Cedar's Filing Plans could not be emptied: ${JSON.stringify(result)}`);
 }
@@ -504,7 +559,13 @@ function reportVariants(report: {
     ...report.plainExtra(ctx, base),
     { label: `${report.plainRepeat(ctx)} posted 20,000 times`, expect: "refuse", form: repeated(base, report.plainRepeat(ctx)) },
   ];
-  const plainFields = (ctx: Ctx): Record<string, FieldKind> => ({ intent: "enum", quarterId: "id", version: "version", page: "lenient", ...report.plainFields(ctx) });
+  const plainFields = (ctx: Ctx): Record<string, FieldKind> => ({
+    intent: "enum",
+    quarterId: "id",
+    version: "version",
+    page: "lenient",
+    ...report.plainFields(ctx),
+  });
   const uploadForm = (ctx: Ctx) => {
     const upload = report.upload(ctx);
     return formOf({ intent: "upload", quarter: ctx.openQuarter.name, version: String(report.version(ctx)), file: xlsx(upload.bytes, upload.filename) });
@@ -575,7 +636,13 @@ function reportVariants(report: {
       name: "submit-empty (nothing to report)",
       role: "PARTNER3",
       path: () => report.partnerPath,
-      base: (ctx) => formOf({ intent: "submit-empty", quarterId: String(ctx.openQuarter.id), version: report.submitEmptyVersion, comment: "Nothing to report this quarter." }),
+      base: (ctx) =>
+        formOf({
+          intent: "submit-empty",
+          quarterId: String(ctx.openQuarter.id),
+          version: report.submitEmptyVersion,
+          comment: "Nothing to report this quarter.",
+        }),
       fields: { intent: "enum", quarterId: "id", version: "version", comment: "text" },
       refused: (base) => without(base, "comment"),
       repeatField: "quarterId",
@@ -616,8 +683,16 @@ function reportVariants(report: {
       json: report.json,
       repeatField: "version",
       extraCases: (_ctx, base) => [
-        { label: "intent: submit by the administrator", expect: "refuse", form: setField(setField(base, "intent", "submit"), "comment", "Submitted by the administrator.") },
-        { label: "intent: submit-empty by the administrator", expect: "refuse", form: setField(setField(base, "intent", "submit-empty"), "comment", "Nothing to report.") },
+        {
+          label: "intent: submit by the administrator",
+          expect: "refuse",
+          form: setField(setField(base, "intent", "submit"), "comment", "Submitted by the administrator."),
+        },
+        {
+          label: "intent: submit-empty by the administrator",
+          expect: "refuse",
+          form: setField(setField(base, "intent", "submit-empty"), "comment", "Nothing to report."),
+        },
       ],
       setup: deactivateAcmesProduct,
     },
@@ -845,8 +920,18 @@ const VARIANTS: Variant[] = [
     },
     refused: (base) => setField(base, "api[0][month]", "Smarch"),
     extraCases: (ctx, base) => [
-      { label: "api[0][id]: a row of another partner", expect: "refuse", form: setField(base, "api[0][id]", String(ctx.other.salesRowId)), protectedRow: { table: "sales_rows", id: ctx.other.salesRowId } },
-      { label: "deleteIds: a row of another partner", expect: "refuse", form: setField(base, "deleteIds", String(ctx.other.salesRowId)), protectedRow: { table: "sales_rows", id: ctx.other.salesRowId } },
+      {
+        label: "api[0][id]: a row of another partner",
+        expect: "refuse",
+        form: setField(base, "api[0][id]", String(ctx.other.salesRowId)),
+        protectedRow: { table: "sales_rows", id: ctx.other.salesRowId },
+      },
+      {
+        label: "deleteIds: a row of another partner",
+        expect: "refuse",
+        form: setField(base, "deleteIds", String(ctx.other.salesRowId)),
+        protectedRow: { table: "sales_rows", id: ctx.other.salesRowId },
+      },
     ],
     sparse: ["api[9999999][country]=x", "fdf[99999][purchaser]=x", "api[0][id][99999]=1"],
     repeatField: "deleteIds",
@@ -857,7 +942,13 @@ const VARIANTS: Variant[] = [
     role: "PARTNER",
     path: () => "/partner/sales-report",
     base: (ctx) =>
-      formOf({ intent: "submit", quarterId: String(ctx.openQuarter.id), version: String(ctx.acmeVersion), comment: "Submitted by the hostile-input suite.", payload: salesPayload(ctx) }),
+      formOf({
+        intent: "submit",
+        quarterId: String(ctx.openQuarter.id),
+        version: String(ctx.acmeVersion),
+        comment: "Submitted by the hostile-input suite.",
+        payload: salesPayload(ctx),
+      }),
     fields: { ...salesJsonFields, comment: "text" },
     refused: (base) => without(base, "comment"),
     json: salesJsonCases,
@@ -916,21 +1007,19 @@ const VARIANTS: Variant[] = [
     json: salesJsonCases,
     repeatField: "version",
   },
-  ...(["approve", "reject"] as const).map(
-    (intent): Variant => ({
-      module: adminSales,
-      name: intent,
-      role: "ADMIN",
-      path: (_ctx, params) => `/admin/sales-report/${encodeURIComponent(params.id)}`,
-      params: (ctx) => ({ id: String(ctx.cedar) }),
-      hostileParams: ["id"],
-      base: (ctx) => formOf({ intent, quarterId: String(ctx.openQuarter.id), version: "1", comment: `${intent} by the hostile-input suite.` }),
-      fields: decisionFields,
-      refused: (base) => without(base, "comment"),
-      repeatField: "quarterId",
-      setup: submitCedarsReport,
-    }),
-  ),
+  ...(["approve", "reject"] as const).map((intent): Variant => ({
+    module: adminSales,
+    name: intent,
+    role: "ADMIN",
+    path: (_ctx, params) => `/admin/sales-report/${encodeURIComponent(params.id)}`,
+    params: (ctx) => ({ id: String(ctx.cedar) }),
+    hostileParams: ["id"],
+    base: (ctx) => formOf({ intent, quarterId: String(ctx.openQuarter.id), version: "1", comment: `${intent} by the hostile-input suite.` }),
+    fields: decisionFields,
+    refused: (base) => without(base, "comment"),
+    repeatField: "quarterId",
+    setup: submitCedarsReport,
+  })),
   {
     module: adminSales,
     name: "reopen",
@@ -1019,7 +1108,13 @@ const VARIANTS: Variant[] = [
     plainRefused: (base) => setField(base, pdtCell(0, "startDate"), "2027-02-30"),
     plainExtra: (ctx, base) => {
       const secondRow = (status: string) =>
-        withEntries(base, [pdtCell(1, "productId"), String(ctx.productId)], [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[1])], [pdtCell(1, "status"), status], [pdtCell(1, "startDate"), "2027-07-01"]);
+        withEntries(
+          base,
+          [pdtCell(1, "productId"), String(ctx.productId)],
+          [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[1])],
+          [pdtCell(1, "status"), status],
+          [pdtCell(1, "startDate"), "2027-07-01"],
+        );
       return [
         {
           label: "pdt[0][productId]: a product of another partner",
@@ -1027,15 +1122,27 @@ const VARIANTS: Variant[] = [
           form: setField(base, pdtCell(0, "productId"), String(ctx.otherProduct.id)),
           protectedRow: { table: "partner_products", id: ctx.otherProduct.linkId },
         },
-        { label: "pdt[0][productId]: a product taken off the partner's list", expect: "refuse", form: setField(base, pdtCell(0, "productId"), String(ctx.inactiveProductId)) },
+        {
+          label: "pdt[0][productId]: a product taken off the partner's list",
+          expect: "refuse",
+          form: setField(base, pdtCell(0, "productId"), String(ctx.inactiveProductId)),
+        },
         { label: "pdt[0][productId]: 2147483647 (no product)", expect: "refuse", form: setField(base, pdtCell(0, "productId"), "2147483647") },
-        { label: "pdt[0][stageId]: a stage of the other category (API)", expect: "refuse", form: setField(base, pdtCell(0, "stageId"), String(ctx.apiStageId)) },
+        {
+          label: "pdt[0][stageId]: a stage of the other category (API)",
+          expect: "refuse",
+          form: setField(base, pdtCell(0, "stageId"), String(ctx.apiStageId)),
+        },
         { label: "pdt[0][status]: not in the list (SHIPPED)", expect: "refuse", form: setField(base, pdtCell(0, "status"), "SHIPPED") },
         { label: "pdt[0][endDate]: before the start date", expect: "refuse", form: setField(base, pdtCell(0, "endDate"), "2027-01-01") },
         { label: "pdt[0][startDate]: year 99999", expect: "refuse", form: setField(base, pdtCell(0, "startDate"), "99999-03-01") },
         { label: "pdt[1]: a second row of the product with another status", expect: "refuse", form: secondRow("DROPPED") },
         { label: "pdt[1]: a second row of the product with the same status", expect: "either", form: secondRow("FILED") },
-        { label: "pdt[1]: the same row again at another index", expect: "either", form: withEntries(base, [pdtCell(1, "productId"), String(ctx.productId)], [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[0])]) },
+        {
+          label: "pdt[1]: the same row again at another index",
+          expect: "either",
+          form: withEntries(base, [pdtCell(1, "productId"), String(ctx.productId)], [pdtCell(1, "stageId"), String(ctx.pdt.stageIds[0])]),
+        },
       ];
     },
     plainSparse: ["pdt[99999][notes]=x", "pdt[999999][notes]=x", "pdt[0][productId][99999]=1", "pdt[-1][notes]=x"],
@@ -1058,7 +1165,11 @@ const VARIANTS: Variant[] = [
     plainRefused: (base, ctx) => setField(base, filingCell(ctx), "Launched"),
     plainExtra: (ctx, base) => {
       const cell = filingCell(ctx);
-      const renamed = (name: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `${cell} as ${name}: ${label}`, expect, form: [...without(base, cell), entry(name, "Filed")] });
+      const renamed = (name: string, label: string, expect: Expectation = "refuse"): HostileCase => ({
+        label: `${cell} as ${name}: ${label}`,
+        expect,
+        form: [...without(base, cell), entry(name, "Filed")],
+      });
       const country = ctx.filing.countryId;
       return [
         renamed(`filing[${country}][${ctx.otherProduct.id}]`, "a product of another partner"),
@@ -1071,7 +1182,11 @@ const VARIANTS: Variant[] = [
         renamed(`filing[0][${ctx.productId}]`, "country 0"),
         renamed(`filing[00${country}][${ctx.productId}]`, "the country with leading zeros", "either"),
         renamed(`filing[${country}][${ctx.productId}][0]`, "a cell nested deeper", "either"),
-        { label: `${cell}: and the same cell with leading zeros`, expect: "refuse", form: withEntries(base, [`filing[0${country}][${ctx.productId}]`, "Registered"]) },
+        {
+          label: `${cell}: and the same cell with leading zeros`,
+          expect: "refuse",
+          form: withEntries(base, [`filing[0${country}][${ctx.productId}]`, "Registered"]),
+        },
         { label: `${cell}: the open quarter (no planned filing quarter)`, expect: "refuse", form: setField(base, cell, ctx.openQuarter.name) },
         { label: `${cell}: a planned filing quarter`, expect: "either", form: setField(base, cell, ctx.filing.plannedQuarter) },
         { label: `${cell}: 65 characters`, expect: "refuse", form: setField(base, cell, "F".repeat(65)) },
@@ -1203,7 +1318,11 @@ const fieldsOf = (variant: Variant, ctx: Ctx) => (typeof variant.fields === "fun
 function salesJsonCases(ctx: Ctx, base: Form): HostileCase[] {
   const row: Record<string, string | number> = { ...ctx.acmeRows[0], purchaser: "Hostile Buyer Ltd" };
   const newRow = Object.fromEntries(Object.entries(row).filter(([key]) => key !== "id"));
-  const payload = (value: string, label: string, expect: "refuse" | "either" = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
+  const payload = (value: string, label: string, expect: "refuse" | "either" = "refuse"): HostileCase => ({
+    label: `payload: ${label}`,
+    expect,
+    form: setField(base, "payload", value),
+  });
   const otherRow = { table: "sales_rows", id: ctx.other.salesRowId };
   const body = (value: unknown) => JSON.stringify(value);
   const deepArray = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
@@ -1217,7 +1336,14 @@ function salesJsonCases(ctx: Ctx, base: Form): HostileCase[] {
     payload(`{"API":[${deepArray}],"FDF":[],"deletedIds":[]}`, "a row nested 100,000 levels"),
     payload(body({ API: Array.from({ length: 100_001 }, () => ({})), FDF: [], deletedIds: [] }), "100,001 rows"),
     payload(body({ API: Array.from({ length: 100_001 }, () => newRow), FDF: [], deletedIds: [] }), "100,001 valid rows"),
-    payload(body({ API: [{ year: [], month: {}, country: true, purchaser: null, productName: 1e300, quantity: [1], totalValue: { $gt: 0 } }], FDF: [], deletedIds: [] }), "a row of wrong types"),
+    payload(
+      body({
+        API: [{ year: [], month: {}, country: true, purchaser: null, productName: 1e300, quantity: [1], totalValue: { $gt: 0 } }],
+        FDF: [],
+        deletedIds: [],
+      }),
+      "a row of wrong types",
+    ),
     payload(body({ API: "rows", FDF: {}, deletedIds: "1" }), "lists of wrong types"),
     payload(body({ API: { length: 100_000_000 }, FDF: [], deletedIds: [] }), "API an object with length 100,000,000"),
     payload(body({ API: [{ ...row, id: 2147483648 }], FDF: [], deletedIds: [] }), "row id 2147483648 (above int4)"),
@@ -1230,14 +1356,33 @@ function salesJsonCases(ctx: Ctx, base: Form): HostileCase[] {
     payload(body({ API: [], FDF: [], deletedIds: ["99999999999"] }), 'deletedIds ["99999999999"]'),
     payload(body({ API: [], FDF: [], deletedIds: Array.from({ length: 20_000 }, (_, index) => index + 1_000_000) }), "20,000 unknown deletedIds"),
     payload(body({ API: [{ ...row, id: -1 }], FDF: [], deletedIds: [-1, 0, "abc", null] }), "negative and junk ids", "either"),
-    payload(body({ API: [{ ...row, id: row.id }, { ...row, id: row.id }], FDF: [], deletedIds: [] }), "the same row id twice", "either"),
+    payload(
+      body({
+        API: [
+          { ...row, id: row.id },
+          { ...row, id: row.id },
+        ],
+        FDF: [],
+        deletedIds: [],
+      }),
+      "the same row id twice",
+      "either",
+    ),
     payload(body({ API: [{ ...newRow, year: "2147483648" }], FDF: [], deletedIds: [] }), "year 2147483648"),
     payload(body({ API: [{ ...newRow, quantity: "1e309" }], FDF: [], deletedIds: [] }), "quantity 1e309"),
     payload(body({ API: [{ ...newRow, quantity: "9".repeat(400) }], FDF: [], deletedIds: [] }), "quantity of 400 digits"),
     payload(body({ API: [{ ...newRow, purchaser: MEGABYTE_STRING }], FDF: [], deletedIds: [] }), "a 1 MB purchaser"),
     payload(body({ API: [{ ...newRow, purchaser: "a\u0000b" }], FDF: [], deletedIds: [] }), "a NUL byte in a cell"),
-    payload(`{"API":[${JSON.stringify({ ...newRow, purchaser: "X" }).replace('"X"', '"\\ud800"')}],"FDF":[],"deletedIds":[]}`, "a lone surrogate (\\ud800) in a cell", "either"),
-    payload(body({ API: [{ ...newRow, purchaser: "Buyer \u202Efdp.exe 💊 Z\u0336\u0336 <script>alert(1)</script>" }], FDF: [], deletedIds: [] }), "RTL, emoji, combining, <script> in a cell", "either"),
+    payload(
+      `{"API":[${JSON.stringify({ ...newRow, purchaser: "X" }).replace('"X"', '"\\ud800"')}],"FDF":[],"deletedIds":[]}`,
+      "a lone surrogate (\\ud800) in a cell",
+      "either",
+    ),
+    payload(
+      body({ API: [{ ...newRow, purchaser: "Buyer \u202Efdp.exe 💊 Z\u0336\u0336 <script>alert(1)</script>" }], FDF: [], deletedIds: [] }),
+      "RTL, emoji, combining, <script> in a cell",
+      "either",
+    ),
     payload('{"__proto__":{"polluted":"yes"},"API":[],"FDF":[],"deletedIds":[]}', "__proto__ key", "either"),
   ];
 }
@@ -1247,7 +1392,11 @@ const DEEP_OBJECT = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
 
 /** The timeline grid's JSON body (`{"rows":[…]}`), attacked. */
 function pdtJsonCases(ctx: Ctx, base: Form): HostileCase[] {
-  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
+  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({
+    label: `payload: ${label}`,
+    expect,
+    form: setField(base, "payload", value),
+  });
   const row = pdtRow(ctx);
   const rows = (...list: unknown[]) => JSON.stringify({ rows: list });
   const withRow = (overrides: Record<string, unknown>) => rows(pdtRow(ctx, overrides));
@@ -1270,7 +1419,10 @@ function pdtJsonCases(ctx: Ctx, base: Form): HostileCase[] {
     payload(rows({ productId: [], stageId: {}, status: 1, notes: true, startDate: 1e300, endDate: [] }), "a row of wrong types"),
     payload(withRow({ id: 1 }), "a row with an id"),
     payload(rows([row]), "a row inside an array"),
-    { ...payload(withRow({ productId: ctx.otherProduct.id }), "productId of another partner's product"), protectedRow: { table: "partner_products", id: ctx.otherProduct.linkId } },
+    {
+      ...payload(withRow({ productId: ctx.otherProduct.id }), "productId of another partner's product"),
+      protectedRow: { table: "partner_products", id: ctx.otherProduct.linkId },
+    },
     payload(withRow({ productId: ctx.inactiveProductId }), "productId of a product taken off the partner's list"),
     payload(withRow({ productId: 2147483647 }), "productId 2147483647 (no product)"),
     payload(withRow({ productId: 2147483648 }), "productId 2147483648 (above int4)"),
@@ -1320,7 +1472,11 @@ function pdtJsonCases(ctx: Ctx, base: Form): HostileCase[] {
 
 /** The Filing Plans grid's JSON body (`{"cells":{"<countryId>":{"<productId>":"<status>"}}}`), attacked. */
 function filingJsonCases(ctx: Ctx, base: Form): HostileCase[] {
-  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({ label: `payload: ${label}`, expect, form: setField(base, "payload", value) });
+  const payload = (value: string, label: string, expect: Expectation = "refuse"): HostileCase => ({
+    label: `payload: ${label}`,
+    expect,
+    form: setField(base, "payload", value),
+  });
   const country = String(ctx.filing.countryId);
   const product = String(ctx.productId);
   const cells = (value: unknown) => JSON.stringify({ cells: value });
@@ -1379,7 +1535,10 @@ function filingJsonCases(ctx: Ctx, base: Form): HostileCase[] {
     payload(cell("Filed \u202Efdp.exe 💊 <script>alert(1)</script>"), "RTL, emoji and <script> in a status"),
     payload(cells(Object.fromEntries(range(301).map((id) => [id, {}]))), "301 countries"),
     payload(cells({ [country]: Object.fromEntries(range(201).map((id) => [id, "Filed"])) }), "201 products in one country"),
-    payload(cells(Object.fromEntries(range(300).map((id) => [id, Object.fromEntries(range(200).map((productId) => [productId, "Filed"]))]))), "300 countries of 200 products (60,000 cells)"),
+    payload(
+      cells(Object.fromEntries(range(300).map((id) => [id, Object.fromEntries(range(200).map((productId) => [productId, "Filed"]))]))),
+      "300 countries of 200 products (60,000 cells)",
+    ),
     payload('{"cells":{"__proto__":{"polluted":"yes"}}}', "__proto__ as a country"),
     payload(`{"cells":{"${country}":{"__proto__":"Filed"}}}`, "__proto__ as a product"),
     payload(`{"cells":{"constructor":{"prototype":{"polluted":"yes"}}}}`, "constructor.prototype as a country"),
@@ -1395,8 +1554,16 @@ function structureCases(variant: Variant, ctx: Ctx, base: Form): HostileCase[] {
     { label: "x[100000]=1 on a refused form", expect: "refuse", form: withEntries(refused, ["x[100000]", "1"]) },
     { label: "a[b][b]… 1,000 levels on the valid form", expect: "either", form: withEntries(base, [deepName(1000), "1"]) },
     { label: "a[b][b]… 1,000 levels on a refused form", expect: "refuse", form: withEntries(refused, [deepName(1000), "1"]) },
-    { label: "names constructor, __proto__[polluted], a], [ on the valid form", expect: "either", form: withEntries(base, ["constructor", "1"], ["__proto__[polluted]", "yes"], ["a]", "1"], ["[", "1"]) },
-    { label: "names constructor, __proto__[polluted] on a refused form", expect: "refuse", form: withEntries(refused, ["constructor", "1"], ["__proto__[polluted]", "yes"]) },
+    {
+      label: "names constructor, __proto__[polluted], a], [ on the valid form",
+      expect: "either",
+      form: withEntries(base, ["constructor", "1"], ["__proto__[polluted]", "yes"], ["a]", "1"], ["[", "1"]),
+    },
+    {
+      label: "names constructor, __proto__[polluted] on a refused form",
+      expect: "refuse",
+      form: withEntries(refused, ["constructor", "1"], ["__proto__[polluted]", "yes"]),
+    },
   ];
   for (const sparse of variant.sparse ?? []) {
     const [name, value] = sparse.split("=");
@@ -1480,7 +1647,8 @@ function judge(variant: Variant, hostile: HostileCase, outcome: Outcome, changed
   const wrote = changed.length ? `; wrote ${changed.join(", ")}` : "";
   if (outcome.thrown) return `threw (a 500): ${outcome.thrown}${wrote}`;
   if (outcome.status >= 500) return `answered ${outcome.summary}${wrote}`;
-  if (outcome.bodySize > MAX_REPLY_BYTES) return `reply of ${outcome.bodySize > 10 * MAX_REPLY_BYTES ? "more than 640 KB" : `${outcome.bodySize} bytes`} (status ${outcome.status})${wrote}`;
+  if (outcome.bodySize > MAX_REPLY_BYTES)
+    return `reply of ${outcome.bodySize > 10 * MAX_REPLY_BYTES ? "more than 640 KB" : `${outcome.bodySize} bytes`} (status ${outcome.status})${wrote}`;
   const isRedirect = outcome.status >= 300 && outcome.status < 400;
   const refused =
     (outcome.status >= 400 && outcome.status < 500) ||
@@ -1502,7 +1670,6 @@ async function runCase(variant: Variant, ctx: Ctx, hostile: HostileCase, module:
   return runAction(module.action, request, params, context);
 }
 
-
 beforeAll(startNotingWrites);
 
 afterAll(async () => {
@@ -1514,10 +1681,18 @@ afterAll(async () => {
 
 describe("hostile input: the table covers every action", () => {
   it("every route module with an action has base inputs here, and every entry names a real action", () => {
-    const withAction = Object.keys(routeModules).filter((key) => typeof routeModules[key].action === "function").sort();
+    const withAction = Object.keys(routeModules)
+      .filter((key) => typeof routeModules[key].action === "function")
+      .sort();
     const covered = new Set(VARIANTS.map((variant) => variant.module));
-    expect(withAction.filter((key) => !covered.has(key)), "actions without base inputs in hostile-input.test.ts").toEqual([]);
-    expect([...covered].filter((key) => !withAction.includes(key)), "entries that are no action").toEqual([]);
+    expect(
+      withAction.filter((key) => !covered.has(key)),
+      "actions without base inputs in hostile-input.test.ts",
+    ).toEqual([]);
+    expect(
+      [...covered].filter((key) => !withAction.includes(key)),
+      "entries that are no action",
+    ).toEqual([]);
   });
 });
 
@@ -1564,7 +1739,10 @@ describe.each(VARIANTS.map((variant) => [`${variant.module.replace("/app/routes/
         const isRefusal = (outcome.status >= 400 && outcome.status < 500) || Boolean(variant.refusalRedirect?.(outcome));
         if (outcome.thrown || outcome.status >= 500) record("the valid base form", `answered ${outcome.summary}`);
         else if (variant.alwaysRefuses ? !isRefusal || changed.length > 0 : isRefusal) {
-          record("the valid base form", `${variant.alwaysRefuses ? "not refused" : "refused"}: ${outcome.summary}${changed.length ? `; wrote ${changed.join(", ")}` : ""}`);
+          record(
+            "the valid base form",
+            `${variant.alwaysRefuses ? "not refused" : "refused"}: ${outcome.summary}${changed.length ? `; wrote ${changed.join(", ")}` : ""}`,
+          );
         }
       }
 

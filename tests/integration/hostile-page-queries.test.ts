@@ -209,8 +209,14 @@ const comparable = (answer: PageAnswer) => ({ status: answer.status, location: a
 describe("hostile page queries", () => {
   it("every route with a loader has an entry, and every entry names such a route", () => {
     const ids = ROUTES.map((route) => route.id);
-    expect(ids.filter((id) => !TABLE[id]), "routes without an entry in hostile-page-queries.test.ts").toEqual([]);
-    expect(Object.keys(TABLE).filter((id) => !ids.includes(id)), "entries that are no route with a loader").toEqual([]);
+    expect(
+      ids.filter((id) => !TABLE[id]),
+      "routes without an entry in hostile-page-queries.test.ts",
+    ).toEqual([]);
+    expect(
+      Object.keys(TABLE).filter((id) => !ids.includes(id)),
+      "entries that are no route with a loader",
+    ).toEqual([]);
   });
 
   it.each(ROUTES.filter((route) => TABLE[route.id]).map((route) => [route.id, route] as const))("%s", async (_id, route) => {

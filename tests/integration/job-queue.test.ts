@@ -17,8 +17,7 @@ const mails = () => db.select().from(outbox).orderBy(asc(outbox.id));
 /** The delivery jobs queued, as pg-boss keeps them. */
 async function deliveryJobs(): Promise<{ mailId: number; state: string }[]> {
   const result = (await db.execute(sql`select data, state from pgboss.job where name = 'mail-delivery' order by created_on`)) as unknown as
-    | { rows: { data: { mailId: number }; state: string }[] }
-    | { data: { mailId: number }; state: string }[];
+    { rows: { data: { mailId: number }; state: string }[] } | { data: { mailId: number }; state: string }[];
   const rows = Array.isArray(result) ? result : result.rows;
   return rows.map((row) => ({ mailId: row.data.mailId, state: row.state }));
 }
@@ -80,7 +79,14 @@ afterEach(async () => {
 describe("mails are queued in the transaction of the change", () => {
   it("a decision queues its mail with a delivery job; nothing is sent before the worker takes it", async () => {
     const report = await submittedReport();
-    await decideReport({ actor: await actorFor("admin@example.org"), partnerId: report.partnerId, quarterId: report.quarterId, type: report.type, action: "approve", comment: "Fine" });
+    await decideReport({
+      actor: await actorFor("admin@example.org"),
+      partnerId: report.partnerId,
+      quarterId: report.quarterId,
+      type: report.type,
+      action: "approve",
+      comment: "Fine",
+    });
     const [mail] = await mails();
     expect(mail).toMatchObject({ kind: "report-approve", status: "pending", attempts: 0, partnerId: report.partnerId });
     expect(await deliveryJobs()).toEqual([{ mailId: mail.id, state: "created" }]);
@@ -123,7 +129,14 @@ describe("the worker", () => {
     process.env.SMTP_URL = smtp.url;
     try {
       const report = await submittedReport();
-      await decideReport({ actor: await actorFor("admin@example.org"), partnerId: report.partnerId, quarterId: report.quarterId, type: report.type, action: "approve", comment: "Fine" });
+      await decideReport({
+        actor: await actorFor("admin@example.org"),
+        partnerId: report.partnerId,
+        quarterId: report.quarterId,
+        type: report.type,
+        action: "approve",
+        comment: "Fine",
+      });
       stopWorker = await startWorker();
       const [afterFirst] = await until(mails, ([mail]) => mail.attempts >= 1);
       expect(afterFirst).toMatchObject({ status: "pending", attempts: 1 });
@@ -204,12 +217,19 @@ describe("sessions end after 2 hours without a request", () => {
     const session = await sessionStorage.getSession();
     session.set("userId", user.id);
     const cookie = (await sessionStorage.commitSession(session, remember ? { maxAge: 30 * 24 * 3600 } : undefined)).split(";")[0];
-    const [row] = await db.select().from(sessions).orderBy(sql`${sessions.createdAt} desc`).limit(1);
+    const [row] = await db
+      .select()
+      .from(sessions)
+      .orderBy(sql`${sessions.createdAt} desc`)
+      .limit(1);
     return { cookie, id: row.id };
   }
   const userIdOf = async (cookie: string) => (await sessionStorage.getSession(cookie)).get("userId");
   const idle = (id: string, interval: string) =>
-    db.update(sessions).set({ lastSeenAt: sql`now() - ${interval}::interval` }).where(eq(sessions.id, id));
+    db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - ${interval}::interval` })
+      .where(eq(sessions.id, id));
 
   it("a plain sign-in: alive after 1 h 59 min idle (and the request renews it), ended after 2 h idle", async () => {
     const { cookie, id } = await signIn(false);
@@ -223,7 +243,10 @@ describe("sessions end after 2 hours without a request", () => {
 
   it("a plain sign-in ends 12 hours after sign-in however busy; remember me has no idle end", async () => {
     const plain = await signIn(false);
-    await db.update(sessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(sessions.id, plain.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.id, plain.id));
     expect(await userIdOf(plain.cookie)).toBeUndefined();
 
     const remembered = await signIn(true);
@@ -239,7 +262,10 @@ describe("sessions end after 2 hours without a request", () => {
     const idleOne = await signIn(false);
     const expired = await signIn(true);
     await idle(idleOne.id, "3 hours");
-    await db.update(sessions).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(sessions.id, expired.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(sessions.id, expired.id));
 
     const [partner] = await db.select({ userId: users.id }).from(users).innerJoin(partners, eq(partners.id, users.partnerId)).limit(1);
     await createPasswordToken(partner.userId, "reset");
@@ -252,7 +278,14 @@ describe("sessions end after 2 hours without a request", () => {
     expect(await purgeExpired()).toEqual({ sessions: 2, passwordTokens: 1, rateLimits: 1 });
     expect((await db.select({ id: sessions.id }).from(sessions)).map((row) => row.id)).toEqual([alive.id]);
     expect(await db.select().from(passwordTokens)).toHaveLength(1);
-    expect((await db.select().from(rateLimits).where(and(eq(rateLimits.key, "login:ip:new")))).length).toBe(1);
+    expect(
+      (
+        await db
+          .select()
+          .from(rateLimits)
+          .where(and(eq(rateLimits.key, "login:ip:new")))
+      ).length,
+    ).toBe(1);
     expect(await db.select().from(rateLimits)).toHaveLength(1);
   });
 });

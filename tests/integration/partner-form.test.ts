@@ -20,12 +20,14 @@ async function productId(name: string) {
 }
 
 async function partnerByEmail(email: string) {
-  const [row] = await db.select().from(partners).where(eq(sql`lower(${partners.email})`, email.toLowerCase()));
+  const [row] = await db
+    .select()
+    .from(partners)
+    .where(eq(sql`lower(${partners.email})`, email.toLowerCase()));
   return row;
 }
 
-const compact = (form: Form) =>
-  Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined));
+const compact = (form: Form) => Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
 async function newPartnerForm(overrides: Form = {}): Promise<Form> {
   return {
@@ -68,8 +70,7 @@ async function getEdit(id: number | string, email: string | null = ADMIN) {
   return runRoute(editLoader, buildRequest(`/admin/edit-partner/${id}`, { cookie }), { params: { id: String(id) } });
 }
 
-const toastOf = async (result: { headers: Headers }) =>
-  (await readToast(buildRequest("/", { cookie: cookiesFrom(result as never) }))).toast;
+const toastOf = async (result: { headers: Headers }) => (await readToast(buildRequest("/", { cookie: cookiesFrom(result as never) }))).toast;
 
 const countPartners = async () => (await db.select({ id: partners.id }).from(partners)).length;
 
@@ -206,9 +207,7 @@ describe("partner form: validation messages", () => {
     expect(result.data.error["products[0].productId"]).toBeUndefined();
     expect(result.data.error["people[0].firstName"]).toBeUndefined();
 
-    const badPhones = await postAdd(
-      await newPartnerForm({ "people[0].contactNumber": "12ab", "people[1].contactNumber": "12345" }),
-    );
+    const badPhones = await postAdd(await newPartnerForm({ "people[0].contactNumber": "12ab", "people[1].contactNumber": "12345" }));
     expect(badPhones.data.error["people[0].contactNumber"]).toEqual(["Contact should have only numbers!"]);
     expect(badPhones.data.error["people[1].contactNumber"]).toEqual(["Contact should have 10 digits!"]);
     expect(await countPartners()).toBe(3);
@@ -298,7 +297,12 @@ describe("adding a partner", () => {
     const refused = results.find((result) => result.status === 400)!;
     expect(refused.data.error.email).toEqual(["A partner or user with this e-mail already exists."]);
     expect(await countPartners()).toBe(4);
-    expect(await db.select().from(users).where(eq(sql`lower(${users.email})`, "delta@example.org"))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, "delta@example.org")),
+    ).toHaveLength(1);
   });
 
   it("accepts a partner with no products and no people", async () => {
@@ -325,9 +329,7 @@ describe("adding a partner", () => {
       __intent__: JSON.stringify({ type: "remove", payload: { name: "people", index: 0 } }),
     });
     expect(remove.status).toBe(200);
-    expect(remove.data.initialValue.people).toEqual([
-      { firstName: "John", lastName: "Smith", contactPrefix: "+44", contactNumber: "2071234567" },
-    ]);
+    expect(remove.data.initialValue.people).toEqual([{ firstName: "John", lastName: "Smith", contactPrefix: "+44", contactNumber: "2071234567" }]);
 
     const editInsert = await postEdit(1, {
       ...(await editFormOf(1)),

@@ -36,8 +36,7 @@ async function toastOf(result: RouteResult) {
   return (await readToast(buildRequest("/admin/partner-list", { cookie: cookiesFrom(result) }))).toast;
 }
 
-const login = (email: string, password: string) =>
-  runRoute(loginAction, buildRequest("/login", { form: { email, password } }));
+const login = (email: string, password: string) => runRoute(loginAction, buildRequest("/login", { form: { email, password } }));
 
 describe("GET /admin/partner-list", () => {
   it("sends a visitor without a session to /login", async () => {
@@ -64,11 +63,7 @@ describe("GET /admin/partner-list", () => {
 
   it("lists each partner's e-mail", async () => {
     const list = await openList();
-    expect(list.data.rows.map((row: { email: string }) => row.email)).toEqual([
-      "partner1@example.org",
-      "partner2@example.org",
-      "partner3@example.org",
-    ]);
+    expect(list.data.rows.map((row: { email: string }) => row.email)).toEqual(["partner1@example.org", "partner2@example.org", "partner3@example.org"]);
   });
 
   it("sorts by company name both ways through the query string", async () => {
@@ -100,18 +95,8 @@ describe("GET /admin/partner-list", () => {
     const list = await openList();
     const productNames = (company: string) =>
       list.data.rows.find((row: { companyName: string }) => row.companyName === company).products.map((p: { name: string }) => p.name);
-    expect(productNames(ACME)).toEqual([
-      "Dolutegravir 50 mg",
-      "Dolutegravir API",
-      "Sofosbuvir/Daclatasvir",
-      "TLD (Tenofovir/Lamivudine/Dolutegravir)",
-    ]);
-    expect(productNames(CEDAR)).toEqual([
-      "Abacavir API",
-      "Lopinavir/ritonavir pellets",
-      "Paediatric Abacavir/Lamivudine/Dolutegravir",
-      "Ravidasvir API",
-    ]);
+    expect(productNames(ACME)).toEqual(["Dolutegravir 50 mg", "Dolutegravir API", "Sofosbuvir/Daclatasvir", "TLD (Tenofovir/Lamivudine/Dolutegravir)"]);
+    expect(productNames(CEDAR)).toEqual(["Abacavir API", "Lopinavir/ritonavir pellets", "Paediatric Abacavir/Lamivudine/Dolutegravir", "Ravidasvir API"]);
   });
 
   it("leaves out a product the partner no longer has and a deactivated product", async () => {
@@ -123,18 +108,13 @@ describe("GET /admin/partner-list", () => {
       .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, dolutegravirApi.id)));
     await db.update(products).set({ isActive: false }).where(eq(products.name, "Sofosbuvir/Daclatasvir"));
     const list = await openList("/admin/partner-list?q=acme");
-    expect(list.data.rows[0].products.map((p: { name: string }) => p.name)).toEqual([
-      "Dolutegravir 50 mg",
-      "TLD (Tenofovir/Lamivudine/Dolutegravir)",
-    ]);
+    expect(list.data.rows[0].products.map((p: { name: string }) => p.name)).toEqual(["Dolutegravir 50 mg", "TLD (Tenofovir/Lamivudine/Dolutegravir)"]);
   });
 
   it("shows each report's state in the open quarter, 'not started' without a report", async () => {
     const list = await openList();
     expect(list.data.quarterName).toBe((await getOpenQuarter()).name);
-    const statuses = Object.fromEntries(
-      list.data.rows.map((row: { companyName: string; statuses: unknown }) => [row.companyName, row.statuses]),
-    );
+    const statuses = Object.fromEntries(list.data.rows.map((row: { companyName: string; statuses: unknown }) => [row.companyName, row.statuses]));
     expect(statuses).toEqual({
       [ACME]: { pdt: "Submitted", filing: "Rejected", sales: "Saved" },
       [BOREALIS]: { pdt: "Resubmitted", filing: "not started", sales: "Approved" },
@@ -147,7 +127,10 @@ describe("GET /admin/partner-list", () => {
       Object.fromEntries((await openList()).data.rows.map((row: { companyName: string; owed: string[] }) => [row.companyName, row.owed]));
     expect(await owed()).toEqual({ [ACME]: ["filing", "sales"], [BOREALIS]: ["filing"], [CEDAR]: ["pdt", "filing", "sales"] });
     const quarter = await getOpenQuarter();
-    await db.update(reports).set({ status: "Approved" }).where(and(eq(reports.quarterId, quarter.id), eq(reports.partnerId, await partnerId("partner1@example.org"))));
+    await db
+      .update(reports)
+      .set({ status: "Approved" })
+      .where(and(eq(reports.quarterId, quarter.id), eq(reports.partnerId, await partnerId("partner1@example.org"))));
     expect((await owed())[ACME]).toEqual([]);
   });
 });
@@ -206,7 +189,9 @@ describe("the list's queries", () => {
     const [product] = await db.select().from(products).limit(1);
     const extra = await db
       .insert(partners)
-      .values(Array.from({ length: 20 }, (_, i) => ({ companyName: `Extra ${i}`, email: `extra${i}@example.org`, contactNumber: "+911234567890", region: "Asia" })))
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({ companyName: `Extra ${i}`, email: `extra${i}@example.org`, contactNumber: "+911234567890", region: "Asia" })),
+      )
       .returning({ id: partners.id });
     await db.insert(partnerProducts).values(extra.map((partner) => ({ partnerId: partner.id, productId: product.id })));
     const withTwentyThree = await countSelects();
@@ -307,7 +292,10 @@ describe("deactivating and reactivating a partner", () => {
       expect(deactivate.status, email).toBe(expected);
       expect(reactivate.status, email).toBe(expected);
     }
-    const rows = await db.select().from(partners).where(inArray(partners.id, [acme, borealis]));
+    const rows = await db
+      .select()
+      .from(partners)
+      .where(inArray(partners.id, [acme, borealis]));
     expect(Object.fromEntries(rows.map((row) => [row.id, row.isActive]))).toEqual({ [acme]: true, [borealis]: false });
     expect(await db.select().from(auditLog)).toHaveLength(0);
   });
@@ -315,7 +303,7 @@ describe("deactivating and reactivating a partner", () => {
   it("an anonymous post is sent to /login", async () => {
     const result = await runRoute(listAction, buildRequest("/admin/partner-list", { form: { intent: "deactivate", partnerId: "1" } }));
     expect(result.location).toBe("/login");
-    expect((await db.select().from(partners).where(eq(partners.isActive, false)))).toHaveLength(0);
+    expect(await db.select().from(partners).where(eq(partners.isActive, false))).toHaveLength(0);
   });
 
   it("refuses an unknown intent or partner", async () => {
@@ -350,11 +338,9 @@ describe("GET /admin/partner-list/deactivate/:id (the question without JavaScrip
   it("is refused to STAFF and PARTNER, and sends unknown partners to the not-found page", async () => {
     const acme = await partnerId("partner1@example.org");
     for (const email of ["staff@example.org", "partner1@example.org"]) {
-      const result = await runRoute(
-        confirmLoader,
-        buildRequest(`/admin/partner-list/deactivate/${acme}`, { cookie: await sessionCookieFor(email) }),
-        { params: { id: String(acme) } },
-      );
+      const result = await runRoute(confirmLoader, buildRequest(`/admin/partner-list/deactivate/${acme}`, { cookie: await sessionCookieFor(email) }), {
+        params: { id: String(acme) },
+      });
       expect(result.status, email).toBe(403);
     }
     const unknown = await runRoute(

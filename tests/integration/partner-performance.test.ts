@@ -97,7 +97,8 @@ const figures = (row: PartnerPerformanceRow | undefined) =>
     rejections: row.rejections,
     reminders: row.reminders,
   };
-const rowOf = (rows: PartnerPerformanceRow[], company: string, back: number) => rows.find((row) => row.companyName === company && row.quarterName === quarterBack(back));
+const rowOf = (rows: PartnerPerformanceRow[], company: string, back: number) =>
+  rows.find((row) => row.companyName === company && row.quarterName === quarterBack(back));
 
 // ---------------------------------------------------------------- fixture
 
@@ -128,7 +129,9 @@ async function addReport(partnerId: number, back: number, type: ReportType, stat
 }
 
 async function addMessage(reportId: number, isApproved: boolean | null) {
-  await db.insert(reportMessages).values({ reportId, isPartnerMessage: isApproved === null, isApproved, message: isApproved === false ? "Please correct." : "Noted." });
+  await db
+    .insert(reportMessages)
+    .values({ reportId, isPartnerMessage: isApproved === null, isApproved, message: isApproved === false ? "Please correct." : "Noted." });
 }
 
 async function addReminder(partnerId: number, back: number, reportType: ReportType) {
@@ -170,7 +173,9 @@ async function zenith() {
   await addMessage(gone, false);
   await addReminder(inactive, 0, "pdt");
   // The next quarter is not listed, even with a report in it.
-  await db.insert(reports).values({ partnerId: id, quarterId: (await ensureQuarter(addQuarters(openQuarterRef(), 1))).id, type: "pdt", status: "Submitted", firstSubmittedAt: open });
+  await db
+    .insert(reports)
+    .values({ partnerId: id, quarterId: (await ensureQuarter(addQuarters(openQuarterRef(), 1))).id, type: "pdt", status: "Submitted", firstSubmittedAt: open });
   return { id, inactive };
 }
 
@@ -219,7 +224,10 @@ describe("the rows", () => {
     const id = await addPartner(ZENITH);
     const first = new Date(Date.UTC(2019, 0, 10, 12, 0));
     const report = await addReport(id, 5, "filing", "Approved", { submitted: first, decided: new Date(first.getTime() + 10 * DAY + 6 * 3_600_000) });
-    await db.update(reports).set({ submittedAt: new Date(first.getTime() + 7 * DAY) }).where(eq(reports.id, report));
+    await db
+      .update(reports)
+      .set({ submittedAt: new Date(first.getTime() + 7 * DAY) })
+      .where(eq(reports.id, report));
     await addMessage(report, false);
     await addMessage(report, true);
     const rows = (await view()).page.rows;
@@ -244,7 +252,13 @@ describe("the chart", () => {
     });
     // The quarter filter leaves the chart whole; the partner filter narrows it to that partner.
     expect((await view(`?quarter=${encodeURIComponent(quarterBack(0))}`)).chart).toEqual(data.chart);
-    expect((await view(`?partner=${id}`)).chart).toEqual({ quarters: data.chart.quarters, onTime: [0, 0, 1, 1], late: [0, 0, 1, 1], notSubmitted: [3, 3, 1, 1], partners: 1 });
+    expect((await view(`?partner=${id}`)).chart).toEqual({
+      quarters: data.chart.quarters,
+      onTime: [0, 0, 1, 1],
+      late: [0, 0, 1, 1],
+      notSubmitted: [3, 3, 1, 1],
+      partners: 1,
+    });
     // The totals of the chart are those of the table.
     const rows = await allRows();
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -344,9 +358,10 @@ describe("sorting and paging", () => {
     for (const sort of SORTS) {
       for (const dir of ["asc", "desc"] as const) {
         const sorted = await allRows(`?sort=${sort}&dir=${dir}`);
-        expect(sorted.map((row) => `${row.partnerId}:${row.quarterId}`), `${sort} ${dir}`).toEqual(
-          expectedOrder(rows, sort, dir).map((row) => `${row.partnerId}:${row.quarterId}`),
-        );
+        expect(
+          sorted.map((row) => `${row.partnerId}:${row.quarterId}`),
+          `${sort} ${dir}`,
+        ).toEqual(expectedOrder(rows, sort, dir).map((row) => `${row.partnerId}:${row.quarterId}`));
       }
     }
     // Spot checks of what a reader sees first.
@@ -370,7 +385,9 @@ describe("sorting and paging", () => {
     expect(first.page.rows).toHaveLength(50);
     const last = await view("?page=2");
     expect(last.page.rows).toHaveLength(6);
-    expect(last.page.rows.slice(-4).map((row) => `${row.companyName} ${row.quarterName}`)).toEqual([0, 1, 2, 3].map((back) => `${ZENITH} ${quarterBack(back)}`));
+    expect(last.page.rows.slice(-4).map((row) => `${row.companyName} ${row.quarterName}`)).toEqual(
+      [0, 1, 2, 3].map((back) => `${ZENITH} ${quarterBack(back)}`),
+    );
     const past = await view("?page=9");
     expect(past.page.page).toBe(2);
     expect(past.page.rows).toEqual(last.page.rows);
@@ -410,7 +427,14 @@ describe("the work per request", () => {
     // 150 more partners, each with its three reports in each of the four quarters, messages and reminders.
     const added = await db
       .insert(partners)
-      .values(Array.from({ length: 150 }, (_, index) => ({ companyName: `Bulk ${String(index).padStart(3, "0")}`, email: `bulk-${index}@example.org`, contactNumber: "9876543210", region: "Asia" })))
+      .values(
+        Array.from({ length: 150 }, (_, index) => ({
+          companyName: `Bulk ${String(index).padStart(3, "0")}`,
+          email: `bulk-${index}@example.org`,
+          contactNumber: "9876543210",
+          region: "Asia",
+        })),
+      )
       .returning({ id: partners.id });
     const quarterIds = await Promise.all([0, 1, 2, 3].map(quarterIdBack));
     const submitted = new Date(Date.UTC(2020, 0, 1));
@@ -433,8 +457,12 @@ describe("the work per request", () => {
         ),
       )
       .returning({ id: reports.id, partnerId: reports.partnerId, quarterId: reports.quarterId });
-    await db.insert(reportMessages).values(inserted.map((report) => ({ reportId: report.id, isPartnerMessage: false, isApproved: false, message: "Please correct." })));
-    await db.insert(reminders).values(inserted.map((report) => ({ partnerId: report.partnerId, quarterId: report.quarterId, reportType: "pdt" as const, kind: "manual" as const })));
+    await db
+      .insert(reportMessages)
+      .values(inserted.map((report) => ({ reportId: report.id, isPartnerMessage: false, isApproved: false, message: "Please correct." })));
+    await db
+      .insert(reminders)
+      .values(inserted.map((report) => ({ partnerId: report.partnerId, quarterId: report.quarterId, reportType: "pdt" as const, kind: "manual" as const })));
 
     for (const [name, run] of Object.entries(requests)) {
       const statements = await statementsOf(run);

@@ -90,9 +90,7 @@ describe("set password with a token", () => {
     expect((await setPassword(token, "short1")).data.error.password).toEqual(["Password must contain at least 8 characters"]);
     expect((await setPassword(token, "longenough")).data.error.password).toEqual(["Password must contain at least 1 numeric digit"]);
     expect((await setPassword(token, "NOLOWER123")).data.error.password).toEqual(["Password must contain at least 1 lowercase letter"]);
-    expect((await setPassword(token, "good-pass-9", "other-pass-9")).data.error.confirmPassword).toEqual([
-      "The two passwords that you entered do not match!",
-    ]);
+    expect((await setPassword(token, "good-pass-9", "other-pass-9")).data.error.confirmPassword).toEqual(["The two passwords that you entered do not match!"]);
     expect((await setPassword(token, "good-pass-9", "")).data.error.confirmPassword).toEqual(["Please confirm your password!"]);
   });
 
@@ -152,8 +150,7 @@ describe("set password with a token", () => {
 });
 
 describe("change password", () => {
-  const change = (cookie: string, form: Record<string, string>) =>
-    runRoute(changePasswordAction, buildRequest("/change-password", { form, cookie }));
+  const change = (cookie: string, form: Record<string, string>) => runRoute(changePasswordAction, buildRequest("/change-password", { form, cookie }));
 
   it("needs the current password", async () => {
     const cookie = await sessionCookieFor("staff@example.org");
@@ -188,7 +185,11 @@ describe("change password", () => {
     expect((await callApi("GET", "/admin/cut_off_date/", { token })).status).toBe(401);
     const mails = await db.select().from(outbox);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ kind: "password-changed", toAddress: "staff@example.org", subject: "Se ha cambiado su contraseña del Portal de datos del MPP" });
+    expect(mails[0]).toMatchObject({
+      kind: "password-changed",
+      toAddress: "staff@example.org",
+      subject: "Se ha cambiado su contraseña del Portal de datos del MPP",
+    });
     expect(mails[0].textBody).toContain("Hola:");
     expect(mails[0].textBody).toContain("se han cerrado todas las demás sesiones de la cuenta");
     const signIn = await runRoute(loginAction, buildRequest("/login", { form: { email: "staff@example.org", password: "next-pass-1" } }));

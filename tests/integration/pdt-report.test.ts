@@ -213,7 +213,12 @@ describe("loading the Development Timeline", () => {
       return { name: quarterName(ref), ...quarterBounds(ref) };
     });
     expect(view.quarterOrder).toEqual(expectedOrder);
-    expect(Object.keys(view.rows[0].history).sort()).toEqual(expectedOrder.slice(0, 3).map((quarter) => quarter.name).sort());
+    expect(Object.keys(view.rows[0].history).sort()).toEqual(
+      expectedOrder
+        .slice(0, 3)
+        .map((quarter) => quarter.name)
+        .sort(),
+    );
     const lastStored = new Map((await storedPlan(acme, lastQuarter)).map((row) => [keyOf(row), row]));
     for (const row of view.rows) {
       const last = lastStored.get(keyOf(row))!;
@@ -225,7 +230,10 @@ describe("loading the Development Timeline", () => {
   it("a deactivated product leaves the timeline", async () => {
     const before = await loadPdtReport({ viewer: partner1, partnerId: acme });
     const dropped = before.rows[0].productId;
-    await db.update(partnerProducts).set({ isActive: false }).where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, dropped)));
+    await db
+      .update(partnerProducts)
+      .set({ isActive: false })
+      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, dropped)));
     const after = await loadPdtReport({ viewer: partner1, partnerId: acme });
     expect(after.rows.some((row) => row.productId === dropped)).toBe(false);
     expect(after.rows).toHaveLength(before.rows.filter((row) => row.productId !== dropped).length);
@@ -323,14 +331,27 @@ describe("who may read and change a timeline", () => {
     const cedarView = await loadPdtReport({ viewer: partner3, partnerId: cedar });
     const before = await everything();
     const saved = await refusal(
-      savePdtReport({ actor: partner1, partnerId: cedar, quarterId: open, expectedVersion: 0, rows: [posted(cedarView.rows[0], { notes: "Not mine" })], statuses: {}, action: "save" }),
+      savePdtReport({
+        actor: partner1,
+        partnerId: cedar,
+        quarterId: open,
+        expectedVersion: 0,
+        rows: [posted(cedarView.rows[0], { notes: "Not mine" })],
+        statuses: {},
+        action: "save",
+      }),
     );
     expect(saved.status).toBe(403);
 
     // The admin screen is not a partner's: 403 for reading and for posting, its own partner id or another's.
     expect((await adminPage(ACME, cedar)).status).toBe(403);
     expect((await adminPage(ACME, acme)).status).toBe(403);
-    const refused = await postAdmin(ACME, cedar, { intent: "save", quarterId: String(open), version: "0", payload: payload([posted(cedarView.rows[0], { notes: "Not mine" })]) });
+    const refused = await postAdmin(ACME, cedar, {
+      intent: "save",
+      quarterId: String(open),
+      version: "0",
+      payload: payload([posted(cedarView.rows[0], { notes: "Not mine" })]),
+    });
     expect(refused.status).toBe(403);
 
     // The partner's own route always means its own partner: another partner's rows are not part of it.
@@ -377,7 +398,9 @@ describe("who may read and change a timeline", () => {
     );
     expect(upload.status).toBe(403);
     // The model refuses STAFF whatever the route did.
-    const staffActor = await refusal(savePdtReport({ actor: staff, partnerId: acme, quarterId: open, expectedVersion: view.report.version, rows: [], statuses: {}, action: "save" }));
+    const staffActor = await refusal(
+      savePdtReport({ actor: staff, partnerId: acme, quarterId: open, expectedVersion: view.report.version, rows: [], statuses: {}, action: "save" }),
+    );
     expect(staffActor.status).toBe(403);
     expect(staffActor.message).toBe(WORKFLOW_REFUSALS.staff);
     expect(await everything()).toEqual(before);
@@ -405,11 +428,17 @@ describe("who may read and change a timeline", () => {
     await (own as Response).arrayBuffer();
 
     for (const partnerId of [acme, cedar]) {
-      const refused = await runRoute(adminXlsx, buildRequest(`/admin/development-timeline/${partnerId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), { params: { id: String(partnerId) } });
+      const refused = await runRoute(adminXlsx, buildRequest(`/admin/development-timeline/${partnerId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), {
+        params: { id: String(partnerId) },
+      });
       expect(refused.status).toBe(403);
     }
     for (const email of [STAFF, ADMIN]) {
-      const response = await adminXlsx({ request: buildRequest(`/admin/development-timeline/${acme}/xlsx`, { cookie: await sessionCookieFor(email) }), ...params, context: testContext() });
+      const response = await adminXlsx({
+        request: buildRequest(`/admin/development-timeline/${acme}/xlsx`, { cookie: await sessionCookieFor(email) }),
+        ...params,
+        context: testContext(),
+      });
       expect((response as Response).status, email).toBe(200);
       await (response as Response).arrayBuffer();
     }
@@ -461,7 +490,8 @@ describe("saving from the grid (JSON)", () => {
 
   it("posting only the changed rows stores the same plan as posting every row", async () => {
     const view = await viewOf(CEDAR);
-    const change = (row: PdtGridRow) => posted(row, { notes: "Pilot BE rescheduled", startDate: shortDate(addDays(row.startDate!, 10)), endDate: shortDate(addDays(row.endDate!, 20)) });
+    const change = (row: PdtGridRow) =>
+      posted(row, { notes: "Pilot BE rescheduled", startDate: shortDate(addDays(row.startDate!, 10)), endDate: shortDate(addDays(row.endDate!, 20)) });
     const target = view.rows[2];
     expect((await saveJson(CEDAR, [change(target)])).status).toBe(302);
     const changedOnly = await storedPlan(cedar, open);
@@ -554,7 +584,10 @@ describe("the project status", () => {
     const result = await saveJson(CEDAR, [{ ...posted(abacavir[2]), status: "On Hold" }]);
     expect(result.status).toBe(302);
 
-    const [link] = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, abacavir[0].productId)));
+    const [link] = await db
+      .select()
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, abacavir[0].productId)));
     expect(link.projectStatus).toBe("ON_HOLD");
     const audits = await db.select().from(auditLog).where(eq(auditLog.action, "product.status"));
     expect(audits).toHaveLength(1);
@@ -611,7 +644,13 @@ describe("the workflow, per role and quarter state", () => {
     expect(missing.data).toMatchObject({ kind: "error", intent: "submit", field: "comment", message: WORKFLOW_REFUSALS.partnerComment });
     expect(await reportOf(cedar, open)).toBeUndefined();
 
-    const submitted = await postPartner(CEDAR, { intent: "submit", quarterId: String(open), version: "0", comment: "Our timeline for the quarter.", payload: payload([row]) });
+    const submitted = await postPartner(CEDAR, {
+      intent: "submit",
+      quarterId: String(open),
+      version: "0",
+      comment: "Our timeline for the quarter.",
+      payload: payload([row]),
+    });
     expect(submitted.status).toBe(302);
     expect(await toastOf(submitted)).toMatchObject({ type: "success", message: "Report has been submitted to the admin!" });
     const after = await viewOf(CEDAR);
@@ -661,7 +700,13 @@ describe("the workflow, per role and quarter state", () => {
     expect(view.report.status).toBe("Rejected");
     expect(view.messages.at(-1)).toMatchObject({ message: "Please check the stability dates.", isApproved: false });
     // The partner may now save and submit again: a second submission is a resubmission.
-    const again = await postPartner(ACME, { intent: "submit", quarterId: String(open), version: String(view.report.version), comment: "Fixed.", payload: payload([]) });
+    const again = await postPartner(ACME, {
+      intent: "submit",
+      quarterId: String(open),
+      version: String(view.report.version),
+      comment: "Fixed.",
+      payload: payload([]),
+    });
     expect(again.status).toBe(302);
     expect((await reportOf(acme, open)).status).toBe("Resubmitted");
   });
@@ -739,7 +784,12 @@ describe("the workflow, per role and quarter state", () => {
     expect(historic.report.status).toBe("Approved");
     const partnerSave = await postPartner(
       ACME,
-      { intent: "save", quarterId: String(lastQuarter), version: String(historic.report.version), payload: payload([posted(historic.rows[0], { notes: "Rewrite history" })]) },
+      {
+        intent: "save",
+        quarterId: String(lastQuarter),
+        version: String(historic.report.version),
+        payload: payload([posted(historic.rows[0], { notes: "Rewrite history" })]),
+      },
       `?quarter=${encodeURIComponent(lastName)}`,
     );
     expect(partnerSave.status).toBe(409);
@@ -756,7 +806,12 @@ describe("the workflow, per role and quarter state", () => {
 
     // Cedar's closed quarter, not reported by the partner then, is refused as well.
     const cedarHistoric = await viewOf(CEDAR, lastName);
-    const cedarSave = await postPartner(CEDAR, { intent: "save", quarterId: String(lastQuarter), version: String(cedarHistoric.report.version), payload: payload([posted(cedarHistoric.rows[0], { notes: "x" })]) });
+    const cedarSave = await postPartner(CEDAR, {
+      intent: "save",
+      quarterId: String(lastQuarter),
+      version: String(cedarHistoric.report.version),
+      payload: payload([posted(cedarHistoric.rows[0], { notes: "x" })]),
+    });
     expect(cedarSave.status).toBe(409);
 
     const adminHistoric = await adminViewOf(acme, lastName);
@@ -792,7 +847,12 @@ describe("the workflow, per role and quarter state", () => {
     expect(await everything()).toEqual(before);
 
     // An administrator holding an older version is refused too.
-    const adminStale = await postAdmin(ADMIN, acme, { intent: "save", quarterId: String(open), version: "0", payload: payload([posted((await adminViewOf(acme)).rows[0], { notes: "Old page" })]) });
+    const adminStale = await postAdmin(ADMIN, acme, {
+      intent: "save",
+      quarterId: String(open),
+      version: "0",
+      payload: payload([posted((await adminViewOf(acme)).rows[0], { notes: "Old page" })]),
+    });
     expect(adminStale.status).toBe(409);
     expect(adminStale.data).toMatchObject({ stale: true });
     expect(await everything()).toEqual(before);
@@ -803,7 +863,12 @@ describe("the workflow, per role and quarter state", () => {
     const before = await everything();
     const noVersion = await postPartner(CEDAR, { intent: "save", quarterId: String(open), payload: payload([posted(view.rows[0])]) });
     expect(noVersion.status).toBe(400);
-    for (const body of ["{", JSON.stringify({ rows: {} }), JSON.stringify({ rows: [], extra: 1 }), JSON.stringify({ rows: [{ ...posted(view.rows[0]), productId: "x" }] })]) {
+    for (const body of [
+      "{",
+      JSON.stringify({ rows: {} }),
+      JSON.stringify({ rows: [], extra: 1 }),
+      JSON.stringify({ rows: [{ ...posted(view.rows[0]), productId: "x" }] }),
+    ]) {
       const result = await postPartner(CEDAR, { intent: "save", quarterId: String(open), version: "0", payload: body });
       expect(result.status, body).toBe(400);
     }
@@ -823,7 +888,13 @@ describe("history", () => {
     const view = await viewOf(CEDAR);
     expect((await saveJson(CEDAR, [posted(view.rows[0], { endDate: shortDate(addDays(view.rows[0].endDate!, 30)), notes: "Slipped" })])).status).toBe(302);
     const saved = await viewOf(CEDAR);
-    const submitted = await postPartner(CEDAR, { intent: "submit", quarterId: String(open), version: String(saved.report.version), comment: "Timeline attached.", payload: payload([]) });
+    const submitted = await postPartner(CEDAR, {
+      intent: "submit",
+      quarterId: String(open),
+      version: String(saved.report.version),
+      comment: "Timeline attached.",
+      payload: payload([]),
+    });
     expect(submitted.status).toBe(302);
 
     const report = await reportOf(cedar, open);
@@ -852,7 +923,14 @@ describe("the form without JavaScript", () => {
     const second = view.rows[1];
     const form: Record<string, string> = { intent: "save", quarterId: String(open), version: "0", page: "1" };
     const fields = (index: number, row: PdtGridRow, cells: Record<string, string>) => {
-      for (const [key, value] of Object.entries({ productId: String(row.productId), stageId: String(row.stageId), notes: row.notes, startDate: row.startDate ?? "", endDate: row.endDate ?? "", ...cells })) {
+      for (const [key, value] of Object.entries({
+        productId: String(row.productId),
+        stageId: String(row.stageId),
+        notes: row.notes,
+        startDate: row.startDate ?? "",
+        endDate: row.endDate ?? "",
+        ...cells,
+      })) {
         form[`pdt[${index}][${key}]`] = value;
       }
     };
@@ -952,7 +1030,11 @@ describe("the workbook", () => {
 
   it("a ?quarter= download is that quarter's plan", async () => {
     const cookie = await sessionCookieFor(ACME);
-    const response = (await partnerXlsx({ request: buildRequest(`${PAGE}/xlsx?quarter=${encodeURIComponent(lastName)}`, { cookie }), params: {}, context: testContext() })) as Response;
+    const response = (await partnerXlsx({
+      request: buildRequest(`${PAGE}/xlsx?quarter=${encodeURIComponent(lastName)}`, { cookie }),
+      params: {},
+      context: testContext(),
+    })) as Response;
     const sheet = (await workbookFrom(response)).getWorksheet("PDT")!;
     const view = await viewOf(ACME, lastName);
     expect((sheet.getRow(2).getCell(6).value as Date).toISOString().slice(0, 10)).toBe(view.rows[0].endDate);
@@ -973,20 +1055,23 @@ describe("the workbook", () => {
     expect(byKey.size).toBe(view.rows.length);
     expect(byKey.get(keyOf(first))).toMatchObject({ startDate: "2027-01-11", endDate: "2027-03-15", notes: "Uploaded note" });
     expect(byKey.get(keyOf(second))).toMatchObject({ startDate: second.startDate, endDate: "2027-05-02" });
-    const [link] = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, first.productId)));
+    const [link] = await db
+      .select()
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, first.productId)));
     expect(link.projectStatus).toBe("ON_HOLD");
   });
 
   it("the downloaded workbook uploads back without changing the plan; a formula-like note is neutralised and read back as typed", async () => {
     const view = await viewOf(CEDAR);
-    expect((await saveJson(CEDAR, [posted(view.rows[0], { notes: "=HYPERLINK(\"http://x\")" })])).status).toBe(302);
+    expect((await saveJson(CEDAR, [posted(view.rows[0], { notes: '=HYPERLINK("http://x")' })])).status).toBe(302);
     const before = await storedPlan(cedar, open);
     const cookie = await sessionCookieFor(CEDAR);
     const downloaded = (await partnerXlsx({ request: buildRequest(`${PAGE}/xlsx`, { cookie }), params: {}, context: testContext() })) as Response;
     const buffer = await downloaded.arrayBuffer();
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(buffer as ExcelJS.Buffer);
-    expect(workbook.getWorksheet("PDT")!.getRow(2).getCell(4).value).toBe("'=HYPERLINK(\"http://x\")");
+    expect(workbook.getWorksheet("PDT")!.getRow(2).getCell(4).value).toBe('\'=HYPERLINK("http://x")');
     const result = await upload(CEDAR, buffer);
     expect(result.status).toBe(302);
     expect(await storedPlan(cedar, open)).toEqual(before);
@@ -1005,7 +1090,15 @@ describe("the workbook", () => {
     expect(result.data).toEqual({
       kind: "upload-problems",
       intent: "upload",
-      problems: [{ message: "Sheet {{sheet}}, row {{row}}: {{columns}}", values: { sheet: "PDT", row: 3, columns: "End Date" }, sheet: "PDT", row: 3, columns: ["End Date"] }],
+      problems: [
+        {
+          message: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+          values: { sheet: "PDT", row: 3, columns: "End Date" },
+          sheet: "PDT",
+          row: 3,
+          columns: ["End Date"],
+        },
+      ],
     });
     expect(await everything()).toEqual(before);
     expect(await reportOf(cedar, open)).toBeUndefined();
@@ -1036,15 +1129,29 @@ describe("the workbook", () => {
     const view = await viewOf(CEDAR);
     const product = view.rows[0].productId;
     const own = view.rows.filter((row) => row.productId === product);
-    const line = (row: PdtGridRow, status: string) => [row.productName, row.stageName, status, row.notes, row.startDate ? new Date(`${row.startDate}T00:00:00Z`) : null, row.endDate ? new Date(`${row.endDate}T00:00:00Z`) : null];
+    const line = (row: PdtGridRow, status: string) => [
+      row.productName,
+      row.stageName,
+      status,
+      row.notes,
+      row.startDate ? new Date(`${row.startDate}T00:00:00Z`) : null,
+      row.endDate ? new Date(`${row.endDate}T00:00:00Z`) : null,
+    ];
     // The status edited on the third row only (the first two leave it empty).
     const changed = await upload(CEDAR, await uploadWorkbook([line(own[0], ""), line(own[1], ""), line(own[2], "ON_HOLD")]));
     expect(changed.status).toBe(302);
-    const [assignment] = await db.select().from(partnerProducts).where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, product)));
+    const [assignment] = await db
+      .select()
+      .from(partnerProducts)
+      .where(and(eq(partnerProducts.partnerId, cedar), eq(partnerProducts.productId, product)));
     expect(assignment.projectStatus).toBe("ON_HOLD");
 
     const before = await everything();
-    const disagreeing = await upload(CEDAR, await uploadWorkbook([line(own[0], "ON_HOLD"), line(own[1], "DROPPED"), line(own[2], "FILED")]), String((await viewOf(CEDAR)).report.version));
+    const disagreeing = await upload(
+      CEDAR,
+      await uploadWorkbook([line(own[0], "ON_HOLD"), line(own[1], "DROPPED"), line(own[2], "FILED")]),
+      String((await viewOf(CEDAR)).report.version),
+    );
     expect(disagreeing.status).toBe(400);
     // Row 2 repeats the current status (ON_HOLD), row 3 changes it to DROPPED, row 4 to FILED: row 4 disagrees.
     expect(disagreeing.data.problems).toEqual([expect.objectContaining({ sheet: "PDT", row: 4, columns: ["Status"] })]);
@@ -1071,7 +1178,11 @@ describe("the workbook", () => {
     const view = await viewOf(CEDAR);
     expect((await saveJson(CEDAR, [posted(view.rows[0], { notes: "Saved first" })])).status).toBe(302);
     const before = await everything();
-    const stale = await upload(CEDAR, await uploadWorkbook([[view.rows[0].productName, view.rows[0].stageName, view.rows[0].status, "Uploaded late", "", ""]]), "0");
+    const stale = await upload(
+      CEDAR,
+      await uploadWorkbook([[view.rows[0].productName, view.rows[0].stageName, view.rows[0].status, "Uploaded late", "", ""]]),
+      "0",
+    );
     expect(stale.status).toBe(409);
     expect(await everything()).toEqual(before);
   });
@@ -1091,7 +1202,14 @@ describe("partners stay apart", () => {
     });
     const before = await others();
     const view = await viewOf(CEDAR);
-    expect((await saveJson(CEDAR, view.rows.map((row) => ({ ...posted(row, { notes: "Everything moved" }), status: "ON_HOLD" })))).status).toBe(302);
+    expect(
+      (
+        await saveJson(
+          CEDAR,
+          view.rows.map((row) => ({ ...posted(row, { notes: "Everything moved" }), status: "ON_HOLD" })),
+        )
+      ).status,
+    ).toBe(302);
     expect(await others()).toEqual(before);
     expect((await viewOf(BOREALIS)).report.status).toBe("Resubmitted");
     expect(borealis).not.toBe(cedar);

@@ -40,9 +40,7 @@ function add(email: string | null, form: Record<string, string>) {
   return as(email).then((cookie) => runRoute(addAction, buildRequest("/admin/add-product", { form, cookie })));
 }
 function edit(email: string | null, id: number | string, form: Record<string, string>) {
-  return as(email).then((cookie) =>
-    runRoute(editAction, buildRequest(`/admin/edit-product/${id}`, { form, cookie }), { params: { product_id: String(id) } }),
-  );
+  return as(email).then((cookie) => runRoute(editAction, buildRequest(`/admin/edit-product/${id}`, { form, cookie }), { params: { product_id: String(id) } }));
 }
 
 describe("product pages: who may do what", () => {
@@ -51,13 +49,11 @@ describe("product pages: who may do what", () => {
     { path: "/admin/add-product", run: (cookie?: string) => runRoute(addLoader, buildRequest("/admin/add-product", { cookie })) },
     {
       path: "/admin/edit-product/1",
-      run: (cookie?: string) =>
-        runRoute(editLoader, buildRequest("/admin/edit-product/1", { cookie }), { params: { product_id: "1" } }),
+      run: (cookie?: string) => runRoute(editLoader, buildRequest("/admin/edit-product/1", { cookie }), { params: { product_id: "1" } }),
     },
     {
       path: "/admin/product-list/deactivate/1",
-      run: (cookie?: string) =>
-        runRoute(confirmLoader, buildRequest("/admin/product-list/deactivate/1", { cookie }), { params: { product_id: "1" } }),
+      run: (cookie?: string) => runRoute(confirmLoader, buildRequest("/admin/product-list/deactivate/1", { cookie }), { params: { product_id: "1" } }),
     },
   ];
 
@@ -187,11 +183,9 @@ describe("deactivate and reactivate", () => {
   it("the confirmation page (no JavaScript) asks about the right product and keeps the list's query", async () => {
     const id = await productId("Daclatasvir 60 mg");
     const cookie = await sessionCookieFor(ADMIN);
-    const page = await runRoute(
-      confirmLoader,
-      buildRequest(`/admin/product-list/deactivate/${id}?category=FDF&sort=name&dir=desc&evil=1`, { cookie }),
-      { params: { product_id: String(id) } },
-    );
+    const page = await runRoute(confirmLoader, buildRequest(`/admin/product-list/deactivate/${id}?category=FDF&sort=name&dir=desc&evil=1`, { cookie }), {
+      params: { product_id: String(id) },
+    });
     expect(page.data).toEqual({
       product: { id, name: "Daclatasvir 60 mg", isActive: true },
       listUrl: "/admin/product-list?sort=name&dir=desc&category=FDF",
@@ -285,7 +279,12 @@ describe("add product", () => {
       { ok: false, reason: "duplicate-name" },
       { ok: false, reason: "duplicate-name" },
     ]);
-    expect(await db.select().from(products).where(sql`lower(${products.name}) = 'islatravir'`)).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(products)
+        .where(sql`lower(${products.name}) = 'islatravir'`),
+    ).toHaveLength(1);
     expect(await auditRows("product.create")).toHaveLength(1);
   });
 });
@@ -352,6 +351,11 @@ describe("edit product", () => {
 
   it("answers 404 when saving an unknown product", async () => {
     expect((await edit(ADMIN, 99999, { name: "Ghost", therapyArea: "HIV" })).status).toBe(404);
-    expect(await db.select().from(products).where(and(eq(products.name, "Ghost")))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(products)
+        .where(and(eq(products.name, "Ghost"))),
+    ).toHaveLength(0);
   });
 });

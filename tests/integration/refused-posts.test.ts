@@ -65,9 +65,30 @@ async function workbookWith(rows: unknown[][]): Promise<Blob> {
   const api = workbook.addWorksheet("API");
   api.addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
   for (const row of rows) api.addRow(row);
-  workbook.addWorksheet("FDF").addRow(["Year", "Month", "Country", "Purchaser", "Product", "Strength", "Formulation Type", "Pack Size", "Quantity", "Currency",
-    "Gross Sale Price (per pack) (Local Currency)", "Applicable Currency Exchange Rate to USD", "Gross Sale Price (per pack) (USD)",
-    "Total Gross Sales Value (USD)", "Deductable Expenses (USD)", "Total Net Sales Value", "Royalty %", "Royalty Due", "Procurement Agency End-Country", "Comments"]);
+  workbook
+    .addWorksheet("FDF")
+    .addRow([
+      "Year",
+      "Month",
+      "Country",
+      "Purchaser",
+      "Product",
+      "Strength",
+      "Formulation Type",
+      "Pack Size",
+      "Quantity",
+      "Currency",
+      "Gross Sale Price (per pack) (Local Currency)",
+      "Applicable Currency Exchange Rate to USD",
+      "Gross Sale Price (per pack) (USD)",
+      "Total Gross Sales Value (USD)",
+      "Deductable Expenses (USD)",
+      "Total Net Sales Value",
+      "Royalty %",
+      "Royalty Due",
+      "Procurement Agency End-Country",
+      "Comments",
+    ]);
   return new Blob([await workbook.xlsx.writeBuffer()]);
 }
 
@@ -81,7 +102,11 @@ async function uploadForm(file: Blob, { mode = "append" } = {}): Promise<FormDat
 }
 
 const upload = async (file: Blob, context = testContext(), options: { mode?: string } = {}) =>
-  runRoute(partnerSales.action, new Request("http://localhost/partner/sales-report", { method: "POST", body: await uploadForm(file, options), headers: { Cookie: cookie } }), { context });
+  runRoute(
+    partnerSales.action,
+    new Request("http://localhost/partner/sales-report", { method: "POST", body: await uploadForm(file, options), headers: { Cookie: cookie } }),
+    { context },
+  );
 
 /** The saved rows a page's data carries. */
 const savedRowsOf = (page: RouteResult<any>) => page.data.view.rows.API.length + page.data.view.rows.FDF.length;
@@ -145,7 +170,9 @@ describe("a refused post answers its errors alone", () => {
   });
 
   it("a refused upload of 300 wrong rows lists the first 50 and counts the others", async () => {
-    const refused = await upload(await workbookWith(Array.from({ length: 300 }, (_, index) => ["not a year", "March", "India", `Purchaser ${index}`, "Abacavir API", 1, 2])));
+    const refused = await upload(
+      await workbookWith(Array.from({ length: 300 }, (_, index) => ["not a year", "March", "India", `Purchaser ${index}`, "Abacavir API", 1, 2])),
+    );
     expect(refused.status).toBe(400);
     const data = refused.data as Extract<ReportActionData, { kind: "upload-problems" }>;
     expect(data.problems).toHaveLength(50);
@@ -171,7 +198,11 @@ describe("uploads and posts of many rows take turns", () => {
     const busyUpload = await upload(file);
     expect(busyUpload.status).toBe(503);
     expect(busyUpload.headers.get("Retry-After")).toBe(String(HEAVY_POST_RETRY_SECONDS));
-    expect(busyUpload.data).toEqual({ kind: "upload-problems", intent: "upload", problems: [{ message: SERVER_BUSY, values: { seconds: HEAVY_POST_RETRY_SECONDS } }] });
+    expect(busyUpload.data).toEqual({
+      kind: "upload-problems",
+      intent: "upload",
+      problems: [{ message: SERVER_BUSY, values: { seconds: HEAVY_POST_RETRY_SECONDS } }],
+    });
 
     const busySave = await gridSave(Array.from({ length: 3_000 }, (_, index) => apiRow(`Purchaser ${index}`)));
     expect(busySave.status).toBe(503);
@@ -229,7 +260,10 @@ describe("uploads and posts of many rows take turns", () => {
     // A small post is no heavy post: the page after it is the report.
     const small = testContext();
     const form = { intent: "save", quarterId: String(quarterId), version: await version(), "api[0][year]": "x" };
-    expect((await runRoute(partnerSales.action, buildRequest("/partner/sales-report", { cookie, form, headers: { "Content-Length": "80" } }), { context: small })).status).toBe(400);
+    expect(
+      (await runRoute(partnerSales.action, buildRequest("/partner/sales-report", { cookie, form, headers: { "Content-Length": "80" } }), { context: small }))
+        .status,
+    ).toBe(400);
     expect(savedRowsOf(await pageAfter(small))).toBeGreaterThan(0);
   });
 });

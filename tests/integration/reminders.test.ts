@@ -120,9 +120,7 @@ describe("POST /admin/reminders", () => {
   });
 
   it("bulk: skips an inactive partner and an unknown id with their reasons", async () => {
-    const [acme, borealis, cedar] = await Promise.all(
-      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
-    );
+    const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId));
     await db.update(partners).set({ isActive: false }).where(eq(partners.id, borealis));
     const result = await remind([acme, borealis, cedar, 99999], "filing");
     expect(await toastOf(result)).toEqual({
@@ -185,7 +183,10 @@ describe("POST /admin/reminders", () => {
   });
 
   it("is for ADMIN only: STAFF and PARTNER get 403, a visitor goes to /login, nothing is sent", async () => {
-    const fields: [string, string][] = [["partnerId", String(await partnerId("partner1@example.org"))], ["reportType", "pdt"]];
+    const fields: [string, string][] = [
+      ["partnerId", String(await partnerId("partner1@example.org"))],
+      ["reportType", "pdt"],
+    ];
     for (const email of ["staff@example.org", "partner1@example.org"]) {
       expect((await postReminder(email, fields)).status, email).toBe(403);
     }
@@ -203,9 +204,7 @@ describe("POST /admin/reminders", () => {
 
 describe("what partners owe", () => {
   it("missing, Saved and Rejected reports of the open quarter are owed; submitted and approved ones are not", async () => {
-    const [acme, borealis, cedar] = await Promise.all(
-      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
-    );
+    const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId));
     // Demo seed, open quarter: Acme PDT Submitted, Filing Rejected, Sales Saved; Borealis PDT Resubmitted,
     // no Filing, Sales Approved; Cedar nothing.
     const quarter = await getOpenQuarter();
@@ -218,14 +217,15 @@ describe("what partners owe", () => {
     );
 
     await db.update(partners).set({ isActive: false }).where(eq(partners.id, cedar));
-    await db.update(reports).set({ status: "Submitted" }).where(and(eq(reports.partnerId, acme), eq(reports.quarterId, quarter.id)));
+    await db
+      .update(reports)
+      .set({ status: "Submitted" })
+      .where(and(eq(reports.partnerId, acme), eq(reports.quarterId, quarter.id)));
     expect(await owedReports(quarter)).toEqual(new Map([[borealis, ["filing"]]]));
   });
 
   it("a reminder of a report already submitted or approved is refused with a message; a bulk one skips it", async () => {
-    const [acme, borealis, cedar] = await Promise.all(
-      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
-    );
+    const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId));
     for (const [id, type] of [
       [acme, "pdt"],
       [borealis, "pdt"],
@@ -258,9 +258,7 @@ describe("remind everyone who owes a report", () => {
     ]);
 
   it("mails each owing active partner once, listing only the reports it owes; a second click within the hour sends nothing", async () => {
-    const [acme, borealis, cedar] = await Promise.all(
-      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
-    );
+    const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId));
     // An inactive partner gets nothing, though it owes its Filing Plans.
     await db.update(partners).set({ isActive: false }).where(eq(partners.id, borealis));
 
@@ -348,9 +346,7 @@ describe("scheduled reminders", () => {
 
   it("7 days before the cut-off date reminds, once, each partner that still owes reports: one mail listing them", async () => {
     const cutOff = await cutOffAtQuarterEnd();
-    const [acme, borealis, cedar] = await Promise.all(
-      ["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId),
-    );
+    const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerId));
     const run = await runScheduledReminders(day(cutOff, -7));
     expect(run).toMatchObject({ ran: true, due: ["before-7"] });
 
@@ -426,7 +422,10 @@ describe("scheduled reminders", () => {
 
     await ageReminders();
     await runScheduledReminders(day(cutOff, -7));
-    const scheduled = await db.select().from(reminders).where(and(eq(reminders.partnerId, cedar), eq(reminders.reportType, "pdt")));
+    const scheduled = await db
+      .select()
+      .from(reminders)
+      .where(and(eq(reminders.partnerId, cedar), eq(reminders.reportType, "pdt")));
     expect(scheduled.map((row) => row.kind).sort()).toEqual(["manual", "scheduled"]);
     expect(await mails()).toHaveLength(5);
     expect((await cedarMails())[2]).toMatchObject({ reportType: "pdt" });

@@ -84,8 +84,20 @@ describe("the Sales Report history", () => {
 
     expect(data.history).toHaveLength(3);
     const [rejected, submitted, saved] = data.history;
-    expect(rejected).toMatchObject({ action: "reject", who: await nameOf(ADMIN), comment: "Purchaser missing.", rowCount: 3, snapshotSha256: snapshots[1].sha256 });
-    expect(submitted).toMatchObject({ action: "submit", who: await nameOf(CEDAR), comment: "Q sales attached.", rowCount: 3, snapshotSha256: snapshots[0].sha256 });
+    expect(rejected).toMatchObject({
+      action: "reject",
+      who: await nameOf(ADMIN),
+      comment: "Purchaser missing.",
+      rowCount: 3,
+      snapshotSha256: snapshots[1].sha256,
+    });
+    expect(submitted).toMatchObject({
+      action: "submit",
+      who: await nameOf(CEDAR),
+      comment: "Q sales attached.",
+      rowCount: 3,
+      snapshotSha256: snapshots[0].sha256,
+    });
     expect(saved).toMatchObject({ action: "save", who: await nameOf(CEDAR), comment: null, rowCount: null, snapshotSha256: null });
     expect(rejected.snapshotSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(new Date(rejected.at).getTime()).toBeGreaterThanOrEqual(new Date(saved.at).getTime());
@@ -123,9 +135,9 @@ describe("the Sales Report history", () => {
     const rows = unpackSalesRows((await page()).view.rows).API;
 
     // Rows 0-1: the same quantity written as "10.00" and an edit put back; rows 2-16 changed; rows 17-24 removed; 10 added.
-    const edited = rows.slice(0, 17).map((row, i) =>
-      i === 0 ? { ...row, quantity: "10.00" } : i === 1 ? row : { ...row, purchaser: `${row.purchaser} (corrected)` },
-    );
+    const edited = rows
+      .slice(0, 17)
+      .map((row, i) => (i === 0 ? { ...row, quantity: "10.00" } : i === 1 ? row : { ...row, purchaser: `${row.purchaser} (corrected)` }));
     expect((await save({ API: [{ ...rows[1], purchaser: "Changed for a moment" }] })).status).toBe(302);
     const version = (await page()).view.report.version;
     expect(version).toBeGreaterThan(0);
@@ -142,4 +154,3 @@ describe("the Sales Report history", () => {
     expect(data.changes!.rows).toEqual([...expectedChanged, ...addedIds.slice(0, 5).map((id) => ({ id, kind: "API", change: "added" }))]);
   });
 });
-

@@ -32,7 +32,10 @@ async function reportOf(key: ReportKey) {
   return row;
 }
 async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WorkflowError);
   return error as WorkflowError;
 }
@@ -61,7 +64,9 @@ describe("partner transitions", () => {
       expect(saved.status).toBe("Saved");
     }
     const borealisUser = await actorFor("partner2@example.org");
-    expect((await performReportAction({ actor: borealisUser, key: { partnerId: borealis, quarterId: openQuarterId, type: "pdt" }, action: "save" })).status).toBe("Saved");
+    expect(
+      (await performReportAction({ actor: borealisUser, key: { partnerId: borealis, quarterId: openQuarterId, type: "pdt" }, action: "save" })).status,
+    ).toBe("Saved");
   });
 
   it("save is refused on an approved report and in a historic quarter, and changes nothing", async () => {
@@ -101,13 +106,23 @@ describe("partner transitions", () => {
     );
     expect(sameRows.message).toBe(WORKFLOW_REFUSALS.alreadySubmitted);
     expect((await reportOf(key)).status).toBe("Submitted");
-    const changed = await performReportAction({ actor: partner, key, action: "submit", comment: "Updated the stability dates.", writeRows: async () => ({ changed: true }) });
+    const changed = await performReportAction({
+      actor: partner,
+      key,
+      action: "submit",
+      comment: "Updated the stability dates.",
+      writeRows: async () => ({ changed: true }),
+    });
     expect(changed.status).toBe("Resubmitted");
   });
 
   it("an approved report of a closed quarter cannot be reopened (it could never be approved again)", async () => {
     const admin = await actorFor("admin@example.org");
-    const [closed] = await db.select().from(reports).where(and(eq(reports.status, "Approved"), ne(reports.quarterId, openQuarterId))).limit(1);
+    const [closed] = await db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.status, "Approved"), ne(reports.quarterId, openQuarterId)))
+      .limit(1);
     const key: ReportKey = { partnerId: closed.partnerId, quarterId: closed.quarterId, type: closed.type };
     const error = await refusal(performReportAction({ actor: admin, key, action: "reopen", comment: "A correction." }));
     expect(error.message).toBe(WORKFLOW_REFUSALS.historic);
@@ -117,7 +132,9 @@ describe("partner transitions", () => {
   it("a partner cannot approve, reject or reopen, and cannot touch another partner's report", async () => {
     const partner = await actorFor("partner1@example.org");
     for (const action of ["approve", "reject", "reopen"] as const) {
-      const error = await refusal(performReportAction({ actor: partner, key: { partnerId: acme, quarterId: openQuarterId, type: "pdt" }, action, comment: "ok" }));
+      const error = await refusal(
+        performReportAction({ actor: partner, key: { partnerId: acme, quarterId: openQuarterId, type: "pdt" }, action, comment: "ok" }),
+      );
       expect(error.status).toBe(403);
     }
     const other = await refusal(performReportAction({ actor: partner, key: { partnerId: borealis, quarterId: openQuarterId, type: "pdt" }, action: "save" }));
@@ -128,7 +145,12 @@ describe("partner transitions", () => {
   it("the first submission after the cut-off date is marked late", async () => {
     await db.update(settings).set({ value: "2000-01-01" }).where(eq(settings.key, "cut_off_date"));
     const partner = await actorFor("partner3@example.org");
-    const result = await performReportAction({ actor: partner, key: { partnerId: cedar, quarterId: openQuarterId, type: "filing" }, action: "submit", comment: "Late, sorry." });
+    const result = await performReportAction({
+      actor: partner,
+      key: { partnerId: cedar, quarterId: openQuarterId, type: "filing" },
+      action: "submit",
+      comment: "Late, sorry.",
+    });
     expect(result.isLate).toBe(true);
   });
 });
@@ -161,11 +183,15 @@ describe("admin and staff transitions", () => {
     const admin = await actorFor("admin@example.org");
     // Borealis, one quarter back: pdt Approved, filing Submitted.
     const historicSubmitted: ReportKey = { partnerId: borealis, quarterId: historicQuarterId, type: "filing" };
-    expect((await refusal(performReportAction({ actor: admin, key: historicSubmitted, action: "approve", comment: "ok" }))).message).toBe(WORKFLOW_REFUSALS.historic);
+    expect((await refusal(performReportAction({ actor: admin, key: historicSubmitted, action: "approve", comment: "ok" }))).message).toBe(
+      WORKFLOW_REFUSALS.historic,
+    );
     const approved: ReportKey = { partnerId: borealis, quarterId: openQuarterId, type: "sales" };
     expect((await refusal(performReportAction({ actor: admin, key: approved, action: "reopen", comment: "" }))).message).toBe("Enter comments for partner");
     expect((await performReportAction({ actor: admin, key: approved, action: "reopen", comment: "Please correct March." })).status).toBe("Saved");
-    expect((await refusal(performReportAction({ actor: admin, key: approved, action: "reopen", comment: "again" }))).message).toBe(WORKFLOW_REFUSALS.notApproved);
+    expect((await refusal(performReportAction({ actor: admin, key: approved, action: "reopen", comment: "again" }))).message).toBe(
+      WORKFLOW_REFUSALS.notApproved,
+    );
   });
 
   it("an admin saves any report, in any quarter, without changing its state", async () => {

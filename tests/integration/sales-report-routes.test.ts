@@ -131,14 +131,27 @@ describe("who may open and change a Sales Report", () => {
     const packed = page.data.view.rows as PackedSalesRows;
     const { rows } = await loadSalesReport({ viewer: { id: 0, role: "ADMIN", partnerId: null }, partnerId: acmeId });
     expect(rows.API.length + rows.FDF.length).toBeGreaterThan(0);
-    expect(packed.API[0]).toEqual([rows.API[0].id, rows.API[0].year, rows.API[0].month, rows.API[0].country, rows.API[0].purchaser, rows.API[0].productName, rows.API[0].quantity, rows.API[0].totalValue]);
+    expect(packed.API[0]).toEqual([
+      rows.API[0].id,
+      rows.API[0].year,
+      rows.API[0].month,
+      rows.API[0].country,
+      rows.API[0].purchaser,
+      rows.API[0].productName,
+      rows.API[0].quantity,
+      rows.API[0].totalValue,
+    ]);
     expect(unpackSalesRows(packed)).toEqual(rows);
   });
 
   it("a partner reaching any partner's report through the admin route gets 403, for reading and for changing", async () => {
     expect((await adminPage(ACME, acmeId)).status).toBe(403);
     expect((await adminPage(ACME, cedarId)).status).toBe(403);
-    const refused = await postAdmin(ACME, cedarId, { intent: "save", quarterId: String(quarterId), payload: JSON.stringify({ API: [apiRow()], FDF: [], deletedIds: [] }) });
+    const refused = await postAdmin(ACME, cedarId, {
+      intent: "save",
+      quarterId: String(quarterId),
+      payload: JSON.stringify({ API: [apiRow()], FDF: [], deletedIds: [] }),
+    });
     expect(refused.status).toBe(403);
     expect(await storedRows(cedarId)).toHaveLength(0);
   });
@@ -156,8 +169,20 @@ describe("who may open and change a Sales Report", () => {
       const result = await postAdmin(STAFF, acmeId, { intent, quarterId: String(quarterId), comment: "x", payload: "{}" });
       expect(result.status, intent).toBe(403);
     }
-    expect((await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(STAFF) }), { params: { id: String(acmeId) } })).status).toBe(200);
-    expect((await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), { params: { id: String(acmeId) } })).status).toBe(403);
+    expect(
+      (
+        await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(STAFF) }), {
+          params: { id: String(acmeId) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await runRoute(adminXlsx, buildRequest(`/admin/sales-report/${acmeId}/xlsx`, { cookie: await sessionCookieFor(ACME) }), {
+          params: { id: String(acmeId) },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("every Sales Report route sends a visitor without a session to /login and refuses the other side's roles", async () => {
@@ -212,7 +237,10 @@ describe("saving from the grid (JSON)", () => {
     const page = await partnerPage(CEDAR);
     const [first, second] = page.data.view.rows.API;
     const again = await saveJson(CEDAR, { API: [first], FDF: page.data.view.rows.FDF, deletedIds: [second.id] });
-    expect(await toastOf(again)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}", values: { total: 2, count: 1 } });
+    expect(await toastOf(again)).toMatchObject({
+      message: "Data successfully recorded. Total Rows: {{total}}, Deleted Rows: {{count}}",
+      values: { total: 2, count: 1 },
+    });
   });
 
   it("the rows posted as JSON text inside a form save the same; a JSON post with other fields, its rows as text, or broken JSON is refused and saves nothing", async () => {
@@ -229,7 +257,11 @@ describe("saving from the grid (JSON)", () => {
       expect(refused.data).toMatchObject({ message });
     }
     const cookie = await sessionCookieFor(CEDAR);
-    const broken = new Request("http://localhost/partner/sales-report", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: "{\"intent\": " });
+    const broken = new Request("http://localhost/partner/sales-report", {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body: '{"intent": ',
+    });
     const brokenResult = await runRoute(partnerAction, broken);
     expect(brokenResult.status).toBe(400);
     expect(brokenResult.data).toEqual({ message: REQUEST_REFUSALS.badJson });
@@ -291,7 +323,12 @@ describe("saving from the grid (JSON)", () => {
     const admin = await postAdmin(ADMIN, cedarId, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "x" });
     expect(admin.data).toMatchObject({ kind: "error", message: "Only the partner can submit its report." });
 
-    const done = await postPartner(CEDAR, { intent: "submit-empty", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "No sales this quarter." });
+    const done = await postPartner(CEDAR, {
+      intent: "submit-empty",
+      quarterId: String(quarterId),
+      version: await versionOf(CEDAR),
+      comment: "No sales this quarter.",
+    });
     expect(done.status).toBe(302);
     expect(await toastOf(done)).toMatchObject({ message: "Report has been submitted to the admin!" });
     const view = (await adminPage(ADMIN, cedarId)).data.view;
@@ -352,7 +389,10 @@ describe("saving from the grid (JSON)", () => {
       }),
     });
     expect(changedOnly.status).toBe(302);
-    expect(await toastOf(changedOnly)).toMatchObject({ message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}", values: { total: 4, count: 1 } });
+    expect(await toastOf(changedOnly)).toMatchObject({
+      message: "Data successfully recorded. Total Rows: {{total}}, Newly Added Rows: {{count}}",
+      values: { total: 4, count: 1 },
+    });
     const afterChanged = (await storedRows(cedarId)).map(({ id: _id, createdAt: _at, reportId: _report, ...values }) => values);
     expect(afterChanged).toEqual(afterFull);
   });
@@ -367,7 +407,12 @@ describe("saving from the grid (JSON)", () => {
     expect(invalid.status).toBe(400);
     expect(invalid.data).toMatchObject({ kind: "problems", problems: { API: [{ rowNumber: 42, columns: ["Month"] }] } });
     expect(await storedRows(cedarId)).toHaveLength(0);
-    for (const positions of [{ API: [3, 1], FDF: [] }, { API: [0], FDF: [] }, { API: ["x", 1], FDF: [] }, { API: [0, 1], FDF: [], extra: [] }]) {
+    for (const positions of [
+      { API: [3, 1], FDF: [] },
+      { API: [0], FDF: [] },
+      { API: ["x", 1], FDF: [] },
+      { API: [0, 1], FDF: [], extra: [] },
+    ]) {
       const refused = await postPartner(CEDAR, {
         intent: "save",
         quarterId: String(quarterId),
@@ -381,7 +426,13 @@ describe("saving from the grid (JSON)", () => {
 
   it("a submitted report is submitted again only with changes", async () => {
     expect((await saveJson(CEDAR, { API: [apiRow()] }, { intent: "submit", comment: "Q sales." })).status).toBe(302);
-    const unchanged = await postPartner(CEDAR, { intent: "submit", quarterId: String(quarterId), version: await versionOf(CEDAR), comment: "Again.", payload: JSON.stringify({ API: [], FDF: [], deletedIds: [] }) });
+    const unchanged = await postPartner(CEDAR, {
+      intent: "submit",
+      quarterId: String(quarterId),
+      version: await versionOf(CEDAR),
+      comment: "Again.",
+      payload: JSON.stringify({ API: [], FDF: [], deletedIds: [] }),
+    });
     expect(unchanged.status).toBe(409);
     expect(unchanged.data).toMatchObject({ kind: "error", message: WORKFLOW_REFUSALS.alreadySubmitted });
     expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Submitted");
@@ -400,7 +451,11 @@ describe("saving from the grid (JSON)", () => {
       payload: JSON.stringify({ API: [apiRow({ purchaser: "Late writer" })], FDF: [], deletedIds: [] }),
     });
     expect(refused.status).toBe(409);
-    expect(refused.data).toMatchObject({ kind: "error", stale: true, values: { name: expect.any(String), time: expect.stringMatching(/\d{4}, \d\d:\d\d [AP]M$/) } });
+    expect(refused.data).toMatchObject({
+      kind: "error",
+      stale: true,
+      values: { name: expect.any(String), time: expect.stringMatching(/\d{4}, \d\d:\d\d [AP]M$/) },
+    });
     expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
   });
 
@@ -507,7 +562,14 @@ describe("the form without JavaScript", () => {
     expect(rows[0]).toMatchObject({ quantity: "1250.5", country: "India", month: "March" });
 
     // Change the first row, delete the second.
-    const edit: Record<string, string> = { intent: "save", quarterId: String(quarterId), version: String(page.data.view.report.version), tab: "API", page: "1", deleteIds: String(rows[1].id) };
+    const edit: Record<string, string> = {
+      intent: "save",
+      quarterId: String(quarterId),
+      version: String(page.data.view.report.version),
+      tab: "API",
+      page: "1",
+      deleteIds: String(rows[1].id),
+    };
     for (const [index, row] of rows.entries()) {
       for (const [key, value] of Object.entries(row)) edit[`api[${index}][${key}]`] = String(value);
     }
@@ -548,10 +610,22 @@ describe("the form without JavaScript", () => {
   });
 
   it("submit without a comment keeps the values and asks for it; with one it submits", async () => {
-    const form: Record<string, string> = { intent: "submit", quarterId: String(quarterId), version: await versionOf(CEDAR), tab: "API", page: "1", comment: "" };
+    const form: Record<string, string> = {
+      intent: "submit",
+      quarterId: String(quarterId),
+      version: await versionOf(CEDAR),
+      tab: "API",
+      page: "1",
+      comment: "",
+    };
     for (const [key, value] of Object.entries(apiRow())) form[`api[0][${key}]`] = value;
     const refused = await postPartner(CEDAR, form);
-    expect(refused.data).toMatchObject({ kind: "error", field: "comment", message: "Enter comments for admin", submitted: { rows: { 0: { purchaser: "Global Fund" } } } });
+    expect(refused.data).toMatchObject({
+      kind: "error",
+      field: "comment",
+      message: "Enter comments for admin",
+      submitted: { rows: { 0: { purchaser: "Global Fund" } } },
+    });
     const done = await postPartner(CEDAR, { ...form, comment: "First report." });
     expect(await toastOf(done)).toMatchObject({ message: "Report has been submitted to the admin!" });
     expect((await partnerPage(CEDAR)).data.view.statusLine.status).toBe("Submitted");
@@ -572,7 +646,12 @@ async function download(email: string) {
   return response;
 }
 
-async function upload(email: string, file: Blob, mode: "replace" | "append", { version, confirmReplace = true }: { version?: string; confirmReplace?: boolean } = {}) {
+async function upload(
+  email: string,
+  file: Blob,
+  mode: "replace" | "append",
+  { version, confirmReplace = true }: { version?: string; confirmReplace?: boolean } = {},
+) {
   const cookie = await sessionCookieFor(email);
   const form = new FormData();
   form.set("intent", "upload");

@@ -1,27 +1,11 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import {
-  auditLog,
-  outbox,
-  partnerProducts,
-  partners,
-  products,
-  productVerifications,
-  reports,
-  reportSnapshots,
-  salesRows,
-  users,
-} from "~/db/schema";
+import { auditLog, outbox, partnerProducts, partners, products, productVerifications, reports, reportSnapshots, salesRows, users } from "~/db/schema";
 import { decideProductVerification, listProductVerifications } from "~/models/product-verification.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
-import {
-  loadSalesReport,
-  saveMessage,
-  saveSalesReport,
-  type SaveSalesReportInput,
-} from "~/models/sales-report.server";
+import { loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportInput } from "~/models/sales-report.server";
 import { decideReport, markReportMessagesRead, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
@@ -39,7 +23,7 @@ async function partnerIdOf(email: string) {
 async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
     () => null,
-    (e: unknown) => e
+    (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(WorkflowError);
   return error as WorkflowError;
@@ -80,7 +64,7 @@ beforeEach(async () => {
   historic = (await ensureQuarter(addQuarters(openQuarterRef(), -1))).id;
   [acme, borealis, cedar] = await Promise.all(["partner1", "partner2", "partner3"].map((p) => partnerIdOf(`${p}@example.org`)));
   [partner1, partner2, partner3, admin, staff] = await Promise.all(
-    ["partner1", "partner2", "partner3", "admin", "staff"].map((name) => actorFor(`${name}@example.org`))
+    ["partner1", "partner2", "partner3", "admin", "staff"].map((name) => actorFor(`${name}@example.org`)),
   );
 });
 
@@ -194,7 +178,13 @@ describe("loading the Sales Report", () => {
   it("staff read every partner's report with no action allowed; the admin may save but approves only a submitted report", async () => {
     const staffView = await loadSalesReport({ viewer: staff, partnerId: acme });
     expect(staffView.rows.API).toHaveLength(3);
-    const staffRefusals = { save: WORKFLOW_REFUSALS.staff, submit: WORKFLOW_REFUSALS.staff, approve: WORKFLOW_REFUSALS.staff, reject: WORKFLOW_REFUSALS.staff, reopen: WORKFLOW_REFUSALS.staff };
+    const staffRefusals = {
+      save: WORKFLOW_REFUSALS.staff,
+      submit: WORKFLOW_REFUSALS.staff,
+      approve: WORKFLOW_REFUSALS.staff,
+      reject: WORKFLOW_REFUSALS.staff,
+      reopen: WORKFLOW_REFUSALS.staff,
+    };
     expect(staffView.permissions).toEqual({ save: false, submit: false, approve: false, reject: false, reopen: false, reasons: staffRefusals });
     expect(staffView.canEditRows).toBe(false);
 
@@ -205,7 +195,12 @@ describe("loading the Sales Report", () => {
       approve: false,
       reject: false,
       reopen: false,
-      reasons: { submit: WORKFLOW_REFUSALS.partnerOnly, approve: WORKFLOW_REFUSALS.notSubmitted, reject: WORKFLOW_REFUSALS.notSubmitted, reopen: WORKFLOW_REFUSALS.notApproved },
+      reasons: {
+        submit: WORKFLOW_REFUSALS.partnerOnly,
+        approve: WORKFLOW_REFUSALS.notSubmitted,
+        reject: WORKFLOW_REFUSALS.notSubmitted,
+        reopen: WORKFLOW_REFUSALS.notApproved,
+      },
     });
     const approved = await loadSalesReport({ viewer: admin, partnerId: borealis });
     expect(approved.permissions).toMatchObject({ approve: false, reopen: true });
@@ -235,7 +230,13 @@ describe("loading the Sales Report", () => {
       approve: false,
       reject: false,
       reopen: false,
-      reasons: { save: WORKFLOW_REFUSALS.historic, submit: WORKFLOW_REFUSALS.historic, approve: WORKFLOW_REFUSALS.adminOnly, reject: WORKFLOW_REFUSALS.adminOnly, reopen: WORKFLOW_REFUSALS.adminOnly },
+      reasons: {
+        save: WORKFLOW_REFUSALS.historic,
+        submit: WORKFLOW_REFUSALS.historic,
+        approve: WORKFLOW_REFUSALS.adminOnly,
+        reject: WORKFLOW_REFUSALS.adminOnly,
+        reopen: WORKFLOW_REFUSALS.adminOnly,
+      },
     });
     expect(view.canEditRows).toBe(false);
 
@@ -248,7 +249,7 @@ describe("loading the Sales Report", () => {
         api: [],
         fdf: [],
         action: "save",
-      })
+      }),
     );
     expect(refused.message).toBe(WORKFLOW_REFUSALS.historic);
     // The admin may correct any quarter.
@@ -293,7 +294,7 @@ describe("saving rows", () => {
           {},
         ],
         fdf: [{}, fdfRow()],
-      })
+      }),
     );
     expect(result).toMatchObject({ ok: true, status: "Saved", version: 1, counts: { total: 2, previousTotal: 0, added: 2, deleted: 0 } });
     if (!result.ok) throw new Error("save failed");
@@ -408,19 +409,27 @@ describe("saving rows", () => {
       action: "save" as const,
     };
     const deleting = await refusal(
-      saveSalesReport({ ...base, api: [{ year, month: "May", country: "India", purchaser: "New buyer", productName: "Any API", quantity: "1" }], deletedIds: [foreign.id] })
+      saveSalesReport({
+        ...base,
+        api: [{ year, month: "May", country: "India", purchaser: "New buyer", productName: "Any API", quantity: "1" }],
+        deletedIds: [foreign.id],
+      }),
     );
     expect(deleting).toMatchObject({ status: 400, message: ROWS_NOT_IN_REPORT });
     const updating = await refusal(
       saveSalesReport({
         ...base,
         api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", productName: "Any API", quantity: "1", totalValue: "1" }],
-      })
+      }),
     );
     expect(updating.status).toBe(400);
     // An admin saving one partner's report cannot reach into another's either.
     const adminReaching = await refusal(
-      saveSalesReport({ ...base, actor: admin, api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", productName: "Any API", quantity: "1" }] })
+      saveSalesReport({
+        ...base,
+        actor: admin,
+        api: [{ id: foreign.id, year, month: "May", country: "India", purchaser: "Overwritten", productName: "Any API", quantity: "1" }],
+      }),
     );
     expect(adminReaching.status).toBe(400);
 
@@ -440,7 +449,7 @@ describe("saving rows", () => {
         api: [],
         fdf: [fdfRow({ id: view.rows.API[0].id })],
         action: "save",
-      })
+      }),
     );
     expect(error.status).toBe(400);
   });
@@ -497,7 +506,7 @@ describe("saving rows", () => {
         fdf: [],
         deletedIds: [loaded.rows.API[1].id!],
         action: "save",
-      })
+      }),
     );
     expect(error).toBeInstanceOf(StaleReportError);
     expect(error.status).toBe(409);
@@ -517,12 +526,10 @@ describe("saving rows", () => {
 describe("product names outside the partner's list", () => {
   it("an unknown name is kept on the rows and raises ONE pending verification, across rows and saves", async () => {
     const first = await saveSalesReport(
-      cedarSave({ fdf: [fdfRow({ productName: "Efavirenz 600 mg" }), fdfRow({ productName: " efavirenz 600 MG ", country: "Uganda" })] })
+      cedarSave({ fdf: [fdfRow({ productName: "Efavirenz 600 mg" }), fdfRow({ productName: " efavirenz 600 MG ", country: "Uganda" })] }),
     );
     if (!first.ok) throw new Error("save failed");
-    const second = await saveSalesReport(
-      cedarSave({ expectedVersion: first.version, fdf: [fdfRow({ productName: "EFAVIRENZ 600 mg", country: "Nigeria" })] })
-    );
+    const second = await saveSalesReport(cedarSave({ expectedVersion: first.version, fdf: [fdfRow({ productName: "EFAVIRENZ 600 mg", country: "Nigeria" })] }));
     if (!second.ok) throw new Error("save failed");
 
     const verifications = await db.select().from(productVerifications).where(eq(productVerifications.partnerId, cedar));
@@ -560,7 +567,7 @@ describe("product names outside the partner's list", () => {
 
   it("an API row naming one of the partner's FDF products asks for an API product", async () => {
     const result = await saveSalesReport(
-      cedarSave({ api: [{ year, month: "May", country: "India", productName: "Lopinavir/ritonavir pellets", quantity: "2", totalValue: "3" }] })
+      cedarSave({ api: [{ year, month: "May", country: "India", productName: "Lopinavir/ritonavir pellets", quantity: "2", totalValue: "3" }] }),
     );
     if (!result.ok) throw new Error("save failed");
     const [row] = await rowsOf(result.reportId);
@@ -577,7 +584,7 @@ describe("product names outside the partner's list", () => {
       cedarSave({
         expectedVersion: first.version,
         fdf: [fdfRow({ id: row.id, productName: "Lopinavir/ritonavir pellets", formulationType: "Oral pellets" })],
-      })
+      }),
     );
     expect(second).toMatchObject({ ok: true, counts: { updated: 1, total: 1 } });
     expect(await db.select().from(productVerifications).where(eq(productVerifications.partnerId, cedar))).toHaveLength(0);
@@ -598,7 +605,7 @@ describe("submitting", () => {
         fdf: [],
         action: "submit",
         comment: " ",
-      })
+      }),
     );
     expect(noComment.message).toBe("Enter comments for admin");
 
@@ -650,7 +657,8 @@ describe("submitting", () => {
     // The seed's unverified product holds up the decision until the administrator rejects it.
     const [seeded] = (await listProductVerifications(acme, submitted.reportId)).pendingProducts;
     await decideProductVerification({ actor: admin, verificationId: seeded.product_verification_id, decision: "reject" });
-    const rejected = await decideReport({ type: "sales", 
+    const rejected = await decideReport({
+      type: "sales",
       actor: admin,
       partnerId: acme,
       quarterId: open,
@@ -719,7 +727,17 @@ describe("submitting", () => {
   it("the explicit 'Nothing to report' is refused while the report has rows, and nothing changes", async () => {
     const before = await salesReportRow(acme, open);
     const refused = await refusal(
-      saveSalesReport({ actor: partner1, partnerId: acme, quarterId: open, expectedVersion: before.version, api: [], fdf: [], action: "submit", nothingToReport: true, comment: "None." })
+      saveSalesReport({
+        actor: partner1,
+        partnerId: acme,
+        quarterId: open,
+        expectedVersion: before.version,
+        api: [],
+        fdf: [],
+        action: "submit",
+        nothingToReport: true,
+        comment: "None.",
+      }),
     );
     expect(refused).toMatchObject({ status: 409, message: REPORT_HAS_ROWS });
     expect(await salesReportRow(acme, open)).toEqual(before);
@@ -738,7 +756,7 @@ describe("approval and product verification", () => {
         fdf: [fdfRow({ productName: "Efavirenz 600 mg" }), fdfRow({ productName: "Efavirenz 600 mg", country: "Uganda" })],
         action: "submit",
         comment: "Includes a new product.",
-      })
+      }),
     );
     if (!result.ok) throw new Error("submit failed");
     const [verification] = await db.select().from(productVerifications).where(eq(productVerifications.partnerId, cedar));
@@ -747,7 +765,7 @@ describe("approval and product verification", () => {
 
   it("approval waits for the pending verification; mapping it to an existing product unblocks it", async () => {
     const { reportId, verificationId } = await cedarSubmitsUnknownProduct();
-    const blocked = await refusal(decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
+    const blocked = await refusal(decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
     expect(blocked.message).toBe("Product verification pending!");
     const view = await loadSalesReport({ viewer: admin, partnerId: cedar });
     expect(view).toMatchObject({ pendingProductCount: 1, permissions: { approve: false, reject: false } });
@@ -796,10 +814,17 @@ describe("approval and product verification", () => {
       }),
     ]);
 
-    const approved = await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Thank you." });
+    const approved = await decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Thank you." });
     expect(approved).toMatchObject({ status: "Approved", message: "Report Approved!" });
     // Once approved the partner can no longer save.
-    const refused = await refusal(saveSalesReport(cedarSave({ expectedVersion: approved.version, api: [{ year, month: "May", country: "India", purchaser: "late", productName: "Abacavir API", quantity: "1" }] })));
+    const refused = await refusal(
+      saveSalesReport(
+        cedarSave({
+          expectedVersion: approved.version,
+          api: [{ year, month: "May", country: "India", purchaser: "late", productName: "Abacavir API", quantity: "1" }],
+        }),
+      ),
+    );
     expect(refused.message).toBe(WORKFLOW_REFUSALS.approved);
   });
 
@@ -841,7 +866,7 @@ describe("approval and product verification", () => {
       await db
         .select()
         .from(products)
-        .where(eq(sql`lower(${products.name})`, "efavirenz 600 mg"))
+        .where(eq(sql`lower(${products.name})`, "efavirenz 600 mg")),
     ).toHaveLength(0);
 
     const decided = await decideProductVerification({
@@ -885,7 +910,8 @@ describe("approval and product verification", () => {
     const [verification] = await db.select().from(productVerifications).where(eq(productVerifications.id, verificationId));
     expect(verification).toMatchObject({ status: "rejected", decidedBy: admin.id });
 
-    const rejected = await decideReport({ type: "sales", 
+    const rejected = await decideReport({
+      type: "sales",
       actor: admin,
       partnerId: cedar,
       quarterId: open,
@@ -898,39 +924,29 @@ describe("approval and product verification", () => {
         fdf: rows.map((row) => ({ id: row.id, ...fdfRow({ productName: "Efavirenz 600 mg" }) })),
         action: "submit",
         comment: "Kept as is.",
-      })
+      }),
     );
     expect(resubmitted).toMatchObject({ ok: true, status: "Resubmitted" });
     expect(await pendingVerificationsOf(cedar)).toHaveLength(0);
-    expect(
-      (await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Accepted." })).status
-    ).toBe("Approved");
+    expect((await decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Accepted." })).status).toBe(
+      "Approved",
+    );
   });
 
   it("a name still waiting since an earlier report holds up this report too", async () => {
     const earlier = await salesReportRow(cedar, historic);
-    await db
-      .insert(productVerifications)
-      .values({ partnerId: cedar, reportId: earlier.id, productName: "Nevirapine 200 mg", category: "FDF" });
-    const result = await saveSalesReport(
-      cedarSave({ fdf: [fdfRow({ productName: "nevirapine 200 mg" })], action: "submit", comment: "Sales attached." })
-    );
+    await db.insert(productVerifications).values({ partnerId: cedar, reportId: earlier.id, productName: "Nevirapine 200 mg", category: "FDF" });
+    const result = await saveSalesReport(cedarSave({ fdf: [fdfRow({ productName: "nevirapine 200 mg" })], action: "submit", comment: "Sales attached." }));
     if (!result.ok) throw new Error("submit failed");
     expect(await db.select().from(productVerifications).where(eq(productVerifications.partnerId, cedar))).toHaveLength(1);
-    const blocked = await refusal(decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
+    const blocked = await refusal(decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "ok" }));
     expect(blocked.message).toBe("Product verification pending!");
     const [pending] = (await listProductVerifications(cedar, result.reportId)).pendingProducts;
     expect(pending).toMatchObject({ product_name: "Nevirapine 200 mg", row_count: 1 });
 
     // Rejected: re-submitting the same rows does not raise the name again.
     await decideProductVerification({ actor: admin, verificationId: pending.product_verification_id, decision: "reject" });
-    const rejected = await decideReport({ type: "sales", 
-      actor: admin,
-      partnerId: cedar,
-      quarterId: open,
-      action: "reject",
-      comment: "Unknown product.",
-    });
+    const rejected = await decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "reject", comment: "Unknown product." });
     const [row] = await rowsOf(result.reportId);
     const again = await saveSalesReport(
       cedarSave({
@@ -938,7 +954,7 @@ describe("approval and product verification", () => {
         fdf: [fdfRow({ id: row.id, productName: "nevirapine 200 mg" })],
         action: "submit",
         comment: "As sold.",
-      })
+      }),
     );
     expect(again).toMatchObject({ ok: true, status: "Resubmitted" });
     expect(await pendingVerificationsOf(cedar)).toHaveLength(0);
@@ -957,7 +973,7 @@ describe("messages and decisions", () => {
     expect((await loadSalesReport({ viewer: partner2, partnerId: borealis })).unreadMessageCount).toBe(0);
 
     // The partner's next submission is unread for the admins; staff reading it does not mark it read.
-    await decideReport({ type: "sales",  actor: admin, partnerId: borealis, quarterId: open, action: "reopen", comment: "Please correct May." });
+    await decideReport({ type: "sales", actor: admin, partnerId: borealis, quarterId: open, action: "reopen", comment: "Please correct May." });
     const reopened = await loadSalesReport({ viewer: partner2, partnerId: borealis });
     await saveSalesReport({
       actor: partner2,
@@ -976,13 +992,14 @@ describe("messages and decisions", () => {
   });
 
   it("only the admin decides: reopen an approved report; partners and staff are refused", async () => {
-    expect(
-      (await refusal(decideReport({ type: "sales",  actor: partner2, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
-    ).toBe(403);
-    expect(
-      (await refusal(decideReport({ type: "sales",  actor: staff, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status
-    ).toBe(403);
-    const reopened = await decideReport({ type: "sales", 
+    expect((await refusal(decideReport({ type: "sales", actor: partner2, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status).toBe(
+      403,
+    );
+    expect((await refusal(decideReport({ type: "sales", actor: staff, partnerId: borealis, quarterId: open, action: "reopen", comment: "x" }))).status).toBe(
+      403,
+    );
+    const reopened = await decideReport({
+      type: "sales",
       actor: admin,
       partnerId: borealis,
       quarterId: open,
@@ -1003,7 +1020,7 @@ describe("messages and decisions", () => {
     await db.update(users).set({ language: "fr" }).where(eq(users.email, "partner3@example.org"));
     const submitted = await saveSalesReport(cedarSave({ fdf: [fdfRow()], action: "submit", comment: "Rapport complet." }));
     if (!submitted.ok) throw new Error("submit failed");
-    const approved = await decideReport({ type: "sales",  actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Merci." });
+    const approved = await decideReport({ type: "sales", actor: admin, partnerId: cedar, quarterId: open, action: "approve", comment: "Merci." });
     const [mail] = (await mails()).filter((sent) => sent.kind === "report-approve");
     expect(mail).toMatchObject({ toAddress: "partner3@example.org", subject: `Votre Rapport de ventes pour ${quarterName(openQuarterRef())} a été approuvé` });
     expect(mail.textBody).toContain("Statut : Approuvé");
@@ -1031,7 +1048,9 @@ describe("the rows of a pending product verification", () => {
     expect(pending).toMatchObject({ productName: VERIFIED_NAME, reportId: first.reportId });
 
     // The name is carried by a row of Cedar's earlier report too; Acme waits for a verification of the same name, with one row.
-    await db.insert(salesRows).values({ reportId: (await salesReportRow(cedar, historic)).id, kind: "FDF", productName: VERIFIED_NAME, productVerificationId: pending.id });
+    await db
+      .insert(salesRows)
+      .values({ reportId: (await salesReportRow(cedar, historic)).id, kind: "FDF", productName: VERIFIED_NAME, productVerificationId: pending.id });
     const acmeReport = await salesReportRow(acme, open);
     const [acmePending] = await db
       .insert(productVerifications)

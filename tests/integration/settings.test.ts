@@ -17,8 +17,7 @@ const as = (email: string) => sessionCookieFor(email);
 const post = async (email: string, form: Record<string, string>) =>
   runRoute(settingsAction, buildRequest("/admin/settings", { form, cookie: await as(email) }));
 const setDate = (email: string, cutOffDate: string) => post(email, { intent: "cut-off", cutOffDate });
-const setSchedule = (email: string, daysBefore: string, daysAfter: string) =>
-  post(email, { intent: "schedule", daysBefore, daysAfter });
+const setSchedule = (email: string, daysBefore: string, daysAfter: string) => post(email, { intent: "schedule", daysBefore, daysAfter });
 
 describe("settings page: loader", () => {
   it("shows ADMIN the stored cut-off date and the default reminder schedule, editable", async () => {

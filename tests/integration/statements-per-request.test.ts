@@ -51,7 +51,10 @@ describe("SQL statements per request", () => {
     const json = { intent: "save", quarterId: String(quarter.id), version: String(report.version), payload: { API: [row], FDF: [], deletedIds: [] } };
     const { statements, result } = await counted(() => runRoute(salesAction, buildRequest("/partner/sales-report", { cookie, json })));
     expect(result.status).toBe(302);
-    const [saved] = await db.select().from(salesRows).where(eq(salesRows.id, Number(row.id)));
+    const [saved] = await db
+      .select()
+      .from(salesRows)
+      .where(eq(salesRows.id, Number(row.id)));
     expect(saved.purchaser).toBe("Counted Buyer Ltd");
     expect(statements.length, statements.join("\n")).toBeLessThanOrEqual(MAX_STATEMENTS);
   });

@@ -51,14 +51,10 @@ type Query = (text: string) => Promise<Record<string, unknown>[]>;
  */
 async function contentsOf(query: Query): Promise<Record<string, string>> {
   const contents: Record<string, string> = {};
-  const tables = await query(
-    `SELECT schemaname, tablename FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`,
-  );
+  const tables = await query(`SELECT schemaname, tablename FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`);
   for (const { schemaname, tablename } of tables) {
     const name = `"${schemaname}"."${tablename}"`;
-    const [row] = await query(
-      `SELECT count(*)::int AS rows, coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '') AS digest FROM ${name} t`,
-    );
+    const [row] = await query(`SELECT count(*)::int AS rows, coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '') AS digest FROM ${name} t`);
     contents[name] = `${row.rows} rows ${row.digest}`;
   }
   for (const row of await query(`SELECT schemaname, sequencename, last_value FROM pg_sequences ORDER BY 1, 2`)) {
@@ -124,122 +120,130 @@ const ACME = "Acme Generics Ltd";
 const STEPS_TIMEOUT = 300_000;
 
 describe.skipIf(!SERVER_URL)("PostgreSQL: pg_dump and pg_restore", () => {
-  it("restores the same rows into a fresh database, refuses a non-empty one without --clean, and the admin signs in on the copy", async () => {
-    const source = await freshDatabase("portal_backup_source");
-    const target = await freshDatabase("portal_backup_target");
-    const sql = postgres(source, { max: 1, onnotice: () => {} });
-    const firstDump = path.join(work, "online.dump");
-    const secondDump = path.join(work, "stopped.dump");
-    try {
-      // The portal migrates and seeds the empty database; the first backup is taken while it runs.
-      const portal = startPortal({ DATABASE_URL: source, REMINDER_SCHEDULER: "off" }, await freePort());
+  it(
+    "restores the same rows into a fresh database, refuses a non-empty one without --clean, and the admin signs in on the copy",
+    async () => {
+      const source = await freshDatabase("portal_backup_source");
+      const target = await freshDatabase("portal_backup_target");
+      const sql = postgres(source, { max: 1, onnotice: () => {} });
+      const firstDump = path.join(work, "online.dump");
+      const secondDump = path.join(work, "stopped.dump");
       try {
-        await portal.ready(120_000);
-        await sql`INSERT INTO therapy_areas (code, sort_order) VALUES ('BACKUP-CHECK', 999)`;
-        const online = succeeded(await npmRun("db:backup", [firstDump], { DATABASE_URL: source }));
-        expect(online.stdout).toContain(`Backup written: ${firstDump} (`);
-        expect(fs.readFileSync(firstDump).subarray(0, 5).toString()).toBe("PGDMP");
-      } finally {
-        await portal.stop();
-      }
-      // A change after the first backup, then the second backup of the stopped database.
-      await sql`UPDATE partners SET company_name = ${`${ACME} (restored)`} WHERE company_name = ${ACME}`;
-      succeeded(await npmRun("db:backup", [secondDump], { DATABASE_URL: source }));
-      expect((await npmRun("db:backup", [secondDump], { DATABASE_URL: source })).stderr).toContain("already exists");
+        // The portal migrates and seeds the empty database; the first backup is taken while it runs.
+        const portal = startPortal({ DATABASE_URL: source, REMINDER_SCHEDULER: "off" }, await freePort());
+        try {
+          await portal.ready(120_000);
+          await sql`INSERT INTO therapy_areas (code, sort_order) VALUES ('BACKUP-CHECK', 999)`;
+          const online = succeeded(await npmRun("db:backup", [firstDump], { DATABASE_URL: source }));
+          expect(online.stdout).toContain(`Backup written: ${firstDump} (`);
+          expect(fs.readFileSync(firstDump).subarray(0, 5).toString()).toBe("PGDMP");
+        } finally {
+          await portal.stop();
+        }
+        // A change after the first backup, then the second backup of the stopped database.
+        await sql`UPDATE partners SET company_name = ${`${ACME} (restored)`} WHERE company_name = ${ACME}`;
+        succeeded(await npmRun("db:backup", [secondDump], { DATABASE_URL: source }));
+        expect((await npmRun("db:backup", [secondDump], { DATABASE_URL: source })).stderr).toContain("already exists");
 
-      succeeded(await npmRun("db:restore", [firstDump], { DATABASE_URL: target }));
-      const check = postgres(target, { max: 1, onnotice: () => {} });
+        succeeded(await npmRun("db:restore", [firstDump], { DATABASE_URL: target }));
+        const check = postgres(target, { max: 1, onnotice: () => {} });
+        try {
+          expect(await check`SELECT code FROM therapy_areas WHERE code = 'BACKUP-CHECK'`).toHaveLength(1);
+          expect(await check`SELECT 1 FROM partners WHERE company_name = ${`${ACME} (restored)`}`).toHaveLength(0);
+        } finally {
+          await check.end();
+        }
+
+        const refused = await npmRun("db:restore", [secondDump], { DATABASE_URL: target });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain('The database "portal_backup_target" on');
+        expect(refused.stderr).toContain("is not empty");
+        expect(refused.stderr).toContain("--clean");
+
+        const restored = succeeded(await npmRun("db:restore", [secondDump, "--clean"], { DATABASE_URL: target }));
+        expect(restored.stdout).toContain('into the PostgreSQL database "portal_backup_target"');
+
+        const original = await postgresContents(source);
+        const copy = await postgresContents(target);
+        expect(Object.keys(original).length).toBeGreaterThan(25);
+        expect(original['"public"."therapy_areas"']).toMatch(/^\d+ rows /);
+        expect(copy).toEqual(original);
+        const again = postgres(target, { max: 1, onnotice: () => {} });
+        try {
+          expect(await again`SELECT 1 FROM partners WHERE company_name = ${`${ACME} (restored)`}`).toHaveLength(1);
+          expect(await again`SELECT 1 FROM therapy_areas WHERE code = 'BACKUP-CHECK'`).toHaveLength(1);
+        } finally {
+          await again.end();
+        }
+      } finally {
+        await sql.end();
+      }
+
+      const copyPortal = startPortal({ DATABASE_URL: target, REMINDER_SCHEDULER: "off" }, await freePort());
       try {
-        expect(await check`SELECT code FROM therapy_areas WHERE code = 'BACKUP-CHECK'`).toHaveLength(1);
-        expect(await check`SELECT 1 FROM partners WHERE company_name = ${`${ACME} (restored)`}`).toHaveLength(0);
+        await copyPortal.ready(120_000);
+        await adminSignsIn(copyPortal.baseUrl);
       } finally {
-        await check.end();
+        await copyPortal.stop();
       }
-
-      const refused = await npmRun("db:restore", [secondDump], { DATABASE_URL: target });
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('The database "portal_backup_target" on');
-      expect(refused.stderr).toContain("is not empty");
-      expect(refused.stderr).toContain("--clean");
-
-      const restored = succeeded(await npmRun("db:restore", [secondDump, "--clean"], { DATABASE_URL: target }));
-      expect(restored.stdout).toContain('into the PostgreSQL database "portal_backup_target"');
-
-      const original = await postgresContents(source);
-      const copy = await postgresContents(target);
-      expect(Object.keys(original).length).toBeGreaterThan(25);
-      expect(original['"public"."therapy_areas"']).toMatch(/^\d+ rows /);
-      expect(copy).toEqual(original);
-      const again = postgres(target, { max: 1, onnotice: () => {} });
-      try {
-        expect(await again`SELECT 1 FROM partners WHERE company_name = ${`${ACME} (restored)`}`).toHaveLength(1);
-        expect(await again`SELECT 1 FROM therapy_areas WHERE code = 'BACKUP-CHECK'`).toHaveLength(1);
-      } finally {
-        await again.end();
-      }
-    } finally {
-      await sql.end();
-    }
-
-    const copyPortal = startPortal({ DATABASE_URL: target, REMINDER_SCHEDULER: "off" }, await freePort());
-    try {
-      await copyPortal.ready(120_000);
-      await adminSignsIn(copyPortal.baseUrl);
-    } finally {
-      await copyPortal.stop();
-    }
-    await dropDatabases(["portal_backup_source", "portal_backup_target"]);
-  }, STEPS_TIMEOUT);
+      await dropDatabases(["portal_backup_source", "portal_backup_target"]);
+    },
+    STEPS_TIMEOUT,
+  );
 });
 
 describe("Embedded PGlite: a copy of the data folder", () => {
-  it("refuses while the portal holds the folder, restores the same rows into a new folder, and the admin signs in on the copy", async () => {
-    const original = path.join(work, "pglite", "data");
-    const copy = path.join(work, "pglite", "restored");
-    const backup = path.join(work, "pglite.tar.gz");
+  it(
+    "refuses while the portal holds the folder, restores the same rows into a new folder, and the admin signs in on the copy",
+    async () => {
+      const original = path.join(work, "pglite", "data");
+      const copy = path.join(work, "pglite", "restored");
+      const backup = path.join(work, "pglite.tar.gz");
 
-    const portal = startPortal({ PGLITE_DIR: original, REMINDER_SCHEDULER: "off" }, await freePort());
-    try {
-      await portal.ready(120_000);
-      const refused = await npmRun("db:backup", [backup], { PGLITE_DIR: original });
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`is open in process ${portal.child.pid}`);
-      expect(refused.stderr).toContain("Stop that process");
-      expect(fs.existsSync(backup)).toBe(false);
-    } finally {
-      await portal.stop();
-    }
+      const portal = startPortal({ PGLITE_DIR: original, REMINDER_SCHEDULER: "off" }, await freePort());
+      try {
+        await portal.ready(120_000);
+        const refused = await npmRun("db:backup", [backup], { PGLITE_DIR: original });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(`is open in process ${portal.child.pid}`);
+        expect(refused.stderr).toContain("Stop that process");
+        expect(fs.existsSync(backup)).toBe(false);
+      } finally {
+        await portal.stop();
+      }
 
-    const before = await onPglite(original, async (query) => {
-      await query(`INSERT INTO therapy_areas (code, sort_order) VALUES ('BACKUP-CHECK', 999)`);
-      await query(`UPDATE partners SET company_name = '${ACME} (restored)' WHERE company_name = '${ACME}'`);
-      return contentsOf(query);
-    });
+      const before = await onPglite(original, async (query) => {
+        await query(`INSERT INTO therapy_areas (code, sort_order) VALUES ('BACKUP-CHECK', 999)`);
+        await query(`UPDATE partners SET company_name = '${ACME} (restored)' WHERE company_name = '${ACME}'`);
+        return contentsOf(query);
+      });
 
-    const written = succeeded(await npmRun("db:backup", [backup], { PGLITE_DIR: original }));
-    expect(written.stdout).toContain(`Backup written: ${backup} (`);
-    expect(fs.readFileSync(backup).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+      const written = succeeded(await npmRun("db:backup", [backup], { PGLITE_DIR: original }));
+      expect(written.stdout).toContain(`Backup written: ${backup} (`);
+      expect(fs.readFileSync(backup).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
 
-    const restored = succeeded(await npmRun("db:restore", [backup], { PGLITE_DIR: copy }));
-    expect(restored.stdout).toContain(`into the embedded database ${copy}`);
-    const occupied = await npmRun("db:restore", [backup], { PGLITE_DIR: copy });
-    expect(occupied.code).toBe(1);
-    expect(occupied.stderr).toContain(`${copy} is not empty`);
+      const restored = succeeded(await npmRun("db:restore", [backup], { PGLITE_DIR: copy }));
+      expect(restored.stdout).toContain(`into the embedded database ${copy}`);
+      const occupied = await npmRun("db:restore", [backup], { PGLITE_DIR: copy });
+      expect(occupied.code).toBe(1);
+      expect(occupied.stderr).toContain(`${copy} is not empty`);
 
-    const after = await onPglite(copy, async (query) => {
-      const [changed] = await query(`SELECT count(*)::int AS n FROM partners WHERE company_name = '${ACME} (restored)'`);
-      expect(changed.n).toBe(1);
-      return contentsOf(query);
-    });
-    expect(Object.keys(before).length).toBeGreaterThan(25);
-    expect(after).toEqual(before);
+      const after = await onPglite(copy, async (query) => {
+        const [changed] = await query(`SELECT count(*)::int AS n FROM partners WHERE company_name = '${ACME} (restored)'`);
+        expect(changed.n).toBe(1);
+        return contentsOf(query);
+      });
+      expect(Object.keys(before).length).toBeGreaterThan(25);
+      expect(after).toEqual(before);
 
-    const copyPortal = startPortal({ PGLITE_DIR: copy, REMINDER_SCHEDULER: "off" }, await freePort());
-    try {
-      await copyPortal.ready(120_000);
-      await adminSignsIn(copyPortal.baseUrl);
-    } finally {
-      await copyPortal.stop();
-    }
-  }, STEPS_TIMEOUT);
+      const copyPortal = startPortal({ PGLITE_DIR: copy, REMINDER_SCHEDULER: "off" }, await freePort());
+      try {
+        await copyPortal.ready(120_000);
+        await adminSignsIn(copyPortal.baseUrl);
+      } finally {
+        await copyPortal.stop();
+      }
+    },
+    STEPS_TIMEOUT,
+  );
 });

@@ -17,7 +17,11 @@ afterAll(async () => {
   await cluster?.destroy();
 });
 
-const outcome = (work: Promise<unknown>) => work.then(() => "done", (error: { code?: string }) => error.code ?? String(error));
+const outcome = (work: Promise<unknown>) =>
+  work.then(
+    () => "done",
+    (error: { code?: string }) => error.code ?? String(error),
+  );
 
 it("work in flight when PostgreSQL stops fails cleanly, and the pool's queries after its return succeed", async () => {
   const database = await openDatabase({ url: cluster.url("postgres") });

@@ -145,11 +145,17 @@ describe("PostgreSQL restarted while requests flow", () => {
       // Before the stop, everything answers.
       const before = answers.filter((answer) => answer.kind === kind && answer.endedAt < stopping);
       expect(before.length, kind).toBeGreaterThan(0);
-      expect(before.every((answer) => answer.status === 200), kind).toBe(true);
+      expect(
+        before.every((answer) => answer.status === 200),
+        kind,
+      ).toBe(true);
       // While the database is down, nothing does.
       const whileDown = answers.filter((answer) => answer.kind === kind && answer.startedAt >= down && answer.endedAt <= starting);
       expect(whileDown.length, kind).toBeGreaterThan(0);
-      expect(whileDown.every((answer) => answer.status >= 500), kind).toBe(true);
+      expect(
+        whileDown.every((answer) => answer.status >= 500),
+        kind,
+      ).toBe(true);
       // Back: the kind succeeds again within 2 s, and every request sent from then on succeeds.
       expect(recovered[kind], kind).not.toBeNull();
       expect(recovered[kind], kind).toBeLessThanOrEqual(RECOVERY_BOUND_MS);

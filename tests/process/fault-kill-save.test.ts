@@ -91,7 +91,16 @@ async function stateOf(report: Report): Promise<State> {
     select count(*)::int as saves, (array_agg((after ->> 'version')::int order by id desc))[1] as "lastSavedVersion"
     from audit_log where action = 'report.save' and entity = 'report:sales' and entity_id = ${String(report.id)}`;
   const ids = (await database`select id from sales_rows where report_id = ${report.id} order by id`).map((row) => row.id as number);
-  return { rows: rows.rows, digest: rows.digest, postedDigest: rows.postedDigest, version: header.version, savedAt: header.savedAt, saves: audit.saves, lastSavedVersion: audit.lastSavedVersion, ids };
+  return {
+    rows: rows.rows,
+    digest: rows.digest,
+    postedDigest: rows.postedDigest,
+    version: header.version,
+    savedAt: header.savedAt,
+    saves: audit.saves,
+    lastSavedVersion: audit.lastSavedVersion,
+    ids,
+  };
 }
 
 /**

@@ -113,7 +113,11 @@ describe("a body refused unread does not stall its connection", () => {
   const cases: { name: string; request: (port: number) => string; status: number }[] = [
     { name: "200 KB of text/plain to the API sign-in (415)", request: (port) => withLength(port, "/api/login/", "Content-Type: text/plain\r\n"), status: 415 },
     { name: "a 200 KB form to /login, over the form limit (413)", request: (port) => withLength(port, "/login", FORM), status: 413 },
-    { name: "200 KB of JSON to the API sign-in, over its limit (413)", request: (port) => withLength(port, "/api/login/", "Content-Type: application/json\r\n"), status: 413 },
+    {
+      name: "200 KB of JSON to the API sign-in, over its limit (413)",
+      request: (port) => withLength(port, "/api/login/", "Content-Type: application/json\r\n"),
+      status: 413,
+    },
     { name: "a 200 KB cross-site form (403)", request: (port) => withLength(port, "/login", `${FORM}Origin: http://evil.example\r\n`), status: 403 },
     { name: "200 KB of text/plain to /login (415)", request: (port) => withLength(port, "/login", "Content-Type: text/plain\r\n"), status: 415 },
   ];

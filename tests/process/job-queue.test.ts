@@ -170,18 +170,37 @@ describeOnPostgres("the job queue, with real processes", () => {
     const web = await portal({ DATABASE_URL: databaseUrl, WORKER: "off", SMTP_URL: smtpUrl });
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const worker = spawn(process.execPath, ["build/worker.js"], {
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, SMTP_URL: smtpUrl, SESSION_SECRET: "process-test-session-secret", REMINDER_SCHEDULER: "off" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: databaseUrl,
+        SMTP_URL: smtpUrl,
+        SESSION_SECRET: "process-test-session-secret",
+        REMINDER_SCHEDULER: "off",
+      },
       stdio: "ignore",
     });
     try {
-      const reset = await fetch(`${web.baseUrl}/reset-password`, { method: "POST", body: new URLSearchParams({ email: "partner3@example.org" }), redirect: "manual" });
+      const reset = await fetch(`${web.baseUrl}/reset-password`, {
+        method: "POST",
+        body: new URLSearchParams({ email: "partner3@example.org" }),
+        redirect: "manual",
+      });
       expect(reset.status).toBeLessThan(400);
       const queued = await sql`select id from outbox where to_address = 'partner3@example.org'`;
       expect(queued).toHaveLength(1);
-      const delivered = await until(() => Promise.resolve(mailbox.received), (received) => received.length > 0, 30_000);
+      const delivered = await until(
+        () => Promise.resolve(mailbox.received),
+        (received) => received.length > 0,
+        30_000,
+      );
       expect(delivered.map((mail) => mail.to)).toEqual([["partner3@example.org"]]);
       // The worker marks the mail sent once the SMTP server has taken it: a moment after the mailbox has it.
-      const status = await until(async () => (await sql`select status from outbox where id = ${queued[0].id}`)[0].status as string, (value) => value === "sent", 5_000);
+      const status = await until(
+        async () => (await sql`select status from outbox where id = ${queued[0].id}`)[0].status as string,
+        (value) => value === "sent",
+        5_000,
+      );
       expect(status).toBe("sent");
     } finally {
       worker.kill("SIGTERM");

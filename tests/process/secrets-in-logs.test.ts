@@ -67,7 +67,10 @@ describe("secrets never leave the process", () => {
     // A browser session: sign in through the form, open a page with the cookie.
     const signedIn = await post(`${server.baseUrl}/login`, ADMIN);
     expect(signedIn.status).toBe(302);
-    const sessionCookie = signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith("__session="))!.split(";")[0];
+    const sessionCookie = signedIn.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("__session="))!
+      .split(";")[0];
     const sessionValue = sessionCookie.slice("__session=".length);
     const sessionId = JSON.parse(Buffer.from(decodeURIComponent(sessionValue).split(".")[0], "base64").toString("utf8")) as string;
     expect((await fetch(`${server.baseUrl}/admin/dashboard`, { headers: { Cookie: sessionCookie } })).status).toBe(200);

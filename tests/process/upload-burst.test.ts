@@ -34,7 +34,14 @@ let report: { quarterId: number; version: number; year: number };
 
 const year = new Date().getUTCFullYear();
 const apiRow = (index: number, overrides: Record<string, string> = {}) =>
-  apiGridRow({ year: String(year), month: "March", purchaser: `Buyer ${index}`, quantity: String(10 + (index % 90)), totalValue: String(1000 + index), ...overrides });
+  apiGridRow({
+    year: String(year),
+    month: "March",
+    purchaser: `Buyer ${index}`,
+    quantity: String(10 + (index % 90)),
+    totalValue: String(1000 + index),
+    ...overrides,
+  });
 const fdfRow = (index: number) => fdfGridRow({ year: String(year), month: "February", purchaser: `FDF buyer ${index}`, quantity: String(1000 + index) });
 
 async function openReport() {
@@ -52,7 +59,13 @@ function gridSave(rows: { API: object[]; FDF: object[] }, path = "/partner/sales
     method: "POST",
     redirect: "manual",
     headers: { cookie, origin: portal.baseUrl, "content-type": "application/json" },
-    body: JSON.stringify({ intent: "save", quarterId: String(report.quarterId), version: String(report.version), tab: "API", payload: { ...rows, deletedIds: [] } }),
+    body: JSON.stringify({
+      intent: "save",
+      quarterId: String(report.quarterId),
+      version: String(report.version),
+      tab: "API",
+      payload: { ...rows, deletedIds: [] },
+    }),
   });
 }
 
@@ -70,9 +83,30 @@ async function refusedWorkbook(): Promise<Buffer> {
   }
   api.commit();
   const fdf = workbook.addWorksheet("FDF");
-  fdf.addRow(["Year", "Month", "Country", "Purchaser", "Product", "Strength", "Formulation Type", "Pack Size", "Quantity", "Currency",
-    "Gross Sale Price (per pack) (Local Currency)", "Applicable Currency Exchange Rate to USD", "Gross Sale Price (per pack) (USD)",
-    "Total Gross Sales Value (USD)", "Deductable Expenses (USD)", "Total Net Sales Value", "Royalty %", "Royalty Due", "Procurement Agency End-Country", "Comments"]).commit();
+  fdf
+    .addRow([
+      "Year",
+      "Month",
+      "Country",
+      "Purchaser",
+      "Product",
+      "Strength",
+      "Formulation Type",
+      "Pack Size",
+      "Quantity",
+      "Currency",
+      "Gross Sale Price (per pack) (Local Currency)",
+      "Applicable Currency Exchange Rate to USD",
+      "Gross Sale Price (per pack) (USD)",
+      "Total Gross Sales Value (USD)",
+      "Deductable Expenses (USD)",
+      "Total Net Sales Value",
+      "Royalty %",
+      "Royalty Due",
+      "Procurement Agency End-Country",
+      "Comments",
+    ])
+    .commit();
   fdf.commit();
   await workbook.commit();
   return Buffer.concat(chunks);
@@ -173,7 +207,10 @@ describe("a burst of refused uploads and large saves", () => {
     console.log(
       [
         `report rows ${2 * REPORT_ROWS_PER_KIND}, workbook ${(file.length / 1e6).toFixed(1)} MB, burst ${burstMs} ms`,
-        ...answers.map((answer) => `  ${answer.kind}: ${answer.status}${answer.retryAfter ? ` Retry-After ${answer.retryAfter}` : ""}, ${answer.ms} ms, ${answer.body.length} characters`),
+        ...answers.map(
+          (answer) =>
+            `  ${answer.kind}: ${answer.status}${answer.retryAfter ? ` Retry-After ${answer.retryAfter}` : ""}, ${answer.ms} ms, ${answer.body.length} characters`,
+        ),
         `/healthz: ${health.length} answers, slowest ${healthMax} ms`,
         `RSS before ${rssBefore.toFixed(0)} MB, peak ${rssPeak.toFixed(0)} MB, VmHWM ${memoryMb(pid, "VmHWM").toFixed(0)} MB`,
       ].join("\n"),

@@ -9,7 +9,8 @@ import { runDatabasePrefix } from "./test-databases";
 process.env.NODE_ENV = "test";
 process.env.SESSION_SECRET ||= "test-session-secret";
 const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || "";
-process.env.DATABASE_URL = serverUrl && (await databaseBeside(serverUrl, `${runDatabasePrefix(serverUrl, process.env.TEST_RUN_ID!)}${process.env.VITEST_POOL_ID}`));
+process.env.DATABASE_URL =
+  serverUrl && (await databaseBeside(serverUrl, `${runDatabasePrefix(serverUrl, process.env.TEST_RUN_ID!)}${process.env.VITEST_POOL_ID}`));
 if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";
 delete process.env.SMTP_URL;
 

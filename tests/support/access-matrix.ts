@@ -144,7 +144,14 @@ export async function runHandler(handler: RouteHandler, request: Request, params
     }
     const body = new Uint8Array(await outcome.arrayBuffer());
     const text = type.startsWith("text/") && body.length < 400 ? ` ${new TextDecoder().decode(body)}` : ` (${type || "no type"}, ${body.length} bytes)`;
-    return { status: outcome.status, location, headers: outcome.headers, data: undefined, bytes: body.length, summary: `${outcome.status}${location ? ` → ${location}` : ""}${text}` };
+    return {
+      status: outcome.status,
+      location,
+      headers: outcome.headers,
+      data: undefined,
+      bytes: body.length,
+      summary: `${outcome.status}${location ? ` → ${location}` : ""}${text}`,
+    };
   }
   if (isDataWithInit(outcome)) {
     const headers = new Headers(outcome.init?.headers);

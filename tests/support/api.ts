@@ -22,7 +22,13 @@ export interface ApiAnswer {
 export async function callApi(
   method: string,
   path: string,
-  { token, body, query, rawBody, headers }: { token?: string; body?: unknown; query?: Record<string, string>; rawBody?: BodyInit; headers?: Record<string, string> } = {},
+  {
+    token,
+    body,
+    query,
+    rawBody,
+    headers,
+  }: { token?: string; body?: unknown; query?: Record<string, string>; rawBody?: BodyInit; headers?: Record<string, string> } = {},
 ): Promise<ApiAnswer> {
   const url = new URL(`http://localhost/api${path}`);
   for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);

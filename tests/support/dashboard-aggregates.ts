@@ -43,7 +43,10 @@ export async function expectAggregatesMatchRows() {
           WHERE s.product_id IS NOT NULL AND p.is_active AND (NOT scope.approved_only OR r.status = 'Approved')
             ${time ? "AND s.year IS NOT NULL AND s.month IS NOT NULL" : ""}
         ), keyed AS (
-          SELECT approved_only, ${keys.split(", ").map((key, i) => `${key} AS k${i}`).join(", ")}, units, value_usd, priced, total_gross_value, quantity, pack_size FROM counted
+          SELECT approved_only, ${keys
+            .split(", ")
+            .map((key, i) => `${key} AS k${i}`)
+            .join(", ")}, units, value_usd, priced, total_gross_value, quantity, pack_size FROM counted
         )
         SELECT approved_only::text, k0::text, k1::text, k2::text, k3::text, k4::text,
           sum(units)::text AS units, sum(value_usd)::text AS value_usd,

@@ -172,7 +172,12 @@ const VALUE_MUTATIONS: ValueMutation[] = [
   ...NUMBER_WORDS.map((word): ValueMutation => ({ name: word, value: () => word, group: "number" })),
   { name: "a 1 MB string", value: () => MEGABYTE_STRING, group: "huge" },
   { name: "a NUL byte (a\\u0000b)", value: () => "a\u0000b", group: "nul" },
-  { name: "value + %ED%A0%80 (encoded lone surrogate)", value: (base) => base, rawTail: { urlencoded: "%ED%A0%80", bytes: [0xed, 0xa0, 0x80] }, group: "encoding" },
+  {
+    name: "value + %ED%A0%80 (encoded lone surrogate)",
+    value: (base) => base,
+    rawTail: { urlencoded: "%ED%A0%80", bytes: [0xed, 0xa0, 0x80] },
+    group: "encoding",
+  },
   { name: "value + %C0%AF (overlong UTF-8)", value: (base) => base, rawTail: { urlencoded: "%C0%AF", bytes: [0xc0, 0xaf] }, group: "encoding" },
   { name: "value + RTL override", value: (base) => `${base}\u202Efdp.exe`, group: "text" },
   { name: "value + emoji", value: (base) => `${base} 💊🧬👩🏽‍⚕️`, group: "text" },
@@ -260,15 +265,47 @@ export function bodyCases(base: Form, { multipartRoute = false } = {}): HostileC
   for (const item of base) if (typeof item.value === "string") record[item.name] = item.value;
   const encoded = urlencoded(base);
   const cases: HostileCase[] = [
-    { label: "body: the form as JSON (application/json)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: JSON.stringify(record), contentType: JSON_CONTENT, cookie }) },
-    { label: "body: JSON array (application/json)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "[1,2,3]", contentType: JSON_CONTENT, cookie }) },
-    { label: "body: the form labelled text/plain", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "text/plain", cookie }) },
-    { label: "body: the form without Content-Type", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: null, cookie }) },
-    { label: "body: multipart/form-data without boundary", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "multipart/form-data", cookie }) },
-    { label: "body: urlencoded form labelled multipart with a boundary", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, cookie }) },
-    { label: "body: empty (urlencoded)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "", contentType: "application/x-www-form-urlencoded", cookie }) },
+    {
+      label: "body: the form as JSON (application/json)",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: JSON.stringify(record), contentType: JSON_CONTENT, cookie }),
+    },
+    {
+      label: "body: JSON array (application/json)",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: "[1,2,3]", contentType: JSON_CONTENT, cookie }),
+    },
+    {
+      label: "body: the form labelled text/plain",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "text/plain", cookie }),
+    },
+    {
+      label: "body: the form without Content-Type",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: encoded, contentType: null, cookie }),
+    },
+    {
+      label: "body: multipart/form-data without boundary",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "multipart/form-data", cookie }),
+    },
+    {
+      label: "body: urlencoded form labelled multipart with a boundary",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: encoded, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, cookie }),
+    },
+    {
+      label: "body: empty (urlencoded)",
+      expect: "refuse",
+      request: (path, cookie) => rawRequest(path, { body: "", contentType: "application/x-www-form-urlencoded", cookie }),
+    },
     { label: "body: empty (no Content-Type)", expect: "refuse", request: (path, cookie) => rawRequest(path, { body: "", contentType: null, cookie }) },
-    { label: "body: Content-Type with a bogus charset", expect: "either", request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "application/x-www-form-urlencoded; charset=x-hostile", cookie }) },
+    {
+      label: "body: Content-Type with a bogus charset",
+      expect: "either",
+      request: (path, cookie) => rawRequest(path, { body: encoded, contentType: "application/x-www-form-urlencoded; charset=x-hostile", cookie }),
+    },
   ];
   if (!multipartRoute) {
     cases.push({
@@ -434,7 +471,11 @@ export type Fingerprint = Map<string, string>;
 
 /** Row count and md5 of the rows of the given application tables (all of them by default). */
 export async function fingerprint(tables: readonly string[] = APPLICATION_TABLES): Promise<Fingerprint> {
-  const result = (await db.execute(sql.raw(fingerprintQuery(tables)))) as unknown as { rows?: { t: string; n: number; h: string }[] } & { t: string; n: number; h: string }[];
+  const result = (await db.execute(sql.raw(fingerprintQuery(tables)))) as unknown as { rows?: { t: string; n: number; h: string }[] } & {
+    t: string;
+    n: number;
+    h: string;
+  }[];
   const rows = result.rows ?? result;
   return new Map(rows.map((row) => [row.t, `${row.n}:${row.h}`]));
 }
@@ -458,7 +499,8 @@ export async function startNotingWrites() {
        return null;
      end $$`,
     ...APPLICATION_TABLES.map(
-      (name) => `create or replace trigger ${WRITES_TRIGGER} after insert or update or delete or truncate on "${name}" for each statement execute function ${WRITES_TRIGGER}()`,
+      (name) =>
+        `create or replace trigger ${WRITES_TRIGGER} after insert or update or delete or truncate on "${name}" for each statement execute function ${WRITES_TRIGGER}()`,
     ),
   ];
   for (const statement of statements) await db.execute(sql.raw(statement));
@@ -511,7 +553,9 @@ export async function dropSnapshot() {
 
 /** The md5 of one row ("" when there is none). */
 export async function rowHash({ table, id }: { table: string; id: number }): Promise<string> {
-  const result = (await db.execute(sql.raw(`select md5(x::text) as h from "${table}" x where id = ${Number(id)}`))) as unknown as { rows?: { h: string }[] } & { h: string }[];
+  const result = (await db.execute(sql.raw(`select md5(x::text) as h from "${table}" x where id = ${Number(id)}`))) as unknown as { rows?: { h: string }[] } & {
+    h: string;
+  }[];
   const rows = result.rows ?? result;
   return rows[0]?.h ?? "";
 }
@@ -538,14 +582,17 @@ export const HOSTILE_PARAMS: [label: string, value: string][] = [
  * number (a text field gets a few numbers only: to its code they are all the same wrong type).
  */
 type ApiMutation<Raw = string | Uint8Array> = { name: string; forbidden?: boolean; numeric?: boolean } & (
-  | { value: (base: string) => unknown; raw?: undefined }
-  | { raw: (base: string) => Raw; value?: undefined }
+  { value: (base: string) => unknown; raw?: undefined } | { raw: (base: string) => Raw; value?: undefined }
 );
 
 /** Leaves the field out. */
 export const MISSING = Symbol("missing");
 
-const text = (name: string, value: (base: string) => string, flags: { forbidden?: boolean; numeric?: boolean } = {}): ApiMutation<never> => ({ name, value, ...flags });
+const text = (name: string, value: (base: string) => string, flags: { forbidden?: boolean; numeric?: boolean } = {}): ApiMutation<never> => ({
+  name,
+  value,
+  ...flags,
+});
 
 /** Texts with characters no text may hold: control characters other than tab, line feed and carriage return. */
 const FORBIDDEN_TEXTS = [
@@ -561,9 +608,15 @@ const FORBIDDEN_TEXTS = [
 const TRICKY_TEXTS = [
   text("empty", () => ""),
   text("value + RTL override, emoji, combining characters", (base) => `${base}\u202Efdp.exe 💊🧬👩🏽‍⚕️ ${ZALGO}`),
-  text("value + <script>, an attribute breakout, LIKE wildcards, SQL", (base) => `${base}<script>alert(1)</script>"><img src=x onerror=alert(1)> %_\\' OR '1'='1' --`),
+  text(
+    "value + <script>, an attribute breakout, LIKE wildcards, SQL",
+    (base) => `${base}<script>alert(1)</script>"><img src=x onerror=alert(1)> %_\\' OR '1'='1' --`,
+  ),
   // Inside the text: trimming (which removes a BOM and a line separator at either end) is no change of it.
-  text("value + tab, line feed, carriage return, C1 controls, zero-width space, BOM, line separator", (base) => `${base}\tx\r\ny\u0085\u009b\u200b\ufeff\u2028x`),
+  text(
+    "value + tab, line feed, carriage return, C1 controls, zero-width space, BOM, line separator",
+    (base) => `${base}\tx\r\ny\u0085\u009b\u200b\ufeff\u2028x`,
+  ),
   text("a 10,000-character string", () => "a".repeat(10_000)),
   text("a 1 MB string", () => MEGABYTE_STRING),
 ];

@@ -86,5 +86,8 @@ export function cookiesFrom(result: RouteResult, previous = ""): string {
   const split = (pair: string): [string, string] => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
   const jar = new Map(previous.split("; ").filter(Boolean).map(split));
   for (const setCookie of result.headers.getSetCookie()) jar.set(...split(setCookie.split(";")[0]));
-  return [...jar].filter(([, value]) => value !== "").map(([key, value]) => `${key}=${value}`).join("; ");
+  return [...jar]
+    .filter(([, value]) => value !== "")
+    .map(([key, value]) => `${key}=${value}`)
+    .join("; ");
 }

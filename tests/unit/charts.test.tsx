@@ -102,8 +102,8 @@ describe("BarChart", () => {
 
   it("stacks the series in one bar per category when stacked", () => {
     const html = renderToStaticMarkup(<BarChart {...barProps({ series: twoSeries, stacked: true })} />);
-    const bars = [...html.matchAll(/<rect class="chart__bar" data-category="0" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
-      (match) => match.slice(1).map(Number),
+    const bars = [...html.matchAll(/<rect class="chart__bar" data-category="0" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((match) =>
+      match.slice(1).map(Number),
     );
     expect(bars).toHaveLength(2);
     const [[x1, y1, w1, h1], [x2, y2, w2, h2]] = bars as [number[], number[]];
@@ -141,7 +141,10 @@ describe("BarChart", () => {
   });
 
   it("shows only a short text when there is no value at all", () => {
-    for (const props of [barProps({ categories: [], series: [] }), barProps({ series: [{ key: "units", label: "Units", values: [null, null, null, null] }] })]) {
+    for (const props of [
+      barProps({ categories: [], series: [] }),
+      barProps({ series: [{ key: "units", label: "Units", values: [null, null, null, null] }] }),
+    ]) {
       const html = renderToStaticMarkup(<BarChart {...props} />);
       expect(html).toContain("No data available!");
       expect(html).not.toContain("<svg");
@@ -174,7 +177,9 @@ describe("LineChart", () => {
     expect(marks(html, "point")).toHaveLength(5);
     expect(html).toMatch(/<ul class="chart__legend">.*On time.*Late.*<\/ul>/);
     const shape = (series: number) =>
-      new RegExp(`chart__series-${series}"><path class="chart__line" d="[^"]*"></path><path class="chart__point" data-category="0" transform="[^"]+" d="([^"]+)"`).exec(html)![1];
+      new RegExp(
+        `chart__series-${series}"><path class="chart__line" d="[^"]*"></path><path class="chart__point" data-category="0" transform="[^"]+" d="([^"]+)"`,
+      ).exec(html)![1];
     expect(shape(1)).not.toBe(shape(2));
   });
 
@@ -221,7 +226,8 @@ describe("WorldMap", () => {
 
   it("references one shape per country, each with its name and value, shaded by its value", () => {
     const html = renderToStaticMarkup(<WorldMap {...mapProps()} />);
-    const pattern = /<g class="world-map__country"><title>([^<]+)<\/title><use href="\/admin\/dashboard\/world-map\.svg#([A-Z]{2})" class="world-map__shade-(\d)"/g;
+    const pattern =
+      /<g class="world-map__country"><title>([^<]+)<\/title><use href="\/admin\/dashboard\/world-map\.svg#([A-Z]{2})" class="world-map__shade-(\d)"/g;
     const uses = [...html.matchAll(pattern)];
     expect(uses.map((use) => [use[2], use[1], Number(use[3])])).toEqual([
       ["IN", "India: 40", 5],

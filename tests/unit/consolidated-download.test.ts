@@ -18,12 +18,16 @@ async function* rowsOf(rows: (string | number | null)[][]) {
 
 describe("consolidated downloads", () => {
   it("CSV: a byte-order mark, the header, accents and Chinese as typed, formulas neutralised, numbers as numbers", async () => {
-    const response = csvResponse("pdt-report.csv", columns, rowsOf([
-      ["Société Générique", "=HYPERLINK(\"x\")", 12.5],
-      ["上海医药", "+1 call", null],
-      ["Tab\tCo", "-2", 0],
-      ["@home", "\rreturn", 3],
-    ]));
+    const response = csvResponse(
+      "pdt-report.csv",
+      columns,
+      rowsOf([
+        ["Société Générique", '=HYPERLINK("x")', 12.5],
+        ["上海医药", "+1 call", null],
+        ["Tab\tCo", "-2", 0],
+        ["@home", "\rreturn", 3],
+      ]),
+    );
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="pdt-report.csv"');
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -31,7 +35,7 @@ describe("consolidated downloads", () => {
     const records = parse(Buffer.from(bytes), { bom: true }) as string[][];
     expect(records).toEqual([
       ["Company Name", "Comments", "Total Value (USD)"],
-      ["Société Générique", "'=HYPERLINK(\"x\")", "12.5"],
+      ["Société Générique", '\'=HYPERLINK("x")', "12.5"],
       ["上海医药", "'+1 call", ""],
       ["Tab\tCo", "'-2", "0"],
       ["'@home", "'\rreturn", "3"],
@@ -64,7 +68,12 @@ describe("consolidated downloads", () => {
 describe("the consolidated query contract", () => {
   const schema = z.object({ ...baseQuery, partner: idFilter });
   it("reads the query string; values a link cannot mean fall back to none", () => {
-    expect(readQuery(schema, new URL("http://x/r?page=3&partner=12&quarter=Q2%202026&dir=desc"))).toEqual({ page: 3, partner: 12, quarter: "Q2 2026", dir: "desc" });
+    expect(readQuery(schema, new URL("http://x/r?page=3&partner=12&quarter=Q2%202026&dir=desc"))).toEqual({
+      page: 3,
+      partner: 12,
+      quarter: "Q2 2026",
+      dir: "desc",
+    });
     expect(readQuery(schema, new URL("http://x/r?page=x&partner=-1&dir=up&quarter=%20"))).toEqual({ page: 1, dir: "asc" });
     expect(readQuery(schema, new URL("http://x/r?partner=99999999999"))).toEqual({ page: 1, dir: "asc" });
   });

@@ -84,7 +84,10 @@ describe("the filing grid posts the map country → product → status of the ch
       { _key: 2, countryId: 102, country: "Kenya", [productKey(11)]: "Registered", [productKey(12)]: "Q1 2027" },
     ];
     expect(filingChanges(loaded, loaded, products)).toEqual({ cells: {}, count: 0 });
-    const edited = [{ ...loaded[0], [productKey(12)]: "Filing-Planned" }, { ...loaded[1], [productKey(11)]: "0" }];
+    const edited = [
+      { ...loaded[0], [productKey(12)]: "Filing-Planned" },
+      { ...loaded[1], [productKey(11)]: "0" },
+    ];
     expect(filingChanges(edited, loaded, products)).toEqual({ cells: { "101": { "12": "Filing-Planned" }, "102": { "11": "0" } }, count: 2 });
   });
 });

@@ -106,7 +106,12 @@ describe("figures, countries and order in the page's language", () => {
 
   it("sorts by the shown name with the language's collation", () => {
     const countries = ["Egypt", "Uganda", "Brazil", "Vietnam"];
-    expect(sortByLabel(countries, (name) => countryName(name, "fr"), "fr").map((name) => countryName(name, "fr"))).toEqual(["Brésil", "Égypte", "Ouganda", "Viêt Nam"]);
+    expect(sortByLabel(countries, (name) => countryName(name, "fr"), "fr").map((name) => countryName(name, "fr"))).toEqual([
+      "Brésil",
+      "Égypte",
+      "Ouganda",
+      "Viêt Nam",
+    ]);
     // Spanish sorts ñ after n (code points would put it after z).
     expect(sortByLabel(["zeta", "ñu", "oso", "nube"], (word) => word, "es")).toEqual(["nube", "ñu", "oso", "zeta"]);
   });

@@ -5,8 +5,7 @@ import { API_STAGES, FDF_STAGES, REGIONS } from "~/db/reference-data";
 import { SUPPORTED_LANGUAGES } from "~/i18n/config";
 
 const root = path.resolve(import.meta.dirname, "../../public/locales");
-const load = (language: string): Record<string, string> =>
-  JSON.parse(fs.readFileSync(path.join(root, language, "common.json"), "utf8"));
+const load = (language: string): Record<string, string> => JSON.parse(fs.readFileSync(path.join(root, language, "common.json"), "utf8"));
 const english = load("en");
 
 function sourceFiles(dir: string): string[] {
@@ -42,7 +41,7 @@ describe("translations", () => {
     }
   });
 
-  it("every literal t(\"…\"), schema message and page title in the app has an English entry", () => {
+  it('every literal t("…"), schema message and page title in the app has an English entry', () => {
     const missing = new Set<string>();
     // The JSON API answers machines in English (its texts and examples are not shown through the UI's translations).
     const api = path.resolve(import.meta.dirname, "../../app/api");

@@ -1,14 +1,5 @@
 import { describe, it, expect } from "vitest";
-import {
-  API_STAGES,
-  COUNTRIES,
-  CURRENCIES,
-  FDF_STAGES,
-  FORMULATION_TYPES,
-  MONTHS,
-  REGIONS,
-  THERAPY_AREAS,
-} from "../../app/db/reference-data";
+import { API_STAGES, COUNTRIES, CURRENCIES, FDF_STAGES, FORMULATION_TYPES, MONTHS, REGIONS, THERAPY_AREAS } from "../../app/db/reference-data";
 
 describe("COUNTRIES", () => {
   it("contains at least 240 entries", () => {

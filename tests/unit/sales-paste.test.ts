@@ -34,13 +34,21 @@ describe("a block pasted from a spreadsheet", () => {
       { _key: 2, a: "", b: "", c: "" },
     ];
     let key = 10;
-    const result = applyBlock(rows, [["x", "y", "overflow"], ["p", "q"], ["m", "n"]], {
-      startRow: 1,
-      startColumn: 1,
-      columnKeys: ["a", "b", "c"],
-      editable: (column) => column !== "c",
-      emptyRow: () => ({ _key: ++key, a: "", b: "", c: "" }),
-    });
+    const result = applyBlock(
+      rows,
+      [
+        ["x", "y", "overflow"],
+        ["p", "q"],
+        ["m", "n"],
+      ],
+      {
+        startRow: 1,
+        startColumn: 1,
+        columnKeys: ["a", "b", "c"],
+        editable: (column) => column !== "c",
+        emptyRow: () => ({ _key: ++key, a: "", b: "", c: "" }),
+      },
+    );
     expect(result).toEqual([
       { _key: 1, a: "1", b: "2", c: "3" },
       { _key: 2, a: "", b: "x", c: "" },

@@ -76,24 +76,8 @@ const fdfInvalid = (cells: SalesRowInput) => invalidColumns("FDF", normaliseRow(
 
 describe("sales grid columns", () => {
   it("lists the API columns in the spec's order with its labels", () => {
-    expect(API_COLUMNS.map((column) => column.label)).toEqual([
-      "Year",
-      "Month",
-      "Country",
-      "Purchaser",
-      "Api Name",
-      "Quantity (Kg)",
-      "Total Value (USD)",
-    ]);
-    expect(API_COLUMNS.map((column) => column.key)).toEqual([
-      "year",
-      "month",
-      "country",
-      "purchaser",
-      "productName",
-      "quantity",
-      "totalValue",
-    ]);
+    expect(API_COLUMNS.map((column) => column.label)).toEqual(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+    expect(API_COLUMNS.map((column) => column.key)).toEqual(["year", "month", "country", "purchaser", "productName", "quantity", "totalValue"]);
   });
 
   it("lists the FDF columns in the spec's order with its labels", () => {
@@ -374,11 +358,20 @@ describe("storedNumberText", () => {
 
 describe("packSalesRows", () => {
   it("writes each row as its id then its cells in the tab's column order, and reads them back as they were", () => {
-    const api = { id: 7, year: "2026", month: "July", country: "Kenya", purchaser: "UNICEF, \"Nairobi\"", productName: "Dolutegravir API", quantity: "12.5", totalValue: "" };
+    const api = {
+      id: 7,
+      year: "2026",
+      month: "July",
+      country: "Kenya",
+      purchaser: 'UNICEF, "Nairobi"',
+      productName: "Dolutegravir API",
+      quantity: "12.5",
+      totalValue: "",
+    };
     const fdf = { ...emptySalesRow("FDF"), id: 9, productName: "TLD", comments: "tab\tand\nline" };
     const rows = { API: [api], FDF: [fdf] } as SalesGridRows;
     const packed = packSalesRows(rows);
-    expect(packed.API).toEqual([[7, "2026", "July", "Kenya", "UNICEF, \"Nairobi\"", "Dolutegravir API", "12.5", ""]]);
+    expect(packed.API).toEqual([[7, "2026", "July", "Kenya", 'UNICEF, "Nairobi"', "Dolutegravir API", "12.5", ""]]);
     expect(packed.FDF[0]).toHaveLength(FDF_COLUMNS.length + 1);
     expect(unpackSalesRows(packed)).toEqual(rows);
     expect(unpackSalesRows({ API: [], FDF: [] })).toEqual({ API: [], FDF: [] });
@@ -394,7 +387,17 @@ describe("deriveFdfValues", () => {
   } satisfies SalesRowInput;
 
   it("fills every derived value that is empty, each step using the values filled before it", () => {
-    const { row, warnings } = deriveFdfValues(fdfRow({ ...derivedInputs, grossSalePriceCurrency: "12.5", usdExchangeRate: "0.8", quantity: "1,000", deductableExpenses: "250.25", royaltyPercent: "3.5" }), usdRate);
+    const { row, warnings } = deriveFdfValues(
+      fdfRow({
+        ...derivedInputs,
+        grossSalePriceCurrency: "12.5",
+        usdExchangeRate: "0.8",
+        quantity: "1,000",
+        deductableExpenses: "250.25",
+        royaltyPercent: "3.5",
+      }),
+      usdRate,
+    );
     expect(row.grossSalePriceUsd).toBe("10");
     expect(row.totalGrossValue).toBe("10000");
     expect(row.totalValue).toBe("9749.75");
@@ -403,7 +406,10 @@ describe("deriveFdfValues", () => {
   });
 
   it("computes with exact decimals, not floating point", () => {
-    const { row } = deriveFdfValues(fdfRow({ ...derivedInputs, grossSalePriceCurrency: "0.1", usdExchangeRate: "1", quantity: "3", deductableExpenses: "0.2", royaltyPercent: "10" }), usdRate);
+    const { row } = deriveFdfValues(
+      fdfRow({ ...derivedInputs, grossSalePriceCurrency: "0.1", usdExchangeRate: "1", quantity: "3", deductableExpenses: "0.2", royaltyPercent: "10" }),
+      usdRate,
+    );
     expect(row.grossSalePriceUsd).toBe("0.1");
     expect(row.totalGrossValue).toBe("0.3");
     expect(row.totalValue).toBe("0.1");
@@ -411,7 +417,10 @@ describe("deriveFdfValues", () => {
   });
 
   it("rounds derived values to 6 decimals half up", () => {
-    const { row } = deriveFdfValues(fdfRow({ ...derivedInputs, grossSalePriceCurrency: "1", usdExchangeRate: "0.0000625", quantity: "3", deductableExpenses: "", royaltyPercent: "33.3333" }), usdRate);
+    const { row } = deriveFdfValues(
+      fdfRow({ ...derivedInputs, grossSalePriceCurrency: "1", usdExchangeRate: "0.0000625", quantity: "3", deductableExpenses: "", royaltyPercent: "33.3333" }),
+      usdRate,
+    );
     expect(row.grossSalePriceUsd).toBe("0.000063");
     expect(row.totalGrossValue).toBe("0.000189");
     expect(row.totalValue).toBe("0.000189");
@@ -495,9 +504,21 @@ describe("deriveFdfValues", () => {
 
 describe("checkRow", () => {
   it("gives the row as the save reads it: normalised, FDF values derived, what is invalid or missing", () => {
-    const checked = checkRow("FDF", { month: "oct", country: "KENYA", productName: "x", quantity: "10", grossSalePriceCurrency: "2", currency: "usd", royaltyPercent: "5" }, lists, usdRate);
+    const checked = checkRow(
+      "FDF",
+      { month: "oct", country: "KENYA", productName: "x", quantity: "10", grossSalePriceCurrency: "2", currency: "usd", royaltyPercent: "5" },
+      lists,
+      usdRate,
+    );
     expect(checked.invalid).toEqual([]);
-    expect(checked.row).toMatchObject({ month: "October", usdExchangeRate: "1", grossSalePriceUsd: "2", totalGrossValue: "20", totalValue: "20", royaltyDue: "1" });
+    expect(checked.row).toMatchObject({
+      month: "October",
+      usdExchangeRate: "1",
+      grossSalePriceUsd: "2",
+      totalGrossValue: "20",
+      totalValue: "20",
+      royaltyDue: "1",
+    });
     expect(checkRow("API", { year: "2025" }, lists, usdRate).invalid).toEqual(["month", "country", "productName", "quantity"]);
     expect(checkRow("API", { id: 3, year: " " }, lists, usdRate).invalid).toEqual([]);
   });
@@ -528,7 +549,11 @@ describe("prepareRowsForSave", () => {
   it("refuses a row with only a year, and saves nothing of it", () => {
     const result = prepareRowsForSave("FDF", [{ year: "2025" }], lists, usdRate);
     expect(result.problems).toEqual([
-      { rowNumber: 1, keys: ["month", "country", "productName", "quantity", "royaltyPercent"], columns: ["Month", "Country", "Product", "Quantity", "Royalty %"] },
+      {
+        rowNumber: 1,
+        keys: ["month", "country", "productName", "quantity", "royaltyPercent"],
+        columns: ["Month", "Country", "Product", "Quantity", "Royalty %"],
+      },
     ]);
   });
 
@@ -555,18 +580,19 @@ describe("prepareRowsForSave", () => {
       { rowNumber: 3, columns: ["Royalty %"] },
       { rowNumber: 4, columns: ["Year", "Country"] },
     ]);
-    expect(formatValidationReport("FDF", result.problems).lines).toEqual([
-      "Please Check FDF Table:",
-      "Row No. 3: Royalty %",
-      "Row No. 4: Year, Country",
-    ]);
+    expect(formatValidationReport("FDF", result.problems).lines).toEqual(["Please Check FDF Table:", "Row No. 3: Royalty %", "Row No. 4: Year, Country"]);
   });
 
   it("fills an empty Royalty Due like the other derived values: calculated when it can be, else 0", () => {
     const derived = prepareRowsForSave("FDF", [fdfRow({ royaltyDue: "" })], lists, usdRate);
     expect(derived.problems).toEqual([]);
     expect(derived.rows[0].royaltyDue).toBe("95");
-    const underivable = prepareRowsForSave("FDF", [fdfRow({ grossSalePriceCurrency: "", usdExchangeRate: "", grossSalePriceUsd: "", totalGrossValue: "", totalValue: "", royaltyDue: "" })], lists, usdRate);
+    const underivable = prepareRowsForSave(
+      "FDF",
+      [fdfRow({ grossSalePriceCurrency: "", usdExchangeRate: "", grossSalePriceUsd: "", totalGrossValue: "", totalValue: "", royaltyDue: "" })],
+      lists,
+      usdRate,
+    );
     expect(underivable.problems).toEqual([]);
     expect(underivable.rows[0]).toMatchObject({ totalValue: "0", royaltyDue: "0" });
   });
@@ -608,9 +634,7 @@ describe("prepareRowsForSave", () => {
     const result = prepareRowsForSave("FDF", [{}, fdfRow({ totalValue: "2500", royaltyDue: "125" })], lists, usdRate);
     expect(result.problems).toEqual([]);
     expect(result.rows).toHaveLength(1);
-    expect(result.warnings).toEqual([
-      { rowNumber: 2, column: "totalValue", label: "Total Net Sales Value", expected: "1900", entered: "2500" },
-    ]);
+    expect(result.warnings).toEqual([{ rowNumber: 2, column: "totalValue", label: "Total Net Sales Value", expected: "1900", entered: "2500" }]);
   });
 
   it("flags a derived net value that comes out negative", () => {

@@ -90,13 +90,14 @@ function workbookParts(sheetNames: readonly string[], extra: { workbookPr?: stri
   ].join("");
   return [
     deflatedPart("xl/workbook.xml", () => [`<workbook ${MAIN_NS} ${REL_NS}>${extra.workbookPr ?? ""}<sheets>${sheets}</sheets></workbook>`]),
-    deflatedPart("xl/_rels/workbook.xml.rels", () => [`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships}</Relationships>`]),
+    deflatedPart("xl/_rels/workbook.xml.rels", () => [
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships}</Relationships>`,
+    ]),
   ];
 }
 
 const sheetXml = (rows: string) => `<worksheet ${MAIN_NS}><sheetData>${rows}</sheetData></worksheet>`;
-const headerRow = (labels: readonly string[]) =>
-  `<row r="1">${labels.map((label) => `<c t="inlineStr"><is><t>${label}</t></is></c>`).join("")}</row>`;
+const headerRow = (labels: readonly string[]) => `<row r="1">${labels.map((label) => `<c t="inlineStr"><is><t>${label}</t></is></c>`).join("")}</row>`;
 const API_HEADER = headerRow(API_COLUMNS.map((column) => column.label));
 const FDF_HEADER = headerRow(FDF_COLUMNS.map((column) => column.label));
 
@@ -171,7 +172,15 @@ describe("readSalesWorkbook: round trips", () => {
   it("reads back the app's own download (texts in the cells, no shared strings; typed numbers; neutralised formulas)", async () => {
     const rows: SalesWorkbookRows = {
       API: [
-        { year: "2024", month: "March", country: "India", purchaser: "=cmd|' /C calc'!A0", productName: "Abacavir API", quantity: "1250.5", totalValue: "98000" },
+        {
+          year: "2024",
+          month: "March",
+          country: "India",
+          purchaser: "=cmd|' /C calc'!A0",
+          productName: "Abacavir API",
+          quantity: "1250.5",
+          totalValue: "98000",
+        },
         { year: "2024", month: "April", country: "Kenya", purchaser: "Global Fund", productName: "Dolutegravir API", quantity: "", totalValue: "12,5" },
       ],
       FDF: [Object.fromEntries(FDF_COLUMNS.map((column, index) => [column.key, column.type === "number" ? String(index * 10) : `${column.label} é 中`]))],
@@ -190,7 +199,16 @@ describe("readSalesWorkbook: round trips", () => {
     const api = workbook.addWorksheet("api");
     // Columns in another order, named by label or key, in any case and spacing.
     api.addRow(["  MONTH ", "year", "Country", "Purchaser", "productName", "Total Value (USD)", "Quantity  (Kg)", "Notes"]);
-    api.addRow([new Date(Date.UTC(2024, 2, 15)), new Date(Date.UTC(2024, 0, 1)), "India", { richText: [{ text: "Global " }, { text: "Fund", font: { bold: true } }] }, "Abacavir API", { formula: "2*3", result: 6 }, 1.5e21, "x"]);
+    api.addRow([
+      new Date(Date.UTC(2024, 2, 15)),
+      new Date(Date.UTC(2024, 0, 1)),
+      "India",
+      { richText: [{ text: "Global " }, { text: "Fund", font: { bold: true } }] },
+      "Abacavir API",
+      { formula: "2*3", result: 6 },
+      1.5e21,
+      "x",
+    ]);
     api.getCell("A2").numFmt = "mmmm";
     api.getCell("B2").numFmt = "yyyy";
     api.addRow([]);
@@ -207,7 +225,15 @@ describe("readSalesWorkbook: round trips", () => {
       ok: true,
       rows: {
         API: [
-          { year: "2024", month: "March", country: "India", purchaser: "Global Fund", productName: "Abacavir API", quantity: "1500000000000000000000", totalValue: "6" },
+          {
+            year: "2024",
+            month: "March",
+            country: "India",
+            purchaser: "Global Fund",
+            productName: "Abacavir API",
+            quantity: "1500000000000000000000",
+            totalValue: "6",
+          },
           { year: "", month: "", country: "", purchaser: "", productName: "", quantity: "", totalValue: "" },
           { year: "2025", month: "May", country: "Kenya", purchaser: "TRUE", productName: "#N/A", quantity: "12", totalValue: "0.00000015" },
         ],
@@ -217,7 +243,9 @@ describe("readSalesWorkbook: round trips", () => {
   });
 
   it("says which sheets and header columns are missing", async () => {
-    const archive = zipOf(await Promise.all([...workbookParts(["API"]), deflatedPart("xl/worksheets/sheet1.xml", () => [sheetXml(headerRow(["Year", "Month"]))])]));
+    const archive = zipOf(
+      await Promise.all([...workbookParts(["API"]), deflatedPart("xl/worksheets/sheet1.xml", () => [sheetXml(headerRow(["Year", "Month"]))])]),
+    );
     const result = await readSalesWorkbook(archive);
     expect(result).toEqual({
       ok: false,
@@ -274,7 +302,11 @@ describe("openXlsx: cells", () => {
       [3, { 1: true, 2: false, 3: { error: "#DIV/0!" }, 4: new Date("2024-05-06T00:00:00Z"), 5: -1250, 6: 2.5 }],
       [7, { 1: new Date("1904-01-01T00:00:00Z"), 2: new Date("1905-01-01T12:00:00Z"), 3: new Date("1904-01-01T06:00:00Z") }],
     ]);
-    expect((await rowsOf(opened.workbook, "Data", new Set([2, 28]))).map((row) => Object.fromEntries(row.cells))).toEqual([{ 2: "rich text", 28: "inline & 中" }, { 2: false }, { 2: new Date("1905-01-01T12:00:00Z") }]);
+    expect((await rowsOf(opened.workbook, "Data", new Set([2, 28]))).map((row) => Object.fromEntries(row.cells))).toEqual([
+      { 2: "rich text", 28: "inline & 中" },
+      { 2: false },
+      { 2: new Date("1905-01-01T12:00:00Z") },
+    ]);
     opened.workbook.close();
   });
 
@@ -282,12 +314,21 @@ describe("openXlsx: cells", () => {
     const styles = `<styleSheet ${MAIN_NS}><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="22"/></cellXfs></styleSheet>`;
     const sheet = sheetXml('<row><c s="1"><v>1</v></c><c s="1"><v>59</v></c><c s="1"><v>61</v></c><c s="1"><v>45366.75</v></c></row>');
     const archive = zipOf(
-      await Promise.all([...workbookParts(["S"], { styles: true }), deflatedPart("xl/styles.xml", () => [styles]), deflatedPart("xl/worksheets/sheet1.xml", () => [sheet])]),
+      await Promise.all([
+        ...workbookParts(["S"], { styles: true }),
+        deflatedPart("xl/styles.xml", () => [styles]),
+        deflatedPart("xl/worksheets/sheet1.xml", () => [sheet]),
+      ]),
     );
     const opened = await openXlsx(archive);
     if (!opened.ok) throw new Error(opened.reason);
     const [row] = await rowsOf(opened.workbook, "S");
-    expect([...row.cells.values()]).toEqual([new Date("1900-01-01T00:00:00Z"), new Date("1900-02-28T00:00:00Z"), new Date("1900-03-01T00:00:00Z"), new Date("2024-03-15T18:00:00Z")]);
+    expect([...row.cells.values()]).toEqual([
+      new Date("1900-01-01T00:00:00Z"),
+      new Date("1900-02-28T00:00:00Z"),
+      new Date("1900-03-01T00:00:00Z"),
+      new Date("2024-03-15T18:00:00Z"),
+    ]);
   });
 });
 
@@ -327,7 +368,9 @@ describe("openXlsx: hostile files", { timeout: 60_000 }, () => {
   });
 
   it("refuses a lying archive (declared 64 KB, inflating to 100 MB) without inflating much beyond the declared size", async () => {
-    const archive = await salesArchive(() => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`, ...repeated("<row><c/></row>", (100 * MB) / 15)], { size: 64 * 1024 });
+    const archive = await salesArchive(() => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`, ...repeated("<row><c/></row>", (100 * MB) / 15)], {
+      size: 64 * 1024,
+    });
     const inflated = countInflatedBytes();
     const { result, growth } = await rssGrowth(() => readSalesWorkbook(archive));
     expect(result).toEqual(problem(UPLOAD_MESSAGES.unreadable));
@@ -336,7 +379,11 @@ describe("openXlsx: hostile files", { timeout: 60_000 }, () => {
   });
 
   it("refuses a part that inflates beyond 100:1 before inflating it (a million identical rows)", async () => {
-    const archive = await salesArchive(() => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`, ...repeated("<row><c><v>1</v></c></row>", 1_000_000), "</sheetData></worksheet>"]);
+    const archive = await salesArchive(() => [
+      `<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`,
+      ...repeated("<row><c><v>1</v></c></row>", 1_000_000),
+      "</sheetData></worksheet>",
+    ]);
     expect(archive.length).toBeLessThan(MB);
     const inflated = countInflatedBytes();
     expect(await readSalesWorkbook(archive)).toEqual(problem(UPLOAD_MESSAGES.tooLarge));
@@ -363,14 +410,22 @@ describe("openXlsx: hostile files", { timeout: 60_000 }, () => {
 
   it("refuses a row of more cells than Excel's 16,384 columns as unreadable without holding them", async () => {
     const cell = (n: number) => `<c><v>${(n * 7919) % 1_000_003}</v></c>`;
-    const archive = await salesArchive(() => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}<row>`, ...numbered(cell, 20_000), "</row></sheetData></worksheet>"]);
+    const archive = await salesArchive(() => [
+      `<worksheet ${MAIN_NS}><sheetData>${API_HEADER}<row>`,
+      ...numbered(cell, 20_000),
+      "</row></sheetData></worksheet>",
+    ]);
     const { result, growth } = await rssGrowth(() => readSalesWorkbook(archive));
     expect(result).toEqual(problem(UPLOAD_MESSAGES.unreadable));
     expect(growth).toBeLessThan(100 * MB);
   });
 
   it("refuses a gigantic cell text (64 MB) or one beyond Excel's 32,767 characters as too large", async () => {
-    const gigantic = await salesArchive(() => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}<row><c t="inlineStr"><is><t>`, ...repeated("a", 64 * MB), "</t></is></c></row></sheetData></worksheet>"]);
+    const gigantic = await salesArchive(() => [
+      `<worksheet ${MAIN_NS}><sheetData>${API_HEADER}<row><c t="inlineStr"><is><t>`,
+      ...repeated("a", 64 * MB),
+      "</t></is></c></row></sheetData></worksheet>",
+    ]);
     const { result, growth } = await rssGrowth(() => readSalesWorkbook(gigantic));
     expect(result).toEqual(problem(UPLOAD_MESSAGES.tooLarge));
     expect(growth).toBeLessThan(100 * MB);
@@ -385,7 +440,11 @@ describe("openXlsx: hostile files", { timeout: 60_000 }, () => {
       await Promise.all([
         ...workbookParts(["API", "FDF"], { sharedStrings: true }),
         deflatedPart("xl/sharedStrings.xml", () => [`<sst ${MAIN_NS}><si><t>${"a".repeat(30_000)}</t></si></sst>`]),
-        deflatedPart("xl/worksheets/sheet1.xml", () => [`<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`, ...numbered((n) => `<row>${cells(n)}</row>`, 100_000, 1_000), "</sheetData></worksheet>"]),
+        deflatedPart("xl/worksheets/sheet1.xml", () => [
+          `<worksheet ${MAIN_NS}><sheetData>${API_HEADER}`,
+          ...numbered((n) => `<row>${cells(n)}</row>`, 100_000, 1_000),
+          "</sheetData></worksheet>",
+        ]),
         deflatedPart("xl/worksheets/sheet2.xml", () => [sheetXml(FDF_HEADER)]),
       ]),
     );

@@ -152,7 +152,12 @@ const PartnerFields = z.object({
   ),
   employee: z.array(
     z.object({
-      employee_id: z.number().int().min(0).optional().meta({ description: "An existing contact's id; 0 (or none) adds a contact. Contacts left out are removed." }),
+      employee_id: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .meta({ description: "An existing contact's id; 0 (or none) adds a contact. Contacts left out are removed." }),
       first_name: z.string(),
       last_name: z.string(),
       contact_number: contactNumber(),
@@ -238,10 +243,22 @@ async function partnerInput(body: z.infer<typeof PartnerFields>): Promise<Partne
     people: body.employee.map((person) => {
       const phone = splitPosted(person.contact_number, callingCodes);
       // The spec's new contact has employee_id 0.
-      return { employeeId: person.employee_id || undefined, firstName: person.first_name, lastName: person.last_name, contactPrefix: phone.prefix, contactNumber: phone.number };
+      return {
+        employeeId: person.employee_id || undefined,
+        firstName: person.first_name,
+        lastName: person.last_name,
+        contactPrefix: phone.prefix,
+        contactNumber: phone.number,
+      };
     }),
   });
-  if (!result.success) throw invalid(bodyErrors(result.error.issues.map((issue) => [issue.path.join("."), [issue.message]]), PARTNER_FIELD_NAMES));
+  if (!result.success)
+    throw invalid(
+      bodyErrors(
+        result.error.issues.map((issue) => [issue.path.join("."), [issue.message]]),
+        PARTNER_FIELD_NAMES,
+      ),
+    );
   return result.data;
 }
 
@@ -283,7 +300,10 @@ const ProductAnswer = z
     product_name: z.string(),
     category: z.enum(PRODUCT_CATEGORIES),
     therapy_area: z.string(),
-    product_status: z.enum(PROJECT_STATUSES).nullable().meta({ description: "A partner's project status of the product: null here (see /admin/product_detail/)." }),
+    product_status: z
+      .enum(PROJECT_STATUSES)
+      .nullable()
+      .meta({ description: "A partner's project status of the product: null here (see /admin/product_detail/)." }),
     does_product_exist: z.boolean(),
     active_product_id: z.number().int().nullable().meta({ description: "A partner's assignment of the product: null here (see /admin/product_detail/)." }),
     is_active: z.boolean(),
@@ -402,7 +422,11 @@ const VerificationDecision = z.object({
   product_id: idParam.nullable().optional().meta({ description: "Approve by mapping to this existing product of the same category..." }),
   product_name: boundedText(PRODUCT_NAME_MAX).optional().meta({ description: "...or to the product of this name (created when there is none)." }),
   therapy_area: boundedText(TEXT_MAX.name).nullable().optional().meta({ description: "Required when a new product is created." }),
-  product_status: z.enum(PROJECT_STATUSES).nullable().optional().meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
+  product_status: z
+    .enum(PROJECT_STATUSES)
+    .nullable()
+    .optional()
+    .meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
   category: VerificationItem.shape.category.optional().meta(readOnly),
   mapped_product_name: VerificationItem.shape.mapped_product_name.optional().meta(readOnly),
   does_product_exist: VerificationItem.shape.does_product_exist.optional().meta(readOnly),
@@ -452,7 +476,10 @@ const reportTypeOf = (type: z.infer<typeof TemplateType>): ReportTypeKey => (typ
 const partnerIdField = ReminderRequestSchema.shape.partnerId.element;
 const ReminderBody = z.object({ partner_id: partnerIdField, template_type: TemplateType });
 const BulkReminderBody = z.object({
-  partner_ids: z.array(partnerIdField).min(1, { error: "Please select a partner." }).max(REMINDER_PARTNERS_MAX, { error: "Too many partners in one reminder." }),
+  partner_ids: z
+    .array(partnerIdField)
+    .min(1, { error: "Please select a partner." })
+    .max(REMINDER_PARTNERS_MAX, { error: "Too many partners in one reminder." }),
   template_type: TemplateType.optional().meta({
     description: "The report to remind of: 'pdt', 'filing plan' (or 'filing') or 'sales'. Without it each partner gets one mail listing every report it owes.",
   }),
@@ -648,7 +675,11 @@ export const ADMIN_CALLS: ApiCall[] = [
         if (!product) throw notFound(PRODUCT_NOT_FOUND);
         if (product.category !== body.category) throw invalid({ category: ["The category of a product cannot change."] });
       }
-      const result = await updateProduct(params.id, { name: body.product_name, therapyArea: body.therapy_area }, { actorId: user.id, requestId: context.requestId });
+      const result = await updateProduct(
+        params.id,
+        { name: body.product_name, therapyArea: body.therapy_area },
+        { actorId: user.id, requestId: context.requestId },
+      );
       if (!result.ok) throw productRefusal(result.reason);
       return { status: "OK", detail: "Product edited succcessfully!", product: productAnswer(result.product) };
     },
@@ -729,7 +760,15 @@ export const ADMIN_CALLS: ApiCall[] = [
     body: VerificationDecision,
     answer: VerificationDecided,
     errors: [400, 404, 409],
-    example: { body: { product_verification_id: 1, is_approved: true, product_name: "Efavirenz/Lamivudine/TDF 600/300/300 mg", therapy_area: "HIV", product_status: "FILED" } },
+    example: {
+      body: {
+        product_verification_id: 1,
+        is_approved: true,
+        product_name: "Efavirenz/Lamivudine/TDF 600/300/300 mg",
+        therapy_area: "HIV",
+        product_status: "FILED",
+      },
+    },
     async handle({ user, params, body, context }) {
       if ((await verificationPartnerId(body.product_verification_id)) !== params.partnerId) throw notFound("Product verification not found");
       const mapTo = body.product_id ?? null;
@@ -744,7 +783,10 @@ export const ADMIN_CALLS: ApiCall[] = [
       });
       if (!result.ok) {
         const errors = Object.fromEntries(
-          Object.entries(result.errors).map(([key, messages]) => [key === "productName" && mapTo ? "product_id" : (VERIFICATION_FIELD_NAMES[key] ?? key), messages]),
+          Object.entries(result.errors).map(([key, messages]) => [
+            key === "productName" && mapTo ? "product_id" : (VERIFICATION_FIELD_NAMES[key] ?? key),
+            messages,
+          ]),
         );
         throw invalid(errors);
       }
@@ -858,10 +900,7 @@ export const ADMIN_CALLS: ApiCall[] = [
     answer: PartnerDashboard,
     errors: [],
     async handle({ user }) {
-      const [{ cutOff, tiles }, reports] = await Promise.all([
-        partnerGuidance(user.partnerId!),
-        openQuarterTemplateData(user.partnerId!, user),
-      ]);
+      const [{ cutOff, tiles }, reports] = await Promise.all([partnerGuidance(user.partnerId!), openQuarterTemplateData(user.partnerId!, user)]);
       return {
         cut_off_date: cutOff ? formatDate(cutOff.date) : null,
         // Both in the order of REPORT_TYPES.

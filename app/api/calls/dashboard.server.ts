@@ -33,14 +33,31 @@ function pageQuery(values: Record<string, string | number | undefined>): Dashboa
 }
 
 const common = {
-  unapproved: z.enum(["0", "1"]).optional().meta({ description: "1: count reports in every state, as the page's 'include unapproved' switch; else approved reports only." }),
-  page_number: z.coerce.number().int().min(1).max(1_000_000).optional().meta({ description: "The table's page (50 rows a page); a page past the end answers the last page." }),
+  unapproved: z
+    .enum(["0", "1"])
+    .optional()
+    .meta({ description: "1: count reports in every state, as the page's 'include unapproved' switch; else approved reports only." }),
+  page_number: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .meta({ description: "The table's page (50 rows a page); a page past the end answers the last page." }),
 };
-const quarterParam = z.string().max(20).optional().meta({ description: "The Country Filings quarter, such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" });
+const quarterParam = z
+  .string()
+  .max(20)
+  .optional()
+  .meta({ description: "The Country Filings quarter, such as 'Q2 2026'; the open quarter when left out.", example: "Q2 2026" });
 
 /** The page's query for one table: its filters, and the asked page of that table. */
-const tableQuery = (table: DashboardTableId, tab: string, values: Record<string, string | number | undefined>, query: { unapproved?: string; page_number?: number }) =>
-  pageQuery({ ...values, tab, unapproved: query.unapproved === "1" ? "1" : undefined, table, page: query.page_number });
+const tableQuery = (
+  table: DashboardTableId,
+  tab: string,
+  values: Record<string, string | number | undefined>,
+  query: { unapproved?: string; page_number?: number },
+) => pageQuery({ ...values, tab, unapproved: query.unapproved === "1" ? "1" : undefined, table, page: query.page_number });
 
 // ---------------------------------------------------------------- answers
 
@@ -59,7 +76,13 @@ const tableFields = {
 const DashboardTableAnswer = z.object(tableFields).meta({ id: "DashboardTable" });
 
 /** The page's column keys the spec names otherwise (a sales table's company column is the page's `partner`). */
-const SPEC_KEY: Record<string, string> = { product: "product_name", company: "company_name", partner: "company_name", country: "country_name", value: "total_value" };
+const SPEC_KEY: Record<string, string> = {
+  product: "product_name",
+  company: "company_name",
+  partner: "company_name",
+  country: "country_name",
+  value: "total_value",
+};
 const specKey = (key: string) => SPEC_KEY[key] ?? key;
 
 function tableAnswer(table: DashboardTable) {
@@ -113,7 +136,10 @@ const SalesPeriodRow = z.object({
   price_per_treatment: z.string().nullable().meta({ description: "USD per 30-day treatment; null when no priced FDF sale." }),
 });
 const SalesAnswer = z
-  .union([DashboardTableAnswer, z.object({ period: z.enum(PERIODS), rows: z.array(SalesPeriodRow), ...pagedAnswerFields("Periods with sales.") }).meta({ id: "DashboardSalesPeriods" })])
+  .union([
+    DashboardTableAnswer,
+    z.object({ period: z.enum(PERIODS), rows: z.array(SalesPeriodRow), ...pagedAnswerFields("Periods with sales.") }).meta({ id: "DashboardSalesPeriods" }),
+  ])
   .meta({ id: "DashboardSales" });
 
 /** A period key of the dashboard's sales (2026, 20263 for Q3 2026, 202607 for July 2026) as the spec's fields. */
@@ -145,25 +171,38 @@ async function salesPeriods(query: DashboardQuery) {
 // ---------------------------------------------------------------- the calls
 
 const ProjectCounts = z
-  .object({ rows: z.array(z.object({ status: z.enum(DASHBOARD_PROJECT_STATUSES), count: z.number().int() })).meta({ description: "Projects per status (the tiles)." }) })
+  .object({
+    rows: z.array(z.object({ status: z.enum(DASHBOARD_PROJECT_STATUSES), count: z.number().int() })).meta({ description: "Projects per status (the tiles)." }),
+  })
   .meta({ id: "DashboardProjectCounts" });
 
 const ProductCountryQuery = z
   .object({
-    status: z.enum(["Filed", "Registered", "Filing-Planned"]).default("Filed").meta({ description: "The filing status counted (Future-Quarters: /admin/dashboard/product/country/quarter/)." }),
+    status: z
+      .enum(["Filed", "Registered", "Filing-Planned"])
+      .default("Filed")
+      .meta({ description: "The filing status counted (Future-Quarters: /admin/dashboard/product/country/quarter/)." }),
     quarter: quarterParam,
     ...common,
   })
   .strict();
 const FilingQuery = z.object({ quarter: quarterParam, ...common }).strict();
 const CountryQuery = z
-  .object({ type: z.enum(COUNTRY_FILING_VIEWS).default("Filed").meta({ description: "Filed, Registered or Future Quarter Status." }), quarter: quarterParam, ...common })
+  .object({
+    type: z.enum(COUNTRY_FILING_VIEWS).default("Filed").meta({ description: "Filed, Registered or Future Quarter Status." }),
+    quarter: quarterParam,
+    ...common,
+  })
   .strict();
 const TablesQuery = z.object(common).strict();
 
 const FilingTableAnswer = z.object({ ...tableFields, quarter: z.string() }).meta({ id: "DashboardFilingTable" });
 const FutureQuartersAnswer = z
-  .object({ ...tableFields, quarter: z.string(), quarter_list: z.array(z.string()).meta({ description: "The four quarters after `quarter`: the planned-filing columns." }) })
+  .object({
+    ...tableFields,
+    quarter: z.string(),
+    quarter_list: z.array(z.string()).meta({ description: "The four quarters after `quarter`: the planned-filing columns." }),
+  })
   .meta({ id: "DashboardFutureQuarters" });
 
 const SummaryQuery = z
@@ -171,7 +210,11 @@ const SummaryQuery = z
     type: z
       .enum(SUMMARY_VIEWS)
       .default("submitted")
-      .meta({ description: Object.entries(SUMMARY_VIEW_LABELS).map(([id, label]) => `${id}: ${label}`).join("; ") }),
+      .meta({
+        description: Object.entries(SUMMARY_VIEW_LABELS)
+          .map(([id, label]) => `${id}: ${label}`)
+          .join("; "),
+      }),
     page_number: common.page_number,
   })
   .strict();
@@ -196,7 +239,11 @@ const SummaryAnswer = z
   .meta({ id: "DashboardSummary" });
 
 /** A Country Filings table of the query's quarter, with the quarter's name. */
-async function filingTable(table: DashboardTableId, values: Record<string, string | undefined>, query: { quarter?: string; unapproved?: string; page_number?: number }) {
+async function filingTable(
+  table: DashboardTableId,
+  values: Record<string, string | undefined>,
+  query: { quarter?: string; unapproved?: string; page_number?: number },
+) {
   const page = tableQuery(table, "filings", { ...values, quarter: query.quarter }, query);
   const [answer, quarter] = await Promise.all([dashboardTable(table, page), resolveQuarter(page.quarter)]);
   return { answer: tableAnswer(answer), quarter };

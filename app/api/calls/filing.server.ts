@@ -8,33 +8,57 @@
  * decideReport, markReportMessagesRead.
  */
 import * as z from "zod";
-import { FILING_POSTED_REFUSALS, filingCellsFromMap, listFilingCountries, loadFilingPlan, saveFilingPlan, type FilingPlanView, type FilingPostedCell } from "~/models/filing-plan.server";
+import {
+  FILING_POSTED_REFUSALS,
+  filingCellsFromMap,
+  listFilingCountries,
+  loadFilingPlan,
+  saveFilingPlan,
+  type FilingPlanView,
+  type FilingPostedCell,
+} from "~/models/filing-plan.server";
 import { partnerActiveProducts } from "~/models/product-verification.server";
 import { resolveQuarter, ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
 import { WorkflowError } from "~/models/report-workflow.server";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { invalid, type ApiCall } from "../call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportSavedAnswer, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
+import {
+  frameAnswer,
+  frameShape,
+  ReportMetaSchema,
+  reportMeta,
+  ReportSavedSchema,
+  reportSavedAnswer,
+  reportTemplateCalls,
+  type TemplateSaveInput,
+} from "./report-frame.server";
 
 const TAG = "Filing Plans";
 
 const Status = z.string().max(FILING_STATUS_MAX_CHARS).nullable();
 
-const FilingRowSchema = z
-  .object({ country_id: z.number().int(), country: z.string() })
-  .catchall(Status)
-  .meta({ id: "FilingRow", description: "A country's row: each product_name of product_details is a key, its value the cell's status, null for an empty cell." });
+const FilingRowSchema = z.object({ country_id: z.number().int(), country: z.string() }).catchall(Status).meta({
+  id: "FilingRow",
+  description: "A country's row: each product_name of product_details is a key, its value the cell's status, null for an empty cell.",
+});
 
-const FilingProductSchema = z.object({ product_id: z.number().int(), product_name: z.string(), product_type: z.enum(["API", "FDF"]) }).meta({ id: "FilingProduct" });
+const FilingProductSchema = z
+  .object({ product_id: z.number().int(), product_name: z.string(), product_type: z.enum(["API", "FDF"]) })
+  .meta({ id: "FilingProduct" });
 
 const FilingTemplate = z
   .object({
     ...frameShape,
     filing_meta: ReportMetaSchema,
     product_details: z.array(FilingProductSchema).max(FILING_MAX_PRODUCTS).meta({ description: "The partner's active products: the grid's columns, by name." }),
-    status_dropdown: z.object({ API: z.array(z.string()), FDF: z.array(z.string()) }).meta({ description: "The statuses a cell may hold, by its product's type, for the quarter." }),
-    carried_over_from: z.string().nullable().meta({ description: "The quarter whose plan is shown because this quarter's report has not been saved yet (null: its own)." }),
+    status_dropdown: z
+      .object({ API: z.array(z.string()), FDF: z.array(z.string()) })
+      .meta({ description: "The statuses a cell may hold, by its product's type, for the quarter." }),
+    carried_over_from: z
+      .string()
+      .nullable()
+      .meta({ description: "The quarter whose plan is shown because this quarter's report has not been saved yet (null: its own)." }),
     rows: z.array(FilingRowSchema).max(FILING_MAX_COUNTRIES).meta({ description: "A row per country, by name." }),
   })
   .meta({ id: "FilingTemplate" });
@@ -57,7 +81,12 @@ function template(view: FilingPlanView): z.infer<typeof FilingTemplate> {
 
 /** The read answer's fields, all optional, and `version`; any other key is a country id. */
 const FilingSaveFields = FilingTemplate.partial().extend({
-  version: z.number().int().min(0).optional().meta({ description: "filing_meta.version as read; when left out, filing_meta.version if sent (neither: no check)." }),
+  version: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: "filing_meta.version as read; when left out, filing_meta.version if sent (neither: no check)." }),
 });
 
 /**
@@ -125,10 +154,12 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   const quarter = await resolveQuarter(quarterName);
   const cells = postedCells(body);
   const expectedVersion = body.version ?? body.filing_meta?.version;
-  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, cells, action, comment, requestId }).catch(async (error: unknown) => {
-    if (error instanceof WorkflowError && error.message === ROWS_NOT_IN_REPORT) await nameCellOutsideGrid(partnerId, cells);
-    throw error;
-  });
+  const saved = await saveFilingPlan({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, cells, action, comment, requestId }).catch(
+    async (error: unknown) => {
+      if (error instanceof WorkflowError && error.message === ROWS_NOT_IN_REPORT) await nameCellOutsideGrid(partnerId, cells);
+      throw error;
+    },
+  );
   if (!saved.ok) {
     // The problems name rows by the country's place in the grid, columns by product id.
     const countries = await listFilingCountries();

@@ -8,4 +8,12 @@ import { REPORT_CALLS } from "./reports.server";
 import { SALES_CALLS } from "./sales.server";
 
 /** Every call of the JSON API, in the order the documentation lists them. */
-export const API_CALLS: readonly ApiCall[] = [...ACCOUNT_CALLS, ...ADMIN_CALLS, ...PDT_CALLS, ...FILING_CALLS, ...SALES_CALLS, ...REPORT_CALLS, ...DASHBOARD_CALLS];
+export const API_CALLS: readonly ApiCall[] = [
+  ...ACCOUNT_CALLS,
+  ...ADMIN_CALLS,
+  ...PDT_CALLS,
+  ...FILING_CALLS,
+  ...SALES_CALLS,
+  ...REPORT_CALLS,
+  ...DASHBOARD_CALLS,
+];

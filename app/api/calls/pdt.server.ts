@@ -12,7 +12,16 @@ import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { idParam, invalid, type ApiCall } from "../call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, ReportSavedSchema, reportSavedAnswer, reportTemplateCalls, type TemplateSaveInput } from "./report-frame.server";
+import {
+  frameAnswer,
+  frameShape,
+  ReportMetaSchema,
+  reportMeta,
+  ReportSavedSchema,
+  reportSavedAnswer,
+  reportTemplateCalls,
+  type TemplateSaveInput,
+} from "./report-frame.server";
 
 const TAG = "Development Timeline";
 
@@ -30,7 +39,9 @@ const PdtRowSchema = z
     notes: z.string(),
     product_id: z.number().int(),
     category: z.enum(["API", "FDF"]),
-    slip: z.object({ start: z.number().int().nullable(), end: z.number().int().nullable() }).meta({ description: "Days each date moved since the previous quarter's plan." }),
+    slip: z
+      .object({ start: z.number().int().nullable(), end: z.number().int().nullable() })
+      .meta({ description: "Days each date moved since the previous quarter's plan." }),
   })
   .catchall(z.iso.date().nullable())
   .meta({
@@ -86,7 +97,9 @@ const PdtSaveRowFields = {
   product_id: idParam.optional().meta({ description: "The product; left out: the partner's product named by `product`." }),
   product: cell.optional().meta({ description: "The product's name, read when product_id is left out." }),
   stage_id: idParam,
-  product_status: cell.nullish().meta({ description: `The product's new project status, its code or its label: ${STATUS_CHOICES}. Left out or empty: unchanged. Rows of one product must agree.` }),
+  product_status: cell.nullish().meta({
+    description: `The product's new project status, its code or its label: ${STATUS_CHOICES}. Left out or empty: unchanged. Rows of one product must agree.`,
+  }),
   notes: cell.nullable().meta({ description: "Empty or null clears the notes." }),
   stage: ignored,
   editable: ignored,
@@ -111,7 +124,10 @@ const PdtSaveRow = z
 const PdtSaveBody = z
   .object({
     version: z.number().int().min(0).optional().meta({ description: "pdt_meta.version as read (left out: pdt_meta's if posted, else no check)." }),
-    rows: z.array(PdtSaveRow).max(PDT_SAVE_MAX_ROWS).meta({ description: "The changed rows, or all of them as read; the others stay as they are (a quarter not yet saved stores the plan carried over)." }),
+    rows: z
+      .array(PdtSaveRow)
+      .max(PDT_SAVE_MAX_ROWS)
+      .meta({ description: "The changed rows, or all of them as read; the others stay as they are (a quarter not yet saved stores the plan carried over)." }),
     pdt_meta: z
       .object({ partner_id: z.number().int(), quarter_name: z.string().max(20), version: z.number().int().min(0) })
       .partial()
@@ -124,7 +140,16 @@ const PdtSaveBody = z
 
 const SAVE_EXAMPLE = {
   version: 2,
-  rows: [{ product_id: 3, stage_id: 14, product_status: "UNDER_DEVELOPMENT", notes: "Pilot batch moved to the new line.", "start_date_Q2 2026": "4/1/2026", "end_date_Q2 2026": "6/30/2026" }],
+  rows: [
+    {
+      product_id: 3,
+      stage_id: 14,
+      product_status: "UNDER_DEVELOPMENT",
+      notes: "Pilot batch moved to the new line.",
+      "start_date_Q2 2026": "4/1/2026",
+      "end_date_Q2 2026": "6/30/2026",
+    },
+  ],
 };
 
 type SaveBody = z.infer<typeof PdtSaveBody>;
@@ -146,21 +171,39 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   const errors: Record<string, string[]> = {};
   // An answer read of another report would overwrite this one with its rows.
   if (meta?.partner_id !== undefined && meta.partner_id !== partnerId) errors["pdt_meta.partner_id"] = ["This is another partner's timeline."];
-  if (meta?.quarter_name !== undefined && meta.quarter_name !== quarter.name) errors["pdt_meta.quarter_name"] = [`This is the timeline of ${meta.quarter_name}: save it with ?quarter=${meta.quarter_name}.`];
+  if (meta?.quarter_name !== undefined && meta.quarter_name !== quarter.name)
+    errors["pdt_meta.quarter_name"] = [`This is the timeline of ${meta.quarter_name}: save it with ?quarter=${meta.quarter_name}.`];
 
   const keys = planKeys(quarter.name);
   const productIds = await postedProductIds(partnerId, body.rows);
   const posted = body.rows.map((row, index) => {
     if (productIds[index] === null) errors[`rows.${index}.product`] = [row.product ? "Not a product of this partner." : "Send product_id or product."];
     for (const key of [keys.startDate, keys.endDate]) if (!(key in row)) errors[`rows.${index}.${key}`] = [`Required: the plan of ${quarter.name}.`];
-    return { productId: productIds[index] ?? 0, stageId: row.stage_id, status: row.product_status, notes: row.notes ?? "", startDate: row[keys.startDate] ?? "", endDate: row[keys.endDate] ?? "" };
+    return {
+      productId: productIds[index] ?? 0,
+      stageId: row.stage_id,
+      status: row.product_status,
+      notes: row.notes ?? "",
+      startDate: row[keys.startDate] ?? "",
+      endDate: row[keys.endDate] ?? "",
+    };
   });
   if (Object.keys(errors).length) throw invalid(errors);
 
   const split = splitPdtPostedRows(posted);
   if (!split.ok) throw invalid({ [`rows.${split.index}`]: [PDT_POSTED_REFUSALS[split.reason]] });
   const expectedVersion = body.version ?? meta?.version;
-  const saved = await savePdtReport({ actor: user, partnerId, quarterId: quarter.id, expectedVersion, rows: split.rows, statuses: split.statuses, action, comment, requestId });
+  const saved = await savePdtReport({
+    actor: user,
+    partnerId,
+    quarterId: quarter.id,
+    expectedVersion,
+    rows: split.rows,
+    statuses: split.statuses,
+    action,
+    comment,
+    requestId,
+  });
   if (!saved.ok) {
     // The problems name rows by their place in the grid: answered by the posted row that carried the cell.
     const field: Record<PdtColumnKey, string> = { status: "product_status", notes: "notes", ...keys };

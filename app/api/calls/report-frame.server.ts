@@ -148,7 +148,15 @@ function decisionCall(type: ReportTypeKey, tag: string) {
     async handle({ user, body, context }) {
       const frame = await loadReportFrame({ viewer: user, partnerId: body.partner_id, type });
       const action = body.is_approved ? "approve" : "reject";
-      const decided = await decideReport({ actor: user, partnerId: body.partner_id, quarterId: frame.quarter.id, type, action, comment: body.message, requestId: context.requestId });
+      const decided = await decideReport({
+        actor: user,
+        partnerId: body.partner_id,
+        quarterId: frame.quarter.id,
+        type,
+        action,
+        comment: body.message,
+        requestId: context.requestId,
+      });
       return { status: "OK" as const, detail: decided.message };
     },
   });
@@ -170,7 +178,8 @@ function inboxCall(type: ReportTypeKey, tag: string) {
     example: { body: { partner_id: 1 } },
     async handle({ user, params, query, body }) {
       const isPartner = user.role === "PARTNER";
-      if (isPartner !== (params.who === "partner")) throw invalid({ "path.who": [isPartner ? "A partner reads /inbox/partner." : "Administrators read /inbox/admin."] });
+      if (isPartner !== (params.who === "partner"))
+        throw invalid({ "path.who": [isPartner ? "A partner reads /inbox/partner." : "Administrators read /inbox/admin."] });
       const partnerId = body.partner_id ?? (isPartner ? ownPartner(user) : undefined);
       if (!partnerId) throw invalid({ partner_id: ["Send partner_id to /inbox/admin."] });
       // A partner naming another partner's report is refused (403) here, as on the page.
@@ -251,7 +260,15 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
       errors: [400, 404, 409],
       example: { body: report.examples.save },
       handle: ({ user, query, body, context }) =>
-        report.save({ user, partnerId: ownPartner(user), quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
+        report.save({
+          user,
+          partnerId: ownPartner(user),
+          quarterName: query.quarter,
+          body: body as z.output<Body>,
+          action: "save",
+          comment: null,
+          requestId: context.requestId,
+        }),
     }),
     signedInCall({
       method: "POST",
@@ -267,7 +284,15 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
       errors: [400, 404, 409],
       example: { body: report.examples.save },
       handle: ({ user, params, query, body, context }) =>
-        report.save({ user, partnerId: params.partnerId, quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
+        report.save({
+          user,
+          partnerId: params.partnerId,
+          quarterName: query.quarter,
+          body: body as z.output<Body>,
+          action: "save",
+          comment: null,
+          requestId: context.requestId,
+        }),
     }),
     ...reportWorkflowCalls({
       type,
@@ -305,7 +330,8 @@ export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
       answer: report.saved,
       errors: [400, 409],
       example: { body: report.example },
-      handle: ({ user, body, context }) => report.submit({ user, partnerId: ownPartner(user), version: body.version, comment: body.message, requestId: context.requestId }),
+      handle: ({ user, body, context }) =>
+        report.submit({ user, partnerId: ownPartner(user), version: body.version, comment: body.message, requestId: context.requestId }),
     }),
     decisionCall(type, tag),
     inboxCall(type, tag),

@@ -8,7 +8,13 @@
  * of the report's own screen.
  */
 import * as z from "zod";
-import { filingConsolidatedDownload, filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/models/consolidated/filing.server";
+import {
+  filingConsolidatedDownload,
+  filingQuerySchema,
+  FILING_SORTS,
+  listFilingConsolidated,
+  type FilingConsolidatedView,
+} from "~/models/consolidated/filing.server";
 import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/models/consolidated/pdt.server";
 import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/models/consolidated/sales.server";
 import { listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
@@ -43,9 +49,7 @@ function asPageQuery<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, va
 }
 
 /** `?format=xlsx` (the default) or `?format=csv` for a download. */
-const FormatQuery = z
-  .object({ format: z.enum(["xlsx", "csv"]).optional().meta({ description: "The file type: xlsx (default) or csv." }) })
-  .strict();
+const FormatQuery = z.object({ format: z.enum(["xlsx", "csv"]).optional().meta({ description: "The file type: xlsx (default) or csv." }) }).strict();
 const FILE_ANSWER = {
   contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   description: "The file of every row the filters match (all pages), named in Content-Disposition; `?format=csv` answers text/csv instead.",
@@ -53,7 +57,13 @@ const FILE_ANSWER = {
 
 const pageFields = (defaultSize: number) => ({
   page_number: z.number().int().min(1).max(1_000_000).optional().meta({ description: "1-based; a page past the end answers the last page.", example: 1 }),
-  page_size: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().meta({ description: `Rows per page (the page's ${defaultSize} when left out).`, example: defaultSize }),
+  page_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .optional()
+    .meta({ description: `Rows per page (the page's ${defaultSize} when left out).`, example: defaultSize }),
   dir: z.enum(["asc", "desc"]).optional(),
 });
 const optionalId = idParam.nullish();
@@ -130,7 +140,10 @@ const PdtReport = z
           report_status: z.enum(REPORT_STATES),
         })
         .catchall(z.iso.date().nullable())
-        .meta({ description: "A Development Timeline row as the PDT screen names it, with `start_date_<q>` and `end_date_<q>` for every quarter q of quarter_order (ISO dates or null)." }),
+        .meta({
+          description:
+            "A Development Timeline row as the PDT screen names it, with `start_date_<q>` and `end_date_<q>` for every quarter q of quarter_order (ISO dates or null).",
+        }),
     ),
     quarter_filter: z.array(QuarterOption).meta({ description: "Newest first; `quarter_name` is the body's `quarter`." }),
     partner_filter: z.array(PartnerOption),
@@ -186,7 +199,11 @@ const FilingBody = z
       .record(z.string().regex(/^\d{1,10}$/, "A product id."), boundedText(TEXT_MAX.name))
       .nullish()
       .refine((dict) => !dict || Object.keys(dict).length <= 1, "One product at a time.")
-      .meta({ description: "`{product_id: status}`: rows whose cell for that product holds that status (an empty status: any filing of the product). One product at a time.", example: { "3": "Filed" } }),
+      .meta({
+        description:
+          "`{product_id: status}`: rows whose cell for that product holds that status (an empty status: any filing of the product). One product at a time.",
+        example: { "3": "Filed" },
+      }),
     status: optionalText.meta({ description: "Rows with this status for any product (without product_status_dict)." }),
     report_status: z.enum(REPORT_STATES).nullish(),
     sort: z.enum(FILING_SORTS).nullish(),
@@ -322,7 +339,9 @@ const SalesReport = z
     ...pageAnswer,
     quarter_id: z.number().int(),
     table: z.enum(["API", "FDF"]),
-    columns: z.array(z.object({ key: z.string(), label: z.string() })).meta({ description: "The table's columns: the keys of each row's cells and their labels." }),
+    columns: z
+      .array(z.object({ key: z.string(), label: z.string() }))
+      .meta({ description: "The table's columns: the keys of each row's cells and their labels." }),
     rows: z.array(
       z
         .object({
@@ -445,7 +464,19 @@ export const REPORT_CALLS = [
     body: SalesBody,
     answer: SalesReport,
     errors: [400, 404],
-    example: { body: { page_number: 1, page_size: 100, partner_id: null, product_id: null, country_id: null, quarter_id: null, year: 2026, month: 4, purchaser: "health" } },
+    example: {
+      body: {
+        page_number: 1,
+        page_size: 100,
+        partner_id: null,
+        product_id: null,
+        country_id: null,
+        quarter_id: null,
+        year: 2026,
+        month: 4,
+        purchaser: "health",
+      },
+    },
     handle: async ({ params, body }) => salesAnswer(await listSalesConsolidated(await salesQuery(kindOf(params.x), body), { pageSize: body.page_size })),
   }),
   signedInCall({

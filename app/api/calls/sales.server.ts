@@ -13,7 +13,16 @@ import type { AuthUser } from "~/models/user.server";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { SALES_SPEC_FIELD, SAVE_MAX_ROWS } from "~/reports/sales/contract";
 import { NOT_AUTHORIZED } from "~/utils/messages";
-import { canonicalName, columnLabel, columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesKind, type SalesRowInput } from "~/utils/sales-rows";
+import {
+  canonicalName,
+  columnLabel,
+  columnsFor,
+  SALES_KINDS,
+  type SalesColumn,
+  type SalesColumnKey,
+  type SalesKind,
+  type SalesRowInput,
+} from "~/utils/sales-rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "../call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportWorkflowCalls } from "./report-frame.server";
 
@@ -45,7 +54,11 @@ function answerRow(kind: SalesKind) {
   return z
     .object({
       sales_report_id: z.number().int().meta({ description: "The saved row's id." }),
-      ...rowShape(kind, (column) => z.string().meta({ description: column.label }), (description) => z.number().int().nullable().meta({ description })),
+      ...rowShape(
+        kind,
+        (column) => z.string().meta({ description: column.label }),
+        (description) => z.number().int().nullable().meta({ description }),
+      ),
     })
     .meta({ id: `Sales${kind}Row` });
 }
@@ -63,9 +76,9 @@ const SalesTemplate = z
     product_order: z
       .array(z.object({ product_id: z.number().int(), product_name: z.string() }))
       .meta({ description: "The partner's active products of the tab's category; a row naming another product asks for its verification." }),
-    rows: z
-      .array(z.union([ROW.API, ROW.FDF]))
-      .meta({ description: "The tab's saved rows in the grid's order, cells as the grid shows them: texts, the month's name, numbers as plain decimals; empty: \"\"." }),
+    rows: z.array(z.union([ROW.API, ROW.FDF])).meta({
+      description: "The tab's saved rows in the grid's order, cells as the grid shows them: texts, the month's name, numbers as plain decimals; empty: \"\".",
+    }),
   })
   .meta({ id: "SalesTemplate" });
 
@@ -96,14 +109,24 @@ async function loadTab(viewer: AuthUser, kind: SalesKind, partnerId: number, qua
   };
 }
 
-const saveCell = z.union([z.string().max(4000), z.number()]).nullable().optional();
+const saveCell = z
+  .union([z.string().max(4000), z.number()])
+  .nullable()
+  .optional();
 const SaveRow = z
   .object({
-    sales_report_id: idParam.nullable().optional().meta({ description: "A saved row's id: the row is changed (emptied: deleted); without it the row is added." }),
+    sales_report_id: idParam
+      .nullable()
+      .optional()
+      .meta({ description: "A saved row's id: the row is changed (emptied: deleted); without it the row is added." }),
     ...rowShape(
       "FDF",
       (column) => saveCell.meta({ description: column.label }),
-      (description) => idParam.nullable().optional().meta({ description: `${description} Fills the name when the name is left out; with a name, must be the name's.` }),
+      (description) =>
+        idParam
+          .nullable()
+          .optional()
+          .meta({ description: `${description} Fills the name when the name is left out; with a name, must be the name's.` }),
     ),
   })
   .strict()
@@ -118,7 +141,11 @@ const SaveBody = z
     partner_id: idParam.optional().meta({ description: "Whose report: an administrator's must be the path's partner, a partner's its own." }),
     version: z.number().int().min(0).optional().meta({ description: "sales_meta.version as read (left out: sales_meta's if sent, else no check)." }),
     sales_report_id: z.array(idParam).max(SAVE_MAX_ROWS).default([]).meta({ description: "Saved rows of the tab to delete." }),
-    rows: z.array(SaveRow).max(SAVE_MAX_ROWS).default([]).meta({ description: "Changed and new rows of the tab; rows not sent, and the other tab's, stay as they are." }),
+    rows: z
+      .array(SaveRow)
+      .max(SAVE_MAX_ROWS)
+      .default([])
+      .meta({ description: "Changed and new rows of the tab; rows not sent, and the other tab's, stay as they are." }),
     sales_meta: z
       .object({ version: z.number().int().min(0).optional() })
       .loose()
@@ -150,7 +177,17 @@ const Saved = z
 const SAVE_EXAMPLE = {
   version: 3,
   sales_report_id: [],
-  rows: [{ year: "2026", month: "October", country_name: "Kenya", purchaser: "Nairobi Pharma Ltd", product_name: "Dolutegravir", quantity: "120", total_value: "5000" }],
+  rows: [
+    {
+      year: "2026",
+      month: "October",
+      country_name: "Kenya",
+      purchaser: "Nairobi Pharma Ltd",
+      product_name: "Dolutegravir",
+      quantity: "120",
+      total_value: "5000",
+    },
+  ],
 };
 
 /**
@@ -226,7 +263,9 @@ async function save(input: {
   if (!saved.ok) {
     // One tab's rows are sent: a problem's row number is the place in `rows`.
     const errors = SALES_KINDS.flatMap((kind) =>
-      saved.problems[kind].flatMap((problem) => problem.keys.map((key) => [`rows.${problem.rowNumber - 1}.${SALES_SPEC_FIELD[key]}`, [`${columnLabel(kind, key)}: please input a valid entry.`]])),
+      saved.problems[kind].flatMap((problem) =>
+        problem.keys.map((key) => [`rows.${problem.rowNumber - 1}.${SALES_SPEC_FIELD[key]}`, [`${columnLabel(kind, key)}: please input a valid entry.`]]),
+      ),
     );
     throw invalid(Object.fromEntries(errors));
   }
@@ -235,7 +274,9 @@ async function save(input: {
     detail: input.action === "submit" ? REPORT_SUBMITTED : saveMessage(saved.counts).text,
     report_id: saved.reportId,
     version: saved.version,
-    warnings: SALES_KINDS.flatMap((kind) => saved.warnings[kind].map((warning) => ({ row: warning.rowNumber - 1, field: SALES_SPEC_FIELD[warning.column], expected: warning.expected }))),
+    warnings: SALES_KINDS.flatMap((kind) =>
+      saved.warnings[kind].map((warning) => ({ row: warning.rowNumber - 1, field: SALES_SPEC_FIELD[warning.column], expected: warning.expected })),
+    ),
   });
 }
 
@@ -316,7 +357,8 @@ export const SALES_CALLS: ApiCall[] = [
     type: "sales",
     tag: TAG,
     saved: Saved,
-    submit: ({ user, partnerId, version, comment, requestId }) => save({ user, partnerId, quarterName: undefined, version, rows: {}, deletedIds: [], action: "submit", comment, requestId }),
+    submit: ({ user, partnerId, version, comment, requestId }) =>
+      save({ user, partnerId, quarterName: undefined, version, rows: {}, deletedIds: [], action: "submit", comment, requestId }),
     summary: "Submits the caller's report of the open quarter to the administrators, with a comment.",
     example: { message: "Q4 sales as agreed.", version: 4 },
   }),

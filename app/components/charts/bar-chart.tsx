@@ -70,7 +70,16 @@ function fit(text: string, max: number): { text: string; cut: boolean } {
   const chars = Array.from(text);
   for (const [index, char] of chars.entries()) {
     used += (char.codePointAt(0) ?? 0) >= 0x2e80 ? FONT_PX : 6.3;
-    if (used > max) return { text: isolate(`${chars.slice(0, Math.max(index - 1, 1)).join("").trimEnd()}\u2026`), cut: true };
+    if (used > max)
+      return {
+        text: isolate(
+          `${chars
+            .slice(0, Math.max(index - 1, 1))
+            .join("")
+            .trimEnd()}\u2026`,
+        ),
+        cut: true,
+      };
   }
   return { text: isolate(text), cut: false };
 }

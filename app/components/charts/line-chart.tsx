@@ -36,7 +36,13 @@ export function LineChart(props: LineChartProps): JSX.Element {
           <path className="chart__line" d={path(values) ?? ""} />
           {values.map((value, category) =>
             finite(value) ? (
-              <path key={category} className="chart__point" data-category={category} transform={`translate(${centre(category)},${round(y(value))})`} d={marker(s)}>
+              <path
+                key={category}
+                className="chart__point"
+                data-category={category}
+                transform={`translate(${centre(category)},${round(y(value))})`}
+                d={marker(s)}
+              >
                 <title>{tip(category, s, value)}</title>
               </path>
             ) : null,

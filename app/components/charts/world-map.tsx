@@ -43,7 +43,9 @@ export function WorldMap({ title, description, countries, geometryHref, legendLa
   }
 
   const max = Math.max(...shown.map((country) => country.value));
-  const shade = scaleQuantize<number>().domain([1, Math.max(max, 1)]).range(SHADES);
+  const shade = scaleQuantize<number>()
+    .domain([1, Math.max(max, 1)])
+    .range(SHADES);
   const wholeNumbers = shown.every((country) => Number.isInteger(country.value));
 
   return (

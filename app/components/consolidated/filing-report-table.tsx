@@ -102,10 +102,34 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
         onChange={(event) => apply(event.currentTarget.form)}
       />
       <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
-      <FilterSelect {...listed} id="filing-report-country" name="country" label={t("Country")} value={query.country} choices={options.country_filter} nameOf={format.country} alphabetical />
-      <FilterSelect {...listed} id="filing-report-status" name="reportStatus" label={t("Report Status")} value={query.reportStatus} choices={options.report_status_filter} translate />
+      <FilterSelect
+        {...listed}
+        id="filing-report-country"
+        name="country"
+        label={t("Country")}
+        value={query.country}
+        choices={options.country_filter}
+        nameOf={format.country}
+        alphabetical
+      />
+      <FilterSelect
+        {...listed}
+        id="filing-report-status"
+        name="reportStatus"
+        label={t("Report Status")}
+        value={query.reportStatus}
+        choices={options.report_status_filter}
+        translate
+      />
       <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
-      <FilterSelect {...listed} id="filing-report-product-status" name="productStatus" label={t("Status")} value={query.productStatus} choices={options.status_filter} />
+      <FilterSelect
+        {...listed}
+        id="filing-report-product-status"
+        name="productStatus"
+        label={t("Status")}
+        value={query.productStatus}
+        choices={options.status_filter}
+      />
       <div className="filing-report__actions">
         <button type="submit" className="button button--primary" disabled={navigation.state === "loading"}>
           {t("Filter")}
@@ -164,9 +188,7 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
               </td>
               <td data-report-status={row.reportStatus}>{t(row.reportStatus)}</td>
               {view.products.map((product) => (
-                <td key={product.id}>
-                  {row.cells[String(product.id)] ?? ""}
-                </td>
+                <td key={product.id}>{row.cells[String(product.id)] ?? ""}</td>
               ))}
             </tr>
           ))}

@@ -71,14 +71,7 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
     />
   );
   return (
-    <Form
-      method="get"
-      className="filter-bar"
-      action={PDT_REPORT_PATH}
-      onSubmit={apply}
-      aria-label={t("Filter")}
-      data-testid="pdt-report-filters"
-    >
+    <Form method="get" className="filter-bar" action={PDT_REPORT_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="pdt-report-filters">
       <FilterSelect
         id="pdt-report-quarter"
         name="quarter"
@@ -109,7 +102,9 @@ export function PdtReportDownloads({ state }: { state: PdtReportState }) {
 }
 
 function PdtSortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
-  return <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportHref(state, { sort, dir, page: 1 })} />;
+  return (
+    <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportHref(state, { sort, dir, page: 1 })} />
+  );
 }
 
 /** The pager, as links that keep the filters and the sort. */

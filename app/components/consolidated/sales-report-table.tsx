@@ -120,7 +120,6 @@ function SalesReportTabs({ view }: { view: View }) {
   );
 }
 
-
 const FILTER_FIELDS = [
   "tab",
   "quarter",
@@ -211,14 +210,7 @@ function SalesReportFilters({ view }: { view: View }) {
   );
 
   return (
-    <Form
-      method="get"
-      className="filter-bar"
-      action={SALES_REPORT_PATH}
-      onSubmit={apply}
-      aria-label={t("Filter")}
-      data-testid="sales-report-filters"
-    >
+    <Form method="get" className="filter-bar" action={SALES_REPORT_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="sales-report-filters">
       <input type="hidden" name="tab" value={tab} />
       <FilterSelect
         id={id("quarter")}
@@ -281,7 +273,13 @@ export function SalesReportDownloads({ view }: { view: View }) {
 
 function SalesSortHeader({ view, sort, label }: { view: View; sort: SalesSort; label: string }) {
   return (
-    <SortHeader label={label} active={view.sort === sort} dir={view.query.dir} sortKey={sort} hrefFor={(dir) => salesReportHref(view, { sort, dir, page: 1 })} />
+    <SortHeader
+      label={label}
+      active={view.sort === sort}
+      dir={view.query.dir}
+      sortKey={sort}
+      hrefFor={(dir) => salesReportHref(view, { sort, dir, page: 1 })}
+    />
   );
 }
 

@@ -11,7 +11,19 @@ import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
 import { queryHref } from "~/reports/consolidated/paging";
 import type { DashboardQuery } from "~/reports/dashboard/query";
-import { COUNTRY_FILING_VIEWS, DASHBOARD_PATH, DASHBOARD_TAB_LABELS, DASHBOARD_TABS, dashboardLinkValues, PERIOD_LABELS, PERIODS, PRODUCT_FILING_VIEWS, REMINDER_VIEWS, SUMMARY_VIEW_LABELS, SUMMARY_VIEWS } from "~/reports/dashboard/view";
+import {
+  COUNTRY_FILING_VIEWS,
+  DASHBOARD_PATH,
+  DASHBOARD_TAB_LABELS,
+  DASHBOARD_TABS,
+  dashboardLinkValues,
+  PERIOD_LABELS,
+  PERIODS,
+  PRODUCT_FILING_VIEWS,
+  REMINDER_VIEWS,
+  SUMMARY_VIEW_LABELS,
+  SUMMARY_VIEWS,
+} from "~/reports/dashboard/view";
 import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/utils/reports";
@@ -165,13 +177,14 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
               <input key={id} type="hidden" name="partnerId" value={id} />
             ))}
             <input type="hidden" name="redirectTo" value={here} />
-            <FilterSelect name="reportType" label={t("Report")} value="sales" choices={REPORT_TYPES.map((id) => ({ id, name: REPORT_TYPE_LABELS[id] }))} translate />
-            <button
-              type="submit"
-              className="button"
-              disabled={!canRemind}
-              title={canRemind ? undefined : t("Only an administrator can send reminders.")}
-            >
+            <FilterSelect
+              name="reportType"
+              label={t("Report")}
+              value="sales"
+              choices={REPORT_TYPES.map((id) => ({ id, name: REPORT_TYPE_LABELS[id] }))}
+              translate
+            />
+            <button type="submit" className="button" disabled={!canRemind} title={canRemind ? undefined : t("Only an administrator can send reminders.")}>
               {t("Send Reminder")} ({format.number(summary.partnerIds.length)})
             </button>
           </form>
@@ -205,7 +218,11 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
               </table>
             </ScrollRegion>
             <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(summary.page.total) })}</p>
-            <Pager page={summary.page.page} pages={summary.page.pages} pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })} />
+            <Pager
+              page={summary.page.page}
+              pages={summary.page.pages}
+              pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })}
+            />
           </>
         ) : (
           <p className="empty">{t("No data available!")}</p>
@@ -359,7 +376,9 @@ export function PriceTab({ view, query }: { view: TabView<"price">; query: Dashb
         <LineChart
           title={t("Price trend (USD)")}
           description={
-            view.chart.map((point) => `${format.period(point.label)}: ${format.number(point.pricePerPack) || "-"} / ${format.number(point.pricePerTreatment) || "-"}`).join(", ") || t("No data available!")
+            view.chart
+              .map((point) => `${format.period(point.label)}: ${format.number(point.pricePerPack) || "-"} / ${format.number(point.pricePerTreatment) || "-"}`)
+              .join(", ") || t("No data available!")
           }
           categories={view.chart.map((point) => format.period(point.label))}
           series={[

@@ -204,8 +204,7 @@ export function ProductVerificationWarning({
       </div>
       {unverified ? (
         <div className="alert alert--error" role="alert" data-testid="unverified-products">
-          <strong>{t("Unverified Products")}</strong>{" "}
-          {t("Approve or reject every pending product before the report can be approved or rejected.")}
+          <strong>{t("Unverified Products")}</strong> {t("Approve or reject every pending product before the report can be approved or rejected.")}
         </div>
       ) : null}
       {hydrated ? (

@@ -122,13 +122,7 @@ export function SalesFormTable({
                 {canEdit ? (
                   <td>
                     {id ? (
-                      <input
-                        type="checkbox"
-                        name="deleteIds"
-                        value={id}
-                        defaultChecked={deleted.has(id)}
-                        aria-label={t("Delete row {{n}}", { n })}
-                      />
+                      <input type="checkbox" name="deleteIds" value={id} defaultChecked={deleted.has(id)} aria-label={t("Delete row {{n}}", { n })} />
                     ) : null}
                   </td>
                 ) : null}

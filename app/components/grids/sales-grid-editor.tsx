@@ -95,7 +95,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   }));
   const [deletedIds, setDeletedIds] = useState<number[]>(() => (readOnly ? [] : typed.API.deleteIds));
   const [selected, setSelected] = useState<Record<SalesKind, ReadonlySet<number>>>({ API: new Set(), FDF: new Set() });
-  const [dirty, setDirty] = useState(() => !readOnly && (typed.API.cells.size + typed.FDF.cells.size + typed.API.deleteIds.length > 0));
+  const [dirty, setDirty] = useState(() => !readOnly && typed.API.cells.size + typed.FDF.cells.size + typed.API.deleteIds.length > 0);
   const [addCount, setAddCount] = useState("0");
   const [addClamped, setAddClamped] = useState(false);
   const [problems, setProblems] = useState<TableProblems | null>(null);
@@ -130,7 +130,9 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   const changes = (): SalesPayload | null => {
     const api = changedRows("API", rows.API, loaded.API);
     const fdf = changedRows("FDF", rows.FDF, loaded.FDF);
-    const at = (positions: number[]) => (problem: RowProblem): RowProblem => ({ ...problem, rowNumber: positions[problem.rowNumber - 1] + 1 });
+    const at =
+      (positions: number[]) =>
+      (problem: RowProblem): RowProblem => ({ ...problem, rowNumber: positions[problem.rowNumber - 1] + 1 });
     const usdRate = usdRateLookup(view.lists);
     const found = {
       API: validateTable("API", api.inputs, view.lists, usdRate).map(at(api.positions)),
@@ -173,9 +175,7 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   const unsaved = dirty || deletedIds.length > 0;
   // "Nothing to report" is for a report without rows: none saved, none typed.
   const gridHasRows = useMemo(
-    () =>
-      deletedIds.length > 0 ||
-      SALES_KINDS.some((kind) => rows[kind].some((row) => row.id != null || !isEmptyRow(kind, rowInput(kind, row)))),
+    () => deletedIds.length > 0 || SALES_KINDS.some((kind) => rows[kind].some((row) => row.id != null || !isEmptyRow(kind, rowInput(kind, row)))),
     [rows, deletedIds],
   );
 

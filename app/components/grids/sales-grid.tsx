@@ -1,15 +1,4 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ClipboardEvent,
-  type Dispatch,
-  type SetStateAction,
-} from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ClipboardEvent, type Dispatch, type SetStateAction } from "react";
 import DataGrid, {
   SelectCellFormatter,
   useHeaderRowSelection,
@@ -209,12 +198,11 @@ export function SalesGrid({
   const checked = useCheckedRow(kind, lists);
   const [draft, setDraft] = useState<EditableRow | null>(null);
   const salesColumns = columnsFor(kind);
-  const rules = useCellRules(useMemo(() => Object.fromEntries(salesColumns.map((column) => [column.key, cellRule(kind, column, lists)])), [kind, salesColumns, lists]));
-
-  const isEditable = useCallback(
-    (key: string) => !readOnly && (key !== "productName" || productEditable),
-    [readOnly, productEditable],
+  const rules = useCellRules(
+    useMemo(() => Object.fromEntries(salesColumns.map((column) => [column.key, cellRule(kind, column, lists)])), [kind, salesColumns, lists]),
   );
+
+  const isEditable = useCallback((key: string) => !readOnly && (key !== "productName" || productEditable), [readOnly, productEditable]);
 
   const columns = useMemo((): Column<EditableRow>[] => {
     const srNo: Column<EditableRow> = {
@@ -242,10 +230,14 @@ export function SalesGrid({
           editable: isEditable(column.key),
           headerCellClass: "report-grid__header",
           renderHeaderCell: () => <span title={label}>{label}</span>,
-          cellClass: (row) =>
-            checked(row).invalid.includes(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell",
+          cellClass: (row) => (checked(row).invalid.includes(column.key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell"),
           renderCell: ({ row }) => (
-            <SalesCell row={row} columnKey={column.key} checked={checked} invalid={checked(row).invalid.includes(column.key) ? rules.describe(column.key) : null} />
+            <SalesCell
+              row={row}
+              columnKey={column.key}
+              checked={checked}
+              invalid={checked(row).invalid.includes(column.key) ? rules.describe(column.key) : null}
+            />
           ),
           renderEditCell: (props) => <DraftCellEditor {...props} listId={listId} label={label} onDraft={setDraft} />,
         };

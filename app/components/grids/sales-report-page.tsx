@@ -127,7 +127,12 @@ export function SalesReportPage({
             problems={formProblems?.[tab] ?? []}
             form={{ ...screen.plainForm, pageHref: (page) => screen.href({ tab, page }) }}
           />
-          <PlainDecisionForms data={data} screen={screen} nothingToReport={view.rows.API.length + view.rows.FDF.length === 0} description={NOTHING_TO_REPORT_DESCRIPTION} />
+          <PlainDecisionForms
+            data={data}
+            screen={screen}
+            nothingToReport={view.rows.API.length + view.rows.FDF.length === 0}
+            description={NOTHING_TO_REPORT_DESCRIPTION}
+          />
         </>
       )}
     </ReportPage>

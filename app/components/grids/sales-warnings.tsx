@@ -14,9 +14,7 @@ export function SavedWarningsPanel({ warnings }: { warnings: SavedWarnings }) {
       <p>{t("The rows were saved. Please check these FDF values:")}</p>
       <ul className="report-warnings__list">
         {warnings.items.map((item) => (
-          <li key={`${item.row}:${item.column}`}>
-            {t(ITEM_MESSAGES[warnings.source], { row: item.row, column: t(item.column), expected: item.expected })}
-          </li>
+          <li key={`${item.row}:${item.column}`}>{t(ITEM_MESSAGES[warnings.source], { row: item.row, column: t(item.column), expected: item.expected })}</li>
         ))}
       </ul>
       {warnings.more > 0 ? <p>{t("And {{count}} more values that differ.", { count: warnings.more })}</p> : null}

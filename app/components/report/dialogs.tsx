@@ -66,15 +66,7 @@ export function InvalidDataList({ problems, headings }: { problems: TableProblem
 }
 
 /** 'Invalid data!': nothing was saved; the rows and columns to check. */
-export function InvalidDataDialog({
-  problems,
-  headings,
-  onClose,
-}: {
-  problems: TableProblems | null;
-  headings: Record<string, string>;
-  onClose: () => void;
-}) {
+export function InvalidDataDialog({ problems, headings, onClose }: { problems: TableProblems | null; headings: Record<string, string>; onClose: () => void }) {
   const { t } = useTranslation();
   const titleId = useId();
   return (

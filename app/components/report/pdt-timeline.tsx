@@ -60,7 +60,11 @@ function fit(name: string, width: number): string {
   const chars = Array.from(name);
   for (const [index, char] of chars.entries()) {
     used += (char.codePointAt(0) ?? 0) >= 0x2e80 ? 13 : 7.2;
-    if (used > width) return `\u2068${chars.slice(0, Math.max(index - 1, 1)).join("").trimEnd()}\u2026\u2069`;
+    if (used > width)
+      return `\u2068${chars
+        .slice(0, Math.max(index - 1, 1))
+        .join("")
+        .trimEnd()}\u2026\u2069`;
   }
   return `\u2068${name}\u2069`;
 }
@@ -169,7 +173,15 @@ export function PdtTimeline({ products, quarters, direction, currentLabel, previ
     const h = kind === "current" ? 8 : 12;
     return (
       <g className="pdt-timeline__legend">
-        <rect className={`pdt-timeline__bar pdt-timeline__bar--${kind}`} x={swatchX} y={y - h / 2} width={18} height={h} rx={2} fill={kind === "previous" ? `url(#${id}-hatch)` : undefined} />
+        <rect
+          className={`pdt-timeline__bar pdt-timeline__bar--${kind}`}
+          x={swatchX}
+          y={y - h / 2}
+          width={18}
+          height={h}
+          rx={2}
+          fill={kind === "previous" ? `url(#${id}-hatch)` : undefined}
+        />
         <text className="pdt-timeline__legend-label" x={labelX(24)} y={y} dy="0.35em" clipPath={`url(#${id}-labels)`}>
           {fit(label, LABEL_W - 36)}
         </text>

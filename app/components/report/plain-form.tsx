@@ -17,7 +17,6 @@ export function formPage(page: number, rowCount: number) {
   return { pages, current, start: (current - 1) * FORM_PAGE_SIZE };
 }
 
-
 /** What every report's plain form shares: the frame's hidden fields, which buttons it offers, and what the last post said. */
 export interface PlainFormState {
   hiddenFields: Record<string, string | number>;
@@ -83,7 +82,12 @@ export function PlainReportForm({
       {state.showSubmit ? (
         <fieldset className="report-form__submit" disabled={!state.canSubmit}>
           <legend>{t("Submit Report")}</legend>
-          <CommentField id={commentId} placeholder={WORKFLOW_REFUSALS.partnerComment} error={state.commentError} defaultValue={state.submitted?.comment ?? ""} />
+          <CommentField
+            id={commentId}
+            placeholder={WORKFLOW_REFUSALS.partnerComment}
+            error={state.commentError}
+            defaultValue={state.submitted?.comment ?? ""}
+          />
           <button type="submit" name="intent" value="submit" className="button button--primary">
             {t("Submit Report")}
           </button>

@@ -380,7 +380,8 @@ export function useReportScreen(data: ReportPageData, actionData: unknown) {
     decisionCommentError: error && error.intent !== "submit" ? commentError : null,
     nothingToReportCommentError: error?.intent === "submit-empty" ? commentError : null,
     downloadHref: (path: string) => `${path}${quarterParam ? `?quarter=${encodeURIComponent(quarterParam)}` : ""}`,
-    post: (body: ReportPostBody) => submit(body as SubmitTarget, { method: "post", encType: "application/json", action: `${location.pathname}${location.search}` }),
+    post: (body: ReportPostBody) =>
+      submit(body as SubmitTarget, { method: "post", encType: "application/json", action: `${location.pathname}${location.search}` }),
   };
 }
 

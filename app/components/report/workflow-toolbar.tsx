@@ -136,14 +136,26 @@ export function WorkflowToolbar({
           </>
         ) : (
           <>
-            <button type="button" className="button button--primary" disabled={!permissions.approve || busy} title={why("approve")} onClick={() => open("approve")}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={!permissions.approve || busy}
+              title={why("approve")}
+              onClick={() => open("approve")}
+            >
               {t("Approve")}
             </button>
             <button type="button" className="button button--danger" disabled={!permissions.reject || busy} title={why("reject")} onClick={() => open("reject")}>
               {t("Reject")}
             </button>
             {viewerRole === "ADMIN" && view.report.status === "Approved" ? (
-              <button type="button" className="button button--secondary" disabled={!permissions.reopen || busy} title={why("reopen")} onClick={() => open("reopen")}>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={!permissions.reopen || busy}
+                title={why("reopen")}
+                onClick={() => open("reopen")}
+              >
                 {t("Reopen")}
               </button>
             ) : null}

@@ -61,7 +61,6 @@ export interface FilingConsolidatedRow {
   cells: Record<string, string>;
 }
 
-
 export interface FilingConsolidatedView {
   page: Page<FilingConsolidatedRow>;
   quarter: { id: number; name: string; isOpen: boolean };
@@ -154,7 +153,12 @@ function groupKeysOf(query: FilingQuery, quarterId: number) {
 }
 
 /** A row's key, partner and state from a subquery of groups, with its company's and country's names (joined by the caller). */
-const namedRow = (groups: { reportId: SQL.Aliased<number>; partnerId: SQL.Aliased<number>; countryId: SQL.Aliased<number>; reportStatus: SQL.Aliased<ReportStatus> }) => ({
+const namedRow = (groups: {
+  reportId: SQL.Aliased<number>;
+  partnerId: SQL.Aliased<number>;
+  countryId: SQL.Aliased<number>;
+  reportStatus: SQL.Aliased<ReportStatus>;
+}) => ({
   reportId: groups.reportId,
   partnerId: groups.partnerId,
   companyName: partners.companyName,
@@ -183,12 +187,7 @@ async function quarterCellFacets(quarterId: number) {
     db
       .select({ partnerId: reports.partnerId })
       .from(reports)
-      .where(
-        and(
-          quarterReports,
-          sql`exists (select 1 from ${filingValues} where ${filingValues.reportId} = ${reports.id} and ${HAS_FILING})`,
-        ),
-      ),
+      .where(and(quarterReports, sql`exists (select 1 from ${filingValues} where ${filingValues.reportId} = ${reports.id} and ${HAS_FILING})`)),
     db
       .select({ countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
       .from(reports)
@@ -228,13 +227,21 @@ async function productColumns(productIds: number[]): Promise<FilterOption[]> {
 async function quarterPartners(partnerIds: number[], selected: number | undefined): Promise<FilterOption[]> {
   const ids = selected ? [...partnerIds, selected] : partnerIds;
   if (!ids.length) return [];
-  return db.select({ id: partners.id, name: partners.companyName }).from(partners).where(idIn(partners.id, ids)).orderBy(...companyOrder("asc"));
+  return db
+    .select({ id: partners.id, name: partners.companyName })
+    .from(partners)
+    .where(idIn(partners.id, ids))
+    .orderBy(...companyOrder("asc"));
 }
 
 async function quarterCountries(countryIds: number[], selected: number | undefined): Promise<FilterOption[]> {
   const ids = selected ? [...countryIds, selected] : countryIds;
   if (!ids.length) return [];
-  return db.select({ id: countries.id, name: countries.name }).from(countries).where(idIn(countries.id, ids)).orderBy(...countryOrder("asc"));
+  return db
+    .select({ id: countries.id, name: countries.name })
+    .from(countries)
+    .where(idIn(countries.id, ids))
+    .orderBy(...countryOrder("asc"));
 }
 
 /** The product filter: the quarter's products (the columns), and the selected one if it is not among them. */
@@ -247,7 +254,11 @@ async function productOptions(columns: FilterOption[], selected: number | undefi
 }
 
 /** The statuses a cell of the quarter may hold (both categories' lists, in order), then any other status stored in it (or selected). */
-async function quarterStatuses(quarter: { year: number; quarter: number }, stored: readonly string[], selected: string | undefined): Promise<FilterOption<string>[]> {
+async function quarterStatuses(
+  quarter: { year: number; quarter: number },
+  stored: readonly string[],
+  selected: string | undefined,
+): Promise<FilterOption<string>[]> {
   const lists = await listFilingStatuses({ year: quarter.year, quarter: quarter.quarter });
   const names = [...new Set([...lists.API, ...lists.FDF])];
   const known = new Set(names);
@@ -382,10 +393,7 @@ async function filingPage(query: FilingQuery, quarterId: number, fingerprint: Pr
 
 /** The product columns and the filters' option lists. */
 async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }, fingerprint: Promise<string>) {
-  const [facets, quarterOptions] = await Promise.all([
-    keptCellFacets(quarter.id, fingerprint),
-    quarterDropdown(),
-  ]);
+  const [facets, quarterOptions] = await Promise.all([keptCellFacets(quarter.id, fingerprint), quarterDropdown()]);
   const [columns, partnerOptions, countryOptions, statusOptions] = await Promise.all([
     productColumns(facets.productIds),
     quarterPartners(facets.partnerIds, query.partner),
@@ -407,15 +415,15 @@ async function filingFilters(query: FilingQuery, quarter: { id: number; year: nu
 }
 
 /** One page of the report for the query, with the filters' options. */
-export async function listFilingConsolidated(query: FilingQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {}): Promise<FilingConsolidatedView> {
+export async function listFilingConsolidated(
+  query: FilingQuery,
+  { pageSize = CONSOLIDATED_PAGE_SIZES.filing }: { pageSize?: number } = {},
+): Promise<FilingConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const open = openQuarterRef();
   const fingerprint = reportsFingerprint(quarter.id, "filing");
   // The page does not wait for the option lists (the product columns take the longest pass).
-  const [page, { products, options }] = await Promise.all([
-    filingPage(query, quarter.id, fingerprint, pageSize),
-    filingFilters(query, quarter, fingerprint),
-  ]);
+  const [page, { products, options }] = await Promise.all([filingPage(query, quarter.id, fingerprint, pageSize), filingFilters(query, quarter, fingerprint)]);
   return {
     page,
     quarter: { id: quarter.id, name: quarter.name, isOpen: quarter.year === open.year && quarter.quarter === open.quarter },

@@ -78,7 +78,6 @@ export interface PdtConsolidatedRow {
   dates: PdtPlanDates[];
 }
 
-
 export interface PdtConsolidatedView {
   page: Page<PdtConsolidatedRow>;
   quarter: { id: number; name: string };
@@ -171,12 +170,20 @@ async function withEarlierPlans(selected: readonly SelectedRow[], earlier: reado
           .select({ valueId: pdtValues.id, quarterId: earlierReports.quarterId, startDate: earlierValues.startDate, endDate: earlierValues.endDate })
           .from(pdtValues)
           .innerJoin(reports, eq(reports.id, pdtValues.reportId))
-          .innerJoin(earlierReports, and(eq(earlierReports.partnerId, reports.partnerId), eq(earlierReports.type, "pdt"), idIn(earlierReports.quarterId, quarterIds)))
+          .innerJoin(
+            earlierReports,
+            and(eq(earlierReports.partnerId, reports.partnerId), eq(earlierReports.type, "pdt"), idIn(earlierReports.quarterId, quarterIds)),
+          )
           .innerJoin(
             earlierValues,
             and(eq(earlierValues.reportId, earlierReports.id), eq(earlierValues.productId, pdtValues.productId), eq(earlierValues.stageId, pdtValues.stageId)),
           )
-          .where(idIn(pdtValues.id, selected.map((row) => row.valueId)))
+          .where(
+            idIn(
+              pdtValues.id,
+              selected.map((row) => row.valueId),
+            ),
+          )
       : [];
   const planOf = new Map(plans.map((plan) => [`${plan.valueId}:${plan.quarterId}`, plan]));
   return selected.map((row) => {
@@ -262,7 +269,11 @@ async function quarterFacets(quarterId: number) {
  * rows, kept under the reports' fingerprint; their names read fresh); a chosen id that has none
  * in this quarter stays listed, so the form still shows it.
  */
-async function filterOptions(query: PdtQuery, quarterId: number, fingerprint: Promise<string>): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
+async function filterOptions(
+  query: PdtQuery,
+  quarterId: number,
+  fingerprint: Promise<string>,
+): Promise<Omit<PdtConsolidatedView["options"], "quarter_filter">> {
   const facets = await cachedUnder(fingerprint, "pdt-facets", () => quarterFacets(quarterId));
   const withChosen = (ids: number[], chosen: number | undefined) => (chosen && !ids.includes(chosen) ? [...ids, chosen] : ids);
   const partnerIds = withChosen(facets.partnerIds, query.partner);
@@ -270,7 +281,11 @@ async function filterOptions(query: PdtQuery, quarterId: number, fingerprint: Pr
   const stageIds = withChosen(facets.stageIds, query.stage);
   const [partnerRows, productRows, stageRows] = await Promise.all([
     partnerIds.length
-      ? db.select({ id: partners.id, name: partners.companyName }).from(partners).where(idIn(partners.id, partnerIds)).orderBy(asc(partners.companyName), asc(partners.id))
+      ? db
+          .select({ id: partners.id, name: partners.companyName })
+          .from(partners)
+          .where(idIn(partners.id, partnerIds))
+          .orderBy(asc(partners.companyName), asc(partners.id))
       : [],
     productIds.length ? db.select({ id: products.id, name: products.name }).from(products).where(idIn(products.id, productIds)) : [],
     stageIds.length
@@ -292,7 +307,10 @@ async function filterOptions(query: PdtQuery, quarterId: number, fingerprint: Pr
 // ---------------------------------------------------------------- the page
 
 /** One page of the report with its filters' choices (an unknown or future quarter: WorkflowError 404). */
-export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLIDATED_PAGE_SIZES.pdt }: { pageSize?: number } = {}): Promise<PdtConsolidatedView> {
+export async function listPdtConsolidated(
+  query: PdtQuery,
+  { pageSize = CONSOLIDATED_PAGE_SIZES.pdt }: { pageSize?: number } = {},
+): Promise<PdtConsolidatedView> {
   const quarter = await resolveQuarter(query.quarter);
   const where = and(...reportFilters(query, quarter.id), ...rowFilters(query));
   const fingerprint = reportsFingerprint(quarter.id, "pdt");
@@ -308,9 +326,7 @@ export async function listPdtConsolidated(query: PdtQuery, { pageSize = CONSOLID
   const { partner, reportStatus, product, stage, status } = query;
   // The project status is the partner's product's, changed on the partner's page and not by a
   // report: a count filtered by it is not kept under the reports' fingerprint.
-  const counted = status
-    ? countRows()
-    : cachedUnder(fingerprint, `pdt-count|${JSON.stringify({ partner, reportStatus, product, stage })}`, countRows);
+  const counted = status ? countRows() : cachedUnder(fingerprint, `pdt-count|${JSON.stringify({ partner, reportStatus, product, stage })}`, countRows);
   const [earlier, total, options, dropdown] = await Promise.all([
     historyQuarters(quarter),
     counted,

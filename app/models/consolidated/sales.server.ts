@@ -86,7 +86,6 @@ export type SalesConsolidatedRow = {
   productId: number | null;
 } & Partial<Record<SalesColumnKey, string>>;
 
-
 /** The filter lists (spec section 3): from the quarter's rows of the tab, except the fixed lists. */
 export interface SalesFilterOptions {
   /** quarter_filter: the open quarter first, then earlier ones. */
@@ -158,8 +157,7 @@ async function loadScope(rawQuery: SalesConsolidatedQuery): Promise<Scope> {
   const fingerprint = `${reportsKey}|${kind}`;
   const selected = reportRows.filter(
     (report) =>
-      (query.partner === undefined || report.partnerId === query.partner) &&
-      (query.reportStatus === undefined || report.status === query.reportStatus),
+      (query.partner === undefined || report.partnerId === query.partner) && (query.reportStatus === undefined || report.status === query.reportStatus),
   );
   return { quarter: { id: quarter.id, name: quarter.name }, kind, query, reports: reportRows, selected, fingerprint };
 }
@@ -370,9 +368,17 @@ function reportKeys(scope: Scope): Promise<Map<number, string>> {
       .from(salesRows)
       .where(and(eq(salesRows.reportId, reports.id), eq(salesRows.kind, scope.kind)));
     const rows = await db
-      .select({ id: reports.id, version: sql<string>`${reports.rowsVersion}::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce(${LAST_VERIFICATION_DECISION}, '')` })
+      .select({
+        id: reports.id,
+        version: sql<string>`${reports.rowsVersion}::text || ':' || coalesce((${lastRow})::text, '') || ':' || coalesce(${LAST_VERIFICATION_DECISION}, '')`,
+      })
       .from(reports)
-      .where(idIn(reports.id, scope.reports.map((report) => report.id)));
+      .where(
+        idIn(
+          reports.id,
+          scope.reports.map((report) => report.id),
+        ),
+      );
     const versions = new Map(rows.map((row) => [row.id, row.version]));
     // A report deleted since the scope was read has no rows left: its key says so.
     return new Map(scope.reports.map((report) => [report.id, `sales|${scope.kind}|${report.id}|${versions.get(report.id) ?? "deleted"}`]));
@@ -398,7 +404,8 @@ async function perReport<V>(scope: Scope, reportIds: readonly number[], what: st
 // ---------------------------------------------------------------- counts
 
 /** The query's filters (partner and report status too), without its paging, order, quarter and tab: what a count or an order is kept under. */
-const filterKey = (query: SalesConsolidatedQuery) => JSON.stringify({ ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined });
+const filterKey = (query: SalesConsolidatedQuery) =>
+  JSON.stringify({ ...query, page: undefined, sort: undefined, dir: undefined, quarter: undefined, tab: undefined });
 
 /** Filtered rows per report (selected reports only); the sum is the total. */
 function countsPerReport(scope: Scope): Promise<Map<number, number>> {
@@ -561,7 +568,8 @@ const noOptionValues = (): OptionValues => ({ products: [], countries: [], years
  * where grouping sets over (report, column) sorted the whole quarter's rows twice).
  */
 async function readOptionValues(scope: Scope, reportIds: number[]): Promise<Map<number, OptionValues>> {
-  const distinct = <T>(column: AnyColumn, present: SQL = sql`${column} is not null`) => sql<T[] | null>`array_agg(distinct ${column}) filter (where ${present})`;
+  const distinct = <T>(column: AnyColumn, present: SQL = sql`${column} is not null`) =>
+    sql<T[] | null>`array_agg(distinct ${column}) filter (where ${present})`;
   const reportValues = db
     .select({
       rows: sql<number>`count(*)`.as("rows"),
@@ -766,11 +774,7 @@ async function* rowsOf(scope: Scope): AsyncGenerator<SalesConsolidatedRow> {
 
 /** The download's columns: Company Name, Report Status, then the grid's columns of the tab. */
 function salesDownloadColumns(kind: SalesKind): WorkbookColumn[] {
-  return [
-    { key: "companyName", label: "Company Name" },
-    { key: "reportStatus", label: "Report Status" },
-    ...salesWorkbookColumns(kind),
-  ];
+  return [{ key: "companyName", label: "Company Name" }, { key: "reportStatus", label: "Report Status" }, ...salesWorkbookColumns(kind)];
 }
 
 /** A plain decimal as an Excel number only when the number reads back as the same text. */
@@ -816,7 +820,11 @@ const STORED_VALUES = fetchedFields(rowColumns);
 function downloadCellSql(key: SalesColumnKey): SQL {
   const value = STORED_VALUES[STORED_FIELD[key]];
   if (key === "year") return sql`${value}::text`;
-  if (key === "month") return sql`(array[${sql.join(MONTHS.map((month) => sql`${month}`), sql`, `)}])[${value}]`;
+  if (key === "month")
+    return sql`(array[${sql.join(
+      MONTHS.map((month) => sql`${month}`),
+      sql`, `,
+    )}])[${value}]`;
   // As storedNumberText writes it: no trailing zeros.
   if (NUMBER_KEY_SET.has(key)) return sql`trim_scale(${value})`;
   return textSql(value);
@@ -824,7 +832,10 @@ function downloadCellSql(key: SalesColumnKey): SQL {
 
 /** `array[…]::type` of the values, each its own parameter. */
 const sqlArray = (values: readonly (string | number)[], type: "int[]" | "text[]") =>
-  sql`array[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::${sql.raw(type)}`;
+  sql`array[${sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )}]::${sql.raw(type)}`;
 
 /**
  * The whole download as one SELECT whose rows are the file's (company, report status, the tab's
@@ -837,9 +848,18 @@ const sqlArray = (values: readonly (string | number)[], type: "int[]" | "text[]"
  */
 function downloadSelect(scope: Scope) {
   const { selected } = scope;
-  const ids = sqlArray(selected.map((report) => report.id), "int[]");
-  const companyCells = sqlArray(selected.map((report) => neutraliseCell(report.companyName)), "text[]");
-  const statuses = sqlArray(selected.map((report) => report.status), "text[]");
+  const ids = sqlArray(
+    selected.map((report) => report.id),
+    "int[]",
+  );
+  const companyCells = sqlArray(
+    selected.map((report) => neutraliseCell(report.companyName)),
+    "text[]",
+  );
+  const statuses = sqlArray(
+    selected.map((report) => report.status),
+    "text[]",
+  );
   const reportList = sql`unnest(${ids}, ${companyCells}, ${statuses}) with ordinality as selected(report_id, company_cell, report_status, n)`;
   const keys = columnsFor(scope.kind).map((column) => column.key);
   const cells = db
@@ -854,7 +874,11 @@ function downloadSelect(scope: Scope) {
     .as("cells");
   const cellColumns = cells as unknown as Record<string, SQL.Aliased>;
   return db
-    .select({ company: sql`selected.company_cell`, status: sql`selected.report_status`, ...Object.fromEntries(keys.map((_, index) => [`c${index}`, cellColumns[`c${index}`]])) })
+    .select({
+      company: sql`selected.company_cell`,
+      status: sql`selected.report_status`,
+      ...Object.fromEntries(keys.map((_, index) => [`c${index}`, cellColumns[`c${index}`]])),
+    })
     .from(reportList)
     .crossJoinLateral(cells)
     .orderBy(sql`selected.n`)

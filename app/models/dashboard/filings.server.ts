@@ -23,8 +23,7 @@ export function filingScope(quarter: Quarter): FilingScope {
   return { quarter, futureQuarters: plannedFilingQuarters(quarter) };
 }
 
-const inScope = (scope: FilingScope, query: DashboardQuery) =>
-  and(eq(f.quarterId, scope.quarter.id), eq(f.approvedOnly, !query.unapproved));
+const inScope = (scope: FilingScope, query: DashboardQuery) => and(eq(f.quarterId, scope.quarter.id), eq(f.approvedOnly, !query.unapproved));
 
 /** 'Product Wise Country Count': per product, the countries with the status, or per future quarter. */
 export async function productCountryCount(scope: FilingScope, query: DashboardQuery, all = false): Promise<DashboardTable> {
@@ -70,7 +69,10 @@ export async function countryProductCount(scope: FilingScope, query: DashboardQu
     .from(f)
     .where(where);
   const window = tableWindow(query, id, Number(total), all);
-  const quarterOrder = sql`array_position(array[${sql.join(statuses.map((status) => sql`${status}`), sql`, `)}]::text[], ${f.status})`;
+  const quarterOrder = sql`array_position(array[${sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  )}]::text[], ${f.status})`;
   const rows = await db
     .select({ country: countries.name, product: products.name, status: f.status, partners: sql<number>`sum(${f.partners})::int` })
     .from(f)

@@ -15,9 +15,7 @@ export const DASHBOARD_PROJECT_STATUSES = ["ON_HOLD", "UNDER_DEVELOPMENT", "DROP
 
 const activeProjects = and(eq(partnerProducts.isActive, true), eq(partners.isActive, true), eq(products.isActive, true));
 
-const statusCounts = DASHBOARD_PROJECT_STATUSES.map(
-  (status) => sql<number>`(count(*) filter (where ${partnerProducts.projectStatus} = ${status}))::int`,
-);
+const statusCounts = DASHBOARD_PROJECT_STATUSES.map((status) => sql<number>`(count(*) filter (where ${partnerProducts.projectStatus} = ${status}))::int`);
 const countedStatus = sql`${partnerProducts.projectStatus} in (${sql.join(
   DASHBOARD_PROJECT_STATUSES.map((status) => sql`${status}`),
   sql`, `,

@@ -105,7 +105,10 @@ export async function salesCrossTable(
       .leftJoin(partners, joinOn("partner", partners.id))
       .leftJoin(countries, joinOn("country", countries.id))
       .orderBy(asc(sql`lower(${aName})`), asc(pairs.aId), desc(pairs.units), asc(sql`lower(${bName})`), asc(pairs.bId));
-  const [{ value: total }] = await db.select({ value: sql<number>`count(*)::int` }).from(d).where(where);
+  const [{ value: total }] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(d)
+    .where(where);
   const window = tableWindow(query, id, Number(total), all);
   const rows = await base().limit(window.limit).offset(window.offset);
   return {
@@ -151,19 +154,16 @@ const MEMBER_GRAIN: Record<SalesDimension, string> = { product: "product_partner
  * `dimension` x the latest periods (columns), with its sales total of all time (as in the cross
  * tables): one row per product, company or country that sold, by name.
  */
-export async function salesOverTimeTable(
-  id: string,
-  title: string,
-  dimension: SalesDimension,
-  query: DashboardQuery,
-  all = false,
-): Promise<DashboardTable> {
+export async function salesOverTimeTable(id: string, title: string, dimension: SalesDimension, query: DashboardQuery, all = false): Promise<DashboardTable> {
   const name = DIMENSION_NAME[dimension];
   const dimensionId = DIMENSION_ID[dimension];
   const members = and(eq(d.grain, MEMBER_GRAIN[dimension]), approvedOnly(query));
   const [periods, [{ value: total }]] = await Promise.all([
     latestPeriods(query.period, query),
-    db.select({ value: sql<number>`count(distinct ${dimensionId})::int` }).from(d).where(members),
+    db
+      .select({ value: sql<number>`count(distinct ${dimensionId})::int` })
+      .from(d)
+      .where(members),
   ]);
   const window = tableWindow(query, id, Number(total), all);
   const shown = await db
@@ -190,7 +190,10 @@ export async function salesOverTimeTable(
               approvedOnly(query),
               // The grain's other dimensions are 0: saying so lets the primary key find the members.
               ...(["product", "partner", "country"] as const).filter((other) => other !== dimension).map((other) => eq(DIMENSION_ID[other], 0)),
-              inArray(dimensionId, shown.map((member) => member.id)),
+              inArray(
+                dimensionId,
+                shown.map((member) => member.id),
+              ),
               inArray(key, periods),
             ),
           )

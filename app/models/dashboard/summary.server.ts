@@ -20,7 +20,10 @@ interface SummaryRow {
 
 const statusOf = (type: ReportTypeKey) => sql<string | null>`max(${reports.status}::text) filter (where ${reports.type} = ${type})`;
 const countWhere = (statuses: string[]) =>
-  sql`count(${reports.id}) filter (where ${reports.status}::text in (${sql.join(statuses.map((status) => sql`${status}`), sql`, `)}))`;
+  sql`count(${reports.id}) filter (where ${reports.status}::text in (${sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  )}))`;
 
 /** Which partners each view lists, from their reports of the quarter. */
 const VIEW_CONDITION: Record<SummaryView, SQL> = {

@@ -12,12 +12,7 @@ import { queryText } from "~/utils/text-rules";
 /** A record id filter: a positive int4, or no filter. */
 export const idFilter = z.coerce.number().int().positive().max(MAX_ID).optional().catch(undefined);
 /** A free-text or list filter: trimmed, bounded; empty, or a text no stored value can hold, means none. */
-export const textFilter = z
-  .string()
-  .max(200)
-  .transform(queryText)
-  .optional()
-  .catch(undefined);
+export const textFilter = z.string().max(200).transform(queryText).optional().catch(undefined);
 /** One value of a list (a status, a tab), or none. */
 export const choiceFilter = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional().catch(undefined);
 

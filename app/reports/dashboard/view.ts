@@ -8,16 +8,7 @@ import type { DashboardQuery } from "./query";
 export const DASHBOARD_PATH = "/admin/dashboard";
 export const DASHBOARD_PAGE_SIZE = 50;
 
-export const DASHBOARD_TABS = [
-  "product",
-  "summary",
-  "filings",
-  "sales-product",
-  "sales-company",
-  "sales-country",
-  "sales-time",
-  "price",
-] as const;
+export const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales-company", "sales-country", "sales-time", "price"] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 export const DASHBOARD_TAB_LABELS: Record<DashboardTab, string> = {
@@ -53,7 +44,6 @@ export type Period = (typeof PERIODS)[number];
 export const PERIOD_LABELS: Record<Period, string> = { year: "Year", quarter: "Quarter", month: "Month" };
 /** Columns of an over-time table: the latest periods with sales. */
 export const PERIOD_COLUMNS: Record<Period, number> = { year: 6, quarter: 8, month: 12 };
-
 
 /** The query values a link to this view carries (defaults left out). */
 export function dashboardLinkValues(query: DashboardQuery): Record<string, string | undefined> {

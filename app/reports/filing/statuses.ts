@@ -26,10 +26,7 @@ export const FILING_CELL_RULES: Record<"status", CellRule> = { status: { text: "
  * Reads one cell: blank or "0" is the empty cell ("0"); anything else must be one of `options`,
  * whatever its case, and comes back spelled as the option is.
  */
-export function normaliseFilingCell(
-  input: string,
-  options: readonly string[],
-): { ok: true; value: string } | { ok: false } {
+export function normaliseFilingCell(input: string, options: readonly string[]): { ok: true; value: string } | { ok: false } {
   const trimmed = input.trim();
   if (trimmed === "" || trimmed === FILING_EMPTY) return { ok: true, value: FILING_EMPTY };
   const wanted = trimmed.toLowerCase();

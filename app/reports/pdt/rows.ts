@@ -55,11 +55,7 @@ export function parsePdtDate(input: string): { ok: true; value: string | null } 
   if (text === "") return { ok: true, value: null };
   const us = US_DATE.exec(text);
   const iso = us ? null : ISO_DATE.exec(text);
-  const value = us
-    ? isoFromParts(Number(us[3]), Number(us[1]), Number(us[2]))
-    : iso
-      ? isoFromParts(Number(iso[1]), Number(iso[2]), Number(iso[3]))
-      : null;
+  const value = us ? isoFromParts(Number(us[3]), Number(us[1]), Number(us[2])) : iso ? isoFromParts(Number(iso[1]), Number(iso[2]), Number(iso[3])) : null;
   return value === null ? { ok: false } : { ok: true, value };
 }
 
@@ -90,7 +86,11 @@ export function slipDays(previousIso: string | null, currentIso: string | null):
 // ---------------------------------------------------------------- status
 
 const STATUS_BY_KEY = new Map<string, ProjectStatus>();
-const statusKey = (text: string) => text.trim().toUpperCase().replace(/[\s_-]+/g, "_");
+const statusKey = (text: string) =>
+  text
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]+/g, "_");
 for (const status of PROJECT_STATUSES) {
   STATUS_BY_KEY.set(statusKey(status), status);
   STATUS_BY_KEY.set(statusKey(PROJECT_STATUS_LABELS[status]), status);

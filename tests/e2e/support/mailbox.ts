@@ -22,9 +22,7 @@ export function startMailbox(port = Number(process.env.E2E_SMTP_PORT || 2526)) {
     },
   });
   return new Promise<{ received: ReceivedMail[]; close: () => Promise<void> }>((resolve) => {
-    server.listen(port, "127.0.0.1", () =>
-      resolve({ received, close: () => new Promise((done) => server.close(() => done())) }),
-    );
+    server.listen(port, "127.0.0.1", () => resolve({ received, close: () => new Promise((done) => server.close(() => done())) }));
   });
 }
 
@@ -33,4 +31,3 @@ export function linkFrom(raw: string) {
   const unfolded = raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
   return /http:\/\/localhost:\d+\/set-password\/[\w-]+/.exec(unfolded)?.[0];
 }
-

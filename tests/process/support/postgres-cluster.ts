@@ -48,8 +48,7 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
     const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run("id", ["-u", "postgres"]), run("id", ["-g", "postgres"])]);
     fs.chownSync(folder, Number(uid), Number(gid));
   }
-  const pg = (name: string, args: string[]) =>
-    asRoot ? run("runuser", ["-u", "postgres", "--", tool(name), ...args]) : run(tool(name), args);
+  const pg = (name: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", tool(name), ...args]) : run(tool(name), args));
 
   await pg("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();

@@ -4,7 +4,14 @@ import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { FilingPlanView } from "~/models/filing-plan.server";
 import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
-import { FILING_NO_DATA, FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
+import {
+  FILING_NO_DATA,
+  FILING_NOTHING_TO_REPORT,
+  FILING_PROBLEM_HEADINGS,
+  FILING_TABLE,
+  filingFieldName,
+  type FilingPayload,
+} from "~/reports/filing/contract";
 import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { useDisplay } from "~/hooks/use-display";
 import { InvalidDataDialog } from "../../report/dialogs";
@@ -70,15 +77,7 @@ function StatusEditor({ row, column, onRowChange, onClose, options, label }: Ren
  * a cell is one status of its product type's list, chosen from a dropdown; Delete empties it to '0'.
  * Only the changed cells are posted, as the map country → product → status.
  */
-export function FilingGridEditor({
-  view,
-  viewerRole,
-  screen,
-}: {
-  view: FilingPlanView;
-  viewerRole: "ADMIN" | "STAFF" | "PARTNER";
-  screen: ReportScreen;
-}) {
+export function FilingGridEditor({ view, viewerRole, screen }: { view: FilingPlanView; viewerRole: "ADMIN" | "STAFF" | "PARTNER"; screen: ReportScreen }) {
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const format = useFormatters();

@@ -4,7 +4,16 @@ import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/models/pdt-report.server";
 import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
-import { formatPdtDate, normalisePdtRow, normalisePdtStatus, PDT_CELL_RULES, PDT_COLUMN_LABELS, PDT_STATUSES, slipDays, type PdtColumnKey } from "~/reports/pdt/rows";
+import {
+  formatPdtDate,
+  normalisePdtRow,
+  normalisePdtStatus,
+  PDT_CELL_RULES,
+  PDT_COLUMN_LABELS,
+  PDT_STATUSES,
+  slipDays,
+  type PdtColumnKey,
+} from "~/reports/pdt/rows";
 import { useDisplay } from "~/hooks/use-display";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { InvalidDataDialog } from "../../report/dialogs";
@@ -95,15 +104,7 @@ function StatusEditor({ row, onRowChange, onClose, label }: RenderEditCellProps<
  * stage), status (one per product: changing it on a stage changes the product's), notes and the
  * quarter's dates editable, earlier quarters and the slip read-only. Only changed rows are posted.
  */
-export function PdtGridEditor({
-  view,
-  viewerRole,
-  screen,
-}: {
-  view: PdtReportView;
-  viewerRole: "ADMIN" | "STAFF" | "PARTNER";
-  screen: ReportScreen;
-}) {
+export function PdtGridEditor({ view, viewerRole, screen }: { view: PdtReportView; viewerRole: "ADMIN" | "STAFF" | "PARTNER"; screen: ReportScreen }) {
   const { result, busy } = screen;
   const { t, i18n } = useTranslation();
   const display = useDisplay();
@@ -181,7 +182,10 @@ export function PdtGridEditor({
         editable: !readOnly,
         cellClass: (row) => (invalidCells(row).has(key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell"),
         renderCell: ({ row }) => {
-          const value = key === "status" ? t(PROJECT_STATUS_LABELS[cellOf(row, "status") as keyof typeof PROJECT_STATUS_LABELS] ?? cellOf(row, "status")) : cellOf(row, key);
+          const value =
+            key === "status"
+              ? t(PROJECT_STATUS_LABELS[cellOf(row, "status") as keyof typeof PROJECT_STATUS_LABELS] ?? cellOf(row, "status"))
+              : cellOf(row, key);
           return <CellValue value={value} invalid={invalidCells(row).has(key) ? rules.describe(key) : null} />;
         },
         renderEditCell: (props) => (key === "status" ? <StatusEditor {...props} label={label} /> : <CellEditor {...props} label={label} />),
@@ -197,8 +201,18 @@ export function PdtGridEditor({
       editable("status", 170),
       editable("notes", 220),
       ...earlierQuarters.flatMap((quarter): Column<EditableRow>[] => [
-        { key: `start-${quarter}`, name: `${quarter} ${t("Start Date")}`, width: 130, renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.startDate) },
-        { key: `end-${quarter}`, name: `${quarter} ${t("End Date")}`, width: 130, renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.endDate) },
+        {
+          key: `start-${quarter}`,
+          name: `${quarter} ${t("Start Date")}`,
+          width: 130,
+          renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.startDate),
+        },
+        {
+          key: `end-${quarter}`,
+          name: `${quarter} ${t("End Date")}`,
+          width: 130,
+          renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.endDate),
+        },
       ]),
       editable("startDate", 130),
       editable("endDate", 130),

@@ -6,7 +6,10 @@ export function SlipBadge({ days }: { days: number | null }) {
   if (days === null || days === 0) return null;
   const later = days > 0;
   return (
-    <span className={`slip slip--${later ? "later" : "earlier"}`} title={t(later ? "{{days}} days later than last quarter's plan" : "{{days}} days earlier than last quarter's plan", { days: Math.abs(days) })}>
+    <span
+      className={`slip slip--${later ? "later" : "earlier"}`}
+      title={t(later ? "{{days}} days later than last quarter's plan" : "{{days}} days earlier than last quarter's plan", { days: Math.abs(days) })}
+    >
       {later ? `+${days}` : `−${Math.abs(days)}`}
     </span>
   );
