@@ -103,13 +103,16 @@ const declaredBodyBytes = (req: Request) => (req.get("transfer-encoding") ? Infi
  * body) leaves the rest of the body in the connection, in front of the client's next request.
  * Node reads such a rest off only when nothing listens to the request stream, and the Remix
  * request's body always does. So the rest is read and dropped here once the answer is sent, when
- * its size is known and within what the portal accepts at all; otherwise the answer says
- * `Connection: close` and the connection ends after it (a client or proxy sends nothing more on it).
+ * its size is known and within what the portal accepts at all; otherwise (and for any refusal of a
+ * body of unknown size) the answer says `Connection: close` and the connection ends after it (a
+ * client or proxy sends nothing more on it).
  */
 app.use((req: Request, res: Response, next: NextFunction) => {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
   res.writeHead = ((...args: unknown[]) => {
-    if (!req.complete && declaredBodyBytes(req) > MAX_REQUEST_BYTES) res.setHeader("Connection", "close");
+    // A refused body of unknown size closes the connection whether or not its end happened to arrive already.
+    const refused = (typeof args[0] === "number" ? args[0] : res.statusCode) >= 400;
+    if ((!req.complete || refused) && declaredBodyBytes(req) > MAX_REQUEST_BYTES) res.setHeader("Connection", "close");
     return writeHead(...args);
   }) as Response["writeHead"];
   res.on("finish", () => {
