@@ -385,8 +385,8 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
 
     // Every id named must be a row of this report (of the right kind for an update).
     const updates = prepared.flatMap(({ kind, rows }) => rows.filter((row) => row.id != null && !deletedIds.has(row.id)).map((row) => ({ kind, row })));
-    // Rows to update are read whole (to compare), rows to delete only as ids: an upload that
-    // replaces 12,000 rows names them all. One statement each, the ids as one array.
+    // Rows to update are read whole (to compare); rows to delete are checked by what the delete
+    // removes (an upload that replaces 12,000 rows names them all). The ids go as one array.
     const updatedIds = [...new Set(updates.map(({ row }) => row.id!))];
     const existing = new Map<number, SalesRowRecord>();
     if (updatedIds.length) {
