@@ -12,7 +12,8 @@ import type { RowProblem } from "~/reports/frame/contract";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { parseId } from "~/utils/ids";
-import { parseQuarterName, quarterIndex, type QuarterRef } from "~/utils/quarters";
+import { quarterIndex, type QuarterRef } from "~/utils/quarters";
+import { storedQuarterRow } from "./quarter.server";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { listFilingStatuses, type FilingCategory } from "./filing-statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "./product-verification.server";
@@ -115,8 +116,7 @@ export async function loadFilingPlan({
   quarterName?: string | null;
 }): Promise<FilingPlanView> {
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "filing" });
-  // The frame's quarter is a stored one: its name is its year and quarter.
-  const quarter = parseQuarterName(frame.quarter.name)!;
+  const quarter = storedQuarterRow(frame.quarter);
   const [products, countryList, statusLists, plan] = await Promise.all([
     partnerActiveProducts(partnerId),
     listFilingCountries(),

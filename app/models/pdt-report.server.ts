@@ -11,6 +11,7 @@ import { partnerProducts, pdtValues, products, quarters, reports, stages } from 
 import { PDT_COLUMN_LABELS, normalisePdtRow, slipDays, type PdtCells, type PdtColumnKey, type PdtStatus } from "~/reports/pdt/rows";
 import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
+import { storedQuarterRow } from "./quarter.server";
 import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
 import { writeAudit } from "./audit.server";
 import {
@@ -165,7 +166,7 @@ export async function loadPdtReport({
   quarterName?: string | null;
 }): Promise<PdtReportView> {
   const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "pdt" });
-  const [quarter] = await db.select().from(quarters).where(eq(quarters.id, frame.quarter.id));
+  const quarter = storedQuarterRow(frame.quarter);
   const { rows, earlierQuarters } = await loadPdtRows(db, partnerId, quarter, frame.report.id);
   const quarterOrder = [...earlierQuarters, quarter.name].map((name) => ({ name, ...quarterBounds(parseQuarterName(name)!) }));
   return { ...frame, rows, quarterOrder };

@@ -1,7 +1,7 @@
 import { asc, eq, and } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { quarters } from "~/db/schema";
-import { quarterBounds, quarterIndex, quarterName, quarterOf, type QuarterRef } from "~/utils/quarters";
+import { parseQuarterName, quarterBounds, quarterIndex, quarterName, quarterOf, type QuarterRef } from "~/utils/quarters";
 import { portalNow } from "~/utils/today.server";
 
 export type Quarter = typeof quarters.$inferSelect;
@@ -32,6 +32,13 @@ export function openQuarterRef(): QuarterRef {
 export function openQuarterSpan(): { name: string; startDate: string; endDate: string } {
   const ref = openQuarterRef();
   return { name: quarterName(ref), ...quarterBounds(ref) };
+}
+
+/** A stored quarter's row from its id and name: its name gives its year, quarter and days, as ensureQuarter stored them. */
+export function storedQuarterRow({ id, name }: { id: number; name: string }): Quarter {
+  const ref = parseQuarterName(name);
+  if (!ref) throw new Error(`Not a quarter's name: ${name}`);
+  return { id, name, year: ref.year, quarter: ref.quarter, ...quarterBounds(ref) };
 }
 
 export function getOpenQuarter(): Promise<Quarter> {

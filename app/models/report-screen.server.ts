@@ -83,7 +83,7 @@ export async function getQuarterById(quarterId: number): Promise<Quarter> {
   return quarter;
 }
 
-async function findReport(partnerId: number, quarterId: number, type: ReportTypeKey) {
+export async function findReport(partnerId: number, quarterId: number, type: ReportTypeKey) {
   const [report] = await db
     .select()
     .from(reports)

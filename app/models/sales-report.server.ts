@@ -5,7 +5,7 @@
  * app/models/report-workflow.server.ts.
  */
 import Decimal from "decimal.js";
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { idIn } from "~/db/sql-pieces";
 import { minuteStore } from "~/utils/minute-cache.server";
@@ -34,10 +34,12 @@ import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames, ty
 import {
   assertMayAccess,
   assertReportPartner,
+  findReport,
   getQuarterById,
   loadReportFrame,
   performRowsAction,
   REPORT_HAS_ROWS,
+  resolveQuarter,
   ROWS_NOT_IN_REPORT,
   type Actor,
   type ReportFrameView,
@@ -170,6 +172,30 @@ export async function loadSalesReport({
   const frame = await loadSalesFrame(viewer, partnerId, quarterName);
   const [reference, rows] = await Promise.all([loadReferenceData(partnerId), loadRows(frame.report.id ?? undefined)]);
   return { ...frame, rows, lists: reference.lists };
+}
+
+/** Which of `ids` are rows of the partner's report in the quarter that are not of `kind` (a save of one table may not delete the other's rows). */
+export async function rowsOfOtherKind({
+  viewer,
+  partnerId,
+  quarterName,
+  kind,
+  ids,
+}: {
+  viewer: Actor;
+  partnerId: number;
+  quarterName?: string | null;
+  kind: SalesKind;
+  ids: readonly number[];
+}) {
+  assertMayAccess(viewer, partnerId);
+  const report = await findReport(partnerId, (await resolveQuarter(quarterName)).id, "sales");
+  if (!report || !ids.length) return new Set<number>();
+  const rows = await db
+    .select({ id: salesRows.id })
+    .from(salesRows)
+    .where(and(eq(salesRows.reportId, report.id), idIn(salesRows.id, [...ids]), ne(salesRows.kind, kind)));
+  return new Set(rows.map((row) => row.id));
 }
 
 function loadSalesFrame(viewer: Actor, partnerId: number, quarterName?: string | null) {

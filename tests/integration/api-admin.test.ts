@@ -6,7 +6,7 @@
  */
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { db, onStatement } from "~/db/client.server";
+import { db } from "~/db/client.server";
 import {
   auditLog,
   countries,
@@ -31,6 +31,7 @@ import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
 import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+import { counted } from "../support/statements";
 
 const UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 
@@ -159,17 +160,6 @@ async function storedActiveProducts(partnerId: number) {
 }
 
 const byProductId = (rows: { product_id: number }[]) => [...rows].sort((a, b) => a.product_id - b.product_id);
-
-/** The statements `run` sends, and what it returned. */
-async function counted<T>(run: () => Promise<T>): Promise<{ statements: string[]; result: T }> {
-  const statements: string[] = [];
-  const stop = onStatement((statement) => statements.push(statement));
-  try {
-    return { statements, result: await run() };
-  } finally {
-    stop();
-  }
-}
 
 // ---------------------------------------------------------------- partners
 

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, onStatement } from "~/db/client.server";
+import { db } from "~/db/client.server";
 import { partners, salesRows } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { loadSalesReport } from "~/models/sales-report.server";
@@ -13,20 +13,10 @@ import { loader as filingLoader } from "~/routes/_shell.partner.filing-plans";
 import { loader as pdtLoader } from "~/routes/_shell.partner.development-timeline";
 import { action as salesAction, loader as salesLoader } from "~/routes/_shell.partner.sales-report";
 import { buildRequest, runRoute, sessionCookieFor, type RouteResult } from "../support/remix";
+import { counted } from "../support/statements";
 
 const MAX_STATEMENTS = 12;
 const ACME = "partner1@example.org";
-
-/** The statements `run` sends, and what it returned. */
-async function counted<T>(run: () => Promise<T>): Promise<{ statements: string[]; result: T }> {
-  const statements: string[] = [];
-  const stop = onStatement((statement) => statements.push(statement));
-  try {
-    return { statements, result: await run() };
-  } finally {
-    stop();
-  }
-}
 
 describe("SQL statements per request", () => {
   it.each([

@@ -8,7 +8,7 @@ import * as z from "zod";
 import { listCountries } from "~/models/partner.server";
 import { partnerActiveProducts } from "~/models/product-verification.server";
 import { resolveQuarter } from "~/models/report-screen.server";
-import { loadSalesReport, saveMessage, saveSalesReport } from "~/models/sales-report.server";
+import { loadSalesReport, rowsOfOtherKind, saveMessage, saveSalesReport } from "~/models/sales-report.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { SALES_SPEC_FIELD, SAVE_MAX_ROWS } from "~/reports/sales/contract";
@@ -85,7 +85,9 @@ const SalesTemplate = z
 const tabProducts = async (partnerId: number, kind: SalesKind) => (await partnerActiveProducts(partnerId)).filter((product) => product.category === kind);
 
 async function loadTab(viewer: AuthUser, kind: SalesKind, partnerId: number, quarterName: string | undefined): Promise<z.infer<typeof SalesTemplate>> {
-  const [view, countries, products] = await Promise.all([loadSalesReport({ viewer, partnerId, quarterName }), listCountries(), tabProducts(partnerId, kind)]);
+  // The report first: it refuses a viewer who may not see the partner's data before anything else is read.
+  const view = await loadSalesReport({ viewer, partnerId, quarterName });
+  const [countries, products] = await Promise.all([listCountries(), tabProducts(partnerId, kind)]);
   const ids: Record<IdField, Map<string, number>> = {
     country_id: new Map(countries.map((country) => [country.name, country.id])),
     product_id: new Map(products.map((product) => [product.name, product.id])),
@@ -230,7 +232,7 @@ async function modelRows(kind: SalesKind, partnerId: number, posted: PostedRow[]
 /** Ids to delete may not be the other tab's rows, which the model would delete as any of the report's. */
 async function refuseOtherTabRows(viewer: AuthUser, kind: SalesKind, partnerId: number, quarterName: string | undefined, ids: number[]) {
   const other = kind === "API" ? "FDF" : "API";
-  const otherIds = new Set((await loadSalesReport({ viewer, partnerId, quarterName })).rows[other].map((row) => row.id));
+  const otherIds = await rowsOfOtherKind({ viewer, partnerId, quarterName, kind, ids });
   const refused = ids.flatMap((id, index) => (otherIds.has(id) ? [[`sales_report_id.${index}`, [`A row of the ${other} tab.`]]] : []));
   if (refused.length) throw invalid(Object.fromEntries(refused));
 }
