@@ -50,7 +50,7 @@ import postgres from "postgres";
 import { decode } from "turbo-stream";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
 import { unpackSalesRows, type PackedSalesRows, type SalesGridRows } from "../app/reports/sales/contract";
-import { deriveFdfValues, type SalesKind } from "../app/utils/sales-rows";
+import { deriveFdfValues, type SalesKind } from "../app/reports/sales/rows";
 import { benchDatabaseUrl, benchServerUrl, parseSize, type BenchSize } from "./generate";
 import { startBuiltServer, stopServer } from "./server";
 

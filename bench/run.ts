@@ -22,7 +22,7 @@ import ExcelJS from "exceljs";
 import postgres from "postgres";
 import { POSTGRES_SESSION } from "../app/db/client.server";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
-import { deriveFdfValues } from "../app/utils/sales-rows";
+import { deriveFdfValues } from "../app/reports/sales/rows";
 import { benchDatabaseUrl, benchServerUrl, parseShape, parseSize, SIZES, type BenchShape, type BenchSize } from "./generate";
 import { startBuiltServer, stopServer } from "./server";
 

@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
 import { isDatabaseUnavailable } from "~/db/unavailable.server";
 import { findApiTokenUser } from "~/models/api-token.server";
-import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
+import { StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
 import { CHARACTERS_NOT_ALLOWED, isStorableText } from "~/utils/text-rules";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report-status-icon";
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
-import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/utils/reports";
+import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/reports/frame/registry";
 import { ScrollRegion } from "./scroll-region";
 
 interface Target {

@@ -6,7 +6,7 @@ import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { queryHref } from "~/reports/consolidated/paging";
-import { DownloadLinks, FilterSelect, SortHeader } from "./consolidated/table-kit";
+import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
 
 const PERFORMANCE_PATH = "/admin/partner-performance";

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Icon } from "./icons";
 import { useTranslation } from "react-i18next";
-import type { ReportState, ReportTypeKey } from "~/utils/reports";
+import type { ReportState, ReportTypeKey } from "~/reports/frame/registry";
 
 /** Column and tooltip names of the three reports. */
 export const REPORT_STATUS_TYPE_LABELS: Record<ReportTypeKey, string> = {

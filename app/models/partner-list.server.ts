@@ -3,10 +3,10 @@ import { db } from "~/db/client.server";
 import { apiTokens, partnerProducts, partners, products, reportMessages, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
 import type { ProjectStatus } from "~/utils/project-status";
-import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/utils/reports";
+import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import { writeAudit } from "./audit.server";
 import { getOpenQuarter } from "./quarter.server";
-import { unreadBy, type MessageSide } from "./report-workflow.server";
+import { unreadBy, type MessageSide } from "~/reports/frame/workflow.server";
 
 // ---------------------------------------------------------------- the list
 

@@ -27,9 +27,9 @@ import { baseQuery, choiceFilter, idFilter } from "~/reports/consolidated/query"
 import { pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
 import { quarterIndex } from "~/utils/quarters";
 import { openQuarterRef } from "./quarter.server";
-import { resolveQuarter } from "./report-screen.server";
-import { tableDownload, type DownloadFormat } from "./consolidated/download.server";
-import type { WorkbookCell, WorkbookColumn } from "./workbook.server";
+import { resolveQuarter } from "~/reports/frame/screen.server";
+import { tableDownload, type DownloadFormat } from "~/reports/consolidated/download.server";
+import type { WorkbookCell, WorkbookColumn } from "~/reports/frame/workbook.server";
 
 // ---------------------------------------------------------------- query
 

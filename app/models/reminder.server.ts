@@ -6,7 +6,7 @@ import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast.server";
 import { appUrl } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { owedReportTypes, PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/utils/reports";
+import { owedReportTypes, PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import { writeAudit } from "./audit.server";
 import { enqueueMail } from "./mail.server";
 import { getOpenQuarter, type Quarter } from "./quarter.server";

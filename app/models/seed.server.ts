@@ -23,7 +23,7 @@ import {
 } from "~/db/schema";
 import { plannedFilingQuarters } from "~/reports/filing/statuses";
 import { addQuarters, quarterBounds, type QuarterRef } from "~/utils/quarters";
-import { deriveFdfValues } from "~/utils/sales-rows";
+import { deriveFdfValues } from "~/reports/sales/rows";
 import { hashPassword } from "./password.server";
 import { ensureQuarter, openQuarterRef } from "./quarter.server";
 

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
-import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
+import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
 import dashboardStyles from "~/components/dashboard/dashboard.css";
 import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
 import { ReportStatusCounts } from "~/components/dashboard/report-status-counts";
@@ -13,7 +13,7 @@ import { getOpenQuarter } from "~/models/quarter.server";
 import { reportStatusCounts } from "~/models/report-overview.server";
 import { getCutOffDate } from "~/models/settings.server";
 import { DASHBOARD_TAB_LABELS } from "~/reports/dashboard/view";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
-import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
+import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
 import { PageHeader } from "~/components/page-header";
 import {
   PerformanceChartPanel,
@@ -12,10 +12,10 @@ import {
   PerformanceTable,
   type PerformanceState,
 } from "~/components/partner-performance-table";
-import reportStyles from "~/components/report/report-frame.css";
+import reportStyles from "~/reports/frame/report-frame.css";
 import { listPartnerPerformance, performanceQuerySchema, performanceSortOf } from "~/models/partner-performance.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

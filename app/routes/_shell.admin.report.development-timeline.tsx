@@ -1,13 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PdtReportDownloads, PdtReportFilters, PdtReportPager, PdtReportTable, type PdtReportState } from "~/components/consolidated/pdt-report-table";
+import { PdtReportDownloads, PdtReportFilters, PdtReportPager, PdtReportTable, type PdtReportState } from "~/reports/pdt/consolidated-table";
 import { PageHeader } from "~/components/page-header";
-import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
-import reportStyles from "~/components/report/report-frame.css";
-import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/models/consolidated/pdt.server";
+import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/reports/pdt/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

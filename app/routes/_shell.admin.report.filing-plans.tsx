@@ -1,11 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { FilingReport } from "~/components/consolidated/filing-report-table";
-import styles from "~/components/consolidated/filing-report.css";
-import reportStyles from "~/components/report/report-frame.css";
-import { filingQuerySchema, listFilingConsolidated } from "~/models/consolidated/filing.server";
+import { FilingReport } from "~/reports/filing/consolidated-table";
+import styles from "~/reports/filing/consolidated.css";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { filingQuerySchema, listFilingConsolidated } from "~/reports/filing/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

@@ -1,13 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SalesReportDownloads, SalesReportTable } from "~/components/consolidated/sales-report-table";
+import { SalesReportDownloads, SalesReportTable } from "~/reports/sales/consolidated-table";
 import { PageHeader } from "~/components/page-header";
-import consolidatedStyles from "~/components/consolidated/consolidated-report.css";
-import reportStyles from "~/components/report/report-frame.css";
-import { listSalesConsolidated, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { listSalesConsolidated, salesConsolidatedQuery } from "~/reports/sales/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

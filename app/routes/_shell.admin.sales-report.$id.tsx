@@ -1,16 +1,16 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
-import reportStyles from "~/components/report/report-frame.css";
-import { ProductVerificationWarning } from "~/components/grids/product-verification";
-import { SalesReportPage } from "~/components/grids/sales-report-page";
-import { RefusalPage } from "~/components/report/refusal-page";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { ProductVerificationWarning } from "~/reports/sales/product-verification";
+import { SalesReportPage } from "~/reports/sales/sales-report-page";
+import { RefusalPage } from "~/reports/frame/refusal-page";
 import { isRefusalPage } from "~/reports/frame/contract";
-import { shouldRevalidateReport } from "~/components/report/report-page";
+import { shouldRevalidateReport } from "~/reports/frame/report-page";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
-import { handleSalesReportAction, loadSalesReportPage } from "~/report-routes/sales.server";
-import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
+import { handleSalesReportAction, loadSalesReportPage } from "~/reports/sales/page.server";
+import { heavyPostHeaders } from "~/reports/frame/heavy-posts.server";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Sales Report" };

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { reportStateLabel, reportStateSlug } from "~/components/report-status-icon";
 import { partnerGuidance, type PartnerNextStep } from "~/models/report-overview.server";
 import { requirePartner } from "~/utils/auth.server";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, type ReportTypeKey } from "~/utils/reports";
+import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, type ReportTypeKey } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PageHandle } from "~/utils/page-title";
 

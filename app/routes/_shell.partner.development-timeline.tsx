@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
-import { PdtReportPage } from "~/components/grids/pdt/pdt-report-page";
-import timelineStyles from "~/components/report/pdt-timeline.css";
-import reportStyles from "~/components/report/report-frame.css";
-import { RefusalPage } from "~/components/report/refusal-page";
+import { PdtReportPage } from "~/reports/pdt/pdt-report-page";
+import timelineStyles from "~/reports/pdt/pdt-timeline.css";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { RefusalPage } from "~/reports/frame/refusal-page";
 import { isRefusalPage } from "~/reports/frame/contract";
-import { shouldRevalidateReport } from "~/components/report/report-page";
-import { handlePdtReportAction, loadPdtReportPage } from "~/report-routes/pdt.server";
-import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
+import { shouldRevalidateReport } from "~/reports/frame/report-page";
+import { handlePdtReportAction, loadPdtReportPage } from "~/reports/pdt/page.server";
+import { heavyPostHeaders } from "~/reports/frame/heavy-posts.server";
 import { requirePartner } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import gridStyles from "react-data-grid/lib/styles.css";
-import { FilingPlanPage } from "~/components/grids/filing/filing-plan-page";
-import reportStyles from "~/components/report/report-frame.css";
-import { RefusalPage } from "~/components/report/refusal-page";
+import { FilingPlanPage } from "~/reports/filing/filing-plan-page";
+import reportStyles from "~/reports/frame/report-frame.css";
+import { RefusalPage } from "~/reports/frame/refusal-page";
 import { isRefusalPage } from "~/reports/frame/contract";
-import { shouldRevalidateReport } from "~/components/report/report-page";
-import { handleFilingPlanAction, loadFilingPlanPage } from "~/report-routes/filing.server";
-import { heavyPostHeaders } from "~/report-routes/heavy-posts.server";
+import { shouldRevalidateReport } from "~/reports/frame/report-page";
+import { handleFilingPlanAction, loadFilingPlanPage } from "~/reports/filing/page.server";
+import { heavyPostHeaders } from "~/reports/frame/heavy-posts.server";
 import { requirePartner } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 

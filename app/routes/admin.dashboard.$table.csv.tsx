@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { dashboardDownload } from "~/models/dashboard/dashboard.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/dashboard/{table}/csv?…filters: every row of one dashboard table (ADMIN and STAFF). */

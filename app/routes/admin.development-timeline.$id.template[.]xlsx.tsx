@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
+import { pdtWorkbookDownload } from "~/reports/pdt/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 

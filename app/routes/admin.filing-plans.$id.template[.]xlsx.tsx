@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { filingWorkbookDownload } from "~/report-routes/filing.server";
+import { filingWorkbookDownload } from "~/reports/filing/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 import { idParam } from "~/utils/params.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { partnerPerformanceDownload, performanceQuerySchema } from "~/models/partner-performance.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/partner-performance/csv?…filters and sort: every row they match, all pages, as partner-performance.csv (ADMIN and STAFF). */

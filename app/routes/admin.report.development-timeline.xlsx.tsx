@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtConsolidatedDownload, pdtQuerySchema } from "~/models/consolidated/pdt.server";
+import { pdtConsolidatedDownload, pdtQuerySchema } from "~/reports/pdt/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/report/development-timeline/xlsx?…filters: every row the filters match, as pdt-report.xlsx, sheet PDT (ADMIN and STAFF). */

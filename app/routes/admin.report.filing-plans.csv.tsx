@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { filingConsolidatedDownload, filingQuerySchema } from "~/models/consolidated/filing.server";
+import { filingConsolidatedDownload, filingQuerySchema } from "~/reports/filing/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/report/filing-plans/csv?…filters: every row of the filtered report as filing-plans.csv (ADMIN and STAFF). */

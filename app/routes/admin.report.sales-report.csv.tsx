@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { openSalesDownload, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import { openSalesDownload, salesConsolidatedQuery } from "~/reports/sales/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/report/sales-report/csv?tab=API|FDF&…filters: every row the filters match, as sales-report-api.csv or sales-report-fdf.csv (ADMIN and STAFF). */

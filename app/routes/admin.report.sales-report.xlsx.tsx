@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { openSalesDownload, salesConsolidatedQuery } from "~/models/consolidated/sales.server";
+import { openSalesDownload, salesConsolidatedQuery } from "~/reports/sales/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/report-routes/frame.server";
+import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/report/sales-report/xlsx?tab=API|FDF&…filters: the same rows as the CSV, in a workbook whose one sheet is named by the tab (ADMIN and STAFF). */

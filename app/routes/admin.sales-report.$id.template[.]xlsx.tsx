@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { idParam } from "~/utils/params.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
-import { salesWorkbookDownload } from "~/report-routes/sales.server";
+import { salesWorkbookDownload } from "~/reports/sales/page.server";
 
 /** GET /admin/sales-report/{partnerId}/template.xlsx?quarter=…: a blank Sales Report workbook for the partner (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

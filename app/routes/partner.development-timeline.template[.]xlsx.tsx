@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
+import { pdtWorkbookDownload } from "~/reports/pdt/page.server";
 import { requirePartner } from "~/utils/auth.server";
 
 /** GET /partner/development-timeline/template.xlsx?quarter=…: the timeline's rows with empty notes and dates, to fill in offline and upload. */

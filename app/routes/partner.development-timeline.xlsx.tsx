@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtWorkbookDownload } from "~/report-routes/pdt.server";
+import { pdtWorkbookDownload } from "~/reports/pdt/page.server";
 import { requirePartner } from "~/utils/auth.server";
 
 /** GET /partner/development-timeline/xlsx?quarter=…: the partner's own timeline as development-timeline_{partner}_{yyyy-Qn}.xlsx. */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { filingWorkbookDownload } from "~/report-routes/filing.server";
+import { filingWorkbookDownload } from "~/reports/filing/page.server";
 import { requirePartner } from "~/utils/auth.server";
 
 /** GET /partner/filing-plans/template.xlsx?quarter=…: a row per country, a column per product, empty cells to fill in offline and upload. */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { filingWorkbookDownload } from "~/report-routes/filing.server";
+import { filingWorkbookDownload } from "~/reports/filing/page.server";
 import { requirePartner } from "~/utils/auth.server";
 
 /** GET /partner/filing-plans/xlsx?quarter=…: the partner's own Filing Plans as filing-plans_{partner}_{yyyy-Qn}.xlsx. */

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MAX_ID } from "~/utils/ids";
-import type { ReportTypeKey } from "~/utils/reports";
+import type { ReportTypeKey } from "~/reports/frame/registry";
 
 /** Partners one bulk reminder may name (the whole partner list fits many times over). */
 export const REMINDER_PARTNERS_MAX = 2000;

@@ -1,5 +1,5 @@
 /** The admin partner list's state, kept in the query string so it works without JavaScript and survives a reload. */
-import { REPORT_STATES, REPORT_TYPES, type ReportState, type ReportTypeKey } from "./reports";
+import { REPORT_STATES, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import { queryText } from "./text-rules";
 
 export type SortDirection = "asc" | "desc";

@@ -24,18 +24,18 @@ import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { db } from "~/db/client.server";
 import { employees, partners, productVerifications, products, salesRows, users } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
-import { loadFilingPlan } from "~/models/filing-plan.server";
+import { loadFilingPlan } from "~/reports/filing/model.server";
 import { getPartnerFormValues } from "~/models/partner.server";
 import { createPasswordToken } from "~/models/password-token.server";
-import { loadPdtReport } from "~/models/pdt-report.server";
+import { loadPdtReport } from "~/reports/pdt/model.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
 import { partnerGuidance } from "~/models/report-overview.server";
-import { ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
-import { loadSalesReport } from "~/models/sales-report.server";
+import { ROWS_NOT_IN_REPORT } from "~/reports/frame/screen.server";
+import { loadSalesReport } from "~/reports/sales/model.server";
 import { getCutOffDate } from "~/models/settings.server";
-import { columnsFor } from "~/utils/sales-rows";
+import { columnsFor } from "~/reports/sales/rows";
 import { ACCESS_DENIED, NOT_AUTHORIZED } from "~/utils/messages";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import {
   appRoutes,
   paramsFor,

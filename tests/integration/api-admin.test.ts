@@ -23,7 +23,7 @@ import {
 import { listPartners } from "~/models/partner-list.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import type { PartnerGuidance } from "~/models/report-overview.server";
-import { markReportMessagesRead } from "~/models/report-screen.server";
+import { markReportMessagesRead } from "~/reports/frame/screen.server";
 import { findUserByEmail } from "~/models/user.server";
 import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashboard";
 import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { productVerifications } from "~/db/schema";
-import { decideProductVerification } from "~/models/product-verification.server";
+import { decideProductVerification } from "~/reports/sales/product-verification.server";
 import { findUserByEmail } from "~/models/user.server";
 import { callApi, demoSignIn, expectDocumented, expectRefused, expectStatus } from "../support/api";
 

@@ -4,15 +4,15 @@ import ExcelJS from "exceljs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { countries, filingValues, partners, products, reports } from "~/db/schema";
-import { DOWNLOAD_BATCH_ROWS } from "~/models/consolidated/download.server";
-import { filingConsolidatedRows, filingQuerySchema, type FilingConsolidatedView, type FilingQuery } from "~/models/consolidated/filing.server";
+import { DOWNLOAD_BATCH_ROWS } from "~/reports/consolidated/download.server";
+import { filingConsolidatedRows, filingQuerySchema, type FilingConsolidatedView, type FilingQuery } from "~/reports/filing/consolidated.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.filing-plans";
 import { loader as csvLoader } from "~/routes/admin.report.filing-plans.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.filing-plans.xlsx";
 import { addQuarters, quarterName, type QuarterRef } from "~/utils/quarters";
-import { REPORT_STATES } from "~/utils/reports";
+import { REPORT_STATES } from "~/reports/frame/registry";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 const ADMIN = "admin@example.org";

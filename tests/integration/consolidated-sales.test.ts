@@ -6,17 +6,17 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows, users } from "~/db/schema";
-import { DOWNLOAD_BATCH_ROWS } from "~/models/consolidated/download.server";
-import type { SalesConsolidatedRow, SalesConsolidatedView } from "~/models/consolidated/sales.server";
+import { DOWNLOAD_BATCH_ROWS } from "~/reports/consolidated/download.server";
+import type { SalesConsolidatedRow, SalesConsolidatedView } from "~/reports/sales/consolidated.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
-import { loadSalesReport, saveSalesReport } from "~/models/sales-report.server";
+import { loadSalesReport, saveSalesReport } from "~/reports/sales/model.server";
 import { getAuthUser } from "~/models/user.server";
 import { CONSOLIDATED_PAGE_SIZES } from "~/reports/consolidated/paging";
 import { loader as csvLoader } from "~/routes/admin.report.sales-report.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.sales-report.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.sales-report";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import { columnsFor, formatDecimal, type SalesKind } from "~/utils/sales-rows";
+import { columnsFor, formatDecimal, type SalesKind } from "~/reports/sales/rows";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 const ADMIN = "admin@example.org";
@@ -763,8 +763,8 @@ describe("the consolidated Sales Report downloads", () => {
         royaltyPercent: "5.0000",
       })),
     );
-    const { openSalesDownload, salesConsolidatedQuery } = await import("~/models/consolidated/sales.server");
-    const { csvResponse, xlsxResponse } = await import("~/models/consolidated/download.server");
+    const { openSalesDownload, salesConsolidatedQuery } = await import("~/reports/sales/consolidated.server");
+    const { csvResponse, xlsxResponse } = await import("~/reports/consolidated/download.server");
     const dataLines = (bytes: Buffer) => (parse(bytes, { bom: true }) as string[][]).slice(1);
     for (const search of [
       "",

@@ -24,18 +24,18 @@ import {
   salesRows,
   users,
 } from "~/db/schema";
-import { decideProductVerification } from "~/models/product-verification.server";
+import { decideProductVerification } from "~/reports/sales/product-verification.server";
 import { deactivatePartner, reactivatePartner } from "~/models/partner-list.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
-import { decideReport } from "~/models/report-screen.server";
-import { saveSalesReport, type SaveSalesReportInput } from "~/models/sales-report.server";
+import { decideReport } from "~/reports/frame/screen.server";
+import { saveSalesReport, type SaveSalesReportInput } from "~/reports/sales/model.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import type { DashboardCell, DashboardTable } from "~/reports/dashboard/tables";
 import { loader as csvLoader } from "~/routes/admin.dashboard.$table.csv";
 import { loader as xlsxLoader } from "~/routes/admin.dashboard.$table.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.dashboard";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import type { SalesRowInput } from "~/utils/sales-rows";
+import type { SalesRowInput } from "~/reports/sales/rows";
 import { expectAggregatesMatchRows } from "../support/dashboard-aggregates";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 

@@ -8,9 +8,9 @@ import ExcelJS from "exceljs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { countries, partners, users } from "~/db/schema";
-import { loadFilingPlan } from "~/models/filing-plan.server";
-import { loadPdtReport, type PdtGridRow } from "~/models/pdt-report.server";
-import { loadSalesReport } from "~/models/sales-report.server";
+import { loadFilingPlan } from "~/reports/filing/model.server";
+import { loadPdtReport, type PdtGridRow } from "~/reports/pdt/model.server";
+import { loadSalesReport } from "~/reports/sales/model.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { action as filingAction } from "~/routes/_shell.partner.filing-plans";
 import { action as pdtAction } from "~/routes/_shell.partner.development-timeline";
@@ -22,7 +22,7 @@ import { loader as pdtTemplate } from "~/routes/partner.development-timeline.tem
 import { loader as salesTemplate } from "~/routes/partner.sales-report.template[.]xlsx";
 import { FILING_SHEET } from "~/reports/filing/contract";
 import { PDT_SHEET } from "~/reports/pdt/contract";
-import { UPLOAD_MESSAGES } from "~/report-routes/frame.server";
+import { UPLOAD_MESSAGES } from "~/reports/frame/page.server";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 type Loader = Parameters<typeof runRoute>[0];

@@ -21,17 +21,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
 import { employees, partnerProducts, partners, products, quarters, rateLimits, reports, salesRows, stages } from "~/db/schema";
-import { loadFilingPlan, saveFilingPlan } from "~/models/filing-plan.server";
+import { loadFilingPlan, saveFilingPlan } from "~/reports/filing/model.server";
 import { getPartnerFormValues } from "~/models/partner.server";
 import { createPasswordToken } from "~/models/password-token.server";
-import { loadPdtReport, savePdtReport } from "~/models/pdt-report.server";
+import { loadPdtReport, savePdtReport } from "~/reports/pdt/model.server";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { loadSalesReport } from "~/models/sales-report.server";
+import { loadSalesReport } from "~/reports/sales/model.server";
 import { findUserByEmail } from "~/models/user.server";
 import { FILING_COUNTRY_COLUMN, FILING_SHEET } from "~/reports/filing/contract";
 import { plannedFilingQuarters } from "~/reports/filing/statuses";
 import { PDT_SHEET, PDT_WORKBOOK_COLUMNS } from "~/reports/pdt/contract";
-import { columnsFor } from "~/utils/sales-rows";
+import { columnsFor } from "~/reports/sales/rows";
 import {
   bodyCases,
   changedTables,

@@ -7,8 +7,8 @@ import { outbox, partners, passwordTokens, rateLimits, reports, sessions, users 
 import { purgeExpired, startWorker } from "~/jobs/worker.server";
 import { enqueueMail, listUndeliveredMails, retryMail } from "~/models/mail.server";
 import { createPasswordToken } from "~/models/password-token.server";
-import { decideReport } from "~/models/report-screen.server";
-import { performReportAction, WorkflowError } from "~/models/report-workflow.server";
+import { decideReport } from "~/reports/frame/screen.server";
+import { performReportAction, WorkflowError } from "~/reports/frame/workflow.server";
 import { sessionStorage } from "~/models/session.server";
 import { getAuthUser } from "~/models/user.server";
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, reports, users } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { performReportAction } from "~/models/report-workflow.server";
+import { performReportAction } from "~/reports/frame/workflow.server";
 import { setCutOffDate } from "~/models/settings.server";
 import { getAuthUser } from "~/models/user.server";
 import { loader as adminDashboardLoader } from "~/routes/_shell.admin.dashboard";

@@ -10,7 +10,7 @@ import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashbo
 import { action as loginAction } from "~/routes/login";
 import { ACCOUNT_INACTIVE } from "~/utils/auth.server";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
-import type { ReportState, ReportTypeKey } from "~/utils/reports";
+import type { ReportState, ReportTypeKey } from "~/reports/frame/registry";
 import { readToast } from "~/utils/toast.server";
 import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, type RouteResult } from "../support/remix";
 

@@ -5,7 +5,7 @@ import { partners, reports, reportSnapshots, users } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as adminAction } from "~/routes/_shell.admin.sales-report.$id";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
-import type { SalesReportPageData } from "~/report-routes/sales.server";
+import type { SalesReportPageData } from "~/reports/sales/page.server";
 import { unpackSalesRows } from "~/reports/sales/contract";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 

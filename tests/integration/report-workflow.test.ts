@@ -11,9 +11,9 @@ import {
   performReportAction,
   unreadMessageCount,
   type ReportKey,
-} from "~/models/report-workflow.server";
+} from "~/reports/frame/workflow.server";
 import { getAuthUser } from "~/models/user.server";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
+import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { addQuarters } from "~/utils/quarters";
 
 async function actorFor(email: string) {

@@ -2,15 +2,15 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, outbox, partnerProducts, partners, products, productVerifications, reports, reportSnapshots, salesRows, users } from "~/db/schema";
-import { decideProductVerification, listProductVerifications } from "~/models/product-verification.server";
+import { decideProductVerification, listProductVerifications } from "~/reports/sales/product-verification.server";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
-import { StaleReportError, WorkflowError } from "~/models/report-workflow.server";
-import { loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportInput } from "~/models/sales-report.server";
-import { decideReport, markReportMessagesRead, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT } from "~/models/report-screen.server";
+import { StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import { loadSalesReport, saveMessage, saveSalesReport, type SaveSalesReportInput } from "~/reports/sales/model.server";
+import { decideReport, markReportMessagesRead, REPORT_HAS_ROWS, ROWS_NOT_IN_REPORT } from "~/reports/frame/screen.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import { WORKFLOW_REFUSALS } from "~/utils/report-workflow";
-import type { SalesRowInput } from "~/utils/sales-rows";
+import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
+import type { SalesRowInput } from "~/reports/sales/rows";
 
 async function actorFor(email: string): Promise<AuthUser> {
   const [user] = await db.select().from(users).where(eq(users.email, email));

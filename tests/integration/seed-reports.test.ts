@@ -4,7 +4,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { filingStatuses, filingValues, partnerProducts, pdtValues, products, quarters, reports, stages } from "~/db/schema";
-import { listFilingStatuses } from "~/models/filing-statuses.server";
+import { listFilingStatuses } from "~/reports/filing/statuses.server";
 import { openQuarterRef } from "~/models/quarter.server";
 import { FILING_BASE_STATUSES, seedIfEmpty } from "~/models/seed.server";
 import { filingStatusOptions, plannedFilingQuarters } from "~/reports/filing/statuses";

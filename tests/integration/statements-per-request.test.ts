@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { partners, salesRows } from "~/db/schema";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { loadSalesReport } from "~/models/sales-report.server";
+import { loadSalesReport } from "~/reports/sales/model.server";
 import { loader as filingLoader } from "~/routes/_shell.partner.filing-plans";
 import { loader as pdtLoader } from "~/routes/_shell.partner.development-timeline";
 import { action as salesAction, loader as salesLoader } from "~/routes/_shell.partner.sales-report";

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { batched, csvResponse, DOWNLOAD_BATCH_ROWS, xlsxResponse } from "~/models/consolidated/download.server";
+import { batched, csvResponse, DOWNLOAD_BATCH_ROWS, xlsxResponse } from "~/reports/consolidated/download.server";
 import { baseQuery, idFilter } from "~/reports/consolidated/query";
 import { readQuery } from "~/utils/query-string.server";
 import { pageWindow, queryHref } from "~/reports/consolidated/paging";

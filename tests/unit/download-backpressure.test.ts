@@ -8,7 +8,7 @@
 import { Writable } from "node:stream";
 import { writeReadableStreamToWritable } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { writeWorkbook } from "~/models/workbook.server";
+import { writeWorkbook } from "~/reports/frame/workbook.server";
 
 const CHUNK = 64 * 1024;
 const CHUNKS = 200;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { filingChanges, productKey } from "~/components/grids/filing/filing-grid-editor";
-import { changedPdtRows, gridRow } from "~/components/grids/pdt/pdt-grid-editor";
-import { changedRows } from "~/components/grids/sales-grid-editor";
-import { nextRowKey, type EditableRow } from "~/components/grids/editable-grid";
-import type { PdtGridRow } from "~/models/pdt-report.server";
-import { emptySalesRow } from "~/utils/sales-rows";
+import { filingChanges, productKey } from "~/reports/filing/filing-grid-editor";
+import { changedPdtRows, gridRow } from "~/reports/pdt/pdt-grid-editor";
+import { changedRows } from "~/reports/sales/sales-grid-editor";
+import { nextRowKey, type EditableRow } from "~/reports/frame/editable-grid";
+import type { PdtGridRow } from "~/reports/pdt/model.server";
+import { emptySalesRow } from "~/reports/sales/rows";
 
 /** A saved API row as the grid loads it. */
 const apiRow = (id: number, purchaser: string): EditableRow => ({

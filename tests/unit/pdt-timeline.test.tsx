@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import i18next from "i18next";
 import { I18nextProvider } from "react-i18next";
-import { PdtTimeline, type PdtTimelineProps, type TimelineProduct } from "~/components/report/pdt-timeline";
+import { PdtTimeline, type PdtTimelineProps, type TimelineProduct } from "~/reports/pdt/pdt-timeline";
 
 const quarters = [
   { name: "Q1 2026", startDate: "2026-01-01", endDate: "2026-03-31" },

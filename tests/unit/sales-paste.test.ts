@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyBlock, isBlock, parseClipboardBlock } from "~/components/grids/sales-paste";
+import { applyBlock, isBlock, parseClipboardBlock } from "~/reports/sales/sales-paste";
 
 describe("a block pasted from a spreadsheet", () => {
   it("splits tabs and line breaks (CRLF too); a final line break makes no empty row", () => {

@@ -19,7 +19,7 @@ import {
   checkRow,
   type SalesReferenceLists,
   type SalesRowInput,
-} from "~/utils/sales-rows";
+} from "~/reports/sales/rows";
 import { packSalesRows, unpackSalesRows, type SalesGridRows } from "~/reports/sales/contract";
 
 const lists: SalesReferenceLists = {

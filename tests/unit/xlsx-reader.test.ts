@@ -3,10 +3,10 @@ import { buffer } from "node:stream/consumers";
 import zlib from "node:zlib";
 import ExcelJS from "exceljs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readSalesWorkbook, salesWorkbookSheets, type SalesWorkbookRows } from "~/models/sales-excel.server";
-import { UPLOAD_MESSAGES, writeWorkbook } from "~/models/workbook.server";
-import { API_COLUMNS, FDF_COLUMNS } from "~/utils/sales-rows";
-import { openXlsx, XLSX_LIMITS, XlsxReadError, type XlsxRow, type XlsxWorkbook } from "~/utils/xlsx-reader.server";
+import { readSalesWorkbook, salesWorkbookSheets, type SalesWorkbookRows } from "~/reports/sales/workbook.server";
+import { UPLOAD_MESSAGES, writeWorkbook } from "~/reports/frame/workbook.server";
+import { API_COLUMNS, FDF_COLUMNS } from "~/reports/sales/rows";
+import { openXlsx, XLSX_LIMITS, XlsxReadError, type XlsxRow, type XlsxWorkbook } from "~/reports/frame/xlsx-reader.server";
 
 // ---------------------------------------------------------------- building archives
 

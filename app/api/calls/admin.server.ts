@@ -7,7 +7,12 @@ import * as z from "zod";
 import { REGIONS } from "~/db/reference-data";
 import { deactivatePartner, getPartnerSummary, listPartners, reportsOfQuarter, type PartnerReports } from "~/models/partner-list.server";
 import { createPartner, getPartnerFormValues, listCallingCodes, listCountries, listProductOptions, updatePartner } from "~/models/partner.server";
-import { decideProductVerification, listProductVerifications, verificationPartnerId, type ProductVerificationItem } from "~/models/product-verification.server";
+import {
+  decideProductVerification,
+  listProductVerifications,
+  verificationPartnerId,
+  type ProductVerificationItem,
+} from "~/reports/sales/product-verification.server";
 import {
   createProduct,
   deactivateProduct,
@@ -21,8 +26,8 @@ import {
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
 import { reminderToast, sendReminders, type ReminderResult } from "~/models/reminder.server";
 import { partnerGuidance } from "~/models/report-overview.server";
-import { sideOf } from "~/models/report-screen.server";
-import { loadSalesReport } from "~/models/sales-report.server";
+import { sideOf } from "~/reports/frame/screen.server";
+import { loadSalesReport } from "~/reports/sales/model.server";
 import { getCutOffDate, setCutOffDate } from "~/models/settings.server";
 import type { AuthUser } from "~/models/user.server";
 import { CONTACT_DIGITS, joinContactNumber, PartnerSchema, splitContactNumber, type PartnerInput } from "~/schemas/partner";
@@ -33,7 +38,7 @@ import { REMINDER_PARTNERS_MAX, ReminderRequestSchema } from "~/schemas/reminder
 import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
 import { PROJECT_STATUSES } from "~/utils/project-status";
-import { REPORT_STATES, REPORT_TYPES, type ReportTypeKey } from "~/utils/reports";
+import { REPORT_STATES, REPORT_TYPES, type ReportTypeKey } from "~/reports/frame/registry";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, ALL_ROLES, ApiError, idParam, invalid, notFound, PartnerParams, signedInCall, type ApiCall } from "../call.server";
 

@@ -13,12 +13,12 @@ import { DASHBOARD_PROJECT_STATUSES, projectStatusCounts } from "~/models/dashbo
 import { priceByPeriod, salesByPeriod } from "~/models/dashboard/sales.server";
 import { summaryPage } from "~/models/dashboard/summary.server";
 import { getOpenQuarter } from "~/models/quarter.server";
-import { resolveQuarter } from "~/models/report-screen.server";
+import { resolveQuarter } from "~/reports/frame/screen.server";
 import { dashboardQuery, type DashboardQuery } from "~/reports/dashboard/query";
 import { tableWindow, type DashboardTable, type DashboardTableId } from "~/reports/dashboard/tables";
 import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS, type Period } from "~/reports/dashboard/view";
 import { readQuery } from "~/utils/query-string.server";
-import { REPORT_STATES } from "~/utils/reports";
+import { REPORT_STATES } from "~/reports/frame/registry";
 import { ADMIN_AND_STAFF, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
 
 const TAG = "Dashboard";

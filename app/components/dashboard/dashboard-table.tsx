@@ -3,7 +3,7 @@ import { Pager } from "~/components/pager";
 import { queryHref } from "~/reports/consolidated/paging";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import { DASHBOARD_PATH, dashboardLinkValues } from "~/reports/dashboard/view";
-import { DownloadLinks } from "~/components/consolidated/table-kit";
+import { DownloadLinks } from "~/reports/consolidated/table-kit";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardCell, DashboardColumn, DashboardTable } from "~/reports/dashboard/tables";
 import { ScrollRegion } from "~/components/scroll-region";

@@ -5,7 +5,7 @@ import { BarChart } from "~/components/charts/bar-chart";
 import { LineChart } from "~/components/charts/line-chart";
 import { WorldMap } from "~/components/charts/world-map";
 import { ReportStatusIcon } from "~/components/report-status-icon";
-import { FilterSelect } from "~/components/consolidated/table-kit";
+import { FilterSelect } from "~/reports/consolidated/table-kit";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
@@ -26,7 +26,7 @@ import {
 } from "~/reports/dashboard/view";
 import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/utils/reports";
+import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/reports/frame/registry";
 import { DashboardTableCard, TableDownloads } from "./dashboard-table";
 import { ScrollRegion } from "~/components/scroll-region";
 

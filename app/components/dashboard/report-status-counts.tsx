@@ -5,7 +5,7 @@ import { REPORT_STATUS_TYPE_LABELS, reportStateLabel } from "~/components/report
 import { ScrollRegion } from "~/components/scroll-region";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import type { ReportStatusCount } from "~/models/report-overview.server";
-import { REPORT_STATES, REPORT_TYPE_LABELS, type ReportState } from "~/utils/reports";
+import { REPORT_STATES, REPORT_TYPE_LABELS, type ReportState } from "~/reports/frame/registry";
 
 const COLUMNS: readonly ReportState[] = ["not started", ...REPORT_STATES];
 const DEFAULT_LIST = parsePartnerListQuery(new URLSearchParams());

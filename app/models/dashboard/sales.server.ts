@@ -16,7 +16,7 @@ import { countries, dashboardSales, partners, products } from "~/db/schema";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import { PERIOD_COLUMNS, type Period } from "~/reports/dashboard/view";
 import { tableWindow, type DashboardCell, type DashboardColumn, type DashboardTable } from "~/reports/dashboard/tables";
-import { formatDecimal } from "~/utils/sales-rows";
+import { formatDecimal } from "~/reports/sales/rows";
 
 type SalesDimension = "product" | "partner" | "country";
 

@@ -8,7 +8,7 @@ import { partners, reports } from "~/db/schema";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import type { SummaryView } from "~/reports/dashboard/view";
 import { tableWindow, type DashboardTable } from "~/reports/dashboard/tables";
-import { REPORT_TYPES, REPORT_TYPE_LABELS, type ReportState, type ReportTypeKey } from "~/utils/reports";
+import { REPORT_TYPES, REPORT_TYPE_LABELS, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import type { Quarter } from "../quarter.server";
 
 interface SummaryRow {

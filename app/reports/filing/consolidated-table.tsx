@@ -1,0 +1,203 @@
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/page-header";
+import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/reports/filing/consolidated.server";
+import { queryHref } from "~/reports/consolidated/paging";
+import { Pager } from "~/components/pager";
+import { useFormatters } from "~/hooks/use-formatters";
+import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { ScrollRegion } from "~/components/scroll-region";
+
+const FILING_REPORT_PATH = "/admin/report/filing-plans";
+const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
+const FILING_REPORT_XLSX_PATH = "/admin/report/filing-plans/xlsx";
+
+type Values = Record<string, string | number | null | undefined>;
+
+/** The query's values as the links carry them (the quarter as the link named it: none for the open quarter). */
+function valuesOf(query: FilingQuery): Values {
+  return {
+    quarter: query.quarter,
+    partner: query.partner,
+    country: query.country,
+    reportStatus: query.reportStatus,
+    product: query.product,
+    productStatus: query.productStatus,
+    sort: query.sort,
+    dir: query.sort ? query.dir : undefined,
+  };
+}
+
+/**
+ * The Filing Plans consolidated report: the filters (a GET form: quarter, partner, country,
+ * report status, and one product's status), the downloads with the same filters, the count, the
+ * table (Company Name and Country stay on the left when it scrolls sideways, a column per
+ * product), and the pager. Everything works without JavaScript.
+ */
+export function FilingReport({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const values = { ...valuesOf(query), page: view.page.page };
+  const filters = { ...values, page: undefined };
+  return (
+    <>
+      <PageHeader title={t("Filing Plans")}>
+        <DownloadLinks
+          csvHref={queryHref(FILING_REPORT_CSV_PATH, { ...filters, sort: undefined, dir: undefined })}
+          xlsxHref={queryHref(FILING_REPORT_XLSX_PATH, { ...filters, sort: undefined, dir: undefined })}
+          basename="filing-plans"
+        />
+      </PageHeader>
+      <section className="card filing-report">
+        <FilingReportFilters view={view} query={query} />
+        <p className="filing-report__count" data-testid="filing-report-count">
+          {t("Rows: {{total}}", { total: format.number(view.page.total) })}
+        </p>
+        <FilingReportTable view={view} values={values} query={query} />
+        <FilingReportPager view={view} values={values} />
+      </section>
+    </>
+  );
+}
+
+function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  /** With JavaScript the form's values become a clean link (no empty parameters); without, the browser sends the form as it is. */
+  const apply = (form: HTMLFormElement | null) => {
+    if (!form) return;
+    const values: Values = {};
+    for (const [name, value] of new FormData(form)) if (typeof value === "string") values[name] = value;
+    navigate(queryHref(FILING_REPORT_PATH, values));
+  };
+  const { options } = view;
+  const quarterValue = view.quarter.isOpen ? "" : view.quarter.name;
+  /** What every list but the quarter shares: its field class and an "All" first choice. */
+  const listed = { className: "field filing-report__filter", all: t("All") };
+  // A new filter shows its first page; the sort stays. The lists of the other filters are the
+  // quarter's: with JavaScript a new quarter loads at once (without, the Filter button sends it).
+  return (
+    <Form
+      method="get"
+      action={FILING_REPORT_PATH}
+      className="filing-report__filters"
+      aria-label={t("Filter")}
+      key={JSON.stringify(query)}
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply(event.currentTarget);
+      }}
+    >
+      {query.sort ? <input type="hidden" name="sort" value={query.sort} /> : null}
+      {query.sort ? <input type="hidden" name="dir" value={query.dir} /> : null}
+      <FilterSelect
+        className={listed.className}
+        id="filing-report-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={quarterValue}
+        choices={options.quarter_filter.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
+        onChange={(event) => apply(event.currentTarget.form)}
+      />
+      <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
+      <FilterSelect
+        {...listed}
+        id="filing-report-country"
+        name="country"
+        label={t("Country")}
+        value={query.country}
+        choices={options.country_filter}
+        nameOf={format.country}
+        alphabetical
+      />
+      <FilterSelect
+        {...listed}
+        id="filing-report-status"
+        name="reportStatus"
+        label={t("Report Status")}
+        value={query.reportStatus}
+        choices={options.report_status_filter}
+        translate
+      />
+      <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
+      <FilterSelect
+        {...listed}
+        id="filing-report-product-status"
+        name="productStatus"
+        label={t("Status")}
+        value={query.productStatus}
+        choices={options.status_filter}
+      />
+      <div className="filing-report__actions">
+        <button type="submit" className="button button--primary" disabled={navigation.state === "loading"}>
+          {t("Filter")}
+        </button>
+        <Link to={queryHref(FILING_REPORT_PATH, { quarter: query.quarter })} className="button button--secondary">
+          {t("Clear filters")}
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+const SORT_LABELS: Record<FilingSort, string> = { company: "Company Name", country: "Country", reportStatus: "Report Status" };
+
+function FilingSortHeader({ sort, values, query, className }: { sort: FilingSort; values: Values; query: FilingQuery; className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <SortHeader
+      label={t(SORT_LABELS[sort])}
+      active={(query.sort ?? "company") === sort}
+      dir={query.dir}
+      hrefFor={(dir) => queryHref(FILING_REPORT_PATH, { ...values, sort, dir, page: undefined })}
+      className={className}
+    />
+  );
+}
+
+function FilingReportTable({ view, values, query }: { view: FilingConsolidatedView; values: Values; query: FilingQuery }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;
+  return (
+    <ScrollRegion className="table-wrap filing-report__wrap" label={t("Filing Plans")}>
+      <table className="table filing-report__table" data-testid="filing-report">
+        <caption className="visually-hidden">{t("Filing Plans")}</caption>
+        <thead>
+          <tr>
+            <FilingSortHeader sort="company" values={values} query={query} className="filing-report__company" />
+            <FilingSortHeader sort="country" values={values} query={query} className="filing-report__country" />
+            <FilingSortHeader sort="reportStatus" values={values} query={query} />
+            {view.products.map((product) => (
+              <th key={product.id} scope="col" data-product-id={product.id} className={product.id === query.product ? "filing-report__filtered" : undefined}>
+                {product.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {view.page.rows.map((row) => (
+            <tr key={`${row.reportId}:${row.countryId}`} data-report-id={row.reportId} data-country-id={row.countryId}>
+              <th scope="row" className="filing-report__company" title={row.companyName}>
+                <span className="filing-report__name">{row.companyName}</span>
+              </th>
+              <td className="filing-report__country" title={format.country(row.country)}>
+                <span className="filing-report__name">{format.country(row.country)}</span>
+              </td>
+              <td data-report-status={row.reportStatus}>{t(row.reportStatus)}</td>
+              {view.products.map((product) => (
+                <td key={product.id}>{row.cells[String(product.id)] ?? ""}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+function FilingReportPager({ view, values }: { view: FilingConsolidatedView; values: Values }) {
+  return <Pager page={view.page.page} pages={view.page.pages} pageHref={(to) => queryHref(FILING_REPORT_PATH, { ...values, page: to })} />;
+}

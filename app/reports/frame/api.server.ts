@@ -1,0 +1,339 @@
+/**
+ * What the three report templates' calls share around their rows:
+ * the report's header as an answer (quarter, dropdown, meta, messages), the bodies and answers of
+ * submit, decide and read-messages, and the decision and inbox calls themselves. The rules are the
+ * report screens': loadReportFrame, decideReport and markReportMessagesRead.
+ */
+import * as z from "zod";
+import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/reports/frame/screen.server";
+import type { AuthUser } from "~/models/user.server";
+import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
+import { boundedText } from "~/schemas/fields";
+import { REPORT_STATES, type ReportTypeKey } from "~/reports/frame/registry";
+import { TEXT_MAX } from "~/utils/text-rules";
+import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
+
+const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
+
+/** Spec §3's `{pdt,filing,sales}_meta`, with the portal's own fields beside. */
+export const ReportMetaSchema = z
+  .object({
+    partner_name: z.string(),
+    quarter_name: z.string(),
+    report_status: z.enum(REPORT_STATES).nullable().meta({ description: "null: not started." }),
+    submission_time: z.iso.datetime().nullable().meta({ description: "When the report was last submitted." }),
+    approval_time: z.iso.datetime().nullable().meta({ description: "When the report was approved (null unless its status is Approved)." }),
+    partner_id: z.number().int(),
+    report_id: z.number().int().nullable(),
+    version: z.number().int().meta({ description: "Send it back with a save or a submission: one over a newer version is refused (409). Left out: no check." }),
+    is_late: z.boolean(),
+    can_edit: z.boolean().meta({ description: "Whether the caller may save the rows now." }),
+  })
+  .meta({ id: "ReportMeta" });
+
+/** Spec §3's message, and who wrote it. */
+const ReportMessageSchema = z
+  .object({
+    created_at: z.iso.datetime(),
+    message: z.string(),
+    is_approved: z.boolean().nullable().meta({ description: "An administrator's decision (true approved, false rejected); null for a partner's comment." }),
+    is_partner_message: z.boolean(),
+    author: z.string().nullable(),
+  })
+  .meta({ id: "ReportMessage" });
+
+/** The header fields every report template answers with (the meta goes under the report's own name). */
+export const frameShape = {
+  quarter_dropdown: z.array(QuarterOptionSchema).meta({ description: "The open quarter first, then earlier quarters, newest first." }),
+  quarter_editable: z.boolean().meta({ description: "Whether the caller may change the rows of this quarter now." }),
+  unread_message_count: z.number().int(),
+  messages: z.array(ReportMessageSchema),
+};
+
+export function frameAnswer(view: ReportFrameView) {
+  return {
+    quarter_dropdown: view.quarterDropdown,
+    quarter_editable: view.canEditRows,
+    unread_message_count: view.unreadMessageCount,
+    messages: view.messages.map((message) => ({
+      created_at: message.createdAt.toISOString(),
+      message: message.message,
+      is_approved: message.isApproved,
+      is_partner_message: message.isPartnerMessage,
+      author: message.author,
+    })),
+  };
+}
+
+export function reportMeta(view: ReportFrameView): z.infer<typeof ReportMetaSchema> {
+  return {
+    partner_name: view.partner.companyName,
+    quarter_name: view.quarter.name,
+    report_status: view.report.status,
+    submission_time: view.report.submittedAt?.toISOString() ?? null,
+    approval_time: view.report.status === "Approved" ? (view.report.decidedAt?.toISOString() ?? null) : null,
+    partner_id: view.partner.id,
+    report_id: view.report.id,
+    version: view.report.version,
+    is_late: view.report.isLate,
+    can_edit: view.canEditRows,
+  };
+}
+
+/** The answer of a save or a submission. */
+export const ReportSavedSchema = z
+  .object({
+    status: z.literal("OK"),
+    detail: z.string().meta({ example: "Data recorded successfully!" }),
+    report_id: z.number().int(),
+    version: z.number().int().meta({ description: "The report's version now: send it with the next save." }),
+    total: z.number().int().meta({ description: "Rows (PDT) or filled cells (Filing Plans) of the quarter's report." }),
+    updated: z.number().int().meta({ description: "Stored values this save wrote or removed." }),
+  })
+  .meta({ id: "ReportSaved" });
+
+/** The answer of a Development Timeline or Filing Plans save or submission. */
+export function reportSavedAnswer(
+  action: "save" | "submit",
+  saved: { reportId: number; version: number; counts: { total: number; updated: number } },
+): z.infer<typeof ReportSavedSchema> {
+  return ReportSavedSchema.parse({
+    status: "OK",
+    detail: action === "submit" ? REPORT_SUBMITTED : DATA_RECORDED,
+    report_id: saved.reportId,
+    version: saved.version,
+    total: saved.counts.total,
+    updated: saved.counts.updated,
+  });
+}
+
+export const ReportSubmitBody = z
+  .object({
+    message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the administrator (required)." }),
+    version: z.number().int().min(0).optional().meta({ description: "The meta's version as read (left out: no check)." }),
+  })
+  .meta({ id: "ReportSubmitBody" });
+
+const ReportDecisionBody = z
+  .object({
+    partner_id: idParam,
+    message: boundedText(TEXT_MAX.note).meta({ description: "The comment for the partner (required)." }),
+    is_approved: z.boolean(),
+  })
+  .meta({ id: "ReportDecisionBody" });
+
+const ReportDone = z.object({ status: z.literal("OK"), detail: z.string(), unread_message_count: z.number().int().optional() }).meta({ id: "ReportDone" });
+
+const InboxParams = z.object({ who: z.enum(["admin", "partner"]) });
+const ReportInboxBody = z
+  .object({ partner_id: idParam.optional().meta({ description: "Required on /inbox/admin; a partner may leave it out (its own)." }) })
+  .meta({ id: "ReportInboxBody" });
+
+const ownPartner = (user: AuthUser) => user.partnerId!;
+
+const LABELS: Record<ReportTypeKey, string> = { pdt: "Development Timeline", filing: "Filing Plans", sales: "Sales Report" };
+
+/** POST /template/{type}/message/: an administrator approves or rejects the partner's submitted report of the open quarter. */
+function decisionCall(type: ReportTypeKey, tag: string) {
+  return signedInCall({
+    method: "POST",
+    path: `/template/${type}/message/`,
+    summary: `Approves or rejects a partner's submitted ${LABELS[type]} of the open quarter, with a comment (mailed to the partner).`,
+    tag,
+    access: ["ADMIN"],
+    body: ReportDecisionBody,
+    answer: ReportDone,
+    errors: [400, 404, 409],
+    example: { body: { partner_id: 1, message: "Thank you.", is_approved: true } },
+    async handle({ user, body, context }) {
+      const frame = await loadReportFrame({ viewer: user, partnerId: body.partner_id, type });
+      const action = body.is_approved ? "approve" : "reject";
+      const decided = await decideReport({
+        actor: user,
+        partnerId: body.partner_id,
+        quarterId: frame.quarter.id,
+        type,
+        action,
+        comment: body.message,
+        requestId: context.requestId,
+      });
+      return { status: "OK" as const, detail: decided.message };
+    },
+  });
+}
+
+/** POST /template/{type}/inbox/{who}: the caller's side reads the report's messages. */
+function inboxCall(type: ReportTypeKey, tag: string) {
+  return signedInCall({
+    method: "POST",
+    path: `/template/${type}/inbox/{who}`,
+    summary: `Marks the ${LABELS[type]}'s messages as read by the caller's side (\`partner\` for a partner, \`admin\` with partner_id for administrators); ?quarter= for an earlier quarter.`,
+    tag,
+    access: ALL_ROLES,
+    params: InboxParams,
+    query: QuarterQuery,
+    body: ReportInboxBody,
+    answer: ReportDone,
+    errors: [400, 404],
+    example: { body: { partner_id: 1 } },
+    async handle({ user, params, query, body }) {
+      const isPartner = user.role === "PARTNER";
+      if (isPartner !== (params.who === "partner"))
+        throw invalid({ "path.who": [isPartner ? "A partner reads /inbox/partner." : "Administrators read /inbox/admin."] });
+      const partnerId = body.partner_id ?? (isPartner ? ownPartner(user) : undefined);
+      if (!partnerId) throw invalid({ partner_id: ["Send partner_id to /inbox/admin."] });
+      // A partner naming another partner's report is refused (403) here, as on the page.
+      const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
+      const result = await markReportMessagesRead(user, partnerId, frame.quarter.id, type);
+      return { status: "OK" as const, detail: "Messages read.", unread_message_count: result.unreadMessageCount };
+    },
+  });
+}
+
+/** What a report template's save receives: whose report, which quarter, the body, and save or submit. */
+export interface TemplateSaveInput<Body> {
+  user: AuthUser;
+  partnerId: number;
+  quarterName: string | undefined;
+  body: Body;
+  action: "save" | "submit";
+  comment: string | null;
+  requestId: string;
+}
+
+/**
+ * The calls every report template has, under /template/{kind}/: read the caller's own report or
+ * a partner's (administrators), save the caller's own or a partner's (an administrator), and the
+ * workflow calls (a submission is a save of no rows with a comment). The report brings its
+ * answer, its save body and the two functions; the rest is the same for the reports.
+ */
+export function reportTemplateCalls<Template extends z.ZodType, Body extends z.ZodType, Saved extends z.ZodType>(report: {
+  type: ReportTypeKey;
+  tag: string;
+  template: Template;
+  load(input: { viewer: AuthUser; partnerId: number; quarterName: string | undefined }): Promise<z.output<Template>>;
+  saveBody: Body;
+  /** The body of a submission: nothing changed, at the version read (undefined: no check). */
+  emptySave(version: number | undefined): z.output<Body>;
+  maxBodyBytes: number;
+  saved: Saved;
+  save(input: TemplateSaveInput<z.output<Body>>): Promise<z.output<Saved>>;
+  summaries: { save: string; adminSave: string; submit: string };
+  examples: { save: unknown; submit: z.input<typeof ReportSubmitBody> };
+}) {
+  const { type, tag } = report;
+  const path = `/template/${type}`;
+  return [
+    signedInCall({
+      method: "GET",
+      path: `${path}/`,
+      summary: `The caller's own ${LABELS[type]} of the open quarter (or ?quarter=).`,
+      tag,
+      access: ["PARTNER"],
+      query: QuarterQuery,
+      answer: report.template,
+      errors: [400, 404],
+      handle: ({ user, query }) => report.load({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter }),
+    }),
+    signedInCall({
+      method: "GET",
+      path: `${path}/{partnerId}/`,
+      summary: `A partner's ${LABELS[type]}, as the administrators see it.`,
+      tag,
+      access: ADMIN_AND_STAFF,
+      params: PartnerParams,
+      query: QuarterQuery,
+      answer: report.template,
+      errors: [400, 404],
+      handle: ({ user, params, query }) => report.load({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter }),
+    }),
+    signedInCall({
+      method: "POST",
+      path: `${path}/`,
+      summary: report.summaries.save,
+      tag,
+      access: ["PARTNER"],
+      query: QuarterQuery,
+      body: report.saveBody,
+      maxBodyBytes: report.maxBodyBytes,
+      answer: report.saved,
+      errors: [400, 404, 409],
+      example: { body: report.examples.save },
+      handle: ({ user, query, body, context }) =>
+        report.save({
+          user,
+          partnerId: ownPartner(user),
+          quarterName: query.quarter,
+          body: body as z.output<Body>,
+          action: "save",
+          comment: null,
+          requestId: context.requestId,
+        }),
+    }),
+    signedInCall({
+      method: "POST",
+      path: `${path}/{partnerId}/`,
+      summary: report.summaries.adminSave,
+      tag,
+      access: ["ADMIN"],
+      params: PartnerParams,
+      query: QuarterQuery,
+      body: report.saveBody,
+      maxBodyBytes: report.maxBodyBytes,
+      answer: report.saved,
+      errors: [400, 404, 409],
+      example: { body: report.examples.save },
+      handle: ({ user, params, query, body, context }) =>
+        report.save({
+          user,
+          partnerId: params.partnerId,
+          quarterName: query.quarter,
+          body: body as z.output<Body>,
+          action: "save",
+          comment: null,
+          requestId: context.requestId,
+        }),
+    }),
+    ...reportWorkflowCalls({
+      type,
+      tag,
+      saved: report.saved,
+      submit: ({ user, partnerId, version, comment, requestId }) =>
+        report.save({ user, partnerId, quarterName: undefined, body: report.emptySave(version), action: "submit", comment, requestId }),
+      summary: report.summaries.submit,
+      example: report.examples.submit,
+    }),
+  ];
+}
+
+/**
+ * A report's workflow calls, whatever its read and save calls: submit (the caller's report of the
+ * open quarter, saving nothing), decide and read the messages.
+ */
+export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
+  type: ReportTypeKey;
+  tag: string;
+  saved: Saved;
+  submit(input: { user: AuthUser; partnerId: number; version: number | undefined; comment: string; requestId: string }): Promise<z.output<Saved>>;
+  summary: string;
+  example: z.input<typeof ReportSubmitBody>;
+}) {
+  const { type, tag } = report;
+  return [
+    signedInCall({
+      method: "POST",
+      path: `/template/${type}/submit/`,
+      summary: report.summary,
+      tag,
+      access: ["PARTNER"],
+      body: ReportSubmitBody,
+      answer: report.saved,
+      errors: [400, 409],
+      example: { body: report.example },
+      handle: ({ user, body, context }) =>
+        report.submit({ user, partnerId: ownPartner(user), version: body.version, comment: body.message, requestId: context.requestId }),
+    }),
+    decisionCall(type, tag),
+    inboxCall(type, tag),
+  ];
+}

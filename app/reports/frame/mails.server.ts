@@ -1,0 +1,190 @@
+/**
+ * The mails of the report workflow, each in its reader's language: the partner's receipt and
+ * the administrators' notice of a submission, and the partner's notice of a decision (approve,
+ * reject, reopen). They are queued in the transaction of the action: an action that rolls back
+ * mails nothing, and a mail that cannot be written rolls the action back.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Transaction } from "~/db/client.server";
+import { partners, quarters, reports, users } from "~/db/schema";
+import { translatorFor } from "~/i18n/i18next.server";
+import { formatDateTime } from "~/utils/dates";
+import { appUrl } from "~/utils/env.server";
+import { ADMIN_REPORT_PATHS, PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/reports/frame/registry";
+import { enqueueMail } from "~/models/mail.server";
+import type { ReportActionResult } from "./workflow.server";
+
+/** The report with its partner and quarter, as the mails name them. */
+async function reportContext(tx: Transaction, reportId: number) {
+  const [context] = await tx
+    .select({
+      type: reports.type,
+      partnerId: reports.partnerId,
+      companyName: partners.companyName,
+      partnerEmail: partners.email,
+      quarterName: quarters.name,
+      status: reports.status,
+      submittedAt: reports.submittedAt,
+      decidedAt: reports.decidedAt,
+      updatedAt: reports.updatedAt,
+      isLate: reports.isLate,
+    })
+    .from(reports)
+    .innerJoin(partners, eq(partners.id, reports.partnerId))
+    .innerJoin(quarters, eq(quarters.id, reports.quarterId))
+    .where(eq(reports.id, reportId));
+  return context;
+}
+
+/** The language of the partner's login, the login with the partner's e-mail first. */
+async function partnerLanguage(tx: Transaction, partnerId: number, partnerEmail: string): Promise<string> {
+  const [login] = await tx
+    .select({ language: users.language })
+    .from(users)
+    .where(and(eq(users.partnerId, partnerId), eq(users.role, "PARTNER")))
+    .orderBy(sql`case when lower(${users.email}) = lower(${partnerEmail}) then 0 else 1 end`, asc(users.id))
+    .limit(1);
+  return login?.language ?? "en";
+}
+
+/** Blank lines kept only between paragraphs (the lines a mail leaves out are empty strings). */
+function mailText(lines: string[]): string {
+  return lines.filter((line, index, all) => line !== "" || (index > 0 && all[index - 1] !== "")).join("\n");
+}
+
+/** What a submission mail says of the rows: a translation key with its values. */
+export interface SubmittedRowsLine {
+  message: string;
+  values: Record<string, string | number>;
+}
+
+/** After a submission: the receipt to the partner, a notice to every active administrator. */
+async function mailReportSubmission(
+  tx: Transaction,
+  result: ReportActionResult,
+  { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
+) {
+  const context = await reportContext(tx, result.reportId);
+  const admins = await tx
+    .select({ email: users.email, language: users.language })
+    .from(users)
+    .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
+    .orderBy(asc(users.id));
+
+  const facts = {
+    company: context.companyName,
+    quarter: context.quarterName,
+    sha256: result.snapshotSha256 ?? "",
+    comment,
+  };
+  const describe = async (language: string, link: string, audience: "partner" | "admin") => {
+    const t = await translatorFor(language);
+    const report = t(REPORT_TYPE_LABELS[context.type]);
+    const text = mailText([
+      audience === "partner"
+        ? t("Dear {{company}},", { company: facts.company })
+        : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report }),
+      "",
+      audience === "partner" ? t("We have received your {{report}} for {{quarter}}.", { ...facts, report }) : "",
+      t("Status: {{status}}", { status: t(context.status) }),
+      t("Submitted on: {{time}} (UTC)", { time: formatDateTime(context.submittedAt, language) }),
+      t(rows.message, rows.values),
+      nothingToReport ? t("Nothing to report this quarter") : "",
+      audience === "admin" && context.isLate ? t("Submitted after the report submission date.") : "",
+      t("Comment: {{comment}}", facts),
+      t("Snapshot SHA-256: {{sha256}}", facts),
+      audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
+      "",
+      t("Open the report:"),
+      link,
+    ]);
+    const subject =
+      audience === "partner"
+        ? t("Receipt: {{report}} for {{quarter}}", { ...facts, report })
+        : t("{{company}} submitted its {{report}} for {{quarter}}", { ...facts, report });
+    return { subject, text };
+  };
+
+  const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
+  const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
+  await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
+  for (const admin of admins) {
+    const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
+    await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
+  }
+}
+
+type ReportDecision = "approve" | "reject" | "reopen";
+
+const DECISION_TEXTS: Record<ReportDecision, { subject: string; sentence: string }> = {
+  approve: {
+    subject: "Your {{report}} for {{quarter}} was approved",
+    sentence: "Your {{report}} for {{quarter}} was approved.",
+  },
+  reject: {
+    subject: "Your {{report}} for {{quarter}} was rejected",
+    sentence: "Your {{report}} for {{quarter}} was rejected. Please correct it and submit it again.",
+  },
+  reopen: {
+    subject: "Your {{report}} for {{quarter}} was reopened",
+    sentence: "Your {{report}} for {{quarter}} was reopened: you can correct it and submit it again.",
+  },
+};
+
+/**
+ * The administrator's decision, mailed to the partner in its language: what was decided and when,
+ * the comment, the SHA-256 of the rows judged (approve and reject), and a link to the report.
+ */
+export async function mailReportDecision(tx: Transaction, result: ReportActionResult, { decision, comment }: { decision: ReportDecision; comment: string }) {
+  const context = await reportContext(tx, result.reportId);
+  const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
+  const t = await translatorFor(language);
+  const facts = {
+    company: context.companyName,
+    quarter: context.quarterName,
+    report: t(REPORT_TYPE_LABELS[context.type]),
+    // A reopened report has no decision time any more: it was reopened when it was last updated.
+    time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt, language),
+    comment,
+    sha256: result.snapshotSha256 ?? "",
+  };
+  const texts = DECISION_TEXTS[decision];
+  const text = mailText([
+    t("Dear {{company}},", facts),
+    "",
+    t(texts.sentence, facts),
+    t("Status: {{status}}", { status: t(context.status) }),
+    t("Decided on: {{time}} (UTC)", facts),
+    t("Comment: {{comment}}", facts),
+    result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
+    "",
+    t("Open the report:"),
+    `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
+  ]);
+  await enqueueMail(tx, {
+    kind: `report-${decision}`,
+    to: context.partnerEmail,
+    subject: t(texts.subject, facts),
+    text,
+    partnerId: context.partnerId,
+    reportType: context.type,
+  });
+}
+
+/**
+ * The mails of a report action that wrote rows (a save, a submission, a decision with edits):
+ * a submission's receipt and notice, or a decision's notice; a save mails nothing.
+ */
+export async function mailAfterRowsAction(
+  tx: Transaction,
+  result: ReportActionResult,
+  {
+    action,
+    comment,
+    rows,
+    nothingToReport,
+  }: { action: "save" | "submit" | ReportDecision; comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
+) {
+  if (action === "submit") await mailReportSubmission(tx, result, { comment, rows, nothingToReport });
+  else if (action !== "save") await mailReportDecision(tx, result, { decision: action, comment });
+}

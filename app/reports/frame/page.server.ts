@@ -1,0 +1,456 @@
+/**
+ * The route glue every report screen shares: reading a post's envelope (one zod schema), one
+ * handler per intent, the replies and redirects, and the refusals as the page shows them. A
+ * report brings a plug-in: how its rows are posted and saved, and any intents of its own. The
+ * route modules call their guard first and pass the signed-in user here.
+ */
+import { data, type AppLoadContext } from "@remix-run/node";
+import * as z from "zod";
+import { decideReport, decisionMessage, markReportMessagesRead } from "~/reports/frame/screen.server";
+import { StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import type { AuthUser } from "~/models/user.server";
+import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
+import { forbidden } from "~/utils/auth.server";
+import { isRefusal, readForm, readJsonBody, readMultipartForm } from "~/utils/form-data.server";
+import { parseId } from "~/utils/ids";
+import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
+import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
+import type { ReportTypeKey } from "~/reports/frame/registry";
+import { redirectWithToast } from "~/utils/toast.server";
+import { busyHeaders, HEAVY_POST_RETRY_SECONDS, inHeavyPostTurn, isHeavyPost, SERVER_BUSY } from "./heavy-posts.server";
+import {
+  FRAME_INTENTS,
+  REFUSAL_PAGE,
+  REPORT_SUBMITTED,
+  UPLOAD_MAX_BYTES,
+  type RefusalPageData,
+  type FrameIntent,
+  type ReportActionData,
+  type SubmittedForm,
+  type TableProblems,
+  type UploadProblem,
+} from "~/reports/frame/contract";
+
+export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
+
+export const REPORT_ROUTE_MESSAGES = {
+  submitted: REPORT_SUBMITTED,
+  tooManyRows: "Too many rows in one save.",
+  badRequest: BAD_REQUEST,
+} as const;
+
+/** A malformed post: answered 400 with the message (a translation key) or the generic one. */
+export class BadRequest extends Error {}
+
+export function badRequest(): never {
+  throw new BadRequest();
+}
+
+/** A refused read: the 403 or 404 page. */
+export function rethrowForPage(error: unknown): never {
+  if (error instanceof WorkflowError) {
+    if (error.status === 403) throw forbidden();
+    if (error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+  }
+  throw error;
+}
+
+export function parsePage(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+/** The quarter the page's link names (`?quarter=Q3 2026`), or none: the open quarter. */
+export const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
+
+/** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
+export function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
+  const url = new URL(request.url);
+  const search = new URLSearchParams();
+  for (const name of ["quarter", "tab", "page"]) {
+    const value = name in extra ? extra[name] : url.searchParams.get(name);
+    if (value) search.set(name, value);
+  }
+  const query = search.toString();
+  return `${url.pathname}${query ? `?${query}` : ""}`;
+}
+
+/** A field the form posts once: a second value, or a file, is refused. */
+export function single(form: FormData, name: string): string | null {
+  const values = form.getAll(name);
+  if (values.length > 1 || (values.length === 1 && typeof values[0] !== "string")) throw new BadRequest();
+  return (values[0] as string | undefined) ?? null;
+}
+
+/** Several fields the form posts once each, by name. */
+export function singles<Name extends string>(form: FormData, names: readonly Name[]): Record<Name, string | null> {
+  return Object.fromEntries(names.map((name) => [name, single(form, name)])) as Record<Name, string | null>;
+}
+
+/** Ids posted by the client: every one a record id, or the request is refused. */
+export function idList(values: readonly unknown[], max: number): number[] {
+  if (values.length > max) throw new BadRequest(REPORT_ROUTE_MESSAGES.tooManyRows);
+  return values.map((value) => parseId(value) ?? badRequest());
+}
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The grid's rows (`payload`): JSON text in a form post, the value itself in a JSON post. An
+ * object with only the keys named, or the request is refused.
+ */
+export function parsePayload(payload: unknown, keys: ReadonlySet<string>): Record<string, unknown> {
+  let parsed = payload;
+  if (typeof payload === "string") {
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      throw new BadRequest();
+    }
+  }
+  if (!isPlainObject(parsed) || Object.keys(parsed).some((key) => !keys.has(key))) throw new BadRequest();
+  return parsed;
+}
+
+const ENVELOPE_FIELDS = ["intent", "quarterId", "version", "comment", "tab", "payload"] as const;
+
+/**
+ * A report page's post: a form, or the same fields as one JSON object (the grid with JavaScript:
+ * its rows then travel as JSON once, not as JSON text escaped again into a form, a third fewer
+ * bytes), its rows an object rather than text. A JSON post carries no other field, so its form
+ * is empty.
+ */
+async function readReportPost(request: Request, maxBytes: number): Promise<{ form: FormData; fields: Record<string, unknown> }> {
+  if (request.headers.get("Content-Type")?.startsWith("application/json")) {
+    const body = await readJsonBody(request, { maxBytes });
+    if (!isPlainObject(body) || Object.keys(body).some((key) => !(ENVELOPE_FIELDS as readonly string[]).includes(key))) badRequest();
+    // The rows as JSON text belong to a form post.
+    if (typeof body.payload === "string") badRequest();
+    return { form: new FormData(), fields: Object.fromEntries(ENVELOPE_FIELDS.map((name) => [name, body[name] ?? null])) };
+  }
+  const form = await readForm(request, { maxBytes });
+  return { form, fields: singles(form, ENVELOPE_FIELDS) };
+}
+
+/** The version the editor loaded: a whole number (anything else skips no check: it is refused). */
+const versionField = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+
+/** The version an upload carries (required). */
+function parseVersion(value: string | null): number {
+  const parsed = versionField.safeParse(value);
+  if (!parsed.success) throw new BadRequest();
+  return parsed.data;
+}
+
+/** What every post of a report page carries around its rows. */
+const envelopeSchema = z.object({
+  intent: z.string(),
+  quarterId: z.string().nullable(),
+  version: versionField.nullable(),
+  comment: z
+    .string()
+    .nullable()
+    .transform((value) => (value ?? "").trim()),
+  tab: z.string().max(16).nullable(),
+  /** The rows, read by the report's plug-in (`parsePayload`); null when the post carries none. */
+  payload: z.unknown().transform((value) => value ?? null),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+function readEnvelope(fields: Record<string, unknown>, extraIntents: readonly string[]): Envelope {
+  const parsed = envelopeSchema.safeParse(fields);
+  if (!parsed.success) throw new BadRequest();
+  const { intent } = parsed.data;
+  if (!(FRAME_INTENTS as readonly string[]).includes(intent) && !extraIntents.includes(intent)) throw new BadRequest();
+  return parsed.data;
+}
+
+export function reply(body: ReportActionData, status = 200, headers?: HeadersInit) {
+  return data(body, { status, headers });
+}
+
+export function refusal(intent: string, error: unknown, submitted?: SubmittedForm) {
+  if (error instanceof StaleReportError) {
+    return reply({ kind: "error", intent, message: error.message, values: error.values, stale: true, submitted }, 409);
+  }
+  if (error instanceof WorkflowError) {
+    const field = error.message === WORKFLOW_REFUSALS.partnerComment || error.message === WORKFLOW_REFUSALS.adminComment ? "comment" : undefined;
+    return reply({ kind: "error", intent, message: error.message, field, submitted }, error.status);
+  }
+  if (error instanceof BadRequest) {
+    return reply({ kind: "error", intent, message: error.message || REPORT_ROUTE_MESSAGES.badRequest, submitted }, 400);
+  }
+  throw error;
+}
+
+export interface ReportActionArgs {
+  request: Request;
+  context: AppLoadContext;
+  actor: Viewer;
+  partnerId: number;
+}
+
+/** What a report's rows posted: the plug-in's own shape, with what the plain form showed. */
+export interface PostedRowsBase {
+  submitted?: SubmittedForm;
+}
+
+type RowsAction = "save" | "submit" | "approve" | "reject" | "reopen";
+
+export interface SaveRequest<Posted> {
+  actor: Viewer;
+  partnerId: number;
+  quarterId: number;
+  expectedVersion: number | null;
+  posted: Posted;
+  action: RowsAction;
+  comment: string | null;
+  /** "Nothing to report this quarter": each report says what it means (Sales and Filing: no rows; PDT: the plan as it stands). */
+  nothingToReport?: boolean;
+  requestId?: string | null;
+}
+
+export type SaveOutcome =
+  | { ok: false; problems: TableProblems }
+  | {
+      ok: true;
+      /** The save's toast: 'Data successfully recorded. Total Rows: n' and its variants. */
+      message: { message: string; values?: Record<string, string | number> };
+      /** Extra headers for the redirect (Sales: its FDF warnings). */
+      headers?: Headers;
+    };
+
+/** A workbook upload, its envelope read and checked by the frame. */
+export interface UploadRequest {
+  actor: Viewer;
+  partnerId: number;
+  requestId?: string | null;
+  quarterName: string | null;
+  expectedVersion: number;
+  /** Sales: "replace" (default) or "append". */
+  mode: string | null;
+  /** The user confirmed that the upload replaces the rows already saved. */
+  confirmReplace: boolean;
+  bytes: Uint8Array;
+}
+
+export type UploadOutcome =
+  { ok: false; problems: UploadProblem[] } | { ok: true; message: { message: string; values?: Record<string, string | number> }; headers?: Headers };
+
+export const UPLOAD_MESSAGES = {
+  file: "Please choose an Excel file (.xlsx).",
+  tooLarge: "The file is larger than 10 MB.",
+  row: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+  nothingFilled: "The file holds no values to save: nothing was changed. Fill in the rows, then upload it again.",
+} as const;
+
+/** An invalid row of an uploaded sheet, by its sheet row and the labels of its invalid columns. */
+export function sheetRowProblem(sheet: string, row: number, columns: string[]): UploadProblem {
+  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: columns.join(", ") }, sheet, row, columns };
+}
+
+export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
+  type: ReportTypeKey;
+  /** The largest save body, in bytes. */
+  maxBytes: number;
+  /** The rows a post carries (the grid's JSON `payload` or the plain form), or null when it carries none. */
+  readPosted(form: FormData, envelope: Envelope): Posted | null;
+  /** The rows of "Nothing to report this quarter". */
+  emptyPosted(): Posted;
+  /** Writes the rows, and the action with them, in one transaction. */
+  save(request: SaveRequest<Posted>): Promise<SaveOutcome>;
+  /** Intents of the report's own (Sales: verify-product), each with its handler. */
+  extraIntents?: Record<string, (args: ReportActionArgs, form: FormData) => Promise<Response | ReturnType<typeof reply>>>;
+  /** Reads a filled workbook of the report's download layout and saves it (nothing when a row is wrong). */
+  importWorkbook: (request: UploadRequest) => Promise<UploadOutcome>;
+}
+
+/**
+ * The post of a report page: one handler per intent. An upload, or a post of many rows, is read
+ * in its turn among the heavy posts (./heavy-posts.server.ts), or refused at once when its turn
+ * does not come soon.
+ */
+export async function handleReportAction<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
+  const { request, context } = args;
+  const upload = request.headers.get("Content-Type")?.startsWith("multipart/form-data") ?? false;
+  const handle = () => (upload ? handleUpload(plugin, args) : handlePost(plugin, args));
+  if (!isHeavyPost(request)) return handle();
+  const answer = await inHeavyPostTurn<Awaited<ReturnType<typeof handle>>>(request, handle, () => busyReply(upload));
+  // A saved post is answered by a redirect; anything else is drawn on the report's page without JavaScript.
+  if (!(answer instanceof Response)) pagesAfterHeavyPosts.set(context, isRefusalAlone(answer) ? "refusal" : "report");
+  return answer;
+}
+
+/**
+ * The page Remix draws after a heavy post that saved nothing, in the same request (a post without
+ * JavaScript; one with JavaScript is answered without a page): the refusal alone, or the report.
+ */
+const pagesAfterHeavyPosts = new WeakMap<AppLoadContext, "refusal" | "report">();
+
+/**
+ * The refusal alone when the post had no turn (there is no room to draw the report either), or
+ * when a workbook was refused for what its sheets hold: its problems are the answer, the file is
+ * what to mend. Any other refusal (a replace to confirm, a file that is no workbook, someone
+ * else's save first) is drawn on the report, where the user acts on it.
+ */
+function isRefusalAlone({ data: body, init }: ReturnType<typeof reply>): boolean {
+  return init?.status === 503 || (body.kind === "upload-problems" && body.problems.some((problem) => problem.sheet !== undefined));
+}
+
+/**
+ * A report page's data: after a heavy post refused without JavaScript, the refusal alone
+ * (app/reports/frame/refusal-page.tsx), or the report loaded in a turn of its own among the
+ * heavy posts (its rows cost as much memory as the post), or the refusal alone when no turn comes.
+ */
+export async function loadReportPage<Page>(
+  { request, context }: { request: Request; context: AppLoadContext },
+  load: () => Promise<Page>,
+): Promise<Page | RefusalPageData> {
+  const page = pagesAfterHeavyPosts.get(context);
+  if (!page) return load();
+  if (page === "refusal") return REFUSAL_PAGE;
+  return inHeavyPostTurn<Page | RefusalPageData>(request, load, () => REFUSAL_PAGE);
+}
+
+/**
+ * A heavy post refused for want of a turn, its body unread: an upload, or a post of rows, which
+ * is answered as a save (its intent is in the body; a submission of many rows is told the same).
+ */
+function busyReply(upload: boolean) {
+  const problem = { message: SERVER_BUSY, values: { seconds: HEAVY_POST_RETRY_SECONDS } };
+  return upload ? uploadReply([problem], 503, busyHeaders()) : reply({ kind: "error", intent: "save", ...problem }, 503, busyHeaders());
+}
+
+async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
+  const { request, actor, partnerId } = args;
+  const { requestId } = args.context;
+  const { form, fields } = await readReportPost(request, plugin.maxBytes).catch((error: unknown) => {
+    throw error instanceof BadRequest ? data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 }) : error;
+  });
+  const extraIntents = Object.keys(plugin.extraIntents ?? {});
+  let envelope: Envelope;
+  let quarterId: number;
+  try {
+    envelope = readEnvelope(fields, extraIntents);
+    if (envelope.intent === "upload") throw new BadRequest();
+    // A report's own intents may belong to no quarter (a product verification).
+    quarterId = extraIntents.includes(envelope.intent) ? 0 : (parseId(envelope.quarterId) ?? badRequest());
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const own = plugin.extraIntents?.[envelope.intent];
+  if (own) return own(args, form);
+
+  const intent = envelope.intent as Exclude<FrameIntent, "upload">;
+  const comment = envelope.comment;
+  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
+  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {});
+
+  if (intent === "read-messages") {
+    try {
+      const result = await markReportMessagesRead(actor, partnerId, quarterId, plugin.type);
+      return reply({ kind: "messages-read", intent, unreadMessageCount: result.unreadMessageCount });
+    } catch (error) {
+      return refusal(intent, error);
+    }
+  }
+
+  let posted: Posted | null = null;
+  try {
+    if (intent === "save" || intent === "submit" || envelope.payload !== null) posted = plugin.readPosted(form, envelope);
+    // The version is required wherever rows are written; a decision without rows has none.
+    if ((posted || intent === "submit-empty") && envelope.version === null) throw new BadRequest();
+  } catch (error) {
+    return refusal(intent, error);
+  }
+  const submitted = posted?.submitted;
+
+  // Comments first: an empty one is asked for before anything is saved.
+  const commentProblem = textProblem(comment, TEXT_MAX.note);
+  if (commentProblem) return reply({ kind: "error", intent, message: commentProblem, field: "comment", submitted }, 400);
+  if ((intent === "submit" || intent === "submit-empty") && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
+  }
+  if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
+    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.adminComment, field: "comment", submitted }, 400);
+  }
+
+  const saveRequest = { actor, partnerId, quarterId, expectedVersion: envelope.version, requestId };
+  try {
+    if (intent === "submit-empty") {
+      await plugin.save({ ...saveRequest, posted: plugin.emptyPosted(), action: "submit", nothingToReport: true, comment });
+      return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
+    }
+    if (posted) {
+      // Unsaved rows are written in the transaction of the action itself: a submission saves them
+      // first, and a refused approval or rejection leaves them unsaved (the page can still save them).
+      const saved = await plugin.save({ ...saveRequest, posted, action: intent, comment: intent === "save" ? null : comment });
+      if (!saved.ok) return reply({ kind: "problems", intent, problems: saved.problems, submitted }, 400);
+      if (intent === "save") {
+        return redirectWithToast(returnTo, { type: "success", ...saved.message }, { headers: saved.headers });
+      }
+    } else if (intent === "approve" || intent === "reject" || intent === "reopen") {
+      await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: intent, comment, requestId });
+    }
+    if (intent === "submit") return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
+    if (intent === "save") throw new BadRequest();
+    return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
+  } catch (error) {
+    return refusal(intent, error, submitted);
+  }
+}
+
+// ---------------------------------------------------------------- upload
+
+/** The upload form's fields; any other part is skipped unread. */
+const UPLOAD_FIELDS = ["intent", "file", "quarter", "mode", "confirmReplace", "version"] as const;
+/** What the upload form adds around its file. */
+const UPLOAD_FORM_OVERHEAD_BYTES = 64 * 1024;
+
+/** Problems an upload's reply lists: the first ones (thousands of wrong rows make no list anyone reads, nor a small reply). */
+const UPLOAD_PROBLEMS_LISTED = 50;
+
+function uploadReply(problems: UploadProblem[], status = 400, headers?: HeadersInit) {
+  const more = Math.max(problems.length - UPLOAD_PROBLEMS_LISTED, 0);
+  return reply({ kind: "upload-problems", intent: "upload", problems: problems.slice(0, UPLOAD_PROBLEMS_LISTED), ...(more ? { more } : {}) }, status, headers);
+}
+
+/** A filled workbook: the form read within its limits, the report's import, its problems or the redirect with the toast. */
+async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, { request, context, actor, partnerId }: ReportActionArgs) {
+  const { requestId } = context;
+  let form: FormData;
+  try {
+    form = await readMultipartForm(request, { fields: UPLOAD_FIELDS, maxBytes: UPLOAD_MAX_BYTES + UPLOAD_FORM_OVERHEAD_BYTES, maxPartBytes: UPLOAD_MAX_BYTES });
+  } catch (error) {
+    if (isRefusal(error, 413)) return uploadReply([{ message: UPLOAD_MESSAGES.tooLarge }], 413);
+    throw error;
+  }
+  let fields: Omit<UploadRequest, "actor" | "partnerId" | "requestId" | "bytes">;
+  try {
+    if (single(form, "intent") !== "upload") throw new BadRequest();
+    fields = {
+      quarterName: single(form, "quarter") || null,
+      mode: single(form, "mode"),
+      confirmReplace: single(form, "confirmReplace") === "yes",
+      expectedVersion: parseVersion(single(form, "version")),
+    };
+  } catch {
+    throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || typeof file === "string" || file.size === 0) return uploadReply([{ message: UPLOAD_MESSAGES.file }]);
+  try {
+    const outcome = await plugin.importWorkbook({ actor, partnerId, requestId, ...fields, bytes: new Uint8Array(await file.arrayBuffer()) });
+    if (!outcome.ok) return uploadReply(outcome.problems);
+    return redirectWithToast(pageUrl(request), { type: "success", ...outcome.message }, { headers: outcome.headers });
+  } catch (error) {
+    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
+    if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    throw error;
+  }
+}

@@ -1,0 +1,501 @@
+import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ReportHistoryEntry } from "~/reports/frame/workflow.server";
+import type { ReportFrameView } from "~/reports/frame/screen.server";
+import { useHydrated } from "~/hooks/use-hydrated";
+import { keepsPageAfter, SAVE_WITHDRAWS_SUBMISSION, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import { downloadFileName } from "~/utils/download-names";
+import { REPORT_WORKBOOKS, templateFile } from "~/reports/frame/registry";
+import { useFormatters } from "~/hooks/use-formatters";
+import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
+import { VALIDATION_DIALOG_TITLE } from "~/reports/sales/rows";
+import { PageHeader } from "~/components/page-header";
+import { CommentField } from "./comment-field";
+import type { PlainFormState } from "./plain-form";
+import { InvalidDataList, ModalDialog } from "./dialogs";
+import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
+import { ReportMessages } from "./report-messages";
+
+type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
+
+/**
+ * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what
+ * it loaded, so the editor keeps the user's unsaved input; anything else reloads as usual.
+ */
+export const shouldRevalidateReport: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  keepsPageAfter(actionResult as ReportActionData | undefined) ? false : defaultShouldRevalidate;
+
+function BackArrow({ to }: { to: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link to={to} className="back-link" aria-label={t("Back to the partner list")} title={t("Partner List")}>
+      <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="back-link__icon">
+        <path d="M19 12H5M11 6l-6 6 6 6" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    </Link>
+  );
+}
+
+/** The quarter dropdown: a GET form; its first entry is the open quarter (no query). Changes load at once with JavaScript. */
+function QuarterPicker({ frame, hydrated }: { frame: ReportFrameView; hydrated: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const current = frame.quarter.historic ? frame.quarter.name : "";
+  return (
+    <Form method="get" className="quarter-picker">
+      <div className="quarter-picker__label">
+        <label htmlFor="report-quarter">{t("Quarter")}</label>
+        <select
+          id="report-quarter"
+          name="quarter"
+          className="input"
+          defaultValue={current}
+          key={current}
+          onChange={(event) => {
+            if (!hydrated) return;
+            const value = event.target.value;
+            navigate(value ? `${location.pathname}?quarter=${encodeURIComponent(value)}` : location.pathname);
+          }}
+        >
+          {frame.quarterDropdown.map((quarter, index) => (
+            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
+              {quarter.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {hydrated ? null : (
+        <button type="submit" className="button button--secondary">
+          {t("Go")}
+        </button>
+      )}
+    </Form>
+  );
+}
+
+/** The refusal of the page's last post, with a link that loads the report again where it helps. */
+export function ReportErrorAlert({ error, reloadHref }: { error: { message: string; values?: Record<string, string | number> }; reloadHref: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error" role="alert" data-testid="report-error">
+      <p>{t(error.message, error.values)}</p>
+      {reloadHref ? (
+        <p>
+          <a href={reloadHref}>{t("Reload the report")}</a>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Why an upload was refused: its first problems, and how many more. */
+export function UploadProblemsAlert({ problems }: { problems: { listed: UploadProblem[]; more: number } }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error report-upload__problems" role="alert" data-testid="upload-problems">
+      <p>
+        <strong>{t(VALIDATION_DIALOG_TITLE)}</strong> {t("Nothing was saved.")}
+      </p>
+      <ul>
+        {problems.listed.map((problem, index) => (
+          <li key={index}>{t(problem.message, problem.values)}</li>
+        ))}
+      </ul>
+      {problems.more ? <p>{t("…and {{count}} more problems.", { count: problems.more })}</p> : null}
+    </div>
+  );
+}
+
+/** A filled workbook of the report: checked like the grid, nothing saved when a row is invalid. */
+function UploadForm({
+  frame,
+  problems,
+  busy,
+  modes,
+  template,
+  hydrated,
+}: {
+  frame: ReportFrameView;
+  problems: { listed: UploadProblem[]; more: number } | null;
+  busy: boolean;
+  /** Sales: replace the quarter's rows (confirmed when rows are saved) or append to them. */
+  modes: { savedRows: number } | null;
+  /** The blank template's link and file name. */
+  template: { href: string; name: string };
+  hydrated: boolean;
+}) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmed = useRef(false);
+  const [confirming, setConfirming] = useState(false);
+  const savedRows = modes?.savedRows ?? 0;
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className="card report-upload"
+      data-testid="report-upload"
+      ref={formRef}
+      onSubmit={(event) => {
+        // With JavaScript a dialog asks before saved rows are replaced; without it, the checkbox does.
+        const replacing = savedRows > 0 && new FormData(event.currentTarget).get("mode") !== "append";
+        if (replacing && !confirmed.current) {
+          event.preventDefault();
+          setConfirming(true);
+        }
+        confirmed.current = false;
+      }}
+    >
+      <h2 className="card__title">{t("Upload Excel")}</h2>
+      <input type="hidden" name="intent" value="upload" />
+      <input type="hidden" name="quarter" value={frame.quarter.name} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <div className="field">
+        <label className="field__label" htmlFor="report-upload-file">
+          {t("Excel file (.xlsx, at most 10 MB)")}
+        </label>
+        <div className="field__control report-upload__file">
+          <input
+            id="report-upload-file"
+            type="file"
+            name="file"
+            className="input"
+            required
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          />
+          <a href={template.href} download={template.name} className="report-upload__template" data-testid="template-download">
+            {t("Download a blank template")}
+          </a>
+        </div>
+      </div>
+      {modes ? (
+        <fieldset className="report-upload__mode">
+          <legend>{t("The workbook's rows")}</legend>
+          <label className="checkbox">
+            <input type="radio" name="mode" value="replace" defaultChecked />
+            <span>{t("Replace the quarter's rows")}</span>
+          </label>
+          <label className="checkbox">
+            <input type="radio" name="mode" value="append" />
+            <span>{t("Append to them")}</span>
+          </label>
+          {savedRows > 0 && hydrated ? <input type="hidden" name="confirmReplace" value="yes" /> : null}
+          {savedRows > 0 && !hydrated ? (
+            <label className="checkbox report-upload__confirm">
+              <input type="checkbox" name="confirmReplace" value="yes" />
+              <span>{t("Yes, replace the {{count}} rows saved for this quarter", { count: savedRows })}</span>
+            </label>
+          ) : null}
+        </fieldset>
+      ) : null}
+      <button type="submit" className="button button--secondary" disabled={busy}>
+        {t("Upload")}
+      </button>
+      {problems?.listed.length ? <UploadProblemsAlert problems={problems} /> : null}
+      <ModalDialog open={confirming} onClose={() => setConfirming(false)} labelledBy="replace-dialog-title" testId="replace-dialog">
+        <h2 id="replace-dialog-title" className="dialog__title">
+          {t("Replace the saved rows?")}
+        </h2>
+        <p>{t("Replace the {{count}} rows saved for this quarter with the workbook's rows?", { count: savedRows })}</p>
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+            {t("Cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => {
+              setConfirming(false);
+              confirmed.current = true;
+              formRef.current?.requestSubmit();
+            }}
+          >
+            {t("Replace")}
+          </button>
+        </div>
+      </ModalDialog>
+    </Form>
+  );
+}
+
+/** Approve / Reject (and Reopen) with the comment, as a plain form (the page without JavaScript). */
+function DecisionForm({
+  frame,
+  viewerRole,
+  commentError,
+  busy,
+}: {
+  frame: ReportFrameView;
+  viewerRole: ViewerRole;
+  commentError: string | null;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  const { permissions } = frame;
+  const anyAllowed = permissions.approve || permissions.reject || (viewerRole === "ADMIN" && permissions.reopen);
+  const why = (action: "approve" | "reject" | "reopen") => (permissions.reasons[action] ? t(permissions.reasons[action]) : undefined);
+  return (
+    <Form method="post" className="card report-decision" data-testid="decision-form">
+      <input type="hidden" name="quarterId" value={frame.quarter.id} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <fieldset disabled={!anyAllowed || busy}>
+        <legend>{t("Approve or reject the report")}</legend>
+        <CommentField id="decision-comment" placeholder={WORKFLOW_REFUSALS.adminComment} error={commentError} />
+        <div className="report-decision__actions">
+          <button type="submit" name="intent" value="approve" className="button button--primary" disabled={!permissions.approve} title={why("approve")}>
+            {t("Approve")}
+          </button>
+          <button type="submit" name="intent" value="reject" className="button button--danger" disabled={!permissions.reject} title={why("reject")}>
+            {t("Reject")}
+          </button>
+          {viewerRole === "ADMIN" && frame.report.status === "Approved" ? (
+            <button type="submit" name="intent" value="reopen" className="button button--secondary" disabled={!permissions.reopen} title={why("reopen")}>
+              {t("Reopen")}
+            </button>
+          ) : null}
+        </div>
+      </fieldset>
+    </Form>
+  );
+}
+
+/** "Nothing to report this quarter" as a plain form (the page without JavaScript), for a report without rows. */
+function NothingToReportForm({
+  frame,
+  description,
+  commentError,
+  busy,
+}: {
+  frame: ReportFrameView;
+  description: string;
+  commentError: string | null;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" data-testid="nothing-to-report-form">
+      <input type="hidden" name="quarterId" value={frame.quarter.id} />
+      <input type="hidden" name="version" value={frame.report.version} />
+      <fieldset className="report-form__submit" disabled={busy}>
+        <legend>{t("Nothing to report this quarter")}</legend>
+        <p>{t(description)}</p>
+        <CommentField id="nothing-to-report-comment" placeholder={WORKFLOW_REFUSALS.partnerComment} error={commentError} />
+        <button type="submit" name="intent" value="submit-empty" className="button button--primary">
+          {t("Submit Report")}
+        </button>
+      </fieldset>
+    </Form>
+  );
+}
+
+/** Below the plain form: 'Nothing to report this quarter' for the partner when it may, the decision form for ADMIN and STAFF. */
+export function PlainDecisionForms({
+  data,
+  screen,
+  nothingToReport,
+  description,
+}: {
+  data: ReportPageData;
+  screen: ReportScreen;
+  /** Whether the report may be submitted as nothing to report now. */
+  nothingToReport: boolean;
+  description: string;
+}) {
+  const { view, viewerRole } = data;
+  if (viewerRole !== "PARTNER") {
+    return <DecisionForm frame={view} viewerRole={viewerRole} commentError={screen.decisionCommentError} busy={screen.busy} />;
+  }
+  if (!view.permissions.submit || !nothingToReport) return null;
+  return <NothingToReportForm frame={view} description={description} commentError={screen.nothingToReportCommentError} busy={screen.busy} />;
+}
+
+/** 'Invalid data!' above the form without JavaScript. */
+export function InvalidDataAlert({ problems, headings }: { problems: TableProblems; headings: Record<string, string> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--error invalid-data" role="alert" data-testid="invalid-data">
+      <h2 className="invalid-data__title">{t(VALIDATION_DIALOG_TITLE)}</h2>
+      <InvalidDataList problems={problems} headings={headings} />
+    </div>
+  );
+}
+
+/** What every report page's loader returns around the report's own rows. */
+interface ReportPageData {
+  view: ReportFrameView;
+  viewerRole: ViewerRole;
+  history: ReportHistoryEntry[];
+  changes: ChangesSinceSubmission | null;
+}
+
+/**
+ * What a report screen derives from its loader and its last post: JavaScript or not, busy, the
+ * refusal and where it belongs, links that keep the quarter, the plain form's state, and the post
+ * the editor sends.
+ */
+export function useReportScreen(data: ReportPageData, actionData: unknown) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const location = useLocation();
+  const { view, viewerRole } = data;
+  const result = actionData as ReportActionData | undefined;
+  const busy = navigation.state === "submitting";
+  const isPartner = viewerRole === "PARTNER";
+  const quarterParam = view.quarter.historic ? view.quarter.name : null;
+  /** This page with the quarter shown and the given query parameters. */
+  const href = (params: Record<string, string | number | null>) => {
+    const search = new URLSearchParams();
+    if (quarterParam) search.set("quarter", quarterParam);
+    for (const [name, value] of Object.entries(params)) if (value !== null && value !== "") search.set(name, String(value));
+    const query = search.toString();
+    return `${location.pathname}${query ? `?${query}` : ""}`;
+  };
+  const error = result?.kind === "error" ? result : null;
+  const commentError = error?.field === "comment" ? error.message : null;
+  const submitted = result && (result.kind === "problems" || result.kind === "error") ? (result.submitted ?? null) : null;
+  const hiddenFields = { quarterId: view.quarter.id, version: view.report.version };
+  const plainForm: PlainFormState = {
+    hiddenFields,
+    canSave: view.permissions.save && !busy,
+    showSubmit: isPartner,
+    canSubmit: view.permissions.submit && !busy,
+    commentError: error?.intent === "submit" ? commentError : null,
+    saveNote: isPartner && isSubmitted(view.report.status) && view.permissions.save ? SAVE_WITHDRAWS_SUBMISSION : null,
+    submitted,
+    pageHref: (page) => href({ page }),
+  };
+  return {
+    hydrated,
+    busy,
+    result,
+    isPartner,
+    hiddenFields,
+    href,
+    formProblems: result?.kind === "problems" ? result.problems : null,
+    submitted,
+    plainForm,
+    decisionCommentError: error && error.intent !== "submit" ? commentError : null,
+    nothingToReportCommentError: error?.intent === "submit-empty" ? commentError : null,
+    downloadHref: (path: string) => `${path}${quarterParam ? `?quarter=${encodeURIComponent(quarterParam)}` : ""}`,
+    post: (body: ReportPostBody) =>
+      submit(body as SubmitTarget, { method: "post", encType: "application/json", action: `${location.pathname}${location.search}` }),
+  };
+}
+
+export type ReportScreen = ReturnType<typeof useReportScreen>;
+
+/** What the editor posts: the plain form's fields, and the rows (plain data, posted as JSON). */
+type ReportPostBody = Record<string, string | object>;
+type SubmitTarget = Parameters<ReturnType<typeof useSubmit>>[0];
+
+/**
+ * Posts an intent of the page as one JSON object: the frame's hidden fields, the rows when given,
+ * the comment and the tab (the fields of the plain form, the rows as JSON once).
+ */
+export function postReport(screen: ReportScreen, intent: string, { payload, comment, tab }: { payload?: object; comment?: string; tab?: string } = {}) {
+  const body: ReportPostBody = { intent };
+  for (const [name, value] of Object.entries(screen.hiddenFields)) body[name] = String(value);
+  if (tab) body.tab = tab;
+  if (payload !== undefined) body.payload = payload;
+  if (comment !== undefined) body.comment = comment;
+  screen.post(body);
+}
+
+/**
+ * The frame of a report screen: title with the back arrow, quarter dropdown, messages, Excel
+ * download, status line and notices, the refusal of the last post, then the report's own content
+ * (its grid with JavaScript, its plain form without), the upload and the history.
+ */
+export function ReportPage({
+  data,
+  screen,
+  title,
+  downloadPath,
+  templatePath,
+  backTo,
+  notices,
+  children,
+  uploadModes,
+}: {
+  data: ReportPageData;
+  screen: ReportScreen;
+  title: string;
+  /** The report's workbook download and its blank template; the shown quarter is added. */
+  downloadPath: string;
+  templatePath: string;
+  backTo?: string;
+  /** Shown under the status line (Sales: product verification, FDF warnings). */
+  notices?: ReactNode;
+  children: ReactNode;
+  /** Sales: an upload replaces the quarter's rows (this many saved) or is appended to them. */
+  uploadModes?: { savedRows: number };
+}) {
+  const { result, hydrated } = screen;
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const { view, viewerRole } = data;
+  const status = t(view.statusLine.status ?? "Not started");
+  const time = format.dateTime(view.statusLine.at);
+  const isPartner = viewerRole === "PARTNER";
+  const error = result?.kind === "error" ? result : null;
+  // With JavaScript the comment dialogs show their own error.
+  const pageError = error && !(hydrated && error.field === "comment") ? error : null;
+  const file = REPORT_WORKBOOKS[view.type].file;
+  const fileName = (report: string) => downloadFileName({ report, partner: view.partner.companyName, quarter: view.quarter.name, extension: "xlsx" });
+
+  return (
+    <div className="report-page" data-testid="report-page" data-report={view.type}>
+      <PageHeader
+        title={
+          <>
+            {backTo ? <BackArrow to={backTo} /> : null}
+            {title}
+          </>
+        }
+      >
+        <QuarterPicker frame={view} hydrated={hydrated} />
+        <ReportMessages
+          messages={view.messages}
+          unreadCount={view.unreadMessageCount}
+          quarterId={view.quarter.id}
+          canMarkRead={viewerRole !== "STAFF" && view.report.id !== null}
+          hydrated={hydrated}
+        />
+        <a href={screen.downloadHref(downloadPath)} className="button button--secondary" download={fileName(file)}>
+          {t("Download Excel")}
+        </a>
+      </PageHeader>
+
+      <p className="report-page__status" data-testid="report-status">
+        {time ? t("Report Status: {{status}} on {{time}}", { status, time }) : t("Report Status: {{status}}", { status })}
+        {!isPartner && view.report.isLate ? <span className="badge report-page__late">{t("Late")}</span> : null}
+        {view.report.isEmpty ? <span className="badge">{t("Nothing to report this quarter")}</span> : null}
+      </p>
+      {viewerRole === "STAFF" ? <p className="notice">{t("You have read-only access to this report.")}</p> : null}
+      {isPartner && view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.historic)}</p> : null}
+      {isPartner && view.report.status === "Approved" && !view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.approved)}</p> : null}
+
+      {notices}
+
+      {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
+
+      {children}
+
+      {view.canEditRows ? (
+        <UploadForm
+          frame={view}
+          problems={result?.kind === "upload-problems" ? { listed: result.problems, more: result.more ?? 0 } : null}
+          busy={screen.busy}
+          modes={uploadModes ?? null}
+          template={{ href: screen.downloadHref(templatePath), name: fileName(templateFile(file)) }}
+          hydrated={hydrated}
+        />
+      ) : null}
+
+      <ReportHistory history={data.history} changes={data.changes} />
+    </div>
+  );
+}

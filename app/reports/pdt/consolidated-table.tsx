@@ -1,0 +1,172 @@
+import { Form, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/reports/pdt/consolidated.server";
+import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { Pager } from "~/components/pager";
+import { formatPdtDate } from "~/reports/pdt/rows";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
+import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { ScrollRegion } from "~/components/scroll-region";
+
+const PDT_REPORT_PATH = "/admin/report/development-timeline";
+const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
+const PDT_REPORT_XLSX_PATH = `${PDT_REPORT_PATH}/xlsx`;
+
+/** The report's state as the loader read it from the query string (sort resolved). */
+export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
+
+type QueryValues = Record<string, string | number | null | undefined>;
+
+/** The filters of a state (no page, no sort): what the downloads carry. */
+function pdtFilterValues(state: PdtReportState): QueryValues {
+  return {
+    quarter: state.quarter,
+    partner: state.partner,
+    product: state.product,
+    stage: state.stage,
+    status: state.status,
+    reportStatus: state.reportStatus,
+  };
+}
+
+/** The page's link for a state with some values changed (the default sort and page 1 left out). */
+function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string {
+  const values: QueryValues = { ...pdtFilterValues(state), sort: state.sort, dir: state.dir, page: state.page, ...changes };
+  if (values.sort === "company" && values.dir === "asc") {
+    values.sort = undefined;
+    values.dir = undefined;
+  }
+  return queryHref(PDT_REPORT_PATH, values);
+}
+
+const FILTER_FIELDS = ["quarter", "partner", "product", "stage", "status", "reportStatus", "sort", "dir"] as const;
+
+/**
+ * The filters, the quarter among them: a plain GET form (works without JavaScript; with it, the
+ * empty choices are left out of the address). A new filter starts at page 1; the sort is kept.
+ */
+export function PdtReportFilters({ state, options }: { state: PdtReportState; options: PdtConsolidatedView["options"] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values: QueryValues = {};
+    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "");
+    if (values.sort === "company" && values.dir === "asc") values.sort = values.dir = undefined;
+    navigate(queryHref(PDT_REPORT_PATH, values));
+  };
+  const openQuarter = options.quarter_filter[0]?.name;
+  const select = (name: string, label: string, value: string | number | undefined, choices: FilterOption<string | number>[], translate = false) => (
+    <FilterSelect
+      id={`pdt-report-${name}`}
+      name={name}
+      label={label}
+      value={value}
+      choices={choices}
+      all={t("All")}
+      translate={translate}
+      remountOn={String(value ?? "")}
+    />
+  );
+  return (
+    <Form method="get" className="filter-bar" action={PDT_REPORT_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="pdt-report-filters">
+      <FilterSelect
+        id="pdt-report-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={state.quarter && state.quarter !== openQuarter ? state.quarter : ""}
+        choices={options.quarter_filter.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
+        remountOn={state.quarter ?? ""}
+        className="field filter-bar__field filter-bar__field--narrow"
+      />
+      {select("partner", t("Partner"), state.partner, options.partner_filter)}
+      {select("product", t("Product"), state.product, options.product_filter)}
+      {select("stage", t("Stage"), state.stage, options.stage_filter, true)}
+      {select("status", t("Status"), state.status, options.status_filter, true)}
+      {select("reportStatus", t("Report Status"), state.reportStatus, options.report_status_filter, true)}
+      <input type="hidden" name="sort" value={state.sort} />
+      <input type="hidden" name="dir" value={state.dir} />
+      <button type="submit" className="button button--secondary">
+        {t("Filter")}
+      </button>
+    </Form>
+  );
+}
+
+/** "Download CSV" and "Download Excel": the rows of the current filters, every page. */
+export function PdtReportDownloads({ state }: { state: PdtReportState }) {
+  const filters = pdtFilterValues(state);
+  return <DownloadLinks csvHref={queryHref(PDT_REPORT_CSV_PATH, filters)} xlsxHref={queryHref(PDT_REPORT_XLSX_PATH, filters)} basename="pdt-report" />;
+}
+
+function PdtSortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
+  return (
+    <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportHref(state, { sort, dir, page: 1 })} />
+  );
+}
+
+/** The pager, as links that keep the filters and the sort. */
+export function PdtReportPager({ state, page, pages }: { state: PdtReportState; page: number; pages: number }) {
+  return <Pager page={page} pages={pages} pageHref={(to) => pdtReportHref(state, { page: to })} showSinglePage />;
+}
+
+/**
+ * Company Name, Product, Stage, Status, Report Status (sortable), then a Start Date and End Date
+ * per quarter: the three before the selected one, oldest first, and the selected quarter.
+ */
+export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReportState; rows: PdtConsolidatedRow[]; quarterOrder: string[] }) {
+  const { t } = useTranslation();
+  const columns = 5 + quarterOrder.length * 2;
+  return (
+    <ScrollRegion label={t("Development Timeline")}>
+      <table className="table" data-testid="pdt-report">
+        <thead>
+          <tr>
+            <PdtSortHeader state={state} sort="company" label={t("Company Name")} />
+            <PdtSortHeader state={state} sort="product" label={t("Product")} />
+            <PdtSortHeader state={state} sort="stage" label={t("Stage")} />
+            <PdtSortHeader state={state} sort="status" label={t("Status")} />
+            <PdtSortHeader state={state} sort="reportStatus" label={t("Report Status")} />
+            {quarterOrder.flatMap((quarter) => [
+              <th key={`${quarter}-start`} scope="col" data-quarter={quarter}>
+                {t("Start Date")}
+                <br />
+                {quarter}
+              </th>,
+              <th key={`${quarter}-end`} scope="col" data-quarter={quarter}>
+                {t("End Date")}
+                <br />
+                {quarter}
+              </th>,
+            ])}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns} className="empty">
+                {t("No data available!")}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={`${row.reportId}:${row.productId}:${row.stageId}`}>
+                <th scope="row">{row.companyName}</th>
+                <td>{row.productName}</td>
+                <td>{t(row.stageName)}</td>
+                <td>{row.status ? t(PROJECT_STATUS_LABELS[row.status]) : "-"}</td>
+                <td>{t(row.reportStatus)}</td>
+                {row.dates.flatMap((pair, index) => [
+                  <td key={`${index}-start`}>{formatPdtDate(pair.startDate)}</td>,
+                  <td key={`${index}-end`}>{formatPdtDate(pair.endDate)}</td>,
+                ])}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}

@@ -1,0 +1,77 @@
+import { useTranslation } from "react-i18next";
+import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE } from "~/reports/pdt/contract";
+import type { PdtReportPageData } from "~/reports/pdt/page.server";
+import { PdtTimeline, type TimelineProduct } from "./pdt-timeline";
+import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "~/reports/frame/report-page";
+import { PdtFormTable } from "./pdt-form-table";
+import { PdtGridEditor } from "./pdt-grid-editor";
+
+/** The rows as the timeline picture groups them: each product's stages, this quarter's plan over the last one's. */
+function timelineProducts(rows: PdtReportPageData["view"]["rows"]): TimelineProduct[] {
+  const products: TimelineProduct[] = [];
+  for (const row of rows) {
+    let product = products[products.length - 1];
+    if (!product || product.name !== row.productName) {
+      product = { name: row.productName, stages: [] };
+      products.push(product);
+    }
+    product.stages.push({
+      name: row.stageName,
+      current: { start: row.startDate, end: row.endDate },
+      previous: { start: row.previous?.startDate ?? null, end: row.previous?.endDate ?? null },
+    });
+  }
+  return products;
+}
+
+/** The Product Development Timeline screen in the report frame: the grid (or the plain form), then the timeline picture. */
+export function PdtReportPage({
+  data,
+  actionData,
+  downloadPath,
+  templatePath,
+  backTo,
+}: {
+  data: PdtReportPageData;
+  actionData: unknown;
+  downloadPath: string;
+  templatePath: string;
+  backTo?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const screen = useReportScreen(data, actionData);
+  const { view, viewerRole } = data;
+  const title = t("Development Timeline for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name });
+
+  return (
+    <ReportPage data={data} screen={screen} title={title} downloadPath={downloadPath} templatePath={templatePath} backTo={backTo}>
+      {screen.hydrated ? (
+        <PdtGridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} screen={screen} />
+      ) : (
+        <>
+          {screen.formProblems ? <InvalidDataAlert problems={screen.formProblems} headings={PDT_PROBLEM_HEADINGS} /> : null}
+          <PdtFormTable
+            rows={view.rows}
+            earlierQuarters={view.quarterOrder.slice(0, -1).map((quarter) => quarter.name)}
+            page={data.page}
+            canEdit={view.canEditRows}
+            problems={screen.formProblems?.[PDT_TABLE] ?? []}
+            form={screen.plainForm}
+          />
+          {/* A timeline always has its rows: 'nothing to report' submits the plan as it stands. */}
+          <PlainDecisionForms data={data} screen={screen} nothingToReport description={PDT_NOTHING_TO_REPORT} />
+        </>
+      )}
+      <section className="card pdt-timeline-card" aria-label={t("Timeline")}>
+        <PdtTimeline
+          products={timelineProducts(view.rows)}
+          quarters={view.quarterOrder}
+          direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+          currentLabel={t("This quarter's plan")}
+          previousLabel={t("Last quarter's plan")}
+          title={title}
+        />
+      </section>
+    </ReportPage>
+  );
+}

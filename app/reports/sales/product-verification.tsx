@@ -1,0 +1,232 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ProductVerificationList } from "~/reports/sales/product-verification.server";
+import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
+import { ErrorList } from "~/components/error-list";
+import { ModalDialog } from "~/reports/frame/dialogs";
+
+type VerificationErrors = { verificationId: number; errors: Record<string, string[]> } | null;
+
+/** One pending product name: approve it by mapping it to an existing product or creating one, or reject it. */
+function PendingProductForm({
+  item,
+  list,
+  quarterId,
+  errors,
+}: {
+  item: ProductVerificationList["pendingProducts"][number];
+  list: ProductVerificationList;
+  quarterId: number;
+  errors?: Record<string, string[]>;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const id = useId();
+  const [mapTo, setMapTo] = useState(item.existing_product_id ? String(item.existing_product_id) : "");
+  const creating = mapTo === "";
+  const busy = navigation.state !== "idle" && navigation.formData?.get("verificationId") === String(item.product_verification_id);
+  return (
+    <Form method="post" className="verification-item" data-testid="pending-product" aria-labelledby={`${id}-name`}>
+      <input type="hidden" name="intent" value="verify-product" />
+      <input type="hidden" name="quarterId" value={quarterId} />
+      <input type="hidden" name="verificationId" value={item.product_verification_id} />
+      <h3 id={`${id}-name`} className="verification-item__name">
+        <bdi>{item.product_name}</bdi> <span className="badge">{item.category}</span>
+      </h3>
+      <p className="verification-item__rows">{t("Sales rows with this name: {{count}}", { count: item.row_count })}</p>
+      <div className="form__row form__row--split">
+        <div className={`field${errors?.productName ? " field--invalid" : ""}`}>
+          <label className="field__label" htmlFor={`${id}-map`}>
+            {t("Map to an existing product")}
+          </label>
+          <div className="field__control">
+            <select id={`${id}-map`} name="mapToProductId" className="input" value={mapTo} onChange={(event) => setMapTo(event.target.value)}>
+              <option value="">{t("Create a new product")}</option>
+              {list.catalogue[item.category].map((product) => (
+                <option key={product.id} value={product.id}>
+                  {product.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className={`field${errors?.productName ? " field--invalid" : ""}`}>
+          <label className="field__label" htmlFor={`${id}-product`}>
+            {t("Product Name")}
+          </label>
+          <div className="field__control">
+            <input
+              id={`${id}-product`}
+              name="productName"
+              className="input"
+              defaultValue={item.product_name}
+              aria-describedby={errors?.productName ? `${id}-product-error` : undefined}
+              aria-invalid={errors?.productName ? true : undefined}
+            />
+          </div>
+          <ErrorList id={`${id}-product-error`} errors={errors?.productName} />
+        </div>
+      </div>
+      <div className="form__row form__row--split">
+        <div className={`field${errors?.therapyArea ? " field--invalid" : ""}`}>
+          <label className="field__label" htmlFor={`${id}-therapy`}>
+            {t("Therapy Area")}
+          </label>
+          <div className="field__control">
+            <select
+              id={`${id}-therapy`}
+              name="therapyArea"
+              className="input"
+              defaultValue=""
+              disabled={!creating}
+              aria-describedby={errors?.therapyArea ? `${id}-therapy-error` : undefined}
+            >
+              <option value="">{t("Select therapy area")}</option>
+              {list.therapyAreas.map((area) => (
+                <option key={area} value={area}>
+                  {area}
+                </option>
+              ))}
+            </select>
+          </div>
+          <ErrorList id={`${id}-therapy-error`} errors={errors?.therapyArea} />
+        </div>
+        <div className={`field${errors?.projectStatus ? " field--invalid" : ""}`}>
+          <label className="field__label" htmlFor={`${id}-status`}>
+            {t("Product Status")}
+          </label>
+          <div className="field__control">
+            <select id={`${id}-status`} name="projectStatus" className="input" defaultValue="PLANNED">
+              {list.projectStatuses.map((status) => (
+                <option key={status} value={status}>
+                  {t(PROJECT_STATUS_LABELS[status])}
+                </option>
+              ))}
+            </select>
+          </div>
+          <ErrorList id={`${id}-status-error`} errors={errors?.projectStatus} />
+        </div>
+      </div>
+      <ErrorList id={`${id}-decision-error`} errors={errors?.decision} />
+      <div className="verification-item__actions">
+        <button type="submit" name="decision" value="approve" className="button button--primary" disabled={busy}>
+          {t("Approve")}
+        </button>
+        <button type="submit" name="decision" value="reject" className="button button--danger" disabled={busy}>
+          {t("Reject")}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function VerificationContent({ list, quarterId, errors }: { list: ProductVerificationList; quarterId: number; errors: VerificationErrors }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {list.pendingProducts.length === 0 ? <p className="empty">{t("No product is waiting for verification.")}</p> : null}
+      {list.pendingProducts.map((item) => (
+        <PendingProductForm
+          key={item.product_verification_id}
+          item={item}
+          list={list}
+          quarterId={quarterId}
+          errors={errors?.verificationId === item.product_verification_id ? errors.errors : undefined}
+        />
+      ))}
+      {list.existingProducts.length ? (
+        <details className="verification-history">
+          <summary>{t("Verified products")}</summary>
+          <ul>
+            {list.existingProducts.map((item) => (
+              <li key={item.product_verification_id}>
+                <bdi>{item.product_name}</bdi> ({item.category}):{" "}
+                {item.is_approved ? (
+                  <>
+                    <span className="status status--approved">{t("Approved")}</span> → <bdi>{item.mapped_product_name}</bdi>
+                  </>
+                ) : (
+                  <span className="status status--rejected">{t("Rejected")}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * For administrators: the 'Product verification pending!' warning with View Details, which
+ * opens the product verification dialog (a `<details>` panel without JavaScript). Closing the
+ * dialog while names are still pending warns 'Unverified Products'.
+ */
+export function ProductVerificationWarning({
+  list,
+  pendingCount,
+  quarterId,
+  hydrated,
+  errors,
+}: {
+  list: ProductVerificationList | null;
+  pendingCount: number;
+  quarterId: number;
+  hydrated: boolean;
+  errors: VerificationErrors;
+}) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const [open, setOpen] = useState(errors !== null);
+  const [unverified, setUnverified] = useState(false);
+  if (!list || pendingCount === 0) return null;
+  const close = () => {
+    setOpen(false);
+    if (list.pendingProducts.length > 0) setUnverified(true);
+  };
+  return (
+    <div className="verification-warning" data-testid="verification-warning">
+      <div className="alert alert--info verification-warning__alert" role="status">
+        <strong>{t("Product verification pending!")}</strong>{" "}
+        {hydrated ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              setUnverified(false);
+              setOpen(true);
+            }}
+          >
+            {t("View Details")}
+          </button>
+        ) : null}
+      </div>
+      {unverified ? (
+        <div className="alert alert--error" role="alert" data-testid="unverified-products">
+          <strong>{t("Unverified Products")}</strong> {t("Approve or reject every pending product before the report can be approved or rejected.")}
+        </div>
+      ) : null}
+      {hydrated ? (
+        <ModalDialog open={open} onClose={close} labelledBy={titleId} className="verification-dialog" testId="verification-dialog">
+          <div className="dialog__body">
+            <h2 id={titleId} className="dialog__title">
+              {t("Product verification")}
+            </h2>
+            <VerificationContent list={list} quarterId={quarterId} errors={errors} />
+            <div className="dialog__actions">
+              <button type="button" className="button button--secondary" onClick={close}>
+                {t("Close")}
+              </button>
+            </div>
+          </div>
+        </ModalDialog>
+      ) : (
+        <details className="verification-panel" open={errors !== null}>
+          <summary className="button button--secondary">{t("View Details")}</summary>
+          <VerificationContent list={list} quarterId={quarterId} errors={errors} />
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { Link } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
+import type { SalesReportPageData } from "~/reports/sales/page.server";
+import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
+import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "~/reports/frame/report-page";
+import type { ProductVerificationWarning } from "./product-verification";
+import { SalesDatalists } from "./sales-datalists";
+import { SalesFormTable } from "./sales-form-table";
+import type { SalesGridEditor } from "./sales-grid-editor";
+import { SavedWarningsPanel } from "./sales-warnings";
+
+/**
+ * The grid editor (react-data-grid, the editing and paste rules) is not part of the page's first
+ * load: its module is fetched when this one runs in the browser, alongside hydration, and takes
+ * over from the plain form once both are done. Until then the plain form stays on screen, usable,
+ * and what is typed into it is carried into the grid (and if the module cannot be fetched, it stays).
+ */
+let editorModule: Promise<typeof SalesGridEditor> | null = null;
+let loadedEditor: typeof SalesGridEditor | null = null;
+
+function loadEditor(): Promise<typeof SalesGridEditor> {
+  editorModule ??= import("./sales-grid-editor").then(
+    (module) => (loadedEditor = module.SalesGridEditor),
+    (error: unknown) => {
+      editorModule = null;
+      throw error;
+    },
+  );
+  return editorModule;
+}
+
+if (typeof document !== "undefined") loadEditor().catch(() => {});
+
+/** The grid editor once the page is hydrated and its module has arrived; null before. */
+function useSalesGridEditor(hydrated: boolean): typeof SalesGridEditor | null {
+  const [, setArrived] = useState(false);
+  useEffect(() => {
+    if (!hydrated || loadedEditor) return;
+    let mounted = true;
+    loadEditor().then(
+      () => mounted && setArrived(true),
+      (error: unknown) => console.error("The Sales Report grid could not be loaded; the plain form stays.", error),
+    );
+    return () => {
+      mounted = false;
+    };
+  }, [hydrated]);
+  return hydrated ? loadedEditor : null;
+}
+
+export function SalesReportPage({
+  data,
+  actionData,
+  downloadPath,
+  templatePath,
+  backTo,
+  verification: Verification,
+}: {
+  data: SalesReportPageData;
+  actionData: unknown;
+  downloadPath: string;
+  templatePath: string;
+  backTo?: string;
+  /** The administrator's product verification, passed by the administrator's route only (partners never load it). */
+  verification?: typeof ProductVerificationWarning;
+}) {
+  const { t } = useTranslation();
+  const screen = useReportScreen(data, actionData);
+  const { hydrated, result, formProblems, submitted } = screen;
+  const { viewerRole, verification } = data;
+  const GridEditor = useSalesGridEditor(hydrated);
+  const view = useMemo(() => ({ ...data.view, rows: unpackSalesRows(data.view.rows) }), [data.view]);
+  const tab: SalesKind = submitted?.tab === "FDF" || (!submitted && data.tab === "FDF") ? "FDF" : "API";
+
+  return (
+    <ReportPage
+      data={data}
+      screen={screen}
+      title={t("Sales Report for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name })}
+      downloadPath={downloadPath}
+      templatePath={templatePath}
+      backTo={backTo}
+      uploadModes={{ savedRows: view.rows.API.length + view.rows.FDF.length }}
+      notices={
+        <>
+          {viewerRole === "ADMIN" && Verification ? (
+            <Verification
+              list={verification}
+              pendingCount={view.pendingProductCount}
+              quarterId={view.quarter.id}
+              hydrated={hydrated}
+              errors={result?.kind === "verification-errors" ? { verificationId: result.verificationId, errors: result.errors } : null}
+            />
+          ) : null}
+          {/* A later post (a failed upload, say) leaves the page as loaded: the earlier save's notice no longer holds. */}
+          {data.savedWarnings && !result ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
+        </>
+      }
+    >
+      <SalesDatalists lists={view.lists} />
+      {GridEditor ? (
+        <GridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} initialTab={data.tab} screen={screen} />
+      ) : (
+        <>
+          {formProblems ? <InvalidDataAlert problems={formProblems} headings={VALIDATION_HEADINGS} /> : null}
+          <nav className="report-tabs" aria-label={t("Sales Report")}>
+            {SALES_KINDS.map((kind) => (
+              <Link
+                key={kind}
+                to={screen.href({ tab: kind })}
+                className={`report-tabs__tab${tab === kind ? " report-tabs__tab--active" : ""}`}
+                aria-current={tab === kind ? "page" : undefined}
+              >
+                {kind}
+              </Link>
+            ))}
+          </nav>
+          <SalesFormTable
+            kind={tab}
+            rows={view.rows[tab]}
+            page={data.page}
+            lists={view.lists}
+            canEdit={view.canEditRows}
+            productEditable={view.canEditRows && !view.quarter.historic}
+            problems={formProblems?.[tab] ?? []}
+            form={{ ...screen.plainForm, pageHref: (page) => screen.href({ tab, page }) }}
+          />
+          <PlainDecisionForms
+            data={data}
+            screen={screen}
+            nothingToReport={view.rows.API.length + view.rows.FDF.length === 0}
+            description={NOTHING_TO_REPORT_DESCRIPTION}
+          />
+        </>
+      )}
+    </ReportPage>
+  );
+}
