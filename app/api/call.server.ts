@@ -105,6 +105,13 @@ export function signedInCall<P extends Schema | undefined = undefined, Q extends
   return call as unknown as ApiCall;
 }
 
+/** The declaration of a feature's calls that all share one tag and the same roles: each call names only the rest. */
+export function callsUnder(tag: string, access: readonly Role[]) {
+  return <P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+    call: Omit<SignedInCall<P, Q, B>, "tag" | "access">,
+  ) => signedInCall<P, Q, B>({ ...call, tag, access });
+}
+
 export function publicCall<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
   call: Omit<ApiCall<P, Q, B>, "access"> & { handle(input: Input<Out<P>, Out<Q>, Out<B>>): Promise<unknown> },
 ): ApiCall {

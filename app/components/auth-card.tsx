@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { LanguageLinks } from "./language-switcher";
 import { Logo } from "./icons";
 
-/** The centred card of the sign-in, password and lock screens. */
-export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+/** The centred card of the sign-in, password and lock screens; `aside`, a link under the form. */
+export function AuthCard({ title, subtitle, aside, children }: { title: string; subtitle?: ReactNode; aside?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <main className="auth">
@@ -18,6 +18,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         </h1>
         {subtitle ? <p className="auth__subtitle">{subtitle}</p> : null}
         {children}
+        {aside ? <p className="auth__aside">{aside}</p> : null}
       </section>
       <footer className="auth__footer">
         <LanguageLinks />

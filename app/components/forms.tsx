@@ -1,6 +1,9 @@
-import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useNavigation } from "@remix-run/react";
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
+import type * as z from "zod";
 import { ErrorList } from "./error-list";
 
 export { ErrorList };
@@ -16,6 +19,21 @@ export const useValidatedForm: typeof useForm = (options) => {
   void form.allErrors;
   return [form, fields];
 };
+
+/** A form checked in the browser with the server's zod schema: a field on leaving it, then again on each input. */
+export function useSchemaForm<Input extends Record<string, unknown>, Output extends Record<string, unknown>>(
+  id: string,
+  schema: z.ZodType<Output, Input>,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+) {
+  return useValidatedForm<Input, Output>({
+    id,
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+}
 
 const errorIdOf = (field: FieldMetadata<unknown>) => `${field.id}-error`;
 const hintIdOf = (field: FieldMetadata<unknown>) => `${field.id}-hint`;
@@ -98,19 +116,24 @@ interface SelectOption {
   label: string;
 }
 
-/** A native select: works without JavaScript. Option labels are shown as given (translate them first). */
+/**
+ * A native select: works without JavaScript. Option labels are shown as given (translate them first).
+ * Its choices are `options`, or `children` (option groups) when they are not a plain list.
+ */
 export function SelectField({
   label,
   field,
-  options,
+  options = [],
   placeholder,
   selectAttributes,
+  children,
 }: {
   label: ReactNode;
-  field: FieldMetadata<string | undefined>;
-  options: SelectOption[];
+  field: FieldMetadata<unknown>;
+  options?: SelectOption[];
   placeholder?: string;
   selectAttributes?: SelectHTMLAttributes<HTMLSelectElement>;
+  children?: ReactNode;
 }) {
   return (
     <FieldFrame label={label} field={field}>
@@ -121,6 +144,7 @@ export function SelectField({
             {option.label}
           </option>
         ))}
+        {children}
       </select>
     </FieldFrame>
   );
@@ -158,4 +182,10 @@ export function DefaultSubmitButton({ label }: { label: string }) {
       {label}
     </button>
   );
+}
+
+/** The form's main button, disabled while the form is being submitted. */
+export function SubmitButton({ className = "button button--primary button--block", ...button }: ButtonHTMLAttributes<HTMLButtonElement>) {
+  const navigation = useNavigation();
+  return <button type="submit" className={className} disabled={navigation.state === "submitting"} {...button} />;
 }

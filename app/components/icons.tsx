@@ -55,12 +55,6 @@ export const TimelineIcon = () => (
     <circle cx="14" cy="18" r="2" />
   </Icon>
 );
-export const FilingIcon = () => (
-  <Icon>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9S14.5 18.4 12 21c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
-  </Icon>
-);
 export const SalesIcon = () => (
   <Icon>
     <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />
@@ -94,6 +88,8 @@ export const GlobeIcon = () => (
     <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9S14.5 18.4 12 21c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
   </Icon>
 );
+/** Filing Plans are per country: the globe. */
+export const FilingIcon = () => <GlobeIcon />;
 export const PaletteIcon = () => (
   <Icon>
     <path d="M12 3a9 9 0 1 0 0 18c1.1 0 1.7-.9 1.2-1.8-.6-1.1.2-2.2 1.4-2.2H17a4 4 0 0 0 4-4c0-5.5-4-10-9-10z" />

@@ -8,7 +8,8 @@ import { useFormatters } from "~/hooks/use-formatters";
 import type { CallingCodeOption } from "~/models/partner.server";
 import { DEFAULT_CALLING_CODE, PARTNER_PEOPLE_MAX, PARTNER_PRODUCTS_MAX, PartnerSchema, type PartnerFormInput } from "~/schemas/partner";
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from "~/utils/project-status";
-import { DefaultSubmitButton, ErrorList, FormErrors, TextareaField, TextField, useValidatedForm } from "./forms";
+import { PageHeader } from "./page-header";
+import { DefaultSubmitButton, ErrorList, FormErrors, SelectField, TextareaField, TextField, useValidatedForm } from "./forms";
 
 interface ProductOption {
   id: number;
@@ -17,8 +18,21 @@ interface ProductOption {
   isActive: boolean;
 }
 
+type PartnerFormProps = Omit<Parameters<typeof PartnerForm>[0], "id" | "submitLabel">;
+
+/** The Add Partner page, or with `partnerId` the Edit Partner page: the header and the form. */
+export function PartnerFormPage({ title, partnerId, ...form }: PartnerFormProps & { title: string; partnerId?: number }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={title} />
+      <PartnerForm key={partnerId} id={partnerId === undefined ? "add-partner" : `edit-partner-${partnerId}`} submitLabel={t("Save")} {...form} />
+    </>
+  );
+}
+
 /** The Add / Edit Partner form. Works without JavaScript: rows are added and removed by the server. */
-export function PartnerForm({
+function PartnerForm({
   id,
   lastResult,
   defaultValue,
@@ -70,132 +84,83 @@ export function PartnerForm({
           <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "off", dir: "ltr" }} />
           <PhoneField label={t("Contact Number")} prefixField={fields.contactPrefix} numberField={fields.contactNumber} callingCodes={callingCodes} />
           <TextareaField label={t("Address")} field={fields.address} />
-          <div className={`field${fields.region.errors?.length ? " field--invalid" : ""}`}>
-            <label className="field__label" htmlFor={fields.region.id}>
-              {t("Region")}
-            </label>
-            <div className="field__control">
-              <select
-                {...getSelectProps(fields.region, { ariaAttributes: true })}
-                aria-describedby={fields.region.errors?.length ? fields.region.errorId : undefined}
-                className="input"
-              >
-                <option value="">{t("Select a region")}</option>
-                {format
-                  .sortByLabel(REGIONS, (region) => t(region))
-                  .map((region) => (
-                    <option key={region} value={region}>
-                      {t(region)}
-                    </option>
-                  ))}
-              </select>
-            </div>
-            <ErrorList id={fields.region.errorId} errors={fields.region.errors} />
-          </div>
+          <SelectField
+            label={t("Region")}
+            field={fields.region}
+            placeholder={t("Select a region")}
+            options={format.sortByLabel(REGIONS, (region) => t(region)).map((region) => ({ value: region, label: t(region) }))}
+          />
         </section>
 
-        <section className="card partner-form__section" aria-labelledby={`${id}-products`}>
-          <h2 className="partner-form__heading" id={`${id}-products`}>
-            {t("Active Products")}
-          </h2>
-          <ErrorList id={fields.products.errorId} errors={fields.products.errors} />
-          {productRows.length === 0 ? <p className="empty">{t("No products listed.")}</p> : null}
+        <RowsSection
+          id={`${id}-products`}
+          title={t("Active Products")}
+          field={fields.products}
+          emptyText={t("No products listed.")}
+          addLabel={t("Add a product")}
+          addButton={{ ...form.insert.getButtonProps({ name: fields.products.name }), disabled: productsFull }}
+        >
           {productRows.map((row, index) => {
             const cells = row.getFieldset();
             return (
-              <div key={row.key} className="form__row partner-form__row" role="group" aria-label={t("Product {{n}}", { n: index + 1 })}>
-                <div className={`field${cells.productId.errors?.length ? " field--invalid" : ""}`}>
-                  <label className="field__label" htmlFor={cells.productId.id}>
-                    {t("Product")}
-                  </label>
-                  <div className="field__control">
-                    <select
-                      {...getSelectProps(cells.productId, { ariaAttributes: true })}
-                      aria-describedby={cells.productId.errors?.length ? cells.productId.errorId : undefined}
-                      className="input"
-                    >
-                      <option value="">{t("Select a product")}</option>
-                      {(["FDF", "API"] as const).map((category) => (
-                        <optgroup key={category} label={category}>
-                          {products
-                            .filter((product) => product.category === category)
-                            .map((product) => (
-                              <option key={product.id} value={String(product.id)}>
-                                {product.name}
-                              </option>
-                            ))}
-                        </optgroup>
-                      ))}
-                    </select>
-                  </div>
-                  <ErrorList id={cells.productId.errorId} errors={cells.productId.errors} />
-                </div>
-                <div className={`field${cells.status.errors?.length ? " field--invalid" : ""}`}>
-                  <label className="field__label" htmlFor={cells.status.id}>
-                    {t("Status")}
-                  </label>
-                  <div className="field__control">
-                    <select
-                      {...getSelectProps(cells.status, { ariaAttributes: true })}
-                      aria-describedby={cells.status.errors?.length ? cells.status.errorId : undefined}
-                      className="input"
-                    >
-                      <option value="">{t("Select a status")}</option>
-                      {PROJECT_STATUSES.map((status) => (
-                        <option key={status} value={status}>
-                          {t(PROJECT_STATUS_LABELS[status])}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <ErrorList id={cells.status.errorId} errors={cells.status.errors} />
-                </div>
-                <RemoveButton
-                  label={t("Remove product {{n}}", { n: index + 1 })}
-                  buttonProps={form.remove.getButtonProps({ name: fields.products.name, index })}
-                >
-                  {t("Remove")}
-                </RemoveButton>
-              </div>
+              <Row
+                key={row.key}
+                label={t("Product {{n}}", { n: index + 1 })}
+                removeLabel={t("Remove product {{n}}", { n: index + 1 })}
+                removeButton={form.remove.getButtonProps({ name: fields.products.name, index })}
+              >
+                <SelectField label={t("Product")} field={cells.productId} placeholder={t("Select a product")}>
+                  {(["FDF", "API"] as const).map((category) => (
+                    <optgroup key={category} label={category}>
+                      {products
+                        .filter((product) => product.category === category)
+                        .map((product) => (
+                          <option key={product.id} value={String(product.id)}>
+                            {product.name}
+                          </option>
+                        ))}
+                    </optgroup>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label={t("Status")}
+                  field={cells.status}
+                  placeholder={t("Select a status")}
+                  options={PROJECT_STATUSES.map((status) => ({ value: status, label: t(PROJECT_STATUS_LABELS[status]) }))}
+                />
+              </Row>
             );
           })}
-          <div>
-            <button className="button button--secondary" {...form.insert.getButtonProps({ name: fields.products.name })} disabled={productsFull}>
-              {t("Add a product")}
-            </button>
-          </div>
-        </section>
+        </RowsSection>
 
-        <section className="card partner-form__section" aria-labelledby={`${id}-people`}>
-          <h2 className="partner-form__heading" id={`${id}-people`}>
-            {t("People")}
-          </h2>
-          <ErrorList id={fields.people.errorId} errors={fields.people.errors} />
-          {personRows.length === 0 ? <p className="empty">{t("No people listed.")}</p> : null}
+        <RowsSection
+          id={`${id}-people`}
+          title={t("People")}
+          field={fields.people}
+          emptyText={t("No people listed.")}
+          addLabel={t("Add a person")}
+          addButton={{
+            ...form.insert.getButtonProps({ name: fields.people.name, defaultValue: { contactPrefix: DEFAULT_CALLING_CODE } }),
+            disabled: peopleFull,
+          }}
+        >
           {personRows.map((row, index) => {
             const cells = row.getFieldset();
             return (
-              <div key={row.key} className="form__row partner-form__row" role="group" aria-label={t("Person {{n}}", { n: index + 1 })}>
+              <Row
+                key={row.key}
+                label={t("Person {{n}}", { n: index + 1 })}
+                removeLabel={t("Remove person {{n}}", { n: index + 1 })}
+                removeButton={form.remove.getButtonProps({ name: fields.people.name, index })}
+              >
                 <input {...getInputProps(cells.employeeId, { type: "hidden" })} />
                 <TextField label={t("First Name")} field={cells.firstName} />
                 <TextField label={t("Last Name")} field={cells.lastName} />
                 <PhoneField label={t("Contact Number")} prefixField={cells.contactPrefix} numberField={cells.contactNumber} callingCodes={callingCodes} />
-                <RemoveButton label={t("Remove person {{n}}", { n: index + 1 })} buttonProps={form.remove.getButtonProps({ name: fields.people.name, index })}>
-                  {t("Remove")}
-                </RemoveButton>
-              </div>
+              </Row>
             );
           })}
-          <div>
-            <button
-              className="button button--secondary"
-              {...form.insert.getButtonProps({ name: fields.people.name, defaultValue: { contactPrefix: DEFAULT_CALLING_CODE } })}
-              disabled={peopleFull}
-            >
-              {t("Add a person")}
-            </button>
-          </div>
-        </section>
+        </RowsSection>
 
         <div className="form__row partner-form__actions">
           <button type="submit" className="button button--primary" disabled={readOnly || saving}>
@@ -210,11 +175,61 @@ export function PartnerForm({
   );
 }
 
-function RemoveButton({ label, buttonProps, children }: { label: string; buttonProps: ButtonHTMLAttributes<HTMLButtonElement>; children: ReactNode }) {
+/** The products or the people of the partner: heading, the list's errors, its rows, and the button that adds one (a row is added by the server). */
+function RowsSection({
+  id,
+  title,
+  field,
+  emptyText,
+  addLabel,
+  addButton,
+  children,
+}: {
+  id: string;
+  title: string;
+  field: FieldMetadata<unknown>;
+  emptyText: string;
+  addLabel: string;
+  addButton: ButtonHTMLAttributes<HTMLButtonElement>;
+  children: ReactNode[];
+}) {
   return (
-    <button className="button button--danger partner-form__remove" aria-label={label} title={label} {...buttonProps}>
+    <section className="card partner-form__section" aria-labelledby={id}>
+      <h2 className="partner-form__heading" id={id}>
+        {title}
+      </h2>
+      <ErrorList id={field.errorId} errors={field.errors} />
+      {children.length === 0 ? <p className="empty">{emptyText}</p> : null}
       {children}
-    </button>
+      <div>
+        <button className="button button--secondary" {...addButton}>
+          {addLabel}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** One product or person, with the button that removes it. */
+function Row({
+  label,
+  removeLabel,
+  removeButton,
+  children,
+}: {
+  label: string;
+  removeLabel: string;
+  removeButton: ButtonHTMLAttributes<HTMLButtonElement>;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="form__row partner-form__row" role="group" aria-label={label}>
+      {children}
+      <button className="button button--danger partner-form__remove" aria-label={removeLabel} title={removeLabel} {...removeButton}>
+        {t("Remove")}
+      </button>
+    </div>
   );
 }
 

@@ -1,10 +1,10 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { REPORT_STATUS_TYPE_LABELS, ReportStatusIcon } from "~/components/report-status-icon";
+import { ReportStatusIcon } from "~/components/report-status-icon";
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
-import { ADMIN_REPORT_PATHS, REPORT_TYPES } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
 import { ScrollRegion } from "./scroll-region";
 
 interface Target {
@@ -52,7 +52,7 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
                 <th scope="col">{t("Active Products")}</th>
                 {REPORT_TYPES.map((type) => (
                   <th key={type} scope="col">
-                    {t(REPORT_STATUS_TYPE_LABELS[type])}
+                    {t(REPORT_REGISTRY[type].labels.status)}
                   </th>
                 ))}
                 <th scope="col">{t("Actions")}</th>
@@ -77,8 +77,8 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
                     )}
                   </td>
                   {REPORT_TYPES.map((type) => (
-                    <td key={type} className="partner-list__status" data-label={t(REPORT_STATUS_TYPE_LABELS[type])}>
-                      <ReportStatusIcon type={type} state={row.statuses[type]} to={`${ADMIN_REPORT_PATHS[type]}/${row.id}`} />
+                    <td key={type} className="partner-list__status" data-label={t(REPORT_REGISTRY[type].labels.status)}>
+                      <ReportStatusIcon type={type} state={row.statuses[type]} to={`${REPORT_REGISTRY[type].adminPath}/${row.id}`} />
                     </td>
                   ))}
                   <td className="partner-list__actions-cell">
@@ -177,7 +177,7 @@ function PartnerActions({
                     <input type="hidden" name="reportType" value={type} />
                     <input type="hidden" name="redirectTo" value={back} />
                     <button type="submit" className="button button--secondary">
-                      {t(REPORT_STATUS_TYPE_LABELS[type])}
+                      {t(REPORT_REGISTRY[type].labels.status)}
                     </button>
                   </Form>
                 ))

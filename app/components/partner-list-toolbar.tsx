@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { REPORT_STATUS_TYPE_LABELS, reportStateLabel } from "./report-status-icon";
+import { reportStateLabel } from "./report-status-icon";
+import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { ShowInactiveToggle } from "./show-inactive-toggle";
 import { PARTNER_LIST_PATH, partnerListHref, type PartnerListQuery } from "~/utils/partner-list";
 
@@ -50,7 +51,7 @@ export function PartnerListToolbar({ query, quarterName }: { query: PartnerListQ
         {query.report ? (
           <span data-testid="report-filter">
             {" · "}
-            {t(REPORT_STATUS_TYPE_LABELS[query.report.type])}: <strong>{t(reportStateLabel(query.report.state))}</strong>{" "}
+            {t(REPORT_REGISTRY[query.report.type].labels.status)}: <strong>{t(reportStateLabel(query.report.state))}</strong>{" "}
             <Link to={partnerListHref(query, { report: null })} className="link">
               {t("Show every partner")}
             </Link>

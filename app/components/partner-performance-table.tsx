@@ -1,12 +1,10 @@
-import { Form, useNavigate } from "@remix-run/react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { BarChart } from "~/components/charts/bar-chart";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { queryHref } from "~/reports/consolidated/paging";
-import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
 
 const PERFORMANCE_PATH = "/admin/partner-performance";
@@ -38,25 +36,11 @@ function performanceHref(state: PerformanceState, changes: QueryValues = {}): st
   return queryHref(PERFORMANCE_PATH, values);
 }
 
-const FILTER_FIELDS = ["quarter", "partner", "sort", "dir"] as const;
-
-/**
- * Quarter and partner: a plain GET form (works without JavaScript; with it, the empty choices are
- * left out of the address). A new filter starts at page 1; the sort is kept.
- */
+/** Quarter and partner (see FilterBar). */
 export function PerformanceFilters({ state, options }: { state: PerformanceState; options: PartnerPerformanceView["options"] }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const values: QueryValues = {};
-    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "");
-    if (isDefaultSort(values)) values.sort = values.dir = undefined;
-    navigate(queryHref(PERFORMANCE_PATH, values));
-  };
   return (
-    <Form method="get" className="filter-bar" action={PERFORMANCE_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="performance-filters">
+    <FilterBar action={PERFORMANCE_PATH} sort={state.sort} dir={state.dir} testId="performance-filters">
       <FilterSelect
         id="performance-quarter"
         name="quarter"
@@ -76,12 +60,7 @@ export function PerformanceFilters({ state, options }: { state: PerformanceState
         all={t("All")}
         remountOn={String(state.partner ?? "")}
       />
-      <input type="hidden" name="sort" value={state.sort} />
-      <input type="hidden" name="dir" value={state.dir} />
-      <button type="submit" className="button button--secondary">
-        {t("Filter")}
-      </button>
-    </Form>
+    </FilterBar>
   );
 }
 

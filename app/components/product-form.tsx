@@ -4,6 +4,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DefaultSubmitButton, SelectField, TextField, useValidatedForm } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
 import type { StageRow } from "~/models/product.server";
 import {
   EditProductSchema,
@@ -28,12 +29,24 @@ function useHydrated() {
   return hydrated;
 }
 
+/** The Add or Edit Product page: the header and the form in a card. */
+export function ProductFormPage({ title, ...form }: Parameters<typeof ProductForm>[0] & { title: string }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <section className="card card--narrow">
+        <ProductForm {...form} />
+      </section>
+    </>
+  );
+}
+
 /**
  * The Add/Edit Product form (spec section 2). A plain POST form: the server validates with the
  * same zod schema and renders its errors; JavaScript adds instant validation and makes the stage
  * list follow the category select. When editing, the category is locked (shown, never submitted).
  */
-export function ProductForm({
+function ProductForm({
   mode,
   canEdit,
   therapyAreas,

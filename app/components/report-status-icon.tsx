@@ -2,14 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Icon } from "./icons";
 import { useTranslation } from "react-i18next";
-import type { ReportState, ReportTypeKey } from "~/reports/frame/registry";
-
-/** Column and tooltip names of the three reports. */
-export const REPORT_STATUS_TYPE_LABELS: Record<ReportTypeKey, string> = {
-  pdt: "PDT",
-  filing: "Filing Plans",
-  sales: "Sales Report",
-};
+import { REPORT_REGISTRY, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 
 /** The English key of a state (also its translation key). */
 export function reportStateLabel(state: ReportState): string {
@@ -63,7 +56,7 @@ const SHAPES: Record<ReportState, ReactNode> = {
  */
 export function ReportStatusIcon({ type, state, to }: { type: ReportTypeKey; state: ReportState; to?: string }) {
   const { t } = useTranslation();
-  const label = `${t(REPORT_STATUS_TYPE_LABELS[type])}: ${t(reportStateLabel(state))}`;
+  const label = `${t(REPORT_REGISTRY[type].labels.status)}: ${t(reportStateLabel(state))}`;
   const slug = reportStateSlug(state);
   const content = (
     <>

@@ -8,26 +8,17 @@ import { RETRY_MAIL_INTENT } from "~/schemas/settings";
 
 /** What a mail is, from the outbox's `kind` (set where each mail is written); a kind not named here shows as stored. */
 function mailKind(kind: string, t: TFunction): string {
-  switch (kind) {
-    case "reminder":
-      return t("Reminder");
-    case "report-receipt":
-      return t("Report receipt");
-    case "report-submitted":
-      return t("Report submitted");
-    case "report-approve":
-      return t("Report approved");
-    case "report-reject":
-      return t("Report rejected");
-    case "report-reopen":
-      return t("Report reopened");
-    case "password-set":
-      return t("Set password link");
-    case "password-reset":
-      return t("Reset password link");
-    default:
-      return kind;
-  }
+  const names: Record<string, string> = {
+    reminder: t("Reminder"),
+    "report-receipt": t("Report receipt"),
+    "report-submitted": t("Report submitted"),
+    "report-approve": t("Report approved"),
+    "report-reject": t("Report rejected"),
+    "report-reopen": t("Report reopened"),
+    "password-set": t("Set password link"),
+    "password-reset": t("Reset password link"),
+  };
+  return Object.hasOwn(names, kind) ? names[kind] : kind;
 }
 
 /**

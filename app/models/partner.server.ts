@@ -146,7 +146,7 @@ export function emptyPartnerFormValues() {
 }
 
 type FieldErrors = Record<string, string[]>;
-type SaveResult = { ok: true; partnerId: number } | { ok: false; fieldErrors: FieldErrors };
+export type SaveResult = { ok: true; partnerId: number } | { ok: false; fieldErrors: FieldErrors };
 
 interface Actor {
   actorId: number;

@@ -20,7 +20,7 @@ interface AuditActor {
 
 /** Why a save was refused; each maps to a field error of the form. */
 type ProductSaveError = "duplicate-name" | "unknown-therapy-area" | "not-found";
-type ProductSaveResult = { ok: true; product: ProductRow } | { ok: false; reason: ProductSaveError };
+export type ProductSaveResult = { ok: true; product: ProductRow } | { ok: false; reason: ProductSaveError };
 
 const productColumns = {
   id: products.id,

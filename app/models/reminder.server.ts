@@ -6,7 +6,7 @@ import { formatDate } from "~/utils/dates";
 import type { Toast } from "~/utils/toast.server";
 import { appUrl } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { owedReportTypes, PARTNER_REPORT_PATHS, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
+import { owedReportTypes, REPORT_REGISTRY, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import { writeAudit } from "./audit.server";
 import { enqueueMail } from "./mail.server";
 import { getOpenQuarter, type Quarter } from "./quarter.server";
@@ -45,13 +45,6 @@ interface SendRemindersOptions {
   /** The quarter the reminder is about; default the open quarter. */
   quarter?: Quarter;
 }
-
-/** The report names as the mails and screens call them (i18n keys). */
-const REMINDER_REPORT_NAMES: Record<ReportTypeKey, string> = {
-  pdt: "PDT",
-  filing: "Filing Plans",
-  sales: "Sales Report",
-};
 
 /**
  * What each active partner still owes for the quarter (the rule is `owedReportTypes`): partner id →
@@ -240,9 +233,9 @@ async function reminderMail(
   { reportTypes, quarterName, cutOffDate }: { reportTypes: ReportTypeKey[]; quarterName: string; cutOffDate?: string | null },
 ): Promise<ReminderMailContent> {
   const t = await translatorFor(language);
-  const reportName = (type: ReportTypeKey) => t(REMINDER_REPORT_NAMES[type]);
+  const reportName = (type: ReportTypeKey) => t(REPORT_REGISTRY[type].labels.status);
   const statusOf = (type: ReportTypeKey) => t(statuses[type] ?? "Not started");
-  const linkOf = (type: ReportTypeKey) => `${appUrl()}${PARTNER_REPORT_PATHS[type]}`;
+  const linkOf = (type: ReportTypeKey) => `${appUrl()}${REPORT_REGISTRY[type].partnerPath}`;
   const quarter = quarterName;
   const date = cutOffDate ? formatDate(cutOffDate, language) : null;
 

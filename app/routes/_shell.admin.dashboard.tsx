@@ -1,8 +1,9 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
 import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
+import { stylesheetLinks } from "~/reports/consolidated/page-links";
 import dashboardStyles from "~/components/dashboard/dashboard.css";
 import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
 import { ReportStatusCounts } from "~/components/dashboard/report-status-counts";
@@ -19,11 +20,7 @@ import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Dashboard" };
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: consolidatedStyles },
-  { rel: "stylesheet", href: chartStyles },
-  { rel: "stylesheet", href: dashboardStyles },
-];
+export const links = stylesheetLinks(consolidatedStyles, chartStyles, dashboardStyles);
 
 /** GET /admin/dashboard?tab=…&…filters: the open quarter's report counts and one of the eight tabs (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,54 +1,20 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
-import gridStyles from "react-data-grid/lib/styles.css";
-import { PdtReportPage } from "~/reports/pdt/pdt-report-page";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import timelineStyles from "~/reports/pdt/pdt-timeline.css";
-import reportStyles from "~/reports/frame/report-frame.css";
-import { RefusalPage } from "~/reports/frame/refusal-page";
-import { isRefusalPage } from "~/reports/frame/contract";
-import { shouldRevalidateReport } from "~/reports/frame/report-page";
+import { adminChanges, adminReads } from "~/reports/frame/report-route.server";
+import { reportLinks, reportScreen } from "~/reports/frame/report-route";
 import { handlePdtReportAction, loadPdtReportPage } from "~/reports/pdt/page.server";
-import { heavyPostHeaders } from "~/reports/frame/heavy-posts.server";
-import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
-import { idParam } from "~/utils/params.server";
+import { PdtReportPage } from "~/reports/pdt/pdt-report-page";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Development Timeline" };
+export const links = reportLinks(timelineStyles);
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: gridStyles },
-  { rel: "stylesheet", href: reportStyles },
-  { rel: "stylesheet", href: timelineStyles },
-];
+/** A partner's Product Development Timeline for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id; every change is the administrator's. */
+export const loader = async (args: LoaderFunctionArgs) => loadPdtReportPage(await adminReads(args));
+export const action = async (args: ActionFunctionArgs) => handlePdtReportAction(await adminChanges(args));
 
-/** A partner's Product Development Timeline for ADMIN and STAFF (STAFF read-only); `$id` is the partner's id. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireAdminOrStaff(request);
-  return loadPdtReportPage({ request, context, viewer: user, partnerId: idParam(params.id) });
-}
-
-/** Every change is the administrator's: STAFF and partners get 403. */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireRole(request, "ADMIN");
-  return handlePdtReportAction({ request, context, actor: user, partnerId: idParam(params.id) });
-}
-
-export const shouldRevalidate = shouldRevalidateReport;
-
+export { shouldRevalidateReport as shouldRevalidate } from "~/reports/frame/report-route";
 /** A post refused for want of a turn says when to try again (Retry-After). */
-export const headers = heavyPostHeaders;
+export { heavyPostHeaders as headers } from "~/reports/frame/heavy-posts.server";
 
-export default function AdminDevelopmentTimeline() {
-  const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  if (isRefusalPage(data)) return <RefusalPage actionData={actionData} />;
-  return (
-    <PdtReportPage
-      data={data}
-      actionData={actionData}
-      downloadPath={`/admin/development-timeline/${data.view.partner.id}/xlsx`}
-      templatePath={`/admin/development-timeline/${data.view.partner.id}/template.xlsx`}
-      backTo="/admin/partner-list"
-    />
-  );
-}
+export default reportScreen(PdtReportPage);

@@ -1,8 +1,9 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import chartStyles from "~/components/charts/charts.css";
-import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
+import { consolidatedLinks } from "~/reports/consolidated/page-links";
+import { loadConsolidatedPage } from "~/reports/consolidated/page.server";
 import { PageHeader } from "~/components/page-header";
 import {
   PerformanceChartPanel,
@@ -12,20 +13,12 @@ import {
   PerformanceTable,
   type PerformanceState,
 } from "~/components/partner-performance-table";
-import reportStyles from "~/reports/frame/report-frame.css";
 import { listPartnerPerformance, performanceQuerySchema, performanceSortOf } from "~/models/partner-performance.server";
-import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/reports/frame/page.server";
-import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Partner Performance" };
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: reportStyles },
-  { rel: "stylesheet", href: consolidatedStyles },
-  { rel: "stylesheet", href: chartStyles },
-];
+export const links = consolidatedLinks(chartStyles);
 
 /**
  * GET /admin/partner-performance: a row per active partner and quarter (submitted, on time, late,
@@ -33,9 +26,7 @@ export const links: LinksFunction = () => [
  * sorted and paged by the query string (ADMIN and STAFF).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminOrStaff(request);
-  const query = readQuery(performanceQuerySchema, new URL(request.url));
-  const view = await listPartnerPerformance(query).catch(rethrowForPage);
+  const { query, view } = await loadConsolidatedPage(request, performanceQuerySchema, listPartnerPerformance);
   const state: PerformanceState = { ...query, sort: performanceSortOf(query), page: view.page.page };
   return { ...view, state };
 }

@@ -1,28 +1,20 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PdtReportDownloads, PdtReportFilters, PdtReportPager, PdtReportTable, type PdtReportState } from "~/reports/pdt/consolidated-table";
 import { PageHeader } from "~/components/page-header";
-import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
-import reportStyles from "~/reports/frame/report-frame.css";
+import { consolidatedLinks } from "~/reports/consolidated/page-links";
+import { loadConsolidatedPage } from "~/reports/consolidated/page.server";
 import { listPdtConsolidated, pdtQuerySchema, pdtSortOf } from "~/reports/pdt/consolidated.server";
-import { readQuery } from "~/utils/query-string.server";
-import { rethrowForPage } from "~/reports/frame/page.server";
-import { requireAdminOrStaff } from "~/utils/auth.server";
 import type { PageHandle } from "~/utils/page-title";
 
 export const handle: PageHandle = { title: "Development Timeline" };
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: reportStyles },
-  { rel: "stylesheet", href: consolidatedStyles },
-];
+export const links = consolidatedLinks();
 
 /** GET /admin/report/development-timeline: every partner's timeline rows of a quarter, filtered, sorted and paged by the query string (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminOrStaff(request);
-  const query = readQuery(pdtQuerySchema, new URL(request.url));
-  const view = await listPdtConsolidated(query).catch(rethrowForPage);
+  const { query, view } = await loadConsolidatedPage(request, pdtQuerySchema, listPdtConsolidated);
   const state: PdtReportState = { ...query, sort: pdtSortOf(query), page: view.page.page };
   return { ...view, state };
 }

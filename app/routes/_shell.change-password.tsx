@@ -1,10 +1,9 @@
 import { WRONG_CURRENT_PASSWORD } from "~/utils/messages";
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
+import { FormErrors, SubmitButton, TextField, useSchemaForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { writeAudit } from "~/models/audit.server";
 import { checkUserPassword, setUserPassword } from "~/models/user.server";
@@ -52,14 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ChangePasswordPage() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useValidatedForm({
-    id: "change-password",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("change-password", ChangePasswordSchema, lastResult);
   return (
     <>
       <PageHeader title={t("Change Password")} />
@@ -69,9 +61,7 @@ export default function ChangePasswordPage() {
           <TextField label={t("Current Password")} field={fields.currentPassword} type="password" inputAttributes={{ autoComplete: "current-password" }} />
           <TextField label={t("New Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password" }} />
           <TextField label={t("Confirm Password")} field={fields.confirmPassword} type="password" inputAttributes={{ autoComplete: "new-password" }} />
-          <button type="submit" className="button button--primary" disabled={navigation.state === "submitting"}>
-            {t("Change Password")}
-          </button>
+          <SubmitButton className="button button--primary">{t("Change Password")}</SubmitButton>
         </Form>
       </section>
     </>

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { reportStateLabel, reportStateSlug } from "~/components/report-status-icon";
 import { partnerGuidance, type PartnerNextStep } from "~/models/report-overview.server";
 import { requirePartner } from "~/utils/auth.server";
-import { PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS, type ReportTypeKey } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, type ReportTypeKey } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PageHandle } from "~/utils/page-title";
 
@@ -52,14 +52,14 @@ export default function PartnerDashboard() {
       <div className="tiles">
         {tiles.map((tile) => {
           const Icon = TILE_ICONS[tile.type];
-          const path = PARTNER_REPORT_PATHS[tile.type];
+          const path = REPORT_REGISTRY[tile.type].partnerPath;
           return (
             <section key={tile.type} className="tile" data-testid={`tile-${tile.type}`} aria-labelledby={`tile-${tile.type}-title`}>
               <span className="tile__icon">
                 <Icon />
               </span>
               <h2 className="tile__title" id={`tile-${tile.type}-title`}>
-                <Link to={path}>{t(REPORT_TYPE_LABELS[tile.type])}</Link>
+                <Link to={path}>{t(REPORT_REGISTRY[tile.type].labels.name)}</Link>
               </h2>
               <dl className="tile__facts">
                 <dt>{t("Report Status")}</dt>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdtConsolidatedDownload, pdtQuerySchema } from "~/reports/pdt/consolidated.server";
+import { pdtConsolidatedDownload } from "~/reports/pdt/consolidated-download.server";
+import { pdtQuerySchema } from "~/reports/pdt/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";

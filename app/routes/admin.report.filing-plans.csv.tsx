@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { filingConsolidatedDownload, filingQuerySchema } from "~/reports/filing/consolidated.server";
+import { filingConsolidatedDownload } from "~/reports/filing/consolidated-download.server";
+import { filingQuerySchema } from "~/reports/filing/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { openSalesDownload, salesConsolidatedQuery } from "~/reports/sales/consolidated.server";
+import { openSalesDownload } from "~/reports/sales/consolidated-download.server";
+import { salesConsolidatedQuery } from "~/reports/sales/consolidated.server";
 import { readQuery } from "~/utils/query-string.server";
 import { rethrowForPage } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";

@@ -1,10 +1,10 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { FormErrors, TextField, useValidatedForm } from "~/components/forms";
+import { FormErrors, SubmitButton, TextField, useValidatedForm } from "~/components/forms";
 import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
 import { checkUserPassword } from "~/models/user.server";
 import { UnlockSchema } from "~/schemas/auth";
@@ -46,7 +46,6 @@ export default function LockScreenPage() {
   const { t } = useTranslation();
   const { name, email } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
   const [form, fields] = useValidatedForm({
     id: "unlock",
     lastResult,
@@ -60,9 +59,9 @@ export default function LockScreenPage() {
       <Form method="post" className="form" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
         <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "current-password", autoFocus: true }} />
-        <button type="submit" name="intent" value="unlock" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
+        <SubmitButton name="intent" value="unlock">
           {t("Unlock")}
-        </button>
+        </SubmitButton>
       </Form>
       <Form method="post" action="/logout" className="auth__aside">
         <button type="submit" className="link link--button">

@@ -1,10 +1,9 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { CheckboxField, FormErrors, TextField, useValidatedForm } from "~/components/forms";
+import { CheckboxField, FormErrors, SubmitButton, TextField, useSchemaForm } from "~/components/forms";
 import { clearPasswordAttempts, takePasswordAttempt } from "~/models/rate-limit.server";
 import { LoginSchema } from "~/schemas/auth";
 import {
@@ -51,16 +50,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function LoginPage() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useValidatedForm({
-    id: "login",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("login", LoginSchema, lastResult);
   return (
-    <AuthCard title={t("Sign in")} subtitle={t("Sign in to report and review quarterly data.")}>
+    <AuthCard
+      title={t("Sign in")}
+      subtitle={t("Sign in to report and review quarterly data.")}
+      aside={
+        <a href="/api/docs" className="link">
+          {t("API documentation")}
+        </a>
+      }
+    >
       <Form method="post" className="form" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
         <TextField label={t("E-mail")} field={fields.email} type="email" inputAttributes={{ autoComplete: "username" }} />
@@ -71,15 +71,8 @@ export default function LoginPage() {
             {t("Forgot password?")}
           </Link>
         </div>
-        <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
-          {t("Login")}
-        </button>
+        <SubmitButton>{t("Login")}</SubmitButton>
       </Form>
-      <p className="auth__aside">
-        <a href="/api/docs" className="link">
-          {t("API documentation")}
-        </a>
-      </p>
     </AuthCard>
   );
 }

@@ -1,8 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AuthCard } from "~/components/auth-card";
-import { RequestLinkForm } from "~/components/request-link-form";
+import { RequestLinkCard } from "~/components/request-link-form";
 import { sendPasswordLink } from "~/models/password-token.server";
 import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/rate-limit.server";
 import { findUserByEmail, getAuthUser } from "~/models/user.server";
@@ -42,21 +41,10 @@ export default function ResetPasswordPage() {
   const resend = searchParams.get("token") === "true";
   const expired = searchParams.get("token") === "reset";
   return (
-    <AuthCard
+    <RequestLinkCard
       title={resend ? t("Resend set password link") : t("Forgot password")}
-      subtitle={t("Enter your registered e-mail and we will send you a link to choose a password.")}
-    >
-      {expired ? (
-        <div className="alert alert--info" role="status">
-          {t("Token expired")}
-        </div>
-      ) : null}
-      <RequestLinkForm lastResult={lastResult} />
-      <p className="auth__aside">
-        <Link to="/login" className="link">
-          {t("Back to login")}
-        </Link>
-      </p>
-    </AuthCard>
+      notice={expired ? t("Token expired") : undefined}
+      lastResult={lastResult}
+    />
   );
 }

@@ -1,11 +1,10 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth-card";
-import { TextField, useValidatedForm } from "~/components/forms";
-import { RequestLinkForm } from "~/components/request-link-form";
+import { SubmitButton, TextField, useSchemaForm } from "~/components/forms";
+import { RequestLinkCard } from "~/components/request-link-form";
 import { checkPasswordToken, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { refuseSignedInUser } from "~/utils/auth.server";
@@ -50,40 +49,19 @@ export default function SetPasswordPage() {
 
 function LinkEnded() {
   const { t } = useTranslation();
-  return (
-    <AuthCard title={t("Ask for a new link")} subtitle={t("Enter your registered e-mail and we will send you a link to choose a password.")}>
-      <div className="alert alert--info" role="status">
-        {t("This link has already been used or has expired.")}
-      </div>
-      <RequestLinkForm />
-      <p className="auth__aside">
-        <Link to="/login" className="link">
-          {t("Back to login")}
-        </Link>
-      </p>
-    </AuthCard>
-  );
+  return <RequestLinkCard title={t("Ask for a new link")} notice={t("This link has already been used or has expired.")} />;
 }
 
 function SetPasswordForm() {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useValidatedForm({
-    id: "set-password",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("set-password", SetPasswordSchema, lastResult);
   return (
     <AuthCard title={t("Set password")} subtitle={t("At least 8 characters, with a number and a lowercase letter.")}>
       <Form method="post" className="form" {...getFormProps(form)}>
         <TextField label={t("Password")} field={fields.password} type="password" inputAttributes={{ autoComplete: "new-password" }} />
         <TextField label={t("Confirm Password")} field={fields.confirmPassword} type="password" inputAttributes={{ autoComplete: "new-password" }} />
-        <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
-          {t("Save password")}
-        </button>
+        <SubmitButton>{t("Save password")}</SubmitButton>
       </Form>
     </AuthCard>
   );

@@ -5,7 +5,7 @@
  * partner's record, and bad input answered with field errors.
  */
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import {
   auditLog,
@@ -29,31 +29,13 @@ import { loader as partnerDashboardLoader } from "~/routes/_shell.partner.dashbo
 import { CUT_OFF_BEFORE_OPEN_QUARTER } from "~/schemas/settings";
 import { formatDate } from "~/utils/dates";
 import { parsePartnerListQuery } from "~/utils/partner-list";
-import { apiToken, callApi, expectDocumented, type ApiAnswer } from "../support/api";
+import { apiToken, callApi, demoSignInBeforeEach, expectDocumented, type ApiAnswer } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 import { counted } from "../support/statements";
 
 const UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 
-let admin: string;
-let staff: string;
-let partner1: string;
-let acme: number;
-let borealis: number;
-
-async function partnerIdOf(email: string) {
-  const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.email, email));
-  return row.id;
-}
-
-beforeEach(async () => {
-  [admin, staff, partner1] = await Promise.all([
-    apiToken("admin@example.org", "admin-pass-1"),
-    apiToken("staff@example.org", "staff-pass-1"),
-    apiToken("partner1@example.org", "partner-pass-1"),
-  ]);
-  [acme, borealis] = await Promise.all([partnerIdOf("partner1@example.org"), partnerIdOf("partner2@example.org")]);
-});
+const demo = demoSignInBeforeEach();
 
 /** The answer is documented and has this status. */
 function expectAnswer(method: string, documentedPath: string, answer: ApiAnswer, status: number) {
@@ -166,16 +148,16 @@ const byProductId = (rows: { product_id: number }[]) => [...rows].sort((a, b) =>
 describe("GET /admin/partner/", () => {
   it("STAFF reads the partner list with products and their status and spec §3's template_data; a search narrows it", async () => {
     // A status other than the default, so that the answer's is the stored one.
-    const [first] = await storedActiveProducts(acme);
+    const [first] = await storedActiveProducts(demo.acme);
     await db
       .update(partnerProducts)
       .set({ projectStatus: "ON_HOLD" })
-      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, first.product_id)));
+      .where(and(eq(partnerProducts.partnerId, demo.acme), eq(partnerProducts.productId, first.product_id)));
 
-    const answer = await callApi("GET", "/admin/partner/", { token: staff });
+    const answer = await callApi("GET", "/admin/partner/", { token: demo.staff });
     expectAnswer("GET", "/admin/partner/", answer, 200);
     expect(answer.body.quarter_name).toBe((await getOpenQuarter()).name);
-    const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
+    const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === demo.acme);
     expect(row).toMatchObject({ company_name: "Acme Generics Ltd", email: "partner1@example.org", is_active: true });
     expect(row.active_products.length).toBeGreaterThan(0);
     expect(row.active_products).toContainEqual({ product_id: first.product_id, status: "ON_HOLD", product_name: first.product_name });
@@ -183,17 +165,17 @@ describe("GET /admin/partner/", () => {
       expect(byProductId(partner.active_products)).toEqual(await storedActiveProducts(partner.partner_id));
       await expectTemplateData(partner.template_data, partner.partner_id);
     }
-    const borealisRow = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === borealis);
+    const borealisRow = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === demo.borealis);
     // Demo seed: Borealis's Sales Report is Approved.
     expect(borealisRow.template_data[2]).toMatchObject({ template_type: "sales", report_status: "Approved", is_approved: true });
 
-    const searched = await callApi("GET", "/admin/partner/", { token: staff, query: { q: "borealis" } });
+    const searched = await callApi("GET", "/admin/partner/", { token: demo.staff, query: { q: "borealis" } });
     expectAnswer("GET", "/admin/partner/", searched, 200);
-    expect(searched.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toEqual([borealis]);
+    expect(searched.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toEqual([demo.borealis]);
   });
 
   it("is_read: whether the reader's side has read the report's messages", async () => {
-    const { quarter, byType } = await storedReports(acme);
+    const { quarter, byType } = await storedReports(demo.acme);
     const [unread] = await db
       .select({ reportId: reportMessages.reportId })
       .from(reportMessages)
@@ -209,25 +191,25 @@ describe("GET /admin/partner/", () => {
       );
     const type = [...byType.entries()].find(([, row]) => row.id === unread.reportId)![0];
     const isRead = async (token: string) => {
-      const answer = await callApi("GET", `/admin/partner/${acme}/`, { token });
+      const answer = await callApi("GET", `/admin/partner/${demo.acme}/`, { token });
       return answer.body.template_data.find((entry: TemplateDataEntry) => entry.template_type === type).is_read;
     };
     const isReadInList = async (token: string) => {
       const answer = await callApi("GET", "/admin/partner/", { token });
-      const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === acme);
+      const row = answer.body.partners.find((partner: { partner_id: number }) => partner.partner_id === demo.acme);
       return row.template_data.find((entry: TemplateDataEntry) => entry.template_type === type).is_read;
     };
-    expect(await isRead(admin)).toBe(false);
-    expect(await isReadInList(admin)).toBe(false);
+    expect(await isRead(demo.admin)).toBe(false);
+    expect(await isReadInList(demo.admin)).toBe(false);
     const adminUser = await findUserByEmail("admin@example.org");
-    await markReportMessagesRead(adminUser!, acme, quarter.id, byType.get(type)!.type);
-    expect(await isRead(admin)).toBe(true);
-    expect(await isRead(staff)).toBe(true);
-    expect(await isReadInList(staff)).toBe(true);
+    await markReportMessagesRead(adminUser!, demo.acme, quarter.id, byType.get(type)!.type);
+    expect(await isRead(demo.admin)).toBe(true);
+    expect(await isRead(demo.staff)).toBe(true);
+    expect(await isReadInList(demo.staff)).toBe(true);
   });
 
   it("reads the list in the same number of statements whatever the number of partners (at most 4 for the list itself)", async () => {
-    const list = () => callApi("GET", "/admin/partner/", { token: staff });
+    const list = () => callApi("GET", "/admin/partner/", { token: demo.staff });
     // The token's first use of the test writes its last use.
     await list();
     const before = await counted(list);
@@ -235,7 +217,7 @@ describe("GET /admin/partner/", () => {
 
     // 20 more partners, each with a product and three reports of the open quarter, one with a message unread by the administrators.
     const quarter = await getOpenQuarter();
-    const { assigned } = await productsOf(acme);
+    const { assigned } = await productsOf(demo.acme);
     const extra = await db
       .insert(partners)
       .values(
@@ -281,20 +263,20 @@ describe("GET /admin/partner/", () => {
   });
 
   it("refuses a partner (403) and an unknown filter value (400)", async () => {
-    expectForbidden("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: partner1 }));
-    expectInvalid("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: staff, query: { dir: "sideways" } }), ["query.dir"]);
+    expectForbidden("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: demo.partner1 }));
+    expectInvalid("GET", "/admin/partner/", await callApi("GET", "/admin/partner/", { token: demo.staff, query: { dir: "sideways" } }), ["query.dir"]);
   });
 });
 
 describe("POST /admin/partner/", () => {
   it("ADMIN adds a partner in spec §3's names: listed, a contact with employee_id 0 added, its login created without password, a set-password link mailed", async () => {
-    const { assigned } = await productsOf(acme);
+    const { assigned } = await productsOf(demo.acme);
     const body = { ...NEW_PARTNER, active_products: [{ product_id: assigned.id, status: "FILED" }] };
-    const answer = await callApi("POST", "/admin/partner/", { token: admin, body });
+    const answer = await callApi("POST", "/admin/partner/", { token: demo.admin, body });
     expectAnswer("POST", "/admin/partner/", answer, 200);
     expect(answer.body).toMatchObject({ status: "OK", detail: "Partner added succcessfully!", partner_id: expect.any(Number) });
 
-    const read = await callApi("GET", `/admin/partner/${answer.body.partner_id}/`, { token: staff });
+    const read = await callApi("GET", `/admin/partner/${answer.body.partner_id}/`, { token: demo.staff });
     expectAnswer("GET", "/admin/partner/{id}/", read, 200);
     expect(read.body).toMatchObject({
       partner_id: answer.body.partner_id,
@@ -315,14 +297,14 @@ describe("POST /admin/partner/", () => {
 
   it("refuses STAFF and a partner (403) and adds nothing", async () => {
     const before = await db.select({ id: partners.id }).from(partners);
-    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: staff, body: NEW_PARTNER }));
-    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: partner1, body: NEW_PARTNER }));
+    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: demo.staff, body: NEW_PARTNER }));
+    expectForbidden("POST", "/admin/partner/", await callApi("POST", "/admin/partner/", { token: demo.partner1, body: NEW_PARTNER }));
     expect(await db.select({ id: partners.id }).from(partners)).toHaveLength(before.length);
   });
 
   it("answers 400 by the body's field names: the form's rules, the database's rules and unknown fields", async () => {
     const bad = await callApi("POST", "/admin/partner/", {
-      token: admin,
+      token: demo.admin,
       body: { ...NEW_PARTNER, company_name: " ", contact_number: "12ab", employee: [{ ...NEW_PARTNER.employee[0], first_name: "" }] },
     });
     expectInvalid("POST", "/admin/partner/", bad, ["company_name", "contact_number", "employee.0.first_name"]);
@@ -331,23 +313,23 @@ describe("POST /admin/partner/", () => {
     expect(bad.body.errors["employee.0.first_name"]).toEqual(["Please enter first name."]);
 
     const short = await callApi("POST", "/admin/partner/", {
-      token: admin,
+      token: demo.admin,
       body: { ...NEW_PARTNER, employee: [{ ...NEW_PARTNER.employee[0], contact_number: "+91912345" }] },
     });
     expectInvalid("POST", "/admin/partner/", short, ["employee.0.contact_number"]);
     const unknownProduct = await callApi("POST", "/admin/partner/", {
-      token: admin,
+      token: demo.admin,
       body: { ...NEW_PARTNER, active_products: [{ product_id: 999999, status: "FILED" }] },
     });
     expectInvalid("POST", "/admin/partner/", unknownProduct, ["active_products.0.product_id"]);
     expect(unknownProduct.body.errors["active_products.0.product_id"]).toEqual(["Please select product."]);
 
-    const duplicate = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, email: "PARTNER2@example.org" } });
+    const duplicate = await callApi("POST", "/admin/partner/", { token: demo.admin, body: { ...NEW_PARTNER, email: "PARTNER2@example.org" } });
     expectInvalid("POST", "/admin/partner/", duplicate, ["email"]);
     expect(duplicate.body.errors.email).toEqual(["A partner or user with this e-mail already exists."]);
 
     // The old form names are not the body's.
-    const old = await callApi("POST", "/admin/partner/", { token: admin, body: { ...NEW_PARTNER, companyName: "Delta" } });
+    const old = await callApi("POST", "/admin/partner/", { token: demo.admin, body: { ...NEW_PARTNER, companyName: "Delta" } });
     expectInvalid("POST", "/admin/partner/", old, ["companyName"]);
     expect(await mails()).toHaveLength(0);
   });
@@ -355,44 +337,44 @@ describe("POST /admin/partner/", () => {
 
 describe("GET /admin/partner/{id}/", () => {
   it("STAFF reads a partner in spec §3's fields: products, contacts and the reports of the open quarter", async () => {
-    const answer = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
+    const answer = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.staff });
     expectAnswer("GET", "/admin/partner/{id}/", answer, 200);
-    expect(answer.body).toMatchObject({ partner_id: borealis, company_name: "Borealis Pharma Pvt", email: "partner2@example.org", is_active: true });
+    expect(answer.body).toMatchObject({ partner_id: demo.borealis, company_name: "Borealis Pharma Pvt", email: "partner2@example.org", is_active: true });
     expect(answer.body.contact_number).toMatch(/^\+\d{1,4}\d{10}$/);
     const assigned = await db
       .select()
       .from(partnerProducts)
-      .where(and(eq(partnerProducts.partnerId, borealis), eq(partnerProducts.isActive, true)));
+      .where(and(eq(partnerProducts.partnerId, demo.borealis), eq(partnerProducts.isActive, true)));
     expect(answer.body.active_products.map((row: { product_id: number }) => row.product_id).sort()).toEqual(assigned.map((row) => row.productId).sort());
     expect(answer.body.active_products.every((row: { product_name: string; status: string }) => row.product_name && row.status)).toBe(true);
-    const people = await db.select().from(employees).where(eq(employees.partnerId, borealis));
+    const people = await db.select().from(employees).where(eq(employees.partnerId, demo.borealis));
     expect(answer.body.employee.map((person: { employee_id: number }) => person.employee_id).sort()).toEqual(people.map((person) => person.id).sort());
-    await expectTemplateData(answer.body.template_data, borealis);
+    await expectTemplateData(answer.body.template_data, demo.borealis);
     expect(answer.body).not.toHaveProperty("form");
   });
 
   it("refuses a partner, even for its own id or another partner's (403); unknown id 404; bad id 400", async () => {
-    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${borealis}/`, { token: partner1 }));
-    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${acme}/`, { token: partner1 }));
-    const missing = await callApi("GET", "/admin/partner/999999/", { token: admin });
+    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.partner1 }));
+    expectForbidden("GET", "/admin/partner/{id}/", await callApi("GET", `/admin/partner/${demo.acme}/`, { token: demo.partner1 }));
+    const missing = await callApi("GET", "/admin/partner/999999/", { token: demo.admin });
     expectAnswer("GET", "/admin/partner/{id}/", missing, 404);
     expect(missing.body.status).toBe("notfound");
-    expectInvalid("GET", "/admin/partner/{id}/", await callApi("GET", "/admin/partner/abc/", { token: admin }), ["path.id"]);
+    expectInvalid("GET", "/admin/partner/{id}/", await callApi("GET", "/admin/partner/abc/", { token: demo.admin }), ["path.id"]);
   });
 });
 
 describe("PUT /admin/partner/{id}/", () => {
   it("round trip: the partner as read, sent back unchanged, is accepted and nothing changes", async () => {
-    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
-    const employeesBefore = await db.select().from(employees).where(eq(employees.partnerId, borealis));
-    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: read.body });
+    const read = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
+    const employeesBefore = await db.select().from(employees).where(eq(employees.partnerId, demo.borealis));
+    const answer = await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.admin, body: read.body });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
-    expect((await callApi("GET", `/admin/partner/${borealis}/`, { token: admin })).body).toEqual(read.body);
-    expect(await db.select().from(employees).where(eq(employees.partnerId, borealis))).toEqual(employeesBefore);
+    expect((await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin })).body).toEqual(read.body);
+    expect(await db.select().from(employees).where(eq(employees.partnerId, demo.borealis))).toEqual(employeesBefore);
   });
 
   it("ADMIN edits a partner: changed fields saved, contacts kept by employee_id, a contact with employee_id 0 added, one left out removed", async () => {
-    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const read = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
     expect(read.body.employee.length).toBeGreaterThan(0);
     const [kept, ...dropped] = read.body.employee;
     const body = {
@@ -404,11 +386,11 @@ describe("PUT /admin/partner/{id}/", () => {
         { employee_id: 0, first_name: "Nadia", last_name: "Khan", contact_number: "+441234567890" },
       ],
     };
-    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body });
+    const answer = await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.admin, body });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
-    expect(answer.body).toEqual({ status: "OK", detail: "Partner edited succcessfully!", partner_id: borealis });
+    expect(answer.body).toEqual({ status: "OK", detail: "Partner edited succcessfully!", partner_id: demo.borealis });
 
-    const again = await callApi("GET", `/admin/partner/${borealis}/`, { token: staff });
+    const again = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.staff });
     expect(again.body).toMatchObject({ company_name: "Borealis Pharma International", address: null });
     expect(again.body.employee).toEqual([
       { ...kept, first_name: "Renamed" },
@@ -419,7 +401,7 @@ describe("PUT /admin/partner/{id}/", () => {
   });
 
   it("a client written against the spec (spec §3's fields only) reads and saves a partner", async () => {
-    const { body: read } = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const { body: read } = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
     const specOnly = {
       partner_id: read.partner_id,
       company_name: read.company_name,
@@ -450,60 +432,67 @@ describe("PUT /admin/partner/{id}/", () => {
         }),
       ),
     };
-    const answer = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: specOnly });
+    const answer = await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.admin, body: specOnly });
     expectAnswer("PUT", "/admin/partner/{id}/", answer, 200);
-    const again = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const again = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
     expect(again.body.employee).toHaveLength(read.employee.length + 1);
     expect(again.body.employee.at(-1)).toMatchObject({ first_name: "New", last_name: "Contact", contact_number: "+919000000001" });
   });
 
   it("refuses STAFF and a partner reaching for another partner (403): nothing changes", async () => {
-    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
+    const read = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
     const body = { ...read.body, company_name: "Taken Over" };
-    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: partner1, body }));
-    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${acme}/`, { token: partner1, body: { ...body, partner_id: acme } }));
-    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${borealis}/`, { token: staff, body }));
-    const [row] = await db.select().from(partners).where(eq(partners.id, borealis));
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.partner1, body }));
+    expectForbidden(
+      "PUT",
+      "/admin/partner/{id}/",
+      await callApi("PUT", `/admin/partner/${demo.acme}/`, { token: demo.partner1, body: { ...body, partner_id: demo.acme } }),
+    );
+    expectForbidden("PUT", "/admin/partner/{id}/", await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.staff, body }));
+    const [row] = await db.select().from(partners).where(eq(partners.id, demo.borealis));
     expect(row.companyName).toBe("Borealis Pharma Pvt");
   });
 
   it("answers 400 by field (another partner's id in the body among them) and 404 for an unknown partner: nothing changes", async () => {
-    const read = await callApi("GET", `/admin/partner/${borealis}/`, { token: admin });
-    const bad = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, contact_number: "+9112345", region: "Mars" } });
+    const read = await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
+    const bad = await callApi("PUT", `/admin/partner/${demo.borealis}/`, {
+      token: demo.admin,
+      body: { ...read.body, contact_number: "+9112345", region: "Mars" },
+    });
     expectInvalid("PUT", "/admin/partner/{id}/", bad, ["contact_number", "region"]);
     expect(bad.body.errors.contact_number).toEqual(["Contact should have 10 digits!"]);
-    const taken = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, email: "partner1@example.org" } });
+    const taken = await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.admin, body: { ...read.body, email: "partner1@example.org" } });
     expectInvalid("PUT", "/admin/partner/{id}/", taken, ["email"]);
-    const elsewhere = await callApi("PUT", `/admin/partner/${borealis}/`, { token: admin, body: { ...read.body, partner_id: acme } });
+    const elsewhere = await callApi("PUT", `/admin/partner/${demo.borealis}/`, { token: demo.admin, body: { ...read.body, partner_id: demo.acme } });
     expectInvalid("PUT", "/admin/partner/{id}/", elsewhere, ["partner_id"]);
-    const missing = await callApi("PUT", "/admin/partner/999999/", { token: admin, body: { ...read.body, partner_id: undefined } });
+    const missing = await callApi("PUT", "/admin/partner/999999/", { token: demo.admin, body: { ...read.body, partner_id: undefined } });
     expectAnswer("PUT", "/admin/partner/{id}/", missing, 404);
-    expect((await callApi("GET", `/admin/partner/${borealis}/`, { token: admin })).body).toEqual(read.body);
+    expect((await callApi("GET", `/admin/partner/${demo.borealis}/`, { token: demo.admin })).body).toEqual(read.body);
   });
 });
 
 describe("DELETE /admin/partner/{id}/", () => {
   it("ADMIN deactivates a partner: listed as inactive, its token ends and it cannot sign in", async () => {
     const partner2 = await apiToken("partner2@example.org", "partner-pass-2");
-    const answer = await callApi("DELETE", `/admin/partner/${borealis}/`, { token: admin });
+    const answer = await callApi("DELETE", `/admin/partner/${demo.borealis}/`, { token: demo.admin });
     expectAnswer("DELETE", "/admin/partner/{id}/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Partner successfully removed!" });
 
-    const active = await callApi("GET", "/admin/partner/", { token: staff });
-    expect(active.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).not.toContain(borealis);
-    const inactive = await callApi("GET", "/admin/partner/", { token: staff, query: { status: "inactive" } });
-    expect(inactive.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toContain(borealis);
+    const active = await callApi("GET", "/admin/partner/", { token: demo.staff });
+    expect(active.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).not.toContain(demo.borealis);
+    const inactive = await callApi("GET", "/admin/partner/", { token: demo.staff, query: { status: "inactive" } });
+    expect(inactive.body.partners.map((partner: { partner_id: number }) => partner.partner_id)).toContain(demo.borealis);
     expect((await callApi("GET", "/partner/dashboard/", { token: partner2 })).status).toBe(401);
     expect((await callApi("POST", "/login/", { body: { email: "partner2@example.org", password: "partner-pass-2" } })).status).toBe(401);
   });
 
   it("refuses STAFF and a partner reaching for another partner (403); unknown id 404", async () => {
-    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${borealis}/`, { token: partner1 }));
-    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${borealis}/`, { token: staff }));
-    const [row] = await db.select().from(partners).where(eq(partners.id, borealis));
+    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${demo.borealis}/`, { token: demo.partner1 }));
+    expectForbidden("DELETE", "/admin/partner/{id}/", await callApi("DELETE", `/admin/partner/${demo.borealis}/`, { token: demo.staff }));
+    const [row] = await db.select().from(partners).where(eq(partners.id, demo.borealis));
     expect(row.isActive).toBe(true);
-    expectAnswer("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/999999/", { token: admin }), 404);
-    expectInvalid("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/0/", { token: admin }), ["path.id"]);
+    expectAnswer("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/999999/", { token: demo.admin }), 404);
+    expectInvalid("DELETE", "/admin/partner/{id}/", await callApi("DELETE", "/admin/partner/0/", { token: demo.admin }), ["path.id"]);
   });
 });
 
@@ -513,34 +502,34 @@ const NEW_PRODUCT = { product_name: "Lenacapavir 300 mg", category: "FDF", thera
 
 describe("GET /admin/product/", () => {
   it("STAFF lists products by name; ?recent=true lists the one added last first; filters apply", async () => {
-    const answer = await callApi("GET", "/admin/product/", { token: staff });
+    const answer = await callApi("GET", "/admin/product/", { token: demo.staff });
     expectAnswer("GET", "/admin/product/", answer, 200);
     const names = answer.body.products.map((product: { product_name: string }) => product.product_name);
     expect(names.length).toBeGreaterThanOrEqual(12);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
 
-    await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, product_name: "Zz Newest Product" } });
-    const recent = await callApi("GET", "/admin/product/", { token: staff, query: { recent: "true" } });
+    await callApi("POST", "/admin/product/", { token: demo.admin, body: { ...NEW_PRODUCT, product_name: "Zz Newest Product" } });
+    const recent = await callApi("GET", "/admin/product/", { token: demo.staff, query: { recent: "true" } });
     expectAnswer("GET", "/admin/product/", recent, 200);
     expect(recent.body.products[0].product_name).toBe("Zz Newest Product");
-    const byName = await callApi("GET", "/admin/product/", { token: staff, query: { recent: "false" } });
+    const byName = await callApi("GET", "/admin/product/", { token: demo.staff, query: { recent: "false" } });
     expect(byName.body.products[0].product_name).not.toBe("Zz Newest Product");
 
-    const api = await callApi("GET", "/admin/product/", { token: staff, query: { category: "API" } });
+    const api = await callApi("GET", "/admin/product/", { token: demo.staff, query: { category: "API" } });
     expect(api.body.products.length).toBeGreaterThan(0);
     expect(api.body.products.every((product: { category: string }) => product.category === "API")).toBe(true);
   });
 
   it("refuses a partner (403) and a bad flag (400)", async () => {
-    expectForbidden("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: partner1 }));
-    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: staff, query: { recent: "maybe" } }), ["query.recent"]);
-    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: staff, query: { sort: "price" } }), ["query.sort"]);
+    expectForbidden("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: demo.partner1 }));
+    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: demo.staff, query: { recent: "maybe" } }), ["query.recent"]);
+    expectInvalid("GET", "/admin/product/", await callApi("GET", "/admin/product/", { token: demo.staff, query: { sort: "price" } }), ["query.sort"]);
   });
 });
 
 describe("POST /admin/product/", () => {
   it("ADMIN adds a product: saved and readable", async () => {
-    const answer = await callApi("POST", "/admin/product/", { token: admin, body: NEW_PRODUCT });
+    const answer = await callApi("POST", "/admin/product/", { token: demo.admin, body: NEW_PRODUCT });
     expectAnswer("POST", "/admin/product/", answer, 200);
     expect(answer.body).toMatchObject({
       status: "OK",
@@ -559,23 +548,23 @@ describe("POST /admin/product/", () => {
   });
 
   it("refuses STAFF and a partner (403): nothing added", async () => {
-    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: staff, body: NEW_PRODUCT }));
-    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: partner1, body: NEW_PRODUCT }));
+    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: demo.staff, body: NEW_PRODUCT }));
+    expectForbidden("POST", "/admin/product/", await callApi("POST", "/admin/product/", { token: demo.partner1, body: NEW_PRODUCT }));
     expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
   });
 
   it("answers 400 by field: empty name, unknown category, duplicate name, unknown therapy area, the old form names", async () => {
-    const bad = await callApi("POST", "/admin/product/", { token: admin, body: { product_name: "", category: "Tablet", therapy_area: "HIV" } });
+    const bad = await callApi("POST", "/admin/product/", { token: demo.admin, body: { product_name: "", category: "Tablet", therapy_area: "HIV" } });
     expectInvalid("POST", "/admin/product/", bad, ["product_name", "category"]);
     expect(bad.body.errors.product_name).toEqual(["Please enter product name!"]);
     const [existing] = await db.select().from(products).limit(1);
-    const duplicate = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, product_name: existing.name.toUpperCase() } });
+    const duplicate = await callApi("POST", "/admin/product/", { token: demo.admin, body: { ...NEW_PRODUCT, product_name: existing.name.toUpperCase() } });
     expectInvalid("POST", "/admin/product/", duplicate, ["product_name"]);
     expect(duplicate.body.errors.product_name).toEqual(["A product with this name already exists."]);
-    const area = await callApi("POST", "/admin/product/", { token: admin, body: { ...NEW_PRODUCT, therapy_area: "Malaria" } });
+    const area = await callApi("POST", "/admin/product/", { token: demo.admin, body: { ...NEW_PRODUCT, therapy_area: "Malaria" } });
     expectInvalid("POST", "/admin/product/", area, ["therapy_area"]);
     expect(area.body.errors.therapy_area).toEqual(["Please select therapy area!"]);
-    const old = await callApi("POST", "/admin/product/", { token: admin, body: { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" } });
+    const old = await callApi("POST", "/admin/product/", { token: demo.admin, body: { name: "Lenacapavir 300 mg", category: "FDF", therapyArea: "HIV" } });
     expectInvalid("POST", "/admin/product/", old, ["name", "therapyArea"]);
     expect(await productNamed("Lenacapavir 300 mg")).toBeUndefined();
   });
@@ -583,8 +572,8 @@ describe("POST /admin/product/", () => {
 
 describe("GET /admin/product/{id}/", () => {
   it("STAFF reads a product with its category's stages", async () => {
-    const { assigned } = await productsOf(acme);
-    const answer = await callApi("GET", `/admin/product/${assigned.id}/`, { token: staff });
+    const { assigned } = await productsOf(demo.acme);
+    const answer = await callApi("GET", `/admin/product/${assigned.id}/`, { token: demo.staff });
     expectAnswer("GET", "/admin/product/{id}/", answer, 200);
     expect(answer.body).toMatchObject({ product_id: assigned.id, product_name: assigned.name, does_product_exist: true, is_active: true });
     const firstStage = answer.body.category === "FDF" ? "Development set-up" : "Investigation and route selection";
@@ -592,129 +581,135 @@ describe("GET /admin/product/{id}/", () => {
   });
 
   it("refuses a partner, even for its own product (403); unknown id 404", async () => {
-    const { assigned } = await productsOf(acme);
-    expectForbidden("GET", "/admin/product/{id}/", await callApi("GET", `/admin/product/${assigned.id}/`, { token: partner1 }));
-    expectAnswer("GET", "/admin/product/{id}/", await callApi("GET", "/admin/product/999999/", { token: staff }), 404);
+    const { assigned } = await productsOf(demo.acme);
+    expectForbidden("GET", "/admin/product/{id}/", await callApi("GET", `/admin/product/${assigned.id}/`, { token: demo.partner1 }));
+    expectAnswer("GET", "/admin/product/{id}/", await callApi("GET", "/admin/product/999999/", { token: demo.staff }), 404);
   });
 });
 
 describe("PUT /admin/product/{id}/", () => {
   it("ADMIN renames a product and changes its therapy area", async () => {
-    const created = await callApi("POST", "/admin/product/", { token: admin, body: NEW_PRODUCT });
+    const created = await callApi("POST", "/admin/product/", { token: demo.admin, body: NEW_PRODUCT });
     const id = created.body.product.product_id;
-    const answer = await callApi("PUT", `/admin/product/${id}/`, { token: admin, body: { product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" } });
+    const answer = await callApi("PUT", `/admin/product/${id}/`, {
+      token: demo.admin,
+      body: { product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" },
+    });
     expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
     expect(answer.body).toMatchObject({
       detail: "Product edited succcessfully!",
       product: { product_id: id, product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV" },
     });
-    const read = await callApi("GET", `/admin/product/${id}/`, { token: staff });
+    const read = await callApi("GET", `/admin/product/${id}/`, { token: demo.staff });
     expect(read.body).toMatchObject({ product_name: "Lenacapavir 300 mg tablets", therapy_area: "HBV", category: "FDF" });
   });
 
   it("round trip: the product as read, sent back unchanged, is accepted and nothing changes; a spec client's product too", async () => {
-    const { assigned } = await productsOf(acme);
-    const read = await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin });
-    const answer = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: read.body });
+    const { assigned } = await productsOf(demo.acme);
+    const read = await callApi("GET", `/admin/product/${assigned.id}/`, { token: demo.admin });
+    const answer = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.admin, body: read.body });
     expectAnswer("PUT", "/admin/product/{id}/", answer, 200);
-    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual(read.body);
+    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: demo.admin })).body).toEqual(read.body);
 
     const { product_id, product_name, category, therapy_area, product_status, does_product_exist, active_product_id } = read.body;
     const specOnly = { product_id, product_name: `${product_name} (renamed)`, category, therapy_area, product_status, does_product_exist, active_product_id };
-    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: specOnly }), 200);
-    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: admin })).body).toEqual({
+    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.admin, body: specOnly }), 200);
+    expect((await callApi("GET", `/admin/product/${assigned.id}/`, { token: demo.admin })).body).toEqual({
       ...read.body,
       product_name: `${product_name} (renamed)`,
     });
   });
 
   it("refuses STAFF and a partner (403); a changed category or another product's id (400); unknown id 404", async () => {
-    const { assigned } = await productsOf(acme);
+    const { assigned } = await productsOf(demo.acme);
     const body = { product_name: "Renamed", therapy_area: "HIV" };
-    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: staff, body }));
-    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: partner1, body }));
+    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.staff, body }));
+    expectForbidden("PUT", "/admin/product/{id}/", await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.partner1, body }));
     const product = await productNamed(assigned.name);
     const locked = await callApi("PUT", `/admin/product/${assigned.id}/`, {
-      token: admin,
+      token: demo.admin,
       body: { ...body, category: product.category === "FDF" ? "API" : "FDF" },
     });
     expectInvalid("PUT", "/admin/product/{id}/", locked, ["category"]);
-    const elsewhere = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { ...body, product_id: assigned.id + 1 } });
+    const elsewhere = await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.admin, body: { ...body, product_id: assigned.id + 1 } });
     expectInvalid("PUT", "/admin/product/{id}/", elsewhere, ["product_id"]);
     expectInvalid(
       "PUT",
       "/admin/product/{id}/",
-      await callApi("PUT", `/admin/product/${assigned.id}/`, { token: admin, body: { product_name: " ", therapy_area: "HIV" } }),
+      await callApi("PUT", `/admin/product/${assigned.id}/`, { token: demo.admin, body: { product_name: " ", therapy_area: "HIV" } }),
       ["product_name"],
     );
     expect((await productNamed(assigned.name))?.id).toBe(assigned.id);
-    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", "/admin/product/999999/", { token: admin, body }), 404);
+    expectAnswer("PUT", "/admin/product/{id}/", await callApi("PUT", "/admin/product/999999/", { token: demo.admin, body }), 404);
   });
 });
 
 describe("DELETE /admin/product/{id}/", () => {
   it("ADMIN deactivates a product: it leaves the active list for the inactive one", async () => {
-    const { assigned } = await productsOf(acme);
-    const answer = await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: admin });
+    const { assigned } = await productsOf(demo.acme);
+    const answer = await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: demo.admin });
     expectAnswer("DELETE", "/admin/product/{id}/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Product Deactivated!" });
     const ids = async (query: Record<string, string>) =>
-      (await callApi("GET", "/admin/product/", { token: staff, query })).body.products.map((product: { product_id: number }) => product.product_id);
+      (await callApi("GET", "/admin/product/", { token: demo.staff, query })).body.products.map((product: { product_id: number }) => product.product_id);
     expect(await ids({})).not.toContain(assigned.id);
     expect(await ids({ status: "inactive" })).toContain(assigned.id);
   });
 
   it("refuses STAFF and a partner (403): the product stays active; unknown id 404", async () => {
-    const { assigned } = await productsOf(acme);
-    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: staff }));
-    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: partner1 }));
+    const { assigned } = await productsOf(demo.acme);
+    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: demo.staff }));
+    expectForbidden("DELETE", "/admin/product/{id}/", await callApi("DELETE", `/admin/product/${assigned.id}/`, { token: demo.partner1 }));
     expect((await productNamed(assigned.name)).isActive).toBe(true);
-    expectAnswer("DELETE", "/admin/product/{id}/", await callApi("DELETE", "/admin/product/999999/", { token: admin }), 404);
+    expectAnswer("DELETE", "/admin/product/{id}/", await callApi("DELETE", "/admin/product/999999/", { token: demo.admin }), 404);
   });
 });
 
 describe("POST /admin/product_detail/", () => {
   it("answers a product's details for a partner: assigned, not assigned, unknown name", async () => {
-    const { assigned, unassigned } = await productsOf(acme);
-    const answer = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: assigned.name.toUpperCase(), partner_id: acme } });
+    const { assigned, unassigned } = await productsOf(demo.acme);
+    const answer = await callApi("POST", "/admin/product_detail/", {
+      token: demo.admin,
+      body: { product_name: assigned.name.toUpperCase(), partner_id: demo.acme },
+    });
     expectAnswer("POST", "/admin/product_detail/", answer, 200);
     const [assignment] = await db
       .select()
       .from(partnerProducts)
-      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, assigned.id)));
+      .where(and(eq(partnerProducts.partnerId, demo.acme), eq(partnerProducts.productId, assigned.id)));
     expect(answer.body).toMatchObject({
       product_name: assigned.name,
-      partner_id: acme,
+      partner_id: demo.acme,
       does_product_exist: true,
       product_id: assigned.id,
       active_product_id: assignment.id,
       product_status: assignment.projectStatus,
     });
 
-    const other = await callApi("POST", "/admin/product_detail/", { token: staff, body: { product_name: unassigned.name, partner_id: acme } });
+    const other = await callApi("POST", "/admin/product_detail/", { token: demo.staff, body: { product_name: unassigned.name, partner_id: demo.acme } });
     expectAnswer("POST", "/admin/product_detail/", other, 200);
     expect(other.body).toMatchObject({ does_product_exist: true, product_id: unassigned.id, active_product_id: null, product_status: null });
 
-    const unknown = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: UNVERIFIED, partner_id: acme } });
+    const unknown = await callApi("POST", "/admin/product_detail/", { token: demo.admin, body: { product_name: UNVERIFIED, partner_id: demo.acme } });
     expectAnswer("POST", "/admin/product_detail/", unknown, 200);
     expect(unknown.body).toMatchObject({ product_name: UNVERIFIED, does_product_exist: false, product_id: null, category: null });
   });
 
   it("refuses a partner asking about another partner or itself (403); 400 by field; unknown partner 404", async () => {
-    const { assigned } = await productsOf(borealis);
+    const { assigned } = await productsOf(demo.borealis);
     expectForbidden(
       "POST",
       "/admin/product_detail/",
-      await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: borealis } }),
+      await callApi("POST", "/admin/product_detail/", { token: demo.partner1, body: { product_name: assigned.name, partner_id: demo.borealis } }),
     );
     expectForbidden(
       "POST",
       "/admin/product_detail/",
-      await callApi("POST", "/admin/product_detail/", { token: partner1, body: { product_name: assigned.name, partner_id: acme } }),
+      await callApi("POST", "/admin/product_detail/", { token: demo.partner1, body: { product_name: assigned.name, partner_id: demo.acme } }),
     );
-    const bad = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: "", partner_id: "first" } });
+    const bad = await callApi("POST", "/admin/product_detail/", { token: demo.admin, body: { product_name: "", partner_id: "first" } });
     expectInvalid("POST", "/admin/product_detail/", bad, ["product_name", "partner_id"]);
-    const missing = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: assigned.name, partner_id: 999999 } });
+    const missing = await callApi("POST", "/admin/product_detail/", { token: demo.admin, body: { product_name: assigned.name, partner_id: 999999 } });
     expectAnswer("POST", "/admin/product_detail/", missing, 404);
   });
 });
@@ -723,17 +718,17 @@ describe("POST /admin/product_detail/", () => {
 
 describe("GET /template/product_verification/{partnerId}", () => {
   it("ADMIN and STAFF read the names waiting in the partner's open-quarter Sales Report", async () => {
-    const answer = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    const answer = await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.admin });
     expectAnswer("GET", "/template/product_verification/{partnerId}", answer, 200);
-    expect(answer.body).toMatchObject({ partner_id: acme, quarter_name: (await getOpenQuarter()).name, pending_product_count: 1 });
+    expect(answer.body).toMatchObject({ partner_id: demo.acme, quarter_name: (await getOpenQuarter()).name, pending_product_count: 1 });
     expect(answer.body.pending_products).toEqual([
       expect.objectContaining({ product_name: UNVERIFIED, is_approved: null, category: "FDF", does_product_exist: false, row_count: 1 }),
     ]);
-    const asStaff = await callApi("GET", `/template/product_verification/${acme}`, { token: staff });
+    const asStaff = await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.staff });
     expectAnswer("GET", "/template/product_verification/{partnerId}", asStaff, 200);
     expect(asStaff.body.pending_products).toHaveLength(1);
 
-    const other = await callApi("GET", `/template/product_verification/${borealis}`, { token: admin });
+    const other = await callApi("GET", `/template/product_verification/${demo.borealis}`, { token: demo.admin });
     expectAnswer("GET", "/template/product_verification/{partnerId}", other, 200);
     expect(other.body.pending_products).toEqual([]);
   });
@@ -742,13 +737,22 @@ describe("GET /template/product_verification/{partnerId}", () => {
     expectForbidden(
       "GET",
       "/template/product_verification/{partnerId}",
-      await callApi("GET", `/template/product_verification/${borealis}`, { token: partner1 }),
+      await callApi("GET", `/template/product_verification/${demo.borealis}`, { token: demo.partner1 }),
     );
-    expectForbidden("GET", "/template/product_verification/{partnerId}", await callApi("GET", `/template/product_verification/${acme}`, { token: partner1 }));
-    expectInvalid("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/x1", { token: admin }), [
+    expectForbidden(
+      "GET",
+      "/template/product_verification/{partnerId}",
+      await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.partner1 }),
+    );
+    expectInvalid("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/x1", { token: demo.admin }), [
       "path.partnerId",
     ]);
-    expectAnswer("GET", "/template/product_verification/{partnerId}", await callApi("GET", "/template/product_verification/999999", { token: admin }), 404);
+    expectAnswer(
+      "GET",
+      "/template/product_verification/{partnerId}",
+      await callApi("GET", "/template/product_verification/999999", { token: demo.admin }),
+      404,
+    );
   });
 });
 
@@ -760,8 +764,8 @@ describe("POST /template/product_verification/{partnerId}", () => {
 
   it("ADMIN approves a name with a new product: created, assigned to the partner, no longer pending", async () => {
     const id = await pendingId();
-    const answer = await callApi("POST", `/template/product_verification/${acme}`, {
-      token: admin,
+    const answer = await callApi("POST", `/template/product_verification/${demo.acme}`, {
+      token: demo.admin,
       body: { product_verification_id: id, is_approved: true, product_name: UNVERIFIED, therapy_area: "HIV", product_status: "FILED" },
     });
     expectAnswer("POST", "/template/product_verification/{partnerId}", answer, 200);
@@ -775,24 +779,27 @@ describe("POST /template/product_verification/{partnerId}", () => {
 
     const product = await productNamed(UNVERIFIED);
     expect(product).toMatchObject({ id: answer.body.product_id, category: "FDF", therapyArea: "HIV" });
-    const detail = await callApi("POST", "/admin/product_detail/", { token: admin, body: { product_name: UNVERIFIED, partner_id: acme } });
+    const detail = await callApi("POST", "/admin/product_detail/", { token: demo.admin, body: { product_name: UNVERIFIED, partner_id: demo.acme } });
     expect(detail.body).toMatchObject({ does_product_exist: true, product_status: "FILED", active_product_id: expect.any(Number) });
-    const list = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    const list = await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.admin });
     expect(list.body.pending_products).toEqual([]);
     expect(list.body.pending_product_count).toBe(0);
     expect(list.body.existing_products).toEqual([expect.objectContaining({ product_verification_id: id, is_approved: true, product_id: product.id })]);
 
-    const again = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: false } });
+    const again = await callApi("POST", `/template/product_verification/${demo.acme}`, {
+      token: demo.admin,
+      body: { product_verification_id: id, is_approved: false },
+    });
     expectAnswer("POST", "/template/product_verification/{partnerId}", again, 409);
   });
 
   it("ADMIN rejects a pending item by sending it back as read with its decision", async () => {
-    const list = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    const list = await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.admin });
     const [item] = list.body.pending_products;
-    const answer = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { ...item, is_approved: false } });
+    const answer = await callApi("POST", `/template/product_verification/${demo.acme}`, { token: demo.admin, body: { ...item, is_approved: false } });
     expectAnswer("POST", "/template/product_verification/{partnerId}", answer, 200);
     expect(answer.body).toMatchObject({ is_approved: false, created_product: false });
-    const after = await callApi("GET", `/template/product_verification/${acme}`, { token: admin });
+    const after = await callApi("GET", `/template/product_verification/${demo.acme}`, { token: demo.admin });
     expect(after.body.pending_products).toEqual([]);
     expect(after.body.existing_products).toEqual([expect.objectContaining({ product_verification_id: item.product_verification_id, is_approved: false })]);
   });
@@ -803,27 +810,30 @@ describe("POST /template/product_verification/{partnerId}", () => {
     expectForbidden(
       "POST",
       "/template/product_verification/{partnerId}",
-      await callApi("POST", `/template/product_verification/${acme}`, { token: staff, body: reject }),
+      await callApi("POST", `/template/product_verification/${demo.acme}`, { token: demo.staff, body: reject }),
     );
     expectForbidden(
       "POST",
       "/template/product_verification/{partnerId}",
-      await callApi("POST", `/template/product_verification/${acme}`, { token: partner1, body: reject }),
+      await callApi("POST", `/template/product_verification/${demo.acme}`, { token: demo.partner1, body: reject }),
     );
-    const elsewhere = await callApi("POST", `/template/product_verification/${borealis}`, { token: admin, body: reject });
+    const elsewhere = await callApi("POST", `/template/product_verification/${demo.borealis}`, { token: demo.admin, body: reject });
     expectAnswer("POST", "/template/product_verification/{partnerId}", elsewhere, 404);
 
-    const noArea = await callApi("POST", `/template/product_verification/${acme}`, {
-      token: admin,
+    const noArea = await callApi("POST", `/template/product_verification/${demo.acme}`, {
+      token: demo.admin,
       body: { product_verification_id: id, is_approved: true, product_name: "A Brand New Name" },
     });
     expectInvalid("POST", "/template/product_verification/{partnerId}", noArea, ["therapy_area"]);
-    const noName = await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: true } });
+    const noName = await callApi("POST", `/template/product_verification/${demo.acme}`, {
+      token: demo.admin,
+      body: { product_verification_id: id, is_approved: true },
+    });
     expectInvalid("POST", "/template/product_verification/{partnerId}", noName, ["product_name"]);
     expectInvalid(
       "POST",
       "/template/product_verification/{partnerId}",
-      await callApi("POST", `/template/product_verification/${acme}`, { token: admin, body: { product_verification_id: id, is_approved: "yes" } }),
+      await callApi("POST", `/template/product_verification/${demo.acme}`, { token: demo.admin, body: { product_verification_id: id, is_approved: "yes" } }),
       ["is_approved"],
     );
     const [row] = await db.select().from(productVerifications).where(eq(productVerifications.id, id));
@@ -836,44 +846,48 @@ describe("POST /template/product_verification/{partnerId}", () => {
 describe("GET /admin/cut_off_date/", () => {
   it("STAFF reads the cut-off date as DD-MM-YYYY", async () => {
     const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
-    const answer = await callApi("GET", "/admin/cut_off_date/", { token: staff });
+    const answer = await callApi("GET", "/admin/cut_off_date/", { token: demo.staff });
     expectAnswer("GET", "/admin/cut_off_date/", answer, 200);
     expect(answer.body).toEqual({ cut_off_date: formatDate(stored.value as string) });
     expect(answer.body.cut_off_date).toMatch(/^\d{2}-\d{2}-\d{4}$/);
   });
 
   it("refuses a partner (403)", async () => {
-    expectForbidden("GET", "/admin/cut_off_date/", await callApi("GET", "/admin/cut_off_date/", { token: partner1 }));
+    expectForbidden("GET", "/admin/cut_off_date/", await callApi("GET", "/admin/cut_off_date/", { token: demo.partner1 }));
   });
 });
 
 describe("POST /admin/cut_off_date/", () => {
   it("ADMIN sets the date: read back, stored, audited, shown on the partner dashboard", async () => {
-    const answer = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "20-12-2030" } });
+    const answer = await callApi("POST", "/admin/cut_off_date/", { token: demo.admin, body: { cut_off_date: "20-12-2030" } });
     expectAnswer("POST", "/admin/cut_off_date/", answer, 200);
     expect(answer.body).toEqual({ status: "OK", detail: "Submission Date set successfully!" });
-    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body).toEqual({ cut_off_date: "20-12-2030" });
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: demo.staff })).body).toEqual({ cut_off_date: "20-12-2030" });
     const [stored] = await db.select().from(settings).where(eq(settings.key, "cut_off_date"));
     expect(stored.value).toBe("2030-12-20");
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "setting.cut_off_date"));
     expect(audit.after).toBe("2030-12-20");
-    expect((await callApi("GET", "/partner/dashboard/", { token: partner1 })).body.cut_off_date).toBe("20-12-2030");
+    expect((await callApi("GET", "/partner/dashboard/", { token: demo.partner1 })).body.cut_off_date).toBe("20-12-2030");
   });
 
   it("refuses STAFF and a partner (403), a date that does not exist or is before the open quarter (400): unchanged", async () => {
-    const before = (await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date;
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: staff, body: { cut_off_date: "20-12-2030" } }));
-    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: partner1, body: { cut_off_date: "20-12-2030" } }));
-    const bad = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: "31-02-2026" } });
+    const before = (await callApi("GET", "/admin/cut_off_date/", { token: demo.staff })).body.cut_off_date;
+    expectForbidden("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: demo.staff, body: { cut_off_date: "20-12-2030" } }));
+    expectForbidden(
+      "POST",
+      "/admin/cut_off_date/",
+      await callApi("POST", "/admin/cut_off_date/", { token: demo.partner1, body: { cut_off_date: "20-12-2030" } }),
+    );
+    const bad = await callApi("POST", "/admin/cut_off_date/", { token: demo.admin, body: { cut_off_date: "31-02-2026" } });
     expectInvalid("POST", "/admin/cut_off_date/", bad, ["cut_off_date"]);
     expect(bad.body.errors.cut_off_date).toEqual(["Please select a valid date!"]);
     // The settings page's rule: not before the open quarter starts.
     const lastDayBefore = formatDate(new Date(Date.parse(`${openQuarterSpan().startDate}T00:00:00Z`) - 86_400_000));
-    const early = await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { cut_off_date: lastDayBefore } });
+    const early = await callApi("POST", "/admin/cut_off_date/", { token: demo.admin, body: { cut_off_date: lastDayBefore } });
     expectInvalid("POST", "/admin/cut_off_date/", early, ["cut_off_date"]);
     expect(early.body.errors.cut_off_date).toEqual([CUT_OFF_BEFORE_OPEN_QUARTER]);
-    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: admin, body: { date: "20-12-2030" } }), ["date"]);
-    expect((await callApi("GET", "/admin/cut_off_date/", { token: staff })).body.cut_off_date).toBe(before);
+    expectInvalid("POST", "/admin/cut_off_date/", await callApi("POST", "/admin/cut_off_date/", { token: demo.admin, body: { date: "20-12-2030" } }), ["date"]);
+    expect((await callApi("GET", "/admin/cut_off_date/", { token: demo.staff })).body.cut_off_date).toBe(before);
   });
 });
 
@@ -881,53 +895,64 @@ describe("POST /admin/cut_off_date/", () => {
 
 describe("POST /template/reminder/", () => {
   it("ADMIN reminds a partner: 'Reminder sent!' and the mail is in the outbox", async () => {
-    const answer = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } });
+    const answer = await callApi("POST", "/template/reminder/", { token: demo.admin, body: { partner_id: demo.acme, template_type: "sales" } });
     expectAnswer("POST", "/template/reminder/", answer, 200);
-    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme], skipped: [] });
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [demo.acme], skipped: [] });
     const quarter = await getOpenQuarter();
     const [mail] = await mails();
-    expect(mail).toMatchObject({ kind: "reminder", toAddress: "partner1@example.org", partnerId: acme, reportType: "sales" });
+    expect(mail).toMatchObject({ kind: "reminder", toAddress: "partner1@example.org", partnerId: demo.acme, reportType: "sales" });
     expect(mail.subject).toBe(`Reminder: your Sales Report for ${quarter.name} is due`);
 
-    const filing = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "filing plan" } });
+    const filing = await callApi("POST", "/template/reminder/", { token: demo.admin, body: { partner_id: demo.acme, template_type: "filing plan" } });
     expect(filing.body.detail).toBe("Reminder sent!");
     expect((await mails())[1]).toMatchObject({ reportType: "filing" });
 
     // The page's rule: one reminder per partner and report an hour.
-    const again = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } });
+    const again = await callApi("POST", "/template/reminder/", { token: demo.admin, body: { partner_id: demo.acme, template_type: "sales" } });
     expectAnswer("POST", "/template/reminder/", again, 200);
     expect(again.body).toMatchObject({ detail: "No reminder sent: 1 skipped (already reminded in the last hour).", sent: [] });
     expect(await mails()).toHaveLength(2);
   });
 
   it("refuses STAFF and a partner reminding another partner (403); 400 by field; unknown partner 404: no mail", async () => {
-    const body = { partner_id: borealis, template_type: "pdt" };
-    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: staff, body }));
-    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: partner1, body }));
-    const bad = await callApi("POST", "/template/reminder/", { token: admin, body: { partner_id: -3, template_type: "invoice" } });
+    const body = { partner_id: demo.borealis, template_type: "pdt" };
+    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: demo.staff, body }));
+    expectForbidden("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: demo.partner1, body }));
+    const bad = await callApi("POST", "/template/reminder/", { token: demo.admin, body: { partner_id: -3, template_type: "invoice" } });
     expectInvalid("POST", "/template/reminder/", bad, ["partner_id", "template_type"]);
-    expectAnswer("POST", "/template/reminder/", await callApi("POST", "/template/reminder/", { token: admin, body: { ...body, partner_id: 999999 } }), 404);
+    expectAnswer(
+      "POST",
+      "/template/reminder/",
+      await callApi("POST", "/template/reminder/", { token: demo.admin, body: { ...body, partner_id: 999999 } }),
+      404,
+    );
     expect(await mails()).toHaveLength(0);
   });
 });
 
 describe("POST /template/bulkReminder/", () => {
   it("ADMIN reminds several partners: one mail each, unknown ids and reports already submitted skipped with the reason", async () => {
-    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis], template_type: "filing plan" } });
+    const answer = await callApi("POST", "/template/bulkReminder/", {
+      token: demo.admin,
+      body: { partner_ids: [demo.acme, demo.borealis], template_type: "filing plan" },
+    });
     expectAnswer("POST", "/template/bulkReminder/", answer, 200);
-    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [demo.acme, demo.borealis], skipped: [] });
     expect((await mails()).map((mail) => [mail.toAddress, mail.reportType])).toEqual([
       ["partner1@example.org", "filing"],
       ["partner2@example.org", "filing"],
     ]);
 
     // Demo seed: Acme's Sales Report is Saved, Borealis's is Approved.
-    const mixed = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [999999, acme, borealis], template_type: "sales" } });
+    const mixed = await callApi("POST", "/template/bulkReminder/", {
+      token: demo.admin,
+      body: { partner_ids: [999999, demo.acme, demo.borealis], template_type: "sales" },
+    });
     expectAnswer("POST", "/template/bulkReminder/", mixed, 200);
     expect(mixed.body).toMatchObject({
-      sent: [acme],
+      sent: [demo.acme],
       skipped: [
-        { partner_id: borealis, reason: "report already submitted or approved" },
+        { partner_id: demo.borealis, reason: "report already submitted or approved" },
         { partner_id: 999999, reason: "partner not found" },
       ],
     });
@@ -936,9 +961,9 @@ describe("POST /template/bulkReminder/", () => {
 
   it("without template_type each partner gets one mail listing every report it owes", async () => {
     // Demo seed, open quarter: Acme owes Filing Plans and Sales Report; Borealis owes Filing Plans.
-    const answer = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [acme, borealis] } });
+    const answer = await callApi("POST", "/template/bulkReminder/", { token: demo.admin, body: { partner_ids: [demo.acme, demo.borealis] } });
     expectAnswer("POST", "/template/bulkReminder/", answer, 200);
-    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [acme, borealis], skipped: [] });
+    expect(answer.body).toEqual({ status: "OK", detail: "Reminder sent!", sent: [demo.acme, demo.borealis], skipped: [] });
     const [toAcme, toBorealis] = await mails();
     expect(toAcme.reportType).toBeNull();
     expect(toAcme.textBody).toContain("/partner/filing-plans");
@@ -948,16 +973,16 @@ describe("POST /template/bulkReminder/", () => {
   });
 
   it("refuses STAFF and a partner (403) and an empty list (400): no mail", async () => {
-    const body = { partner_ids: [acme, borealis], template_type: "sales" };
-    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: staff, body }));
-    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: partner1, body }));
-    const empty = await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_ids: [], template_type: "sales" } });
+    const body = { partner_ids: [demo.acme, demo.borealis], template_type: "sales" };
+    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: demo.staff, body }));
+    expectForbidden("POST", "/template/bulkReminder/", await callApi("POST", "/template/bulkReminder/", { token: demo.partner1, body }));
+    const empty = await callApi("POST", "/template/bulkReminder/", { token: demo.admin, body: { partner_ids: [], template_type: "sales" } });
     expectInvalid("POST", "/template/bulkReminder/", empty, ["partner_ids"]);
     expect(empty.body.errors.partner_ids).toEqual(["Please select a partner."]);
     expectInvalid(
       "POST",
       "/template/bulkReminder/",
-      await callApi("POST", "/template/bulkReminder/", { token: admin, body: { partner_id: acme, template_type: "sales" } }),
+      await callApi("POST", "/template/bulkReminder/", { token: demo.admin, body: { partner_id: demo.acme, template_type: "sales" } }),
       ["partner_id"],
     );
     expect(await mails()).toHaveLength(0);
@@ -968,13 +993,13 @@ describe("POST /template/bulkReminder/", () => {
 
 describe("GET /country_list/", () => {
   it("every role reads the countries with their calling codes", async () => {
-    for (const token of [admin, staff, partner1]) {
+    for (const token of [demo.admin, demo.staff, demo.partner1]) {
       const answer = await callApi("GET", "/country_list/", { token });
       expectAnswer("GET", "/country_list/", answer, 200);
       expect(answer.body.countries).toContainEqual(expect.objectContaining({ country: "India", iso_code: "IN", calling_code: "+91" }));
     }
     const [{ total }] = await db.select({ total: count() }).from(countries);
-    expect((await callApi("GET", "/country_list/", { token: staff })).body.countries).toHaveLength(Number(total));
+    expect((await callApi("GET", "/country_list/", { token: demo.staff })).body.countries).toHaveLength(Number(total));
   });
 
   it("refuses a caller without a token (401)", async () => {
@@ -1016,14 +1041,14 @@ describe("GET /partner/dashboard/", () => {
         "partner",
       );
     }
-    const one = await callApi("GET", "/partner/dashboard/", { token: partner1 });
+    const one = await callApi("GET", "/partner/dashboard/", { token: demo.partner1 });
     const two = await callApi("GET", "/partner/dashboard/", { token: await apiToken("partner2@example.org", "partner-pass-2") });
     expect(one.body.template_data.some((tile: { report_status: string }) => tile.report_status !== "not started")).toBe(true);
     expect(one.body.template_data).not.toEqual(two.body.template_data);
   });
 
   it("refuses ADMIN and STAFF (403)", async () => {
-    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: admin }));
-    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: staff }));
+    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: demo.admin }));
+    expectForbidden("GET", "/partner/dashboard/", await callApi("GET", "/partner/dashboard/", { token: demo.staff }));
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { openQuarterRef } from "~/models/quarter.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import { callApi, demoSignIn, expectDocumented, expectRefused, expectStatus } from "../support/api";
+import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
 
 const openQuarter = quarterName(openQuarterRef());
 const lastQuarter = quarterName(addQuarters(openQuarterRef(), -1));
@@ -15,18 +15,7 @@ const start = (quarter: string) => `start_date_${quarter}`;
 const end = (quarter: string) => `end_date_${quarter}`;
 const SPEC_ROW_FIELDS = ["product", "stage", "stage_id", "editable", "product_status", "notes"];
 
-let admin: string;
-let staff: string;
-let partner1: string;
-let partner2: string;
-let partner3: string;
-let acme: number;
-let borealis: number;
-let cedar: number;
-
-async function signIn() {
-  ({ admin, staff, partner1, partner2, partner3, acme, borealis, cedar } = await demoSignIn());
-}
+const demo = demoSignInBeforeEach();
 describe("PDT calls", () => {
   const ownPdt = async (token: string, query?: Record<string, string>) => {
     const answer = await callApi("GET", "/template/pdt/", { token, query });
@@ -34,18 +23,17 @@ describe("PDT calls", () => {
     return answer.body;
   };
   const adminPdt = async (partnerId: number, query?: Record<string, string>) => {
-    const answer = await callApi("GET", `/template/pdt/${partnerId}/`, { token: admin, query });
+    const answer = await callApi("GET", `/template/pdt/${partnerId}/`, { token: demo.admin, query });
     expectStatus(answer, 200);
     return answer.body;
   };
 
   it("GET /template/pdt/: the partner's own timeline; refused to staff, checked input", async () => {
-    await signIn();
-    const answer = await callApi("GET", "/template/pdt/", { token: partner1 });
+    const answer = await callApi("GET", "/template/pdt/", { token: demo.partner1 });
     expectStatus(answer, 200);
     expectDocumented("GET", "/template/pdt/", answer);
     expect(answer.body.pdt_meta).toMatchObject({
-      partner_id: acme,
+      partner_id: demo.acme,
       partner_name: expect.any(String),
       quarter_name: openQuarter,
       report_status: "Submitted",
@@ -66,7 +54,7 @@ describe("PDT calls", () => {
     expect(answer.body.rows[0]).not.toHaveProperty("start_date");
     expect(answer.body.rows[0]).not.toHaveProperty("history");
 
-    const earlier = await callApi("GET", "/template/pdt/", { token: partner1, query: { quarter: lastQuarter } });
+    const earlier = await callApi("GET", "/template/pdt/", { token: demo.partner1, query: { quarter: lastQuarter } });
     expectStatus(earlier, 200);
     expectDocumented("GET", "/template/pdt/", earlier);
     expect(earlier.body.pdt_meta).toMatchObject({ quarter_name: lastQuarter, report_status: "Approved" });
@@ -78,35 +66,33 @@ describe("PDT calls", () => {
     const sameRow = earlier.body.rows.find((row: any) => row.product_id === historyRow.product_id && row.stage_id === historyRow.stage_id);
     expect(sameRow[start(lastQuarter)]).toBe(historyRow[start(lastQuarter)]);
 
-    expectRefused("GET", "/template/pdt/", await callApi("GET", "/template/pdt/", { token: staff }), 403);
-    const bad = await callApi("GET", "/template/pdt/", { token: partner1, query: { quarter: "x".repeat(30) } });
+    expectRefused("GET", "/template/pdt/", await callApi("GET", "/template/pdt/", { token: demo.staff }), 403);
+    const bad = await callApi("GET", "/template/pdt/", { token: demo.partner1, query: { quarter: "x".repeat(30) } });
     expectRefused("GET", "/template/pdt/", bad, 400);
     expect(bad.body.errors["query.quarter"]).toBeDefined();
-    const unknown = await callApi("GET", "/template/pdt/", { token: partner1, query: { quarter: "Q3 2199" } });
+    const unknown = await callApi("GET", "/template/pdt/", { token: demo.partner1, query: { quarter: "Q3 2199" } });
     expectRefused("GET", "/template/pdt/", unknown, 404);
   });
 
   it("GET /template/pdt/{partnerId}/: administrators read any partner's; partners are refused", async () => {
-    await signIn();
-    for (const token of [admin, staff]) {
-      const answer = await callApi("GET", `/template/pdt/${borealis}/`, { token });
+    for (const token of [demo.admin, demo.staff]) {
+      const answer = await callApi("GET", `/template/pdt/${demo.borealis}/`, { token });
       expectStatus(answer, 200);
       expectDocumented("GET", "/template/pdt/{partnerId}/", answer);
-      expect(answer.body.pdt_meta).toMatchObject({ partner_id: borealis, report_status: "Resubmitted" });
-      expect(answer.body.rows.every((row: any) => row.editable === (token === admin))).toBe(true);
+      expect(answer.body.pdt_meta).toMatchObject({ partner_id: demo.borealis, report_status: "Resubmitted" });
+      expect(answer.body.rows.every((row: any) => row.editable === (token === demo.admin))).toBe(true);
     }
     // A partner reaching for another partner's report, and for its own through the admin path.
-    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", `/template/pdt/${borealis}/`, { token: partner1 }), 403);
-    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", `/template/pdt/${acme}/`, { token: partner1 }), 403);
-    const bad = await callApi("GET", "/template/pdt/abc/", { token: admin });
+    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", `/template/pdt/${demo.borealis}/`, { token: demo.partner1 }), 403);
+    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", `/template/pdt/${demo.acme}/`, { token: demo.partner1 }), 403);
+    const bad = await callApi("GET", "/template/pdt/abc/", { token: demo.admin });
     expectRefused("GET", "/template/pdt/{partnerId}/", bad, 400);
     expect(bad.body.errors["path.partnerId"]).toBeDefined();
-    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", "/template/pdt/999999/", { token: admin }), 404);
+    expectRefused("GET", "/template/pdt/{partnerId}/", await callApi("GET", "/template/pdt/999999/", { token: demo.admin }), 404);
   });
 
   it("POST /template/pdt/: the partner saves a row and a status; refused to admin, on a stale version, on invalid cells", async () => {
-    await signIn();
-    const before = await ownPdt(partner3);
+    const before = await ownPdt(demo.partner3);
     expect(before.pdt_meta.report_status).toBeNull();
     const row = before.rows[1];
     const otherStatus = row.product_status === "ON_HOLD" ? "FILED" : "ON_HOLD";
@@ -123,12 +109,12 @@ describe("PDT calls", () => {
         },
       ],
     };
-    const saved = await callApi("POST", "/template/pdt/", { token: partner3, body });
+    const saved = await callApi("POST", "/template/pdt/", { token: demo.partner3, body });
     expectStatus(saved, 200);
     expectDocumented("POST", "/template/pdt/", saved);
     expect(saved.body.version).toBe(before.pdt_meta.version + 1);
 
-    const after = await ownPdt(partner3);
+    const after = await ownPdt(demo.partner3);
     const read = after.rows.find((r: any) => r.product_id === row.product_id && r.stage_id === row.stage_id);
     expect(read).toMatchObject({
       notes: "Moved to the new line.",
@@ -139,22 +125,22 @@ describe("PDT calls", () => {
     expect(after.pdt_meta).toMatchObject({ report_status: "Saved", version: saved.body.version });
 
     // Refused: an administrator on the partner's path, the version read before the save.
-    expectRefused("POST", "/template/pdt/", await callApi("POST", "/template/pdt/", { token: admin, body }), 403);
-    const stale = await callApi("POST", "/template/pdt/", { token: partner3, body });
+    expectRefused("POST", "/template/pdt/", await callApi("POST", "/template/pdt/", { token: demo.admin, body }), 403);
+    const stale = await callApi("POST", "/template/pdt/", { token: demo.partner3, body });
     expectRefused("POST", "/template/pdt/", stale, 409);
-    const staleMeta = await callApi("POST", "/template/pdt/", { token: partner3, body: { rows: body.rows, pdt_meta: before.pdt_meta } });
+    const staleMeta = await callApi("POST", "/template/pdt/", { token: demo.partner3, body: { rows: body.rows, pdt_meta: before.pdt_meta } });
     expectRefused("POST", "/template/pdt/", staleMeta, 409);
 
     // Invalid cells: nothing saved, the posted row and field named.
     const current = after.pdt_meta.version;
     const refusedWith = async (rows: unknown[], extra: Record<string, unknown> = {}) => {
-      const answer = await callApi("POST", "/template/pdt/", { token: partner3, body: { version: current, rows, ...extra } });
+      const answer = await callApi("POST", "/template/pdt/", { token: demo.partner3, body: { version: current, rows, ...extra } });
       expectRefused("POST", "/template/pdt/", answer, 400);
       return answer.body.errors;
     };
     expect(Object.keys(await refusedWith([{ ...body.rows[0], notes: "Other", [start(openQuarter)]: "13/45/2031" }]))).toEqual([`rows.0.${start(openQuarter)}`]);
     expect(Object.keys(await refusedWith([body.rows[0], body.rows[0]]))).toEqual(["rows.1"]);
-    expect(await refusedWith([], { partner_id: acme })).toEqual({ partner_id: ["Unknown field."] });
+    expect(await refusedWith([], { partner_id: demo.acme })).toEqual({ partner_id: ["Unknown field."] });
     // The old field names are no fields of a row, and the quarter's dates are required.
     expect(await refusedWith([{ ...body.rows[0], status: "FILED" }])).toEqual({ "rows.0.status": ["Unknown field."] });
     expect(await refusedWith([{ ...body.rows[0], end_date: "2031-04-05" }])).toEqual({ "rows.0.end_date": ["Unknown field."] });
@@ -165,15 +151,17 @@ describe("PDT calls", () => {
     expect(Object.keys(await refusedWith([body.rows[0], { ...byName, product: "No such product" }]))).toEqual(["rows.1.product"]);
     // The answer of another quarter or partner is not this report's.
     expect(Object.keys(await refusedWith([], { pdt_meta: { ...after.pdt_meta, quarter_name: lastQuarter } }))).toEqual(["pdt_meta.quarter_name"]);
-    expect(Object.keys(await refusedWith([], { pdt_meta: { ...after.pdt_meta, partner_id: acme } }))).toEqual(["pdt_meta.partner_id"]);
-    expect((await ownPdt(partner3)).rows.find((r: any) => r.stage_id === row.stage_id && r.product_id === row.product_id).notes).toBe("Moved to the new line.");
+    expect(Object.keys(await refusedWith([], { pdt_meta: { ...after.pdt_meta, partner_id: demo.acme } }))).toEqual(["pdt_meta.partner_id"]);
+    expect((await ownPdt(demo.partner3)).rows.find((r: any) => r.stage_id === row.stage_id && r.product_id === row.product_id).notes).toBe(
+      "Moved to the new line.",
+    );
 
     // Another partner's product is not part of this report, by id or by name.
-    const acmeRow = (await adminPdt(acme)).rows.find((r: any) => !after.rows.some((own: any) => own.product_id === r.product_id));
+    const acmeRow = (await adminPdt(demo.acme)).rows.find((r: any) => !after.rows.some((own: any) => own.product_id === r.product_id));
     expect(acmeRow).toBeDefined();
     const foreignRow = { stage_id: acmeRow.stage_id, notes: "", [start(openQuarter)]: "", [end(openQuarter)]: "" };
     const foreign = await callApi("POST", "/template/pdt/", {
-      token: partner3,
+      token: demo.partner3,
       body: { version: current, rows: [{ ...foreignRow, product_id: acmeRow.product_id }] },
     });
     expectRefused("POST", "/template/pdt/", foreign, 400);
@@ -181,79 +169,76 @@ describe("PDT calls", () => {
 
     // A row named by its product's name (any case), its dates cleared.
     const named = await callApi("POST", "/template/pdt/", {
-      token: partner3,
+      token: demo.partner3,
       body: { version: current, rows: [{ ...byName, product: ` ${row.product.toUpperCase()} `, [start(openQuarter)]: null, [end(openQuarter)]: " " }] },
     });
     expectStatus(named, 200);
-    const cleared = (await ownPdt(partner3)).rows.find((r: any) => r.product_id === row.product_id && r.stage_id === row.stage_id);
+    const cleared = (await ownPdt(demo.partner3)).rows.find((r: any) => r.product_id === row.product_id && r.stage_id === row.stage_id);
     expect(cleared).toMatchObject({ [start(openQuarter)]: null, [end(openQuarter)]: null, notes: "Moved to the new line." });
   });
 
   it("POST /template/pdt/{partnerId}/: an administrator saves any quarter; refused to staff and partners", async () => {
-    await signIn();
-    const before = await adminPdt(borealis, { quarter: lastQuarter });
+    const before = await adminPdt(demo.borealis, { quarter: lastQuarter });
     const row = before.rows[0];
     const body = {
       version: before.pdt_meta.version,
       rows: [{ product_id: row.product_id, stage_id: row.stage_id, notes: "Corrected by MPP.", [start(lastQuarter)]: "1/15/2030", [end(lastQuarter)]: "" }],
     };
-    const saved = await callApi("POST", `/template/pdt/${borealis}/`, { token: admin, body, query: { quarter: lastQuarter } });
+    const saved = await callApi("POST", `/template/pdt/${demo.borealis}/`, { token: demo.admin, body, query: { quarter: lastQuarter } });
     expectStatus(saved, 200);
     expectDocumented("POST", "/template/pdt/{partnerId}/", saved);
 
-    const after = await adminPdt(borealis, { quarter: lastQuarter });
+    const after = await adminPdt(demo.borealis, { quarter: lastQuarter });
     expect(after.rows[0]).toMatchObject({ notes: "Corrected by MPP.", [start(lastQuarter)]: "2030-01-15", [end(lastQuarter)]: null });
     expect(after.pdt_meta.report_status).toBe("Approved");
     expect(after.pdt_meta.version).toBe(before.pdt_meta.version + 1);
     // The open quarter shows it as the last quarter's plan.
-    expect((await adminPdt(borealis)).rows[0][start(lastQuarter)]).toBe("2030-01-15");
+    expect((await adminPdt(demo.borealis)).rows[0][start(lastQuarter)]).toBe("2030-01-15");
 
-    expectRefused("POST", "/template/pdt/{partnerId}/", await callApi("POST", `/template/pdt/${borealis}/`, { token: staff, body }), 403);
-    expectRefused("POST", "/template/pdt/{partnerId}/", await callApi("POST", `/template/pdt/${borealis}/`, { token: partner1, body }), 403);
-    const stale = await callApi("POST", `/template/pdt/${borealis}/`, { token: admin, body, query: { quarter: lastQuarter } });
+    expectRefused("POST", "/template/pdt/{partnerId}/", await callApi("POST", `/template/pdt/${demo.borealis}/`, { token: demo.staff, body }), 403);
+    expectRefused("POST", "/template/pdt/{partnerId}/", await callApi("POST", `/template/pdt/${demo.borealis}/`, { token: demo.partner1, body }), 403);
+    const stale = await callApi("POST", `/template/pdt/${demo.borealis}/`, { token: demo.admin, body, query: { quarter: lastQuarter } });
     expectRefused("POST", "/template/pdt/{partnerId}/", stale, 409);
-    const invalid = await callApi("POST", `/template/pdt/${borealis}/`, {
-      token: admin,
+    const invalid = await callApi("POST", `/template/pdt/${demo.borealis}/`, {
+      token: demo.admin,
       query: { quarter: lastQuarter },
       body: { version: after.pdt_meta.version, rows: [{ ...body.rows[0], product_status: "Sleeping" }] },
     });
     expectRefused("POST", "/template/pdt/{partnerId}/", invalid, 400);
     expect(Object.keys(invalid.body.errors)).toEqual(["rows.0.product_status"]);
     // Without ?quarter= the save is the open quarter's, whose dates the row does not carry.
-    const openSave = await callApi("POST", `/template/pdt/${borealis}/`, { token: admin, body: { rows: body.rows } });
+    const openSave = await callApi("POST", `/template/pdt/${demo.borealis}/`, { token: demo.admin, body: { rows: body.rows } });
     expectRefused("POST", "/template/pdt/{partnerId}/", openSave, 400);
     expect(Object.keys(openSave.body.errors)).toEqual([`rows.0.${start(openQuarter)}`, `rows.0.${end(openQuarter)}`]);
   });
 
   it("POST /template/pdt/ and /template/pdt/{partnerId}/: the answer of the GET posted back unchanged is accepted and changes nothing", async () => {
-    await signIn();
-    const own = await ownPdt(partner3);
-    const saved = await callApi("POST", "/template/pdt/", { token: partner3, body: own });
+    const own = await ownPdt(demo.partner3);
+    const saved = await callApi("POST", "/template/pdt/", { token: demo.partner3, body: own });
     expectStatus(saved, 200);
     expectDocumented("POST", "/template/pdt/", saved);
-    const ownAfter = await ownPdt(partner3);
+    const ownAfter = await ownPdt(demo.partner3);
     expect(ownAfter.rows).toEqual(own.rows);
     expect(ownAfter.pdt_meta).toMatchObject({ report_status: "Saved", version: saved.body.version });
     // Read and posted back again: nothing to write.
-    const again = await callApi("POST", "/template/pdt/", { token: partner3, body: ownAfter });
+    const again = await callApi("POST", "/template/pdt/", { token: demo.partner3, body: ownAfter });
     expectStatus(again, 200);
     expect(again.body.updated).toBe(0);
-    expect((await ownPdt(partner3)).rows).toEqual(own.rows);
+    expect((await ownPdt(demo.partner3)).rows).toEqual(own.rows);
 
     // An administrator, an earlier quarter with its history.
-    const earlier = await adminPdt(acme, { quarter: lastQuarter });
+    const earlier = await adminPdt(demo.acme, { quarter: lastQuarter });
     expect(earlier.rows.some((row: any) => row[start(quarterName(addQuarters(openQuarterRef(), -2)))] !== null)).toBe(true);
-    const adminSaved = await callApi("POST", `/template/pdt/${acme}/`, { token: admin, body: earlier, query: { quarter: lastQuarter } });
+    const adminSaved = await callApi("POST", `/template/pdt/${demo.acme}/`, { token: demo.admin, body: earlier, query: { quarter: lastQuarter } });
     expectStatus(adminSaved, 200);
     expect(adminSaved.body.updated).toBe(0);
-    const earlierAfter = await adminPdt(acme, { quarter: lastQuarter });
+    const earlierAfter = await adminPdt(demo.acme, { quarter: lastQuarter });
     expect(earlierAfter.rows).toEqual(earlier.rows);
     expect(earlierAfter.pdt_meta.report_status).toBe("Approved");
   });
 
   it("a client written against the spec reads and saves with the spec's fields only", async () => {
-    await signIn();
-    const read = await ownPdt(partner1);
+    const read = await ownPdt(demo.partner1);
     const quarter = read.pdt_meta.quarter_name;
     const [oldest] = read.quarter_order;
     const rows = read.rows.map((row: any) =>
@@ -267,9 +252,9 @@ describe("PDT calls", () => {
     // An earlier quarter's date is history: what is posted of it is ignored.
     changed[start(oldest)] = "01/01/2020";
 
-    const saved = await callApi("POST", "/template/pdt/", { token: partner1, body: { rows } });
+    const saved = await callApi("POST", "/template/pdt/", { token: demo.partner1, body: { rows } });
     expectStatus(saved, 200);
-    const after = await ownPdt(partner1);
+    const after = await ownPdt(demo.partner1);
     const row = after.rows[index];
     expect(row).toMatchObject({
       product: changed.product,
@@ -286,101 +271,101 @@ describe("PDT calls", () => {
   });
 
   it("POST /template/pdt/submit/: the partner submits with a comment; refused to admin, stale, or without a comment", async () => {
-    await signIn();
-    const before = await ownPdt(partner3);
+    const before = await ownPdt(demo.partner3);
     const body = { message: "Our timeline for the quarter.", version: before.pdt_meta.version };
-    expectRefused("POST", "/template/pdt/submit/", await callApi("POST", "/template/pdt/submit/", { token: admin, body }), 403);
+    expectRefused("POST", "/template/pdt/submit/", await callApi("POST", "/template/pdt/submit/", { token: demo.admin, body }), 403);
     expectRefused(
       "POST",
       "/template/pdt/submit/",
-      await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { ...body, version: before.pdt_meta.version + 5 } }),
+      await callApi("POST", "/template/pdt/submit/", { token: demo.partner3, body: { ...body, version: before.pdt_meta.version + 5 } }),
       409,
     );
-    const missing = await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { version: before.pdt_meta.version } });
+    const missing = await callApi("POST", "/template/pdt/submit/", { token: demo.partner3, body: { version: before.pdt_meta.version } });
     expectRefused("POST", "/template/pdt/submit/", missing, 400);
     expect(missing.body.errors.message).toBeDefined();
     // Naming another partner is no field of a submission.
-    const reaching = await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { ...body, partner_id: acme } });
+    const reaching = await callApi("POST", "/template/pdt/submit/", { token: demo.partner3, body: { ...body, partner_id: demo.acme } });
     expectRefused("POST", "/template/pdt/submit/", reaching, 400);
-    expect((await ownPdt(partner3)).pdt_meta.report_status).toBeNull();
+    expect((await ownPdt(demo.partner3)).pdt_meta.report_status).toBeNull();
 
-    const submitted = await callApi("POST", "/template/pdt/submit/", { token: partner3, body });
+    const submitted = await callApi("POST", "/template/pdt/submit/", { token: demo.partner3, body });
     expectStatus(submitted, 200);
     expectDocumented("POST", "/template/pdt/submit/", submitted);
     expect(submitted.body.detail).toBe("Report has been submitted to the admin!");
-    const after = await adminPdt(cedar);
+    const after = await adminPdt(demo.cedar);
     expect(after.pdt_meta.report_status).toBe("Submitted");
     expect(after.pdt_meta.submission_time).not.toBeNull();
     expect(after.messages.at(-1)).toMatchObject({ is_partner_message: true, is_approved: null, message: "Our timeline for the quarter." });
     // Submitted again without a change: the state does not allow it.
-    const again = await callApi("POST", "/template/pdt/submit/", { token: partner3, body: { ...body, version: after.pdt_meta.version } });
+    const again = await callApi("POST", "/template/pdt/submit/", { token: demo.partner3, body: { ...body, version: after.pdt_meta.version } });
     expectRefused("POST", "/template/pdt/submit/", again, 409);
   });
 
   it("POST /template/pdt/message/: the admin approves or rejects; refused to staff and partners, to a report not submitted", async () => {
-    await signIn();
-    const body = { partner_id: acme, message: "Thank you.", is_approved: true };
-    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: staff, body }), 403);
-    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: partner2, body }), 403);
-    const invalid = await callApi("POST", "/template/pdt/message/", { token: admin, body: { partner_id: acme, message: "Thank you." } });
+    const body = { partner_id: demo.acme, message: "Thank you.", is_approved: true };
+    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: demo.staff, body }), 403);
+    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: demo.partner2, body }), 403);
+    const invalid = await callApi("POST", "/template/pdt/message/", { token: demo.admin, body: { partner_id: demo.acme, message: "Thank you." } });
     expectRefused("POST", "/template/pdt/message/", invalid, 400);
     expect(invalid.body.errors.is_approved).toBeDefined();
     // Partner 3 has not submitted this quarter's timeline.
     expectRefused(
       "POST",
       "/template/pdt/message/",
-      await callApi("POST", "/template/pdt/message/", { token: admin, body: { ...body, partner_id: cedar } }),
+      await callApi("POST", "/template/pdt/message/", { token: demo.admin, body: { ...body, partner_id: demo.cedar } }),
       409,
     );
 
-    const approved = await callApi("POST", "/template/pdt/message/", { token: admin, body });
+    const approved = await callApi("POST", "/template/pdt/message/", { token: demo.admin, body });
     expectStatus(approved, 200);
     expectDocumented("POST", "/template/pdt/message/", approved);
     expect(approved.body.detail).toBe("Report Approved!");
-    expect((await adminPdt(acme)).pdt_meta).toMatchObject({ report_status: "Approved", approval_time: expect.any(String) });
-    const approvedView = await ownPdt(partner1);
+    expect((await adminPdt(demo.acme)).pdt_meta).toMatchObject({ report_status: "Approved", approval_time: expect.any(String) });
+    const approvedView = await ownPdt(demo.partner1);
     expect(approvedView).toMatchObject({ quarter_editable: false, pdt_meta: { can_edit: false } });
     expect(approvedView.rows.every((row: any) => row.editable === false)).toBe(true);
 
     const rejected = await callApi("POST", "/template/pdt/message/", {
-      token: admin,
-      body: { partner_id: borealis, message: "Please check the dates.", is_approved: false },
+      token: demo.admin,
+      body: { partner_id: demo.borealis, message: "Please check the dates.", is_approved: false },
     });
     expectStatus(rejected, 200);
     expect(rejected.body.detail).toBe("Report Rejected!");
-    const partnerView = await ownPdt(partner2);
+    const partnerView = await ownPdt(demo.partner2);
     expect(partnerView.pdt_meta.report_status).toBe("Rejected");
     expect(partnerView.messages.at(-1)).toMatchObject({ is_partner_message: false, message: "Please check the dates.", is_approved: false });
     // Decided already: a second decision is refused.
-    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: admin, body }), 409);
+    expectRefused("POST", "/template/pdt/message/", await callApi("POST", "/template/pdt/message/", { token: demo.admin, body }), 409);
   });
 
   it("POST /template/pdt/inbox/{who}: each side reads its messages; a partner cannot read another's", async () => {
-    await signIn();
     // Partner 1's submission waits unread by the administrators.
-    expect((await adminPdt(acme)).unread_message_count).toBe(1);
-    const read = await callApi("POST", "/template/pdt/inbox/admin", { token: admin, body: { partner_id: acme } });
+    expect((await adminPdt(demo.acme)).unread_message_count).toBe(1);
+    const read = await callApi("POST", "/template/pdt/inbox/admin", { token: demo.admin, body: { partner_id: demo.acme } });
     expectStatus(read, 200);
     expectDocumented("POST", "/template/pdt/inbox/{who}", read);
     expect(read.body.unread_message_count).toBe(0);
-    expect((await adminPdt(acme)).unread_message_count).toBe(0);
+    expect((await adminPdt(demo.acme)).unread_message_count).toBe(0);
 
-    await callApi("POST", "/template/pdt/message/", { token: admin, body: { partner_id: acme, message: "Please check the dates.", is_approved: false } });
-    expect((await ownPdt(partner1)).unread_message_count).toBe(1);
-    const own = await callApi("POST", "/template/pdt/inbox/partner", { token: partner1, body: {} });
+    await callApi("POST", "/template/pdt/message/", {
+      token: demo.admin,
+      body: { partner_id: demo.acme, message: "Please check the dates.", is_approved: false },
+    });
+    expect((await ownPdt(demo.partner1)).unread_message_count).toBe(1);
+    const own = await callApi("POST", "/template/pdt/inbox/partner", { token: demo.partner1, body: {} });
     expectStatus(own, 200);
     expectDocumented("POST", "/template/pdt/inbox/{who}", own);
-    expect((await ownPdt(partner1)).unread_message_count).toBe(0);
+    expect((await ownPdt(demo.partner1)).unread_message_count).toBe(0);
 
     // Refused: another partner's report, the administrators' side, an id that is none.
     expectRefused(
       "POST",
       "/template/pdt/inbox/{who}",
-      await callApi("POST", "/template/pdt/inbox/partner", { token: partner2, body: { partner_id: acme } }),
+      await callApi("POST", "/template/pdt/inbox/partner", { token: demo.partner2, body: { partner_id: demo.acme } }),
       403,
     );
-    expectRefused("POST", "/template/pdt/inbox/{who}", await callApi("POST", "/template/pdt/inbox/admin", { token: partner1, body: {} }), 400);
-    const invalid = await callApi("POST", "/template/pdt/inbox/admin", { token: admin, body: { partner_id: "x" } });
+    expectRefused("POST", "/template/pdt/inbox/{who}", await callApi("POST", "/template/pdt/inbox/admin", { token: demo.partner1, body: {} }), 400);
+    const invalid = await callApi("POST", "/template/pdt/inbox/admin", { token: demo.admin, body: { partner_id: "x" } });
     expectRefused("POST", "/template/pdt/inbox/{who}", invalid, 400);
     expect(invalid.body.errors.partner_id).toBeDefined();
   });

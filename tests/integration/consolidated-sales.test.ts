@@ -3,7 +3,9 @@ import Decimal from "decimal.js";
 import { and, asc, eq, sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { beforeEach, describe, expect, it } from "vitest";
-import { db } from "~/db/client.server";
+import postgres from "postgres";
+import { databaseDriver, db, openDatabase } from "~/db/client.server";
+import { seedDemoData, seedReferenceData } from "~/models/seed.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows, users } from "~/db/schema";
 import { DOWNLOAD_BATCH_ROWS } from "~/reports/consolidated/download.server";
@@ -17,6 +19,7 @@ import { loader as xlsxLoader } from "~/routes/admin.report.sales-report.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.sales-report";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { columnsFor, formatDecimal, type SalesKind } from "~/reports/sales/rows";
+import { databaseBeside, memoisedHash } from "../support/database";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 const ADMIN = "admin@example.org";
@@ -144,11 +147,58 @@ let cedar: number;
 const openName = quarterName(openQuarterRef());
 const previousName = quarterName(addQuarters(openQuarterRef(), -1));
 
-beforeEach(async () => {
+/** The quarters and partners the tests name, as the database of the moment holds them. */
+async function readQuartersAndPartners() {
   openQuarterId = (await ensureQuarter(openQuarterRef())).id;
   previousQuarterId = (await ensureQuarter(addQuarters(openQuarterRef(), -1))).id;
   [acme, borealis, cedar] = await Promise.all([ACME, BOREALIS, CEDAR].map(partnerIdOf));
-});
+}
+beforeEach(readQuartersAndPartners);
+
+// ---------------------------------------------------------------- the other driver
+
+/** The PostgreSQL server the downloads are compared on when the suite runs on the embedded database (in CI the suite runs on PostgreSQL). */
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** The process's open database, which the app's `db` reads at every call (app/db/client.server.ts). */
+const processDatabase = globalThis as unknown as { __portalDb?: unknown };
+
+/** Runs `work` with the app's database switched to `handle`. */
+async function onDatabase<T>(handle: unknown, work: () => Promise<T>): Promise<T> {
+  const own = processDatabase.__portalDb;
+  processDatabase.__portalDb = handle;
+  try {
+    return await work();
+  } finally {
+    processDatabase.__portalDb = own;
+  }
+}
+
+/**
+ * A database of the driver the suite does not run on (the embedded PGlite beside PostgreSQL, a
+ * database of the local PostgreSQL beside PGlite), migrated and seeded as every test's database is.
+ */
+async function openOtherDriver() {
+  const suiteOnPostgres = databaseDriver() === "postgres";
+  const name = `test_sales_downloads_${process.pid}_${process.env.VITEST_POOL_ID ?? 0}`;
+  const handle = suiteOnPostgres ? await openDatabase({ pgliteDir: "memory://" }) : await openDatabase({ url: await databaseBeside(LOCAL_POSTGRES, name) });
+  await handle.migrate();
+  await onDatabase(handle, () =>
+    db.transaction(async (tx) => {
+      await seedReferenceData(tx);
+      await seedDemoData(tx, { hash: memoisedHash });
+    }),
+  );
+  return {
+    handle,
+    async close() {
+      await handle.close();
+      if (suiteOnPostgres) return;
+      const admin = postgres(LOCAL_POSTGRES, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
+    },
+  };
+}
 
 /**
  * A quarter with enough rows to page and filter: the open quarter's reports of Acme (Saved) and
@@ -724,67 +774,87 @@ describe("the consolidated Sales Report downloads", () => {
     expect(texts).toContain("Ministère de la Santé Publique");
   });
 
-  it("the files the server sends hold what is written row by row (PostgreSQL streams one statement: COPY for the CSV, a cursor for the xlsx)", async () => {
-    await seedOpenQuarter(20);
-    // The companies' order is not their reports' order, and one name reads as a formula.
-    await db.update(partners).set({ companyName: "Zenith Generics Ltd" }).where(eq(partners.id, acme));
-    await db.update(partners).set({ companyName: "=Apex Life Sciences" }).where(eq(partners.id, cedar));
-    const acmeReport = await salesReportOf(acme, openQuarterId);
-    const [formulation] = await db.select().from(formulationTypes).limit(1);
-    const awkward = [
-      'O\'Brien, "Health" \\ Co',
-      "line one\nline two",
-      "carriage\rreturn",
-      "\ttabbed",
-      "-minus",
-      "  spaced  ",
-      "",
-      "semi;colon",
-      "0",
-      "=SUM(A1:A9)",
-      "+44 20",
-      "@handle",
-      "\rreturn first",
-      "上海医药",
-    ];
-    await insertRows(
-      awkward.map((text, i) => ({
-        reportId: acmeReport.id,
-        kind: "FDF" as const,
-        year: 2026,
-        month: 1 + (i % 12),
-        purchaser: text,
-        strength: text,
-        comments: text === "" ? null : `${text} %_ 100%`,
-        procurementEndCountry: text,
-        formulationTypeId: formulation.id,
-        quantity: ["0.000000", "10.500000", "12345678901234.123456", "7"][i % 4],
-        usdExchangeRate: ["1.000000000000", "0.000123456789", "83.120000000000"][i % 3],
-        royaltyPercent: "5.0000",
-      })),
-    );
-    const { openSalesDownload, salesConsolidatedQuery } = await import("~/reports/sales/consolidated.server");
-    const { csvResponse, xlsxResponse } = await import("~/reports/consolidated/download.server");
-    const dataLines = (bytes: Buffer) => (parse(bytes, { bom: true }) as string[][]).slice(1);
-    for (const search of [
+  // A second database is migrated and seeded: a while on a busy machine.
+  it("PostgreSQL's files (COPY for the CSV, a cursor for the xlsx) hold what the embedded database writes in keyset batches", async () => {
+    const seedAwkwardRows = async () => {
+      await seedOpenQuarter(20);
+      // The companies' order is not their reports' order, and one name reads as a formula.
+      await db.update(partners).set({ companyName: "Zenith Generics Ltd" }).where(eq(partners.id, acme));
+      await db.update(partners).set({ companyName: "=Apex Life Sciences" }).where(eq(partners.id, cedar));
+      const acmeReport = await salesReportOf(acme, openQuarterId);
+      const [formulation] = await db.select().from(formulationTypes).orderBy(asc(formulationTypes.id)).limit(1);
+      const awkward = [
+        'O\'Brien, "Health" \\ Co',
+        "line one\nline two",
+        "carriage\rreturn",
+        "\ttabbed",
+        "-minus",
+        "  spaced  ",
+        "",
+        "semi;colon",
+        "0",
+        "=SUM(A1:A9)",
+        "+44 20",
+        "@handle",
+        "\rreturn first",
+        "上海医药",
+      ];
+      await insertRows(
+        awkward.map((text, i) => ({
+          reportId: acmeReport.id,
+          kind: "FDF" as const,
+          year: 2026,
+          month: 1 + (i % 12),
+          purchaser: text,
+          strength: text,
+          comments: text === "" ? null : `${text} %_ 100%`,
+          procurementEndCountry: text,
+          formulationTypeId: formulation.id,
+          quantity: ["0.000000", "10.500000", "12345678901234.123456", "7"][i % 4],
+          usdExchangeRate: ["1.000000000000", "0.000123456789", "83.120000000000"][i % 3],
+          royaltyPercent: "5.0000",
+        })),
+      );
+    };
+    const searches = [
       "",
       "?tab=FDF",
       "?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C",
       "?tab=FDF&comments=%25_%20100%25",
       "?tab=FDF&strength=nothing%20matches",
-    ]) {
-      const sent = Buffer.from(await (await download("csv", search)).arrayBuffer());
-      const query = salesConsolidatedQuery.parse(Object.fromEntries(new URLSearchParams(search)));
-      const opened = await openSalesDownload(query);
-      const written = Buffer.from(await csvResponse("x.csv", opened.columns, opened.cells("csv")).arrayBuffer());
-      expect(sent.toString("utf8"), search).toBe(written.toString("utf8"));
-
-      const kind = query.tab;
-      const sentSheet = (await xlsxSheet(search)).workbook.getWorksheet(kind)!;
-      const writtenBook = new ExcelJS.Workbook();
-      await writtenBook.xlsx.load((await xlsxResponse("x.xlsx", kind, opened.columns, opened.cells("xlsx")).arrayBuffer()) as ArrayBuffer);
-      expect(sentSheet.getSheetValues(), search).toEqual(writtenBook.getWorksheet(kind)!.getSheetValues());
-      expect(sentSheet.rowCount, search).toBe(sent.toString("utf8").length ? dataLines(sent).length + 1 : 1);
+      `?tab=FDF&partner=${acme}&reportStatus=Saved`,
+    ];
+    /** Each search's CSV text and the values of the xlsx's sheet. */
+    const downloadedFiles = async () => {
+      const files = [];
+      for (const search of searches) {
+        const csv = Buffer.from(await (await download("csv", search)).arrayBuffer()).toString("utf8");
+        const kind = new URLSearchParams(search).get("tab") ?? "API";
+        files.push({ search, csv, sheet: (await xlsxSheet(search)).workbook.getWorksheet(kind)!.getSheetValues() });
+      }
+      return files;
+    };
+    await seedAwkwardRows();
+    const here = await downloadedFiles();
+    const other = await openOtherDriver();
+    expect(other.handle.driver).not.toBe(databaseDriver());
+    let there: typeof here;
+    try {
+      there = await onDatabase(other.handle, async () => {
+        await readQuartersAndPartners();
+        await seedAwkwardRows();
+        return downloadedFiles();
+      });
+    } finally {
+      await other.close();
+      await readQuartersAndPartners();
+    }
+    const [onPostgres, embedded] = databaseDriver() === "postgres" ? [here, there] : [there, here];
+    for (const [index, { search, csv, sheet }] of onPostgres.entries()) {
+      expect(csv, search).toBe(embedded[index].csv);
+      expect(sheet, search).toEqual(embedded[index].sheet);
+      const dataLines = (parse(csv, { bom: true }) as string[][]).slice(1);
+      expect(sheet.length - 1, search).toBe(dataLines.length + 1);
     }
     const { records } = await csvRecords("?tab=FDF&purchaser=o'brien,%20%22health%22%20%5C");
     expect(records.map((record) => record[5])).toEqual(['O\'Brien, "Health" \\ Co']);
@@ -796,7 +866,7 @@ describe("the consolidated Sales Report downloads", () => {
       const companies = (await csvRecords(search)).records.map((record) => record[0]);
       expect([...new Set(companies)], search).toEqual(["'=Apex Life Sciences", "Borealis Pharma Pvt", "Zenith Generics Ltd"]);
     }
-  });
+  }, 120_000);
 
   it("names the workbook and its one sheet by the tab", async () => {
     const { workbook, response } = await xlsxSheet("?tab=FDF");

@@ -5,7 +5,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { db } from "~/db/client.server";
 import { partners } from "~/db/schema";
 import { handleApiRequest } from "~/api/handle.server";
@@ -89,8 +89,8 @@ async function partnerIdOf(email: string) {
   return partner.id;
 }
 
-/** Tokens of the demo accounts and the demo partners' ids: signed in at the start of each test, once the seed is back. */
-export async function demoSignIn() {
+/** Tokens of the demo accounts and the demo partners' ids. */
+async function demoSignIn() {
   const [admin, staff, partner1, partner2, partner3] = await Promise.all([
     apiToken("admin@example.org", "admin-pass-1"),
     apiToken("staff@example.org", "staff-pass-1"),
@@ -100,4 +100,13 @@ export async function demoSignIn() {
   ]);
   const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerIdOf));
   return { admin, staff, partner1, partner2, partner3, acme, borealis, cedar };
+}
+
+/** The demo sign-in, done again before each test of the file once the seed is back: its fields are filled by the time a test runs. */
+export function demoSignInBeforeEach() {
+  const demo = {} as Awaited<ReturnType<typeof demoSignIn>>;
+  beforeEach(async () => {
+    Object.assign(demo, await demoSignIn());
+  });
+  return demo;
 }

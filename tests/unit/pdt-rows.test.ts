@@ -11,7 +11,7 @@ import {
   slipDays,
   type PdtCells,
 } from "~/reports/pdt/rows";
-import { VALIDATION_DIALOG_TITLE } from "~/reports/sales/rows";
+import { VALIDATION_DIALOG_TITLE } from "~/reports/frame/contract";
 import { TEXT_MAX } from "~/utils/text-rules";
 
 const row = (cells: Partial<PdtCells>): PdtCells => ({ status: "PLANNED", notes: "", startDate: "", endDate: "", ...cells });

@@ -19,9 +19,10 @@ import { tableWindow, type DashboardTable, type DashboardTableId } from "~/repor
 import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS, type Period } from "~/reports/dashboard/view";
 import { readQuery } from "~/utils/query-string.server";
 import { REPORT_STATES } from "~/reports/frame/registry";
-import { ADMIN_AND_STAFF, pagedAnswer, pagedAnswerFields, signedInCall } from "../call.server";
+import { ADMIN_AND_STAFF, callsUnder, pagedAnswer, pagedAnswerFields } from "../call.server";
 
-const TAG = "Dashboard";
+/** Every dashboard call: ADMIN and STAFF, under one tag of the document. */
+const dashboardCall = callsUnder("Dashboard", ADMIN_AND_STAFF);
 
 // ---------------------------------------------------------------- the query, as the page reads it
 
@@ -238,7 +239,7 @@ const SummaryAnswer = z
   })
   .meta({ id: "DashboardSummary" });
 
-/** A Country Filings table of the query's quarter, with the quarter's name. */
+/** A Country Filings table of the query's quarter: the answer, which names the quarter, and the quarter. */
 async function filingTable(
   table: DashboardTableId,
   values: Record<string, string | undefined>,
@@ -246,18 +247,16 @@ async function filingTable(
 ) {
   const page = tableQuery(table, "filings", { ...values, quarter: query.quarter }, query);
   const [answer, quarter] = await Promise.all([dashboardTable(table, page), resolveQuarter(page.quarter)]);
-  return { answer: tableAnswer(answer), quarter };
+  return { answer: { ...tableAnswer(answer), quarter: quarter.name }, quarter };
 }
 
 export const DASHBOARD_CALLS = [
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/sales/",
     summary:
       "A Sales by Product, Company or Country table: map_with x for with the packs sold and total_value (for=time: map_with by period); " +
       "for=period: a row per period with total_value and the prices per pack and per treatment.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: SalesQuery,
     answer: SalesAnswer,
     errors: [400],
@@ -268,87 +267,67 @@ export const DASHBOARD_CALLS = [
       return tableAnswer(await dashboardTable(table, tableQuery(table, SALES_TAB[mapWith], { period: query.period }, query)));
     },
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/project/",
     summary: "Project counts per status (the Product / Project tab's tiles).",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: z.object({}).strict(),
     answer: ProjectCounts,
     errors: [400],
     handle: async () => ({ rows: await projectStatusCounts() }),
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/product/company/",
     summary: "'Product Wise Company Count': per product, how many partners have it in each project status.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: TablesQuery,
     answer: DashboardTableAnswer,
     errors: [400],
     handle: async ({ query }) => tableAnswer(await dashboardTable("product-status-count", tableQuery("product-status-count", "product", {}, query))),
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/company/",
     summary: "'Company Wise Product Count': per partner, how many of its products are in each project status.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: TablesQuery,
     answer: DashboardTableAnswer,
     errors: [400],
     handle: async ({ query }) => tableAnswer(await dashboardTable("company-status-count", tableQuery("company-status-count", "product", {}, query))),
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/product/country/",
     summary: "'Product Wise Country Count': per product, the countries with the filing status in the quarter's Filing Plans.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: ProductCountryQuery,
     answer: FilingTableAnswer,
     errors: [400, 404],
-    async handle({ query }) {
-      const { answer, quarter } = await filingTable("product-country-count", { filing: query.status }, query);
-      return { ...answer, quarter: quarter.name };
-    },
+    handle: async ({ query }) => (await filingTable("product-country-count", { filing: query.status }, query)).answer,
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/product/country/quarter/",
     summary: "'Product Wise Country Count' by planned filing quarter: per product, the countries planned for each of the four quarters after the quarter.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: FilingQuery,
     answer: FutureQuartersAnswer,
     errors: [400, 404],
     async handle({ query }) {
       const { answer, quarter } = await filingTable("product-country-count", { filing: "Future-Quarters" }, query);
-      return { ...answer, quarter: quarter.name, quarter_list: filingScope(quarter).futureQuarters };
+      return { ...answer, quarter_list: filingScope(quarter).futureQuarters };
     },
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/country/",
     summary: "'Country Wise Product Count': per country and product, how many partners have the filing status (type) in the quarter.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: CountryQuery,
     answer: FilingTableAnswer,
     errors: [400, 404],
-    async handle({ query }) {
-      const { answer, quarter } = await filingTable("country-product-count", { countryFiling: query.type }, query);
-      return { ...answer, quarter: quarter.name };
-    },
+    handle: async ({ query }) => (await filingTable("country-product-count", { countryFiling: query.type }, query)).answer,
   }),
-  signedInCall({
+  dashboardCall({
     method: "GET",
     path: "/admin/dashboard/",
     summary: "The Summary tab: the active partners of the open quarter in one view (type), with their three reports' states.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     query: SummaryQuery,
     answer: SummaryAnswer,
     errors: [400],

@@ -106,18 +106,11 @@ export interface PlotFrame {
 
 interface CategoryChartProps extends Omit<BarChartProps, "stacked"> {
   kind: "bar" | "line";
-  /** Lowest and highest value to show (0 is always included). */
-  extent: [number, number];
-  /** True when every figure (and every sum the chart shows) is a whole number: ticks stay whole too. */
-  integers: boolean;
+  /** The values the value axis reaches when not only the figures themselves (stacked bars reach their sums); 0 always. */
+  range?: number[];
   plot: (frame: PlotFrame) => ReactNode;
   /** The key drawn before a series' name in the legend (20 × 12 units). */
   legendKey: (series: number) => ReactNode;
-}
-
-/** True when some series has a value. */
-function hasValues(categories: string[], series: ChartSeries[]): boolean {
-  return categories.length > 0 && series.some((one) => one.values.slice(0, categories.length).some(finite));
 }
 
 /**
@@ -127,13 +120,16 @@ function hasValues(categories: string[], series: ChartSeries[]): boolean {
  * 40 categories), the legend when there are several series, and the empty state.
  */
 export function CategoryChart(props: CategoryChartProps): JSX.Element {
-  const { title, description, categories, series, direction, kind, extent, integers, plot, legendKey } = props;
+  const { title, description, categories, series, direction, kind, range, plot, legendKey } = props;
+  const figures = series.flatMap((one) => one.values.slice(0, categories.length).filter(finite));
+  // Whole figures have whole sums: ticks stay whole too.
+  const integers = figures.every((figure) => Number.isInteger(figure));
   const height = props.height ?? DEFAULT_HEIGHT;
   const format = props.formatValue ?? ((value: number) => formatNumber(value, props.locale));
   const id = `chart-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
   const rtl = direction === "rtl";
 
-  if (!hasValues(categories, series)) {
+  if (!categories.length || !figures.length) {
     return (
       <figure className={`chart chart--${kind} chart--empty`}>
         <figcaption className="chart__caption">{title}</figcaption>
@@ -149,7 +145,7 @@ export function CategoryChart(props: CategoryChartProps): JSX.Element {
   // when even rotated they would overlap).
   const labels = categories.map((category) => fit(category, LABEL_MAX));
   const longest = Math.min(LABEL_MAX, Math.max(...categories.map(textWidth)));
-  const [low, high] = [Math.min(0, extent[0]), Math.max(0, extent[1])];
+  const [low, high] = [Math.min(0, ...(range ?? figures)), Math.max(0, ...(range ?? figures))];
 
   /**
    * The layout for a value axis `axisWidth` wide: the category scale, how its labels fit, and the
@@ -274,7 +270,6 @@ export function CategoryChart(props: CategoryChartProps): JSX.Element {
 export function BarChart(props: BarChartProps): JSX.Element {
   const { stacked = false, ...frame } = props;
   const { categories, series } = frame;
-  const count = categories.length;
   const value = (one: ChartSeries, category: number) => {
     const figure = one.values[category];
     return finite(figure) ? figure : null;
@@ -287,14 +282,6 @@ export function BarChart(props: BarChartProps): JSX.Element {
         .value((category, index) => value(series[index]!, category) ?? 0)
         .offset(stackOffsetDiverging)(categories.map((_, index) => index))
     : null;
-
-  let extent: [number, number] = [0, 0];
-  const figures = series.flatMap((one) => one.values.slice(0, count).filter(finite));
-  if (layers) {
-    for (const layer of layers) for (const [a, b] of layer) extent = [Math.min(extent[0], a, b), Math.max(extent[1], a, b)];
-  } else if (figures.length) {
-    extent = [Math.min(...figures), Math.max(...figures)];
-  }
 
   const plot = ({ x, y, rtl, tip, seriesClass }: PlotFrame) => {
     // The bars of a category (side by side, or one stacked bar) centred in its band.
@@ -327,8 +314,7 @@ export function BarChart(props: BarChartProps): JSX.Element {
     <CategoryChart
       {...frame}
       kind="bar"
-      extent={extent}
-      integers={figures.every((figure) => Number.isInteger(figure))}
+      range={layers?.flatMap((layer) => layer.flatMap(([low, high]) => [low, high]))}
       plot={plot}
       legendKey={() => <rect className="chart__bar" x={4} y={1} width={12} height={10} rx={1.5} />}
     />

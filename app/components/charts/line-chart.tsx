@@ -19,8 +19,6 @@ const marker = (series: number) => symbol(symbolsFill[series % symbolsFill.lengt
 
 export function LineChart(props: LineChartProps): JSX.Element {
   const { categories, series } = props;
-  const figures = series.flatMap((one) => one.values.slice(0, categories.length).filter(finite));
-  const extent: [number, number] = figures.length ? [Math.min(...figures), Math.max(...figures)] : [0, 0];
 
   const plot = ({ x, y, tip, seriesClass }: PlotFrame) => {
     const centre = (category: number) => round((x(category) ?? 0) + x.bandwidth() / 2);
@@ -56,8 +54,6 @@ export function LineChart(props: LineChartProps): JSX.Element {
     <CategoryChart
       {...props}
       kind="line"
-      extent={extent}
-      integers={figures.every((figure) => Number.isInteger(figure))}
       plot={plot}
       legendKey={(s) => (
         <>

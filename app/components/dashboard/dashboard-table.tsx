@@ -25,6 +25,18 @@ export function TableDownloads({ tableId, query }: { tableId: string; query: Das
   );
 }
 
+/** Under a dashboard table: its number of rows and the pager. */
+export function DashboardTableFooter({ tableId, page, query }: { tableId: string; page: DashboardTable["page"]; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  return (
+    <>
+      <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(page.total) })}</p>
+      <Pager page={page.page} pages={page.pages} pageHref={(to) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: tableId, page: to })} />
+    </>
+  );
+}
+
 /** One dashboard table in its card: title, downloads, the page of rows and the pager. */
 export function DashboardTableCard({ table, query }: { table: DashboardTable; query: DashboardQuery }) {
   const { t } = useTranslation();
@@ -76,12 +88,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
               </tbody>
             </table>
           </ScrollRegion>
-          <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(table.page.total) })}</p>
-          <Pager
-            page={table.page.page}
-            pages={table.page.pages}
-            pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: table.id, page })}
-          />
+          <DashboardTableFooter tableId={table.id} page={table.page} query={query} />
         </>
       ) : (
         <p className="empty">{t("No data available!")}</p>

@@ -6,7 +6,6 @@ import { LineChart } from "~/components/charts/line-chart";
 import { WorldMap } from "~/components/charts/world-map";
 import { ReportStatusIcon } from "~/components/report-status-icon";
 import { FilterSelect } from "~/reports/consolidated/table-kit";
-import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
 import { queryHref } from "~/reports/consolidated/paging";
@@ -26,8 +25,8 @@ import {
 } from "~/reports/dashboard/view";
 import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { ADMIN_REPORT_PATHS, REPORT_TYPE_LABELS, REPORT_TYPES } from "~/reports/frame/registry";
-import { DashboardTableCard, TableDownloads } from "./dashboard-table";
+import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
+import { DashboardTableCard, DashboardTableFooter, TableDownloads } from "./dashboard-table";
 import { ScrollRegion } from "~/components/scroll-region";
 
 type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
@@ -181,7 +180,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
               name="reportType"
               label={t("Report")}
               value="sales"
-              choices={REPORT_TYPES.map((id) => ({ id, name: REPORT_TYPE_LABELS[id] }))}
+              choices={REPORT_TYPES.map((id) => ({ id, name: REPORT_REGISTRY[id].labels.name }))}
               translate
             />
             <button type="submit" className="button" disabled={!canRemind} title={canRemind ? undefined : t("Only an administrator can send reminders.")}>
@@ -208,7 +207,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
                       <td className="dashboard-summary__reports">
                         {REPORT_TYPES.map((type) =>
                           query.view === "awaiting-approval" && !["Submitted", "Resubmitted"].includes(row.statuses[type]) ? null : (
-                            <ReportStatusIcon key={type} type={type} state={row.statuses[type]} to={`${ADMIN_REPORT_PATHS[type]}/${row.partnerId}`} />
+                            <ReportStatusIcon key={type} type={type} state={row.statuses[type]} to={`${REPORT_REGISTRY[type].adminPath}/${row.partnerId}`} />
                           ),
                         )}
                       </td>
@@ -217,12 +216,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
                 </tbody>
               </table>
             </ScrollRegion>
-            <p className="dashboard-card__count">{t("Rows: {{total}}", { total: format.number(summary.page.total) })}</p>
-            <Pager
-              page={summary.page.page}
-              pages={summary.page.pages}
-              pageHref={(page) => queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page })}
-            />
+            <DashboardTableFooter tableId="summary" page={summary.page} query={query} />
           </>
         ) : (
           <p className="empty">{t("No data available!")}</p>
@@ -234,6 +228,9 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
 
 // ---------------------------------------------------------------- 3. Country Filings
 
+/** Choices whose ids are their names. */
+const namedById = (ids: readonly string[]) => ids.map((id) => ({ id, name: id }));
+
 export function FilingsTab({ view, query }: { view: TabView<"filings">; query: DashboardQuery }) {
   const { t } = useTranslation();
   const format = useFormatters();
@@ -242,19 +239,13 @@ export function FilingsTab({ view, query }: { view: TabView<"filings">; query: D
   return (
     <>
       <FilterForm query={query}>
-        <FilterSelect name="quarter" label={t("Quarter")} value={view.quarterName} choices={view.quarters.map((name) => ({ id: name, name }))} />
-        <FilterSelect
-          name="filing"
-          label={t("Product Wise Country Count")}
-          value={query.filing}
-          choices={PRODUCT_FILING_VIEWS.map((id) => ({ id, name: id }))}
-          translate
-        />
+        <FilterSelect name="quarter" label={t("Quarter")} value={view.quarterName} choices={namedById(view.quarters)} />
+        <FilterSelect name="filing" label={t("Product Wise Country Count")} value={query.filing} choices={namedById(PRODUCT_FILING_VIEWS)} translate />
         <FilterSelect
           name="countryFiling"
           label={t("Country Wise Product Count")}
           value={query.countryFiling}
-          choices={COUNTRY_FILING_VIEWS.map((id) => ({ id, name: id }))}
+          choices={namedById(COUNTRY_FILING_VIEWS)}
           translate
         />
       </FilterForm>

@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import { REPORT_STATUS_TYPE_LABELS, reportStateLabel } from "~/components/report-status-icon";
+import { reportStateLabel } from "~/components/report-status-icon";
 import { ScrollRegion } from "~/components/scroll-region";
 import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import type { ReportStatusCount } from "~/models/report-overview.server";
-import { REPORT_STATES, REPORT_TYPE_LABELS, type ReportState } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, REPORT_STATES, type ReportState } from "~/reports/frame/registry";
 
 const COLUMNS: readonly ReportState[] = ["not started", ...REPORT_STATES];
 const DEFAULT_LIST = parsePartnerListQuery(new URLSearchParams());
@@ -34,7 +34,7 @@ export function ReportStatusCounts({ counts }: { counts: ReportStatusCount[] }) 
           <tbody>
             {counts.map((row) => (
               <tr key={row.type}>
-                <th scope="row">{t(REPORT_TYPE_LABELS[row.type])}</th>
+                <th scope="row">{t(REPORT_REGISTRY[row.type].labels.name)}</th>
                 {COLUMNS.map((state) => {
                   const count = state === "not started" ? row.notStarted : (row.byStatus[state] ?? 0);
                   return (
@@ -43,7 +43,7 @@ export function ReportStatusCounts({ counts }: { counts: ReportStatusCount[] }) 
                         <Link
                           to={partnerListHref(DEFAULT_LIST, { report: { type: row.type, state } })}
                           className="link"
-                          title={`${t("Show these partners")}: ${t(REPORT_STATUS_TYPE_LABELS[row.type])}, ${t(reportStateLabel(state))}`}
+                          title={`${t("Show these partners")}: ${t(REPORT_REGISTRY[row.type].labels.status)}, ${t(reportStateLabel(state))}`}
                         >
                           {format.number(count)}
                         </Link>

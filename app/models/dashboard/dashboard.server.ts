@@ -6,14 +6,14 @@
 import { readQuery } from "~/utils/query-string.server";
 import { dashboardQuery, type DashboardQuery } from "~/reports/dashboard/query";
 import { type DashboardTab } from "~/reports/dashboard/view";
-import { isDashboardTableId, pagedTable, type DashboardTable, type DashboardTableId } from "~/reports/dashboard/tables";
+import { isDashboardTableId, pagedTable, type DashboardCell, type DashboardTable, type DashboardTableId } from "~/reports/dashboard/tables";
 import { PAGE_NOT_FOUND } from "~/utils/messages";
 import { tableDownload, type DownloadFormat } from "~/reports/consolidated/download.server";
 import { getOpenQuarter, listQuartersUpTo, openQuarterRef, type Quarter } from "../quarter.server";
 import { resolveQuarter } from "~/reports/frame/screen.server";
 import { WorkflowError } from "~/reports/frame/workflow.server";
 import { countryProductCount, filingMap, filingScope, productCountryCount } from "./filings.server";
-import { companyStatusCount, productStatusCount, projectStatusCounts, projectStatusTable } from "./projects.server";
+import { projectStatusCounts, projectStatusTable, statusCountTable } from "./projects.server";
 import { priceByPeriod, pricedProducts, salesByPeriod, salesCrossTable, salesOverTimeTable, type PeriodFigure, type PriceFigure } from "./sales.server";
 import { summaryPage, summaryTable } from "./summary.server";
 
@@ -27,40 +27,55 @@ async function filingScopeOf(query: DashboardQuery, openQuarter?: Quarter) {
 /** Periods a chart shows: the latest ones. */
 const CHART_PERIODS = 24;
 
-function salesPeriodsTable(periods: PeriodFigure[], query: DashboardQuery, all: boolean) {
+/** A table of a period per row, with a column per figure (its key in the row, its label). */
+function periodsTable<Figure extends string, Row extends { label: string } & Record<Figure, DashboardCell>>(
+  id: DashboardTableId,
+  title: string,
+  figures: [Figure, string][],
+  rows: Row[],
+  query: DashboardQuery,
+  all: boolean,
+) {
   return pagedTable(
+    id,
+    title,
+    [{ key: "period", label: "Period", period: true }, ...figures.map(([key, label]) => ({ key, label, numeric: true }))],
+    rows.map((row) => [row.label, ...figures.map(([key]) => row[key])]),
+    query,
+    all,
+  );
+}
+
+const salesPeriodsTable = (periods: PeriodFigure[], query: DashboardQuery, all: boolean) =>
+  periodsTable(
     "sales-over-time",
     "Sales over Time",
     [
-      { key: "period", label: "Period", period: true },
-      { key: "units", label: "Sales total", numeric: true },
-      { key: "value", label: "Sales value (USD)", numeric: true },
+      ["units", "Sales total"],
+      ["value", "Sales value (USD)"],
     ],
-    periods.map((row) => [row.label, row.units, row.value]),
+    periods,
     query,
     all,
   );
-}
 
-function pricePeriodsTable(prices: PriceFigure[], query: DashboardQuery, all: boolean) {
-  return pagedTable(
+const pricePeriodsTable = (prices: PriceFigure[], query: DashboardQuery, all: boolean) =>
+  periodsTable(
     "price-over-time",
     "Price by Period",
     [
-      { key: "period", label: "Period", period: true },
-      { key: "pricePerPack", label: "Price per pack (USD)", numeric: true },
-      { key: "pricePerTreatment", label: "Price per treatment (USD)", numeric: true },
+      ["pricePerPack", "Price per pack (USD)"],
+      ["pricePerTreatment", "Price per treatment (USD)"],
     ],
-    prices.map((row) => [row.label, row.pricePerPack, row.pricePerTreatment]),
+    prices,
     query,
     all,
   );
-}
 
 const TABLES: Record<DashboardTableId, TableBuilder> = {
   "project-status": async (query, all) => projectStatusTable(await projectStatusCounts(), query, all),
-  "product-status-count": productStatusCount,
-  "company-status-count": companyStatusCount,
+  "product-status-count": (query, all) => statusCountTable("product-status-count", query, all),
+  "company-status-count": (query, all) => statusCountTable("company-status-count", query, all),
   summary: async (query, all) => summaryTable(await summaryPage(await getOpenQuarter(), query, all), "Summary"),
   "product-country-count": async (query, all) => productCountryCount(await filingScopeOf(query), query, all),
   "country-product-count": async (query, all) => countryProductCount(await filingScopeOf(query), query, all),

@@ -49,40 +49,34 @@ export function projectStatusTable(counts: Awaited<ReturnType<typeof projectStat
   );
 }
 
-/** 'Product Wise Company Count': per product, how many partners have it in each status. */
-export async function productStatusCount(query: DashboardQuery, all = false): Promise<DashboardTable> {
-  const rows = await db
-    .select({ name: products.name, counts: sql<number[]>`array[${sql.join(statusCounts, sql`, `)}]` })
-    .from(partnerProducts)
-    .innerJoin(partners, eq(partners.id, partnerProducts.partnerId))
-    .innerJoin(products, eq(products.id, partnerProducts.productId))
-    .where(and(activeProjects, countedStatus))
-    .groupBy(products.id, products.name)
-    .orderBy(asc(sql`lower(${products.name})`), asc(products.id));
-  return pagedTable(
-    "product-status-count",
-    "Product Wise Company Count",
-    [{ key: "product", label: "Product" }, ...STATUS_COLUMNS],
-    rows.map((row) => [row.name, ...row.counts.map(Number)]),
-    query,
-    all,
-  );
-}
+/**
+ * 'Product Wise Company Count': per product, how many partners have it in each status;
+ * 'Company Wise Product Count': per partner, how many of its products are in each status.
+ */
+const STATUS_COUNT_TABLES = {
+  "product-status-count": { title: "Product Wise Company Count", column: { key: "product", label: "Product" }, id: products.id, name: products.name },
+  "company-status-count": {
+    title: "Company Wise Product Count",
+    column: { key: "company", label: "Company Name" },
+    id: partners.id,
+    name: partners.companyName,
+  },
+};
 
-/** 'Company Wise Product Count': per partner, how many of its products are in each status. */
-export async function companyStatusCount(query: DashboardQuery, all = false): Promise<DashboardTable> {
+export async function statusCountTable(tableId: keyof typeof STATUS_COUNT_TABLES, query: DashboardQuery, all = false): Promise<DashboardTable> {
+  const { title, column, id, name } = STATUS_COUNT_TABLES[tableId];
   const rows = await db
-    .select({ name: partners.companyName, counts: sql<number[]>`array[${sql.join(statusCounts, sql`, `)}]` })
+    .select({ name, counts: sql<number[]>`array[${sql.join(statusCounts, sql`, `)}]` })
     .from(partnerProducts)
     .innerJoin(partners, eq(partners.id, partnerProducts.partnerId))
     .innerJoin(products, eq(products.id, partnerProducts.productId))
     .where(and(activeProjects, countedStatus))
-    .groupBy(partners.id, partners.companyName)
-    .orderBy(asc(sql`lower(${partners.companyName})`), asc(partners.id));
+    .groupBy(id, name)
+    .orderBy(asc(sql`lower(${name})`), asc(id));
   return pagedTable(
-    "company-status-count",
-    "Company Wise Product Count",
-    [{ key: "company", label: "Company Name" }, ...STATUS_COLUMNS],
+    tableId,
+    title,
+    [column, ...STATUS_COLUMNS],
     rows.map((row) => [row.name, ...row.counts.map(Number)]),
     query,
     all,

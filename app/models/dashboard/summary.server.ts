@@ -8,7 +8,7 @@ import { partners, reports } from "~/db/schema";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import type { SummaryView } from "~/reports/dashboard/view";
 import { tableWindow, type DashboardTable } from "~/reports/dashboard/tables";
-import { REPORT_TYPES, REPORT_TYPE_LABELS, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, REPORT_TYPES, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
 import type { Quarter } from "../quarter.server";
 
 interface SummaryRow {
@@ -92,7 +92,7 @@ export function summaryTable(summary: SummaryPage, title: string): DashboardTabl
     columns: [
       { key: "company", label: "Company Name" },
       { key: "email", label: "E-mail" },
-      ...REPORT_TYPES.map((type) => ({ key: type, label: REPORT_TYPE_LABELS[type] })),
+      ...REPORT_TYPES.map((type) => ({ key: type, label: REPORT_REGISTRY[type].labels.name })),
     ],
     rows: summary.rows.map((row) => [row.companyName, row.email, ...REPORT_TYPES.map((type) => row.statuses[type])]),
     page: summary.page,

@@ -8,15 +8,12 @@
  * of the report's own screen.
  */
 import * as z from "zod";
-import {
-  filingConsolidatedDownload,
-  filingQuerySchema,
-  FILING_SORTS,
-  listFilingConsolidated,
-  type FilingConsolidatedView,
-} from "~/reports/filing/consolidated.server";
-import { listPdtConsolidated, pdtConsolidatedDownload, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/reports/pdt/consolidated.server";
-import { listSalesConsolidated, openSalesDownload, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/reports/sales/consolidated.server";
+import { filingQuerySchema, FILING_SORTS, listFilingConsolidated, type FilingConsolidatedView } from "~/reports/filing/consolidated.server";
+import { filingConsolidatedDownload } from "~/reports/filing/consolidated-download.server";
+import { listPdtConsolidated, pdtQuerySchema, PDT_SORTS, type PdtConsolidatedView } from "~/reports/pdt/consolidated.server";
+import { pdtConsolidatedDownload } from "~/reports/pdt/consolidated-download.server";
+import { listSalesConsolidated, salesConsolidatedQuery, SALES_SORTS, type SalesConsolidatedView } from "~/reports/sales/consolidated.server";
+import { openSalesDownload } from "~/reports/sales/consolidated-download.server";
 import { listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
 import { getQuarterById } from "~/reports/frame/screen.server";
 import { MONTHS } from "~/db/reference-data";
@@ -28,7 +25,7 @@ import { REPORT_STATES } from "~/reports/frame/registry";
 import { SALES_SPEC_FIELD } from "~/reports/sales/contract";
 import { columnsFor, type SalesKind } from "~/reports/sales/rows";
 import { TEXT_MAX } from "~/utils/text-rules";
-import { ADMIN_AND_STAFF, idParam, invalid, pagedAnswer, pagedAnswerFields, signedInCall } from "~/api/call.server";
+import { ADMIN_AND_STAFF, callsUnder, idParam, invalid, pagedAnswer, pagedAnswerFields } from "~/api/call.server";
 
 const TAG = "Consolidated reports";
 /** The most rows one page of an API answer holds. */
@@ -403,63 +400,52 @@ async function salesAnswer(view: SalesConsolidatedView): Promise<z.infer<typeof 
 
 // ---------------------------------------------------------------- the calls
 
+const reportCall = callsUnder(TAG, ADMIN_AND_STAFF);
+
+/** What every download call declares besides its path, body and handler. */
+const DOWNLOAD = { method: "POST", query: FormatQuery, answer: FILE_ANSWER, errors: [400, 404] } as const;
+
 export const REPORT_CALLS = [
-  signedInCall({
+  reportCall({
     method: "POST",
     path: "/report/pdt/",
     summary: "One page of the consolidated Development Timeline report of a quarter, filtered as on the report page.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     body: PdtBody,
     answer: PdtReport,
     errors: [400, 404],
     example: { body: { page_number: 1, page_size: 50, quarter: "Q2 2026", partner_id: null, product_id: null, stages: null, status: "FILED" } },
     handle: async ({ body }) => pdtAnswer(await listPdtConsolidated(pdtQuery(body), { pageSize: body.page_size })),
   }),
-  signedInCall({
-    method: "POST",
+  reportCall({
+    ...DOWNLOAD,
     path: "/report/pdt/download/",
     summary: "Every row of the consolidated Development Timeline report the filters match, as pdt-report.xlsx (or pdt-report.csv).",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    query: FormatQuery,
     body: PdtBody,
-    answer: FILE_ANSWER,
-    errors: [400, 404],
     example: { body: { quarter: "Q2 2026", partner_id: 1 } },
     handle: ({ body, query }) => pdtConsolidatedDownload(pdtQuery(body), query.format ?? "xlsx"),
   }),
-  signedInCall({
+  reportCall({
     method: "POST",
     path: "/report/filing/",
     summary: "One page of the consolidated Filing Plans report of a quarter: a row per partner and country, a status per product.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     body: FilingBody,
     answer: FilingReport,
     errors: [400, 404],
     example: { body: { page_number: 1, page_size: 50, quarter: "Q2 2026", partner_id: null, country_id: null, product_status_dict: { "3": "Filed" } } },
     handle: async ({ body }) => filingAnswer(await listFilingConsolidated(filingQuery(body), { pageSize: body.page_size })),
   }),
-  signedInCall({
-    method: "POST",
+  reportCall({
+    ...DOWNLOAD,
     path: "/report/filing/download/",
     summary: "Every row of the consolidated Filing Plans report the filters match, as filing-plans.xlsx (or filing-plans.csv).",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    query: FormatQuery,
     body: FilingBody,
-    answer: FILE_ANSWER,
-    errors: [400, 404],
     example: { body: { quarter: "Q2 2026", country_id: 12 } },
     handle: ({ body, query }) => filingConsolidatedDownload(filingQuery(body), query.format ?? "xlsx"),
   }),
-  signedInCall({
+  reportCall({
     method: "POST",
     path: "/report/sales/{x}",
     summary: "One page of the consolidated Sales report's API or FDF rows of a quarter, filtered as on the report page.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     params: SalesParams,
     body: SalesBody,
     answer: SalesReport,
@@ -479,17 +465,12 @@ export const REPORT_CALLS = [
     },
     handle: async ({ params, body }) => salesAnswer(await listSalesConsolidated(await salesQuery(kindOf(params.x), body), { pageSize: body.page_size })),
   }),
-  signedInCall({
-    method: "POST",
+  reportCall({
+    ...DOWNLOAD,
     path: "/report/sales/download/{x}",
     summary: "Every API or FDF row of the consolidated Sales report the filters match, as sales-report-api.xlsx / sales-report-fdf.xlsx (or .csv).",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
     params: SalesParams,
-    query: FormatQuery,
     body: SalesBody,
-    answer: FILE_ANSWER,
-    errors: [400, 404],
     example: { body: { year: 2026, currency: "USD" } },
     async handle({ params, query, body }) {
       const download = await openSalesDownload(await salesQuery(kindOf(params.x), body));

@@ -2,6 +2,7 @@
  * Paging and links of the consolidated reports and the dashboard, with no zod: the pages' components
  * import it, so the browser does not receive the query schemas. Client-safe.
  */
+import type { ReportStatus } from "~/reports/frame/workflow";
 
 /** Rows per page (spec section 9). */
 export const CONSOLIDATED_PAGE_SIZES = { pdt: 50, filing: 50, sales: 100 } as const;
@@ -40,4 +41,13 @@ export function queryHref(path: string, values: Record<string, string | number |
 export interface FilterOption<Id extends string | number = number> {
   id: Id;
   name: string;
+}
+
+/** The filter lists every consolidated report has (spec section 3), by the names of the API's answer. */
+export interface ReportFilterLists {
+  /** Newest first: the open quarter first. */
+  quarter_filter: FilterOption[];
+  partner_filter: FilterOption[];
+  product_filter: FilterOption[];
+  report_status_filter: FilterOption<ReportStatus>[];
 }

@@ -14,7 +14,7 @@ import { db } from "~/db/client.server";
 import { productVerifications, reports } from "~/db/schema";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { minuteStore } from "~/utils/minute-cache.server";
-import { ROW_TABLES } from "~/reports/frame/workflow.server";
+import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 
 /** `compute()` once per key for a minute (the 200 most recent keys). */
 export const cached = minuteStore(200);
@@ -65,7 +65,7 @@ export const LAST_VERIFICATION_DECISION = sql<string | null>`(select max(${produ
 
 /** The fingerprint as one short text, computed by the database (one index probe for the last row). */
 export async function reportsFingerprint(quarterId: number, type: ReportTypeKey): Promise<string> {
-  const rows = ROW_TABLES[type];
+  const rows = REPORT_DECLARATIONS[type].rowTable;
   const [{ digest, lastRowId, lastDecision }] = await db
     .select({
       digest: sql<string>`md5(coalesce(string_agg(${reports.id} || ':' || ${reports}.xmin, ',' order by ${reports.id}), ''))`,

@@ -1,13 +1,14 @@
 /**
  * The pieces the report tables and their filter forms share (the consolidated reports, Partner
  * Performance and the dashboard): a sortable column header, the "Download CSV" / "Download Excel"
- * pair and a labelled filter list. Each report keeps its own links and values; these only draw them.
+ * pair, a filter form and a labelled filter list. Each report keeps its own links and values; these
+ * only draw them.
  */
-import { Link } from "@remix-run/react";
-import type { ChangeEventHandler } from "react";
+import { Form, Link, useNavigate } from "@remix-run/react";
+import type { ChangeEventHandler, FormEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import type { FilterOption } from "~/reports/consolidated/paging";
+import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 
 type SortDir = "asc" | "desc";
 
@@ -149,5 +150,32 @@ export function FilterSelect({
       <span className="field__label">{label}</span>
       {select}
     </label>
+  );
+}
+
+/**
+ * A report's filters as a plain GET form to `action` that keeps the sort (works without JavaScript;
+ * with it, the empty choices and the default sort, company A to Z, are left out of the address). A
+ * new filter starts at page 1.
+ */
+export function FilterBar({ action, sort, dir, testId, children }: { action: string; sort: string; dir: SortDir; testId: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values: Record<string, string | undefined> = {};
+    for (const [name, value] of new FormData(event.currentTarget)) values[name] = String(value);
+    if (values.sort === "company" && values.dir === "asc") values.sort = values.dir = undefined;
+    navigate(queryHref(action, values));
+  };
+  return (
+    <Form method="get" className="filter-bar" action={action} onSubmit={apply} aria-label={t("Filter")} data-testid={testId}>
+      {children}
+      <input type="hidden" name="sort" value={sort} />
+      <input type="hidden" name="dir" value={dir} />
+      <button type="submit" className="button button--secondary">
+        {t("Filter")}
+      </button>
+    </Form>
   );
 }

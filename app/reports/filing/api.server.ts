@@ -23,18 +23,7 @@ import { WorkflowError } from "~/reports/frame/workflow.server";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { invalid, type ApiCall } from "~/api/call.server";
-import {
-  frameAnswer,
-  frameShape,
-  ReportMetaSchema,
-  reportMeta,
-  ReportSavedSchema,
-  reportSavedAnswer,
-  reportTemplateCalls,
-  type TemplateSaveInput,
-} from "~/reports/frame/api.server";
-
-const TAG = "Filing Plans";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "~/reports/frame/api.server";
 
 const Status = z.string().max(FILING_STATUS_MAX_CHARS).nullable();
 
@@ -173,18 +162,17 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
     }
     throw invalid(errors);
   }
-  return reportSavedAnswer(action, saved);
+  return saved;
 }
 
 export const FILING_CALLS: ApiCall[] = reportTemplateCalls({
   type: "filing",
-  tag: TAG,
   template: FilingTemplate,
-  load: async (input) => template(await loadFilingPlan(input)),
+  load: loadFilingPlan,
+  answer: template,
   saveBody: FilingSaveBody,
   emptySave: (version) => ({ version }),
   maxBodyBytes: 16 * 1024 * 1024,
-  saved: ReportSavedSchema,
   save,
   summaries: {
     save: "Saves the caller's cells. Nothing is saved when a status is not one of its product's list.",

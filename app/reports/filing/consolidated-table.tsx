@@ -2,7 +2,7 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/reports/filing/consolidated.server";
-import { queryHref } from "~/reports/consolidated/paging";
+import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
@@ -60,6 +60,9 @@ export function FilingReport({ view, query }: { view: FilingConsolidatedView; qu
   );
 }
 
+/** A filter list's field. */
+const LIST_CLASS = "field filter-bar__field filing-report__filter";
+
 function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
   const { t } = useTranslation();
   const format = useFormatters();
@@ -74,15 +77,23 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
   };
   const { options } = view;
   const quarterValue = view.quarter.isOpen ? "" : view.quarter.name;
-  /** What every list but the quarter shares: its field class and an "All" first choice. */
-  const listed = { className: "field filing-report__filter", all: t("All") };
+  /** Every list but the quarter: an "All" first choice, and the query's value chosen. */
+  const select = (
+    id: string,
+    name: "partner" | "country" | "reportStatus" | "product" | "productStatus",
+    label: string,
+    choices: readonly FilterOption<string | number>[],
+    more: { nameOf?: (name: string) => string; alphabetical?: boolean; translate?: boolean } = {},
+  ) => (
+    <FilterSelect className={LIST_CLASS} all={t("All")} id={`filing-report-${id}`} name={name} label={label} value={query[name]} choices={choices} {...more} />
+  );
   // A new filter shows its first page; the sort stays. The lists of the other filters are the
   // quarter's: with JavaScript a new quarter loads at once (without, the Filter button sends it).
   return (
     <Form
       method="get"
       action={FILING_REPORT_PATH}
-      className="filing-report__filters"
+      className="filter-bar"
       aria-label={t("Filter")}
       key={JSON.stringify(query)}
       onSubmit={(event) => {
@@ -93,7 +104,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
       {query.sort ? <input type="hidden" name="sort" value={query.sort} /> : null}
       {query.sort ? <input type="hidden" name="dir" value={query.dir} /> : null}
       <FilterSelect
-        className={listed.className}
+        className={LIST_CLASS}
         id="filing-report-quarter"
         name="quarter"
         label={t("Quarter")}
@@ -101,35 +112,11 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
         choices={options.quarter_filter.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
         onChange={(event) => apply(event.currentTarget.form)}
       />
-      <FilterSelect {...listed} id="filing-report-partner" name="partner" label={t("Partner")} value={query.partner} choices={options.partner_filter} />
-      <FilterSelect
-        {...listed}
-        id="filing-report-country"
-        name="country"
-        label={t("Country")}
-        value={query.country}
-        choices={options.country_filter}
-        nameOf={format.country}
-        alphabetical
-      />
-      <FilterSelect
-        {...listed}
-        id="filing-report-status"
-        name="reportStatus"
-        label={t("Report Status")}
-        value={query.reportStatus}
-        choices={options.report_status_filter}
-        translate
-      />
-      <FilterSelect {...listed} id="filing-report-product" name="product" label={t("Product")} value={query.product} choices={options.product_filter} />
-      <FilterSelect
-        {...listed}
-        id="filing-report-product-status"
-        name="productStatus"
-        label={t("Status")}
-        value={query.productStatus}
-        choices={options.status_filter}
-      />
+      {select("partner", "partner", t("Partner"), options.partner_filter)}
+      {select("country", "country", t("Country"), options.country_filter, { nameOf: format.country, alphabetical: true })}
+      {select("status", "reportStatus", t("Report Status"), options.report_status_filter, { translate: true })}
+      {select("product", "product", t("Product"), options.product_filter)}
+      {select("product-status", "productStatus", t("Status"), options.status_filter)}
       <div className="filing-report__actions">
         <button type="submit" className="button button--primary" disabled={navigation.state === "loading"}>
           {t("Filter")}

@@ -15,25 +15,34 @@
  * The page is one LIMIT/OFFSET query (in company or report-state order, over the quarter's reports
  * in that order with each report's countries grouped apart; in country order, over every group)
  * beside a count of the groups, then the cells of the page's rows only; the filters' lists come
- * from a probe per report and one pass over the quarter's cells. The count and the lists are kept
- * under the quarter's reports fingerprint (quarter-cache.server.ts). The download walks the groups
- * in (report id, country id) order, in keyset batches of one query each (groups, names and cells).
+ * from a probe per report and one pass over the quarter's cells (consolidated-options.server.ts).
+ * The count and the lists are kept under the quarter's reports fingerprint (quarter-cache.server.ts).
+ * The download (consolidated-download.server.ts) walks the groups in (report id, country id) order.
  */
-import { and, asc, count, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import * as z from "zod";
 import { db } from "~/db/client.server";
-import { countries, filingValues, partners, products, reports } from "~/db/schema";
+import { countries, filingValues, partners, reports } from "~/db/schema";
 import { idIn, OFFSET_ZERO } from "~/db/sql-pieces";
 import { baseQuery, choiceFilter, idFilter, textFilter } from "~/reports/consolidated/query";
-import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption } from "~/reports/consolidated/paging";
+import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page, type FilterOption, type ReportFilterLists } from "~/reports/consolidated/paging";
+import { cachedUnder, reportsFingerprint } from "~/reports/consolidated/quarter-cache.server";
 import type { ReportStatus } from "~/reports/frame/workflow";
 import { REPORT_STATES } from "~/reports/frame/registry";
-import { listFilingStatuses } from "./statuses.server";
-import { listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
+import { openQuarterRef } from "~/models/quarter.server";
 import { resolveQuarter } from "~/reports/frame/screen.server";
-import { batched, DOWNLOAD_BATCH_ROWS, tableDownload, type DownloadFormat } from "~/reports/consolidated/download.server";
-import { cachedUnder, reportsFingerprint } from "~/reports/consolidated/quarter-cache.server";
-import type { WorkbookColumn } from "~/reports/frame/workbook.server";
+import {
+  cellConditions,
+  companyOrder,
+  countryOrder,
+  groupKeysOf,
+  HAS_FILING,
+  havingOf,
+  namedRow,
+  reportConditions,
+  type RowKey,
+} from "./consolidated-groups.server";
+import { filingFilters } from "./consolidated-options.server";
 
 export const FILING_SORTS = ["company", "country", "reportStatus"] as const;
 export type FilingSort = (typeof FILING_SORTS)[number];
@@ -66,210 +75,10 @@ export interface FilingConsolidatedView {
   quarter: { id: number; name: string; isOpen: boolean };
   /** The table's product columns: every product with a filing in the quarter, by name. */
   products: FilterOption[];
-  options: {
-    /** Newest first; the open quarter first. */
-    quarter_filter: FilterOption[];
-    partner_filter: FilterOption[];
+  options: ReportFilterLists & {
     country_filter: FilterOption[];
-    product_filter: FilterOption[];
     status_filter: FilterOption<string>[];
-    report_status_filter: FilterOption<ReportStatus>[];
   };
-}
-
-/** A stored cell with a filing: "" and "0" are never written by the screens ("0" deletes a cell), but not counted if they were. */
-const HAS_FILING = notInArray(filingValues.status, ["", "0"]);
-
-/** The quarter's Filing Plans reports that the partner and report-status filters keep. */
-function reportConditions(query: Pick<FilingQuery, "partner" | "reportStatus">, quarterId: number): SQL {
-  return and(
-    eq(reports.quarterId, quarterId),
-    eq(reports.type, "filing"),
-    query.partner ? eq(reports.partnerId, query.partner) : undefined,
-    query.reportStatus ? eq(reports.status, query.reportStatus) : undefined,
-  )!;
-}
-
-/** A report's cells with a filing that the country filter keeps. */
-function cellConditions(query: Pick<FilingQuery, "country">): SQL {
-  return and(HAS_FILING, query.country ? eq(filingValues.countryId, query.country) : undefined)!;
-}
-
-/** The filters every query of the report shares: the quarter's Filing Plans reports and their cells with a filing. */
-function whereOf(query: FilingQuery, quarterId: number): SQL {
-  return and(reportConditions(query, quarterId), cellConditions(query))!;
-}
-
-/** The product-status condition on a (report, country) group, or none. */
-function havingOf(query: FilingQuery): SQL | undefined {
-  const { product, productStatus } = query;
-  if (product && productStatus) return sql`bool_or(${filingValues.productId} = ${product} and ${filingValues.status} = ${productStatus})`;
-  if (product) return sql`bool_or(${filingValues.productId} = ${product})`;
-  if (productStatus) return sql`bool_or(${filingValues.status} = ${productStatus})`;
-  return undefined;
-}
-
-type RowKey = { reportId: number; countryId: number };
-
-/**
- * The rows of the report, as (report, country) groups with the report's partner and state; with
- * `after`, only the groups after that key (the download's keyset: both conditions are written
- * on the indexed columns, so each batch starts where the last one ended).
- */
-function groupsOf(query: FilingQuery, quarterId: number, after?: RowKey | null) {
-  const where = whereOf(query, quarterId);
-  const keyset = after
-    ? and(sql`${reports.id} >= ${after.reportId}`, sql`(${filingValues.reportId}, ${filingValues.countryId}) > (${after.reportId}, ${after.countryId})`)
-    : undefined;
-  return db
-    .select({
-      reportId: sql<number>`${reports.id}`.as("report_id"),
-      partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
-      reportStatus: sql<ReportStatus>`${reports.status}`.as("report_status"),
-      countryId: sql<number>`${filingValues.countryId}`.as("country_id"),
-      cells: sql<Record<string, string>>`jsonb_object_agg(${filingValues.productId}::text, ${filingValues.status})`.as("cells"),
-    })
-    .from(reports)
-    .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-    .where(keyset ? and(where, keyset) : where)
-    .groupBy(reports.id, filingValues.countryId)
-    .having(havingOf(query));
-}
-
-/** The (report, country) groups without their cells: what the count and the page's sort read. */
-function groupKeysOf(query: FilingQuery, quarterId: number) {
-  return db
-    .select({
-      reportId: sql<number>`${reports.id}`.as("report_id"),
-      partnerId: sql<number>`${reports.partnerId}`.as("partner_id"),
-      reportStatus: sql<ReportStatus>`${reports.status}`.as("report_status"),
-      countryId: sql<number>`${filingValues.countryId}`.as("country_id"),
-    })
-    .from(reports)
-    .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-    .where(whereOf(query, quarterId))
-    .groupBy(reports.id, filingValues.countryId)
-    .having(havingOf(query));
-}
-
-/** A row's key, partner and state from a subquery of groups, with its company's and country's names (joined by the caller). */
-const namedRow = (groups: {
-  reportId: SQL.Aliased<number>;
-  partnerId: SQL.Aliased<number>;
-  countryId: SQL.Aliased<number>;
-  reportStatus: SQL.Aliased<ReportStatus>;
-}) => ({
-  reportId: groups.reportId,
-  partnerId: groups.partnerId,
-  companyName: partners.companyName,
-  countryId: groups.countryId,
-  country: countries.name,
-  reportStatus: groups.reportStatus,
-});
-
-const companyOrder = (dir: "asc" | "desc") => {
-  const order = dir === "desc" ? desc : asc;
-  return [order(sql`lower(${partners.companyName})`), order(partners.companyName), order(partners.id)];
-};
-const countryOrder = (dir: "asc" | "desc") => {
-  const order = dir === "desc" ? desc : asc;
-  return [order(countries.name), order(countries.id)];
-};
-
-/**
- * What the quarter's cells hold: the partners with a filing (a probe per report, which stops at its
- * first filing), and in one pass over the cells the countries with a filing and the (product,
- * status) pairs stored. The partners were a third grouping set of that pass, its costliest.
- */
-async function quarterCellFacets(quarterId: number) {
-  const quarterReports = reportConditions({}, quarterId);
-  const [partnerRows, rows] = await Promise.all([
-    db
-      .select({ partnerId: reports.partnerId })
-      .from(reports)
-      .where(and(quarterReports, sql`exists (select 1 from ${filingValues} where ${filingValues.reportId} = ${reports.id} and ${HAS_FILING})`)),
-    db
-      .select({ countryId: filingValues.countryId, productId: filingValues.productId, status: filingValues.status })
-      .from(reports)
-      .innerJoin(filingValues, eq(filingValues.reportId, reports.id))
-      .where(and(quarterReports, HAS_FILING))
-      .groupBy(sql`grouping sets ((${filingValues.countryId}), (${filingValues.productId}, ${filingValues.status}))`),
-  ]);
-  const pairs = rows.filter((row) => row.productId != null);
-  return {
-    partnerIds: partnerRows.map((row) => row.partnerId),
-    countryIds: rows.flatMap((row) => (row.countryId == null ? [] : [row.countryId])),
-    productIds: [...new Set(pairs.map((pair) => pair.productId))],
-    statuses: [...new Set(pairs.map((pair) => pair.status))],
-  };
-}
-
-/** The quarter's facets, kept under its reports' fingerprint. */
-function keptCellFacets(quarterId: number, fingerprint: Promise<string> = reportsFingerprint(quarterId, "filing")) {
-  return cachedUnder(fingerprint, "filing-facets", () => quarterCellFacets(quarterId));
-}
-
-/** The product columns: the products with a filing in the quarter, by name. */
-async function productColumns(productIds: number[]): Promise<FilterOption[]> {
-  if (!productIds.length) return [];
-  return db
-    .select({ id: products.id, name: products.name })
-    .from(products)
-    .where(idIn(products.id, productIds))
-    .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id));
-}
-
-/**
- * The option lists come from the quarter's data; the value a link selects is listed too (a
- * partner without filings in a newly chosen quarter, say), so that the form shows every filter
- * in force.
- */
-async function quarterPartners(partnerIds: number[], selected: number | undefined): Promise<FilterOption[]> {
-  const ids = selected ? [...partnerIds, selected] : partnerIds;
-  if (!ids.length) return [];
-  return db
-    .select({ id: partners.id, name: partners.companyName })
-    .from(partners)
-    .where(idIn(partners.id, ids))
-    .orderBy(...companyOrder("asc"));
-}
-
-async function quarterCountries(countryIds: number[], selected: number | undefined): Promise<FilterOption[]> {
-  const ids = selected ? [...countryIds, selected] : countryIds;
-  if (!ids.length) return [];
-  return db
-    .select({ id: countries.id, name: countries.name })
-    .from(countries)
-    .where(idIn(countries.id, ids))
-    .orderBy(...countryOrder("asc"));
-}
-
-/** The product filter: the quarter's products (the columns), and the selected one if it is not among them. */
-async function productOptions(columns: FilterOption[], selected: number | undefined): Promise<FilterOption[]> {
-  if (!selected || columns.some((product) => product.id === selected)) return columns;
-  const [product] = await db.select({ id: products.id, name: products.name }).from(products).where(eq(products.id, selected));
-  if (!product) return columns;
-  const compare = (a: FilterOption, b: FilterOption) => a.name.toLowerCase().localeCompare(b.name.toLowerCase());
-  return [...columns, product].sort(compare);
-}
-
-/** The statuses a cell of the quarter may hold (both categories' lists, in order), then any other status stored in it (or selected). */
-async function quarterStatuses(
-  quarter: { year: number; quarter: number },
-  stored: readonly string[],
-  selected: string | undefined,
-): Promise<FilterOption<string>[]> {
-  const lists = await listFilingStatuses({ year: quarter.year, quarter: quarter.quarter });
-  const names = [...new Set([...lists.API, ...lists.FDF])];
-  const known = new Set(names);
-  const others = [...new Set([...stored, ...(selected ? [selected] : [])])].filter((status) => !known.has(status)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [...names, ...others].map((name) => ({ id: name, name }));
-}
-
-/** The quarter dropdown: the open quarter first, then earlier quarters, newest first. */
-async function quarterDropdown(): Promise<FilterOption[]> {
-  const list = await listQuartersUpTo(openQuarterRef());
-  return list.reverse().map((quarter) => ({ id: quarter.id, name: quarter.name }));
 }
 
 /** The cells of the given rows (a page), by row key `reportId:countryId`. */
@@ -391,29 +200,6 @@ async function filingPage(query: FilingQuery, quarterId: number, fingerprint: Pr
   };
 }
 
-/** The product columns and the filters' option lists. */
-async function filingFilters(query: FilingQuery, quarter: { id: number; year: number; quarter: number }, fingerprint: Promise<string>) {
-  const [facets, quarterOptions] = await Promise.all([keptCellFacets(quarter.id, fingerprint), quarterDropdown()]);
-  const [columns, partnerOptions, countryOptions, statusOptions] = await Promise.all([
-    productColumns(facets.productIds),
-    quarterPartners(facets.partnerIds, query.partner),
-    quarterCountries(facets.countryIds, query.country),
-    quarterStatuses(quarter, facets.statuses, query.productStatus),
-  ]);
-  const productFilter = await productOptions(columns, query.product);
-  return {
-    products: columns,
-    options: {
-      quarter_filter: quarterOptions,
-      partner_filter: partnerOptions,
-      country_filter: countryOptions,
-      product_filter: productFilter,
-      status_filter: statusOptions,
-      report_status_filter: REPORT_STATES.map((state) => ({ id: state, name: state })),
-    },
-  };
-}
-
 /** One page of the report for the query, with the filters' options. */
 export async function listFilingConsolidated(
   query: FilingQuery,
@@ -430,43 +216,4 @@ export async function listFilingConsolidated(
     products,
     options,
   };
-}
-
-/** The download's columns (the page's) and every row of the query, all pages, as cells in the columns' order. */
-export async function filingConsolidatedDownload(query: FilingQuery, format: DownloadFormat): Promise<Response> {
-  const quarter = await resolveQuarter(query.quarter);
-  const productList = await productColumns((await keptCellFacets(quarter.id)).productIds);
-  const columns: WorkbookColumn[] = [
-    { key: "company", label: "Company Name" },
-    { key: "country", label: "Country" },
-    { key: "reportStatus", label: "Report Status" },
-    ...productList.map((product) => ({ key: `product-${product.id}`, label: product.name })),
-  ];
-  async function* rows() {
-    for await (const row of filingConsolidatedRows(query, quarter.id)) {
-      yield [row.companyName, row.country, row.reportStatus, ...productList.map((product) => row.cells[String(product.id)] ?? null)];
-    }
-  }
-  return tableDownload(format, { basename: "filing-plans", sheet: "Filing Plans" }, columns, rows());
-}
-
-/**
- * Every row of the query, all pages, in (report id, country id) order: keyset batches of
- * DOWNLOAD_BATCH_ROWS groups, each one query with its names and cells, so memory stays flat.
- */
-export async function* filingConsolidatedRows(query: FilingQuery, quarterId?: number): AsyncGenerator<FilingConsolidatedRow> {
-  const id = quarterId ?? (await resolveQuarter(query.quarter)).id;
-  const fetch = async (after: RowKey | null): Promise<FilingConsolidatedRow[]> => {
-    const groups = groupsOf(query, id, after).orderBy(reports.id, filingValues.countryId).limit(DOWNLOAD_BATCH_ROWS).as("groups");
-    return db
-      .select({
-        ...namedRow(groups),
-        cells: groups.cells,
-      })
-      .from(groups)
-      .innerJoin(partners, eq(partners.id, groups.partnerId))
-      .innerJoin(countries, eq(countries.id, groups.countryId))
-      .orderBy(asc(groups.reportId), asc(groups.countryId));
-  };
-  yield* batched(fetch, (row): RowKey => ({ reportId: row.reportId, countryId: row.countryId }));
 }

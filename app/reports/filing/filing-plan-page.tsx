@@ -1,28 +1,19 @@
 import { useTranslation } from "react-i18next";
-import { FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS, FILING_TABLE } from "~/reports/filing/contract";
+import { FILING_NOTHING_TO_REPORT, FILING_PROBLEM_HEADINGS } from "~/reports/filing/contract";
 import type { FilingPlanPageData } from "~/reports/filing/page.server";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
-import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "~/reports/frame/report-page";
+import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
+import type { ReportPageProps } from "~/reports/frame/report-route";
 import { FilingFormTable } from "./filing-form-table";
 import { FilingGridEditor } from "./filing-grid-editor";
 
+const FILING_TEXTS: ReportTexts = { name: "Filing Plans", problemHeadings: FILING_PROBLEM_HEADINGS, nothingToReportDescription: FILING_NOTHING_TO_REPORT };
+
 /** The Filing Plans screen in the report frame: the grid of countries by product, or its plain form. */
-export function FilingPlanPage({
-  data,
-  actionData,
-  downloadPath,
-  templatePath,
-  backTo,
-}: {
-  data: FilingPlanPageData;
-  actionData: unknown;
-  downloadPath: string;
-  templatePath: string;
-  backTo?: string;
-}) {
+export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanPageData>) {
   const { t } = useTranslation();
-  const screen = useReportScreen(data, actionData);
-  const { view, viewerRole } = data;
+  const screen = useReportScreen(data, actionData, FILING_TEXTS);
+  const { view } = data;
   const hasFilings = view.rows.some((row) => Object.values(row.cells).some((value) => value !== FILING_EMPTY));
 
   return (
@@ -30,9 +21,6 @@ export function FilingPlanPage({
       data={data}
       screen={screen}
       title={t("Filing Plans for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name })}
-      downloadPath={downloadPath}
-      templatePath={templatePath}
-      backTo={backTo}
       notices={
         view.carriedOverFrom ? (
           <p className="notice" data-testid="carried-over">
@@ -40,16 +28,9 @@ export function FilingPlanPage({
           </p>
         ) : null
       }
-    >
-      {screen.hydrated ? (
-        <FilingGridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} screen={screen} />
-      ) : (
-        <>
-          {screen.formProblems ? <InvalidDataAlert problems={screen.formProblems} headings={FILING_PROBLEM_HEADINGS} /> : null}
-          <FilingFormTable view={view} page={data.page} problems={screen.formProblems?.[FILING_TABLE] ?? []} form={screen.plainForm} />
-          <PlainDecisionForms data={data} screen={screen} nothingToReport={!hasFilings} description={FILING_NOTHING_TO_REPORT} />
-        </>
-      )}
-    </ReportPage>
+      editor={screen.hydrated ? <FilingGridEditor view={view} screen={screen} /> : null}
+      plainForm={<FilingFormTable view={view} form={screen.plainForm} />}
+      nothingToReport={!hasFilings}
+    />
   );
 }

@@ -14,21 +14,19 @@ import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { parseId } from "~/utils/ids";
 import { quarterIndex, type QuarterRef } from "~/utils/quarters";
 import { storedQuarterRow } from "~/models/quarter.server";
-import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { listFilingStatuses, type FilingCategory } from "./statuses.server";
 import { partnerActiveProducts, type PartnerProductName } from "~/reports/sales/product-verification.server";
 import {
-  assertMayAccess,
-  assertReportPartner,
-  getQuarterById,
+  saveTarget,
   loadReportFrame,
   performRowsAction,
   REPORT_HAS_ROWS,
   ROWS_NOT_IN_REPORT,
   type Actor,
   type ReportFrameView,
+  type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { WorkflowError } from "~/reports/frame/workflow.server";
+import { inSlices, WorkflowError } from "~/reports/frame/workflow.server";
 
 type Reader = Pick<typeof db, "select">;
 
@@ -106,16 +104,9 @@ async function effectivePlan(
 }
 
 /** Everything the Filing Plans screen shows, for the viewer (a partner only for its own reports). */
-export async function loadFilingPlan({
-  viewer,
-  partnerId,
-  quarterName,
-}: {
-  viewer: Actor;
-  partnerId: number;
-  quarterName?: string | null;
-}): Promise<FilingPlanView> {
-  const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "filing" });
+export async function loadFilingPlan(input: ReportViewInput): Promise<FilingPlanView> {
+  const { partnerId } = input;
+  const frame = await loadReportFrame({ ...input, type: "filing" });
   const quarter = storedQuarterRow(frame.quarter);
   const [products, countryList, statusLists, plan] = await Promise.all([
     partnerActiveProducts(partnerId),
@@ -206,10 +197,7 @@ type SaveFilingPlanResult = { ok: false; problems: RowProblem[] } | { ok: true; 
  */
 export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFilingPlanResult> {
   const { actor, partnerId, quarterId, action } = input;
-  assertMayAccess(actor, partnerId);
-  if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await assertReportPartner(actor, partnerId);
-  const quarter = await getQuarterById(quarterId);
+  const quarter = await saveTarget(actor, partnerId, quarterId);
   const [products, countryList, statusLists, shown] = await Promise.all([
     partnerActiveProducts(partnerId),
     listFilingCountries(),
@@ -265,18 +253,16 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
         upserts.push({ reportId, countryId, productId, status: next });
       }
     }
-    for (let start = 0; start < deletes.length; start += 1000) {
-      await tx.delete(filingValues).where(and(eq(filingValues.reportId, reportId), inArray(filingValues.id, deletes.slice(start, start + 1000))));
-    }
-    for (let start = 0; start < upserts.length; start += 1000) {
-      await tx
+    await inSlices(deletes, (slice) => tx.delete(filingValues).where(and(eq(filingValues.reportId, reportId), inArray(filingValues.id, slice))));
+    await inSlices(upserts, (slice) =>
+      tx
         .insert(filingValues)
-        .values(upserts.slice(start, start + 1000))
+        .values(slice)
         .onConflictDoUpdate({
           target: [filingValues.reportId, filingValues.countryId, filingValues.productId],
           set: { status: sql`excluded.status` },
-        });
-    }
+        }),
+    );
     counts.updated = upserts.length + deletes.length;
 
     // "Nothing to report this quarter": a submission without filings. A partner's save makes it a draft

@@ -3,7 +3,6 @@
  * post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/filing-plans, /admin/filing-plans/$id) call their guard first.
  */
-import type { AppLoadContext } from "@remix-run/node";
 import {
   filingCellsFromMap,
   listFilingCountries,
@@ -12,26 +11,27 @@ import {
   type FilingPlanView,
   type FilingPostedCell,
 } from "~/reports/filing/model.server";
-import { listReportHistory } from "~/reports/frame/workflow.server";
-import { cellText, readWorkbook, reportWorkbookResponse, UPLOAD_MESSAGES as WORKBOOK_MESSAGES, type WorkbookColumn } from "~/reports/frame/workbook.server";
+import {
+  cellText,
+  comparableText,
+  readWorkbook,
+  reportWorkbookResponse,
+  UPLOAD_MESSAGES as WORKBOOK_MESSAGES,
+  type WorkbookColumn,
+} from "~/reports/frame/workbook.server";
 import { parseId } from "~/utils/ids";
 import { openXlsx, XlsxReadError } from "~/reports/frame/xlsx-reader.server";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
-  handleReportAction,
-  isPlainObject,
-  loadReportPage,
-  parsePage,
-  parsePayload,
-  quarterParam,
-  REPORT_ROUTE_MESSAGES,
-  rethrowForPage,
   type Envelope,
-  type ReportActionArgs,
+  isPlainObject,
+  parsePayload,
+  REPORT_ROUTE_MESSAGES,
+  reportPage,
+  type ReportPageData,
   type ReportRoutePlugin,
-  type Viewer,
   sheetRowProblem,
   UPLOAD_MESSAGES as FRAME_UPLOAD_MESSAGES,
   type UploadOutcome,
@@ -52,19 +52,7 @@ type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
 // ---------------------------------------------------------------- loader and download
 
-/** The Filing Plans page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
-export function loadFilingPlanPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
-  return loadReportPage(args, () => filingPlanPage(args));
-}
-
-async function filingPlanPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
-  const url = new URL(request.url);
-  const view = await loadFilingPlan({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
-  const history = view.report.id ? await listReportHistory(view.report.id) : [];
-  return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
-}
-
-export type FilingPlanPageData = Awaited<ReturnType<typeof filingPlanPage>>;
+export type FilingPlanPageData = ReportPageData<FilingPlanView>;
 
 const COUNTRY_COLUMN: WorkbookColumn = { key: "country", label: FILING_COUNTRY_COLUMN };
 const productKey = (productId: number) => `product-${productId}`;
@@ -85,19 +73,7 @@ function* workbookRows(view: FilingPlanView, template: boolean) {
  * The plan as a workbook: one sheet, a row per country, a column per product (its statuses as a
  * drop-down), empty cells for "0"; its blank template (`template`) has every cell empty.
  */
-export async function filingWorkbookDownload({
-  request,
-  viewer,
-  partnerId,
-  template = false,
-}: {
-  request: Request;
-  viewer: Viewer;
-  partnerId: number;
-  template?: boolean;
-}) {
-  const url = new URL(request.url);
-  const view = await loadFilingPlan({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
+function filingWorkbook(view: FilingPlanView, template: boolean) {
   const columns: WorkbookColumn[] = [
     { ...COUNTRY_COLUMN, format: "text" },
     ...view.products.map((product): WorkbookColumn => ({
@@ -165,8 +141,6 @@ const UPLOAD_MESSAGES = {
   repeatedCountry: "Sheet {{sheet}}, row {{row}}: {{country}} appears more than once.",
 } as const;
 
-const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
-
 /** A cell's text as a problem names it: a cell may hold 32,767 characters, the message shows the first 100. */
 const ECHOED_CHARS = 100;
 function echoed(text: string): string {
@@ -180,7 +154,7 @@ async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: strin
   if (!opened.ok) return { ok: false, problems: [{ message: WORKBOOK_MESSAGES[opened.reason] }] };
   const { workbook } = opened;
   try {
-    const sheetName = workbook.sheetNames.find((name) => comparable(name) === comparable(FILING_SHEET));
+    const sheetName = workbook.sheetNames.find((name) => comparableText(name) === comparableText(FILING_SHEET));
     if (!sheetName) return { ok: true, labels: null };
     for await (const row of workbook.rows(sheetName)) {
       if (row.number !== 1) break;
@@ -208,12 +182,12 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
   if (!header.ok) return header;
 
   const problems: UploadProblem[] = [];
-  const productByName = new Map(view.products.map((product) => [comparable(product.name), product]));
+  const productByName = new Map(view.products.map((product) => [comparableText(product.name), product]));
   const columns: WorkbookColumn[] = [COUNTRY_COLUMN];
   const productOf = new Map<string, number>();
   for (const label of header.labels ?? []) {
-    const name = comparable(label);
-    if (!name || name === comparable(FILING_COUNTRY_COLUMN)) continue;
+    const name = comparableText(label);
+    if (!name || name === comparableText(FILING_COUNTRY_COLUMN)) continue;
     const product = productByName.get(name);
     const values = { sheet: FILING_SHEET, column: echoed(label) };
     if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
@@ -228,13 +202,13 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
 
   const workbook = await readWorkbook(bytes, [{ sheet: FILING_SHEET, columns }]);
   if (!workbook.ok) return workbook;
-  const countryByName = new Map(view.rows.map((row) => [comparable(row.country), row.countryId]));
+  const countryByName = new Map(view.rows.map((row) => [comparableText(row.country), row.countryId]));
   const sheetRowOf = new Map<number, number>();
   const cells: FilingPostedCell[] = [];
   workbook.rows[FILING_SHEET].forEach((row, index) => {
     const sheetRow = index + 2;
     if ([...productOf.keys()].every((key) => !row[key].trim())) return;
-    const countryId = countryByName.get(comparable(row.country));
+    const countryId = countryByName.get(comparableText(row.country));
     const values = { sheet: FILING_SHEET, row: sheetRow, country: echoed(row.country) };
     if (countryId === undefined) {
       problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
@@ -268,7 +242,8 @@ function filingPlugin(positions: ReadonlyMap<number, number>): ReportRoutePlugin
   return {
     type: "filing",
     maxBytes: 16 * 1024 * 1024,
-    readPosted: (form, envelope) => (envelope.payload !== null ? cellsFromPayload(envelope.payload) : cellsFromForm(form, envelope, positions)),
+    rowsFromPayload: cellsFromPayload,
+    rowsFromForm: (form, envelope) => cellsFromForm(form, envelope, positions),
     emptyPosted: () => ({ cells: [] }),
     async save({ posted, ...request }) {
       const saved = await saveFilingPlan({ ...request, cells: posted.cells });
@@ -279,8 +254,15 @@ function filingPlugin(positions: ReadonlyMap<number, number>): ReportRoutePlugin
   };
 }
 
-export async function handleFilingPlanAction(args: ReportActionArgs) {
-  const multipart = args.request.headers.get("Content-Type")?.startsWith("multipart/form-data");
-  const countries = multipart ? [] : await listFilingCountries();
-  return handleReportAction(filingPlugin(new Map(countries.map((country, index) => [country.id, index]))), args);
-}
+const filingPage = reportPage({
+  load: loadFilingPlan,
+  workbook: filingWorkbook,
+  async plugin({ request }) {
+    const multipart = request.headers.get("Content-Type")?.startsWith("multipart/form-data");
+    const countries = multipart ? [] : await listFilingCountries();
+    return filingPlugin(new Map(countries.map((country, index) => [country.id, index])));
+  },
+});
+export const loadFilingPlanPage = filingPage.load;
+export const filingWorkbookDownload = filingPage.download;
+export const handleFilingPlanAction = filingPage.handleAction;

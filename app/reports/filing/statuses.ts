@@ -4,7 +4,7 @@
  * computed here, so that browser and server agree on them. No database access in this module.
  */
 import { addQuarters, quarterName, type QuarterRef } from "~/utils/quarters";
-import type { CellRule } from "~/reports/sales/rows";
+import type { CellRule } from "~/reports/frame/contract";
 
 /** What a partner types (or what an export writes) for an empty cell. */
 export const FILING_EMPTY = "0";

@@ -9,7 +9,7 @@ import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrame
 import type { AuthUser } from "~/models/user.server";
 import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { boundedText } from "~/schemas/fields";
-import { REPORT_STATES, type ReportTypeKey } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, REPORT_STATES, type ReportTypeKey } from "~/reports/frame/registry";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
 
@@ -81,7 +81,7 @@ export function reportMeta(view: ReportFrameView): z.infer<typeof ReportMetaSche
 }
 
 /** The answer of a save or a submission. */
-export const ReportSavedSchema = z
+const ReportSavedSchema = z
   .object({
     status: z.literal("OK"),
     detail: z.string().meta({ example: "Data recorded successfully!" }),
@@ -93,7 +93,7 @@ export const ReportSavedSchema = z
   .meta({ id: "ReportSaved" });
 
 /** The answer of a Development Timeline or Filing Plans save or submission. */
-export function reportSavedAnswer(
+function reportSavedAnswer(
   action: "save" | "submit",
   saved: { reportId: number; version: number; counts: { total: number; updated: number } },
 ): z.infer<typeof ReportSavedSchema> {
@@ -131,15 +131,14 @@ const ReportInboxBody = z
 
 const ownPartner = (user: AuthUser) => user.partnerId!;
 
-const LABELS: Record<ReportTypeKey, string> = { pdt: "Development Timeline", filing: "Filing Plans", sales: "Sales Report" };
-
 /** POST /template/{type}/message/: an administrator approves or rejects the partner's submitted report of the open quarter. */
-function decisionCall(type: ReportTypeKey, tag: string) {
+function decisionCall(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
   return signedInCall({
     method: "POST",
     path: `/template/${type}/message/`,
-    summary: `Approves or rejects a partner's submitted ${LABELS[type]} of the open quarter, with a comment (mailed to the partner).`,
-    tag,
+    summary: `Approves or rejects a partner's submitted ${title} of the open quarter, with a comment (mailed to the partner).`,
+    tag: title,
     access: ["ADMIN"],
     body: ReportDecisionBody,
     answer: ReportDone,
@@ -163,12 +162,13 @@ function decisionCall(type: ReportTypeKey, tag: string) {
 }
 
 /** POST /template/{type}/inbox/{who}: the caller's side reads the report's messages. */
-function inboxCall(type: ReportTypeKey, tag: string) {
+function inboxCall(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
   return signedInCall({
     method: "POST",
     path: `/template/${type}/inbox/{who}`,
-    summary: `Marks the ${LABELS[type]}'s messages as read by the caller's side (\`partner\` for a partner, \`admin\` with partner_id for administrators); ?quarter= for an earlier quarter.`,
-    tag,
+    summary: `Marks the ${title}'s messages as read by the caller's side (\`partner\` for a partner, \`admin\` with partner_id for administrators); ?quarter= for an earlier quarter.`,
+    tag: title,
     access: ALL_ROLES,
     params: InboxParams,
     query: QuarterQuery,
@@ -201,105 +201,89 @@ export interface TemplateSaveInput<Body> {
   requestId: string;
 }
 
+/** The saved report as a template's save reports it (the frame makes it the answer). */
+interface SavedReport {
+  reportId: number;
+  version: number;
+  counts: { total: number; updated: number };
+}
+
+/** The partner a template call names: the path's (administrators), else the caller's own. */
+const partnerOf = (user: AuthUser, params: z.infer<typeof PartnerParams> | undefined) => params?.partnerId ?? ownPartner(user);
+
 /**
  * The calls every report template has, under /template/{kind}/: read the caller's own report or
  * a partner's (administrators), save the caller's own or a partner's (an administrator), and the
  * workflow calls (a submission is a save of no rows with a comment). The report brings its
  * answer, its save body and the two functions; the rest is the same for the reports.
  */
-export function reportTemplateCalls<Template extends z.ZodType, Body extends z.ZodType, Saved extends z.ZodType>(report: {
+export function reportTemplateCalls<Template extends z.ZodType, Body extends z.ZodType, View>(report: {
   type: ReportTypeKey;
-  tag: string;
   template: Template;
-  load(input: { viewer: AuthUser; partnerId: number; quarterName: string | undefined }): Promise<z.output<Template>>;
+  load(input: { viewer: AuthUser; partnerId: number; quarterName: string | undefined }): Promise<View>;
+  /** The view as the template answers it. */
+  answer(view: View): z.output<Template>;
   saveBody: Body;
   /** The body of a submission: nothing changed, at the version read (undefined: no check). */
   emptySave(version: number | undefined): z.output<Body>;
   maxBodyBytes: number;
-  saved: Saved;
-  save(input: TemplateSaveInput<z.output<Body>>): Promise<z.output<Saved>>;
+  save(input: TemplateSaveInput<z.output<Body>>): Promise<SavedReport>;
   summaries: { save: string; adminSave: string; submit: string };
   examples: { save: unknown; submit: z.input<typeof ReportSubmitBody> };
 }) {
-  const { type, tag } = report;
+  const { type } = report;
+  const title = REPORT_REGISTRY[type].labels.title;
   const path = `/template/${type}`;
-  return [
+  const save = async (input: TemplateSaveInput<z.output<Body>>) => reportSavedAnswer(input.action, await report.save(input));
+  const readCall = (summary: string, params?: typeof PartnerParams) =>
     signedInCall({
       method: "GET",
-      path: `${path}/`,
-      summary: `The caller's own ${LABELS[type]} of the open quarter (or ?quarter=).`,
-      tag,
-      access: ["PARTNER"],
+      path: params ? `${path}/{partnerId}/` : `${path}/`,
+      summary,
+      tag: title,
+      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
+      params,
       query: QuarterQuery,
       answer: report.template,
       errors: [400, 404],
-      handle: ({ user, query }) => report.load({ viewer: user, partnerId: ownPartner(user), quarterName: query.quarter }),
-    }),
-    signedInCall({
-      method: "GET",
-      path: `${path}/{partnerId}/`,
-      summary: `A partner's ${LABELS[type]}, as the administrators see it.`,
-      tag,
-      access: ADMIN_AND_STAFF,
-      params: PartnerParams,
-      query: QuarterQuery,
-      answer: report.template,
-      errors: [400, 404],
-      handle: ({ user, params, query }) => report.load({ viewer: user, partnerId: params.partnerId, quarterName: query.quarter }),
-    }),
+      handle: async ({ user, params, query }) =>
+        report.answer(await report.load({ viewer: user, partnerId: partnerOf(user, params), quarterName: query.quarter })),
+    });
+  const saveCall = (summary: string, params?: typeof PartnerParams) =>
     signedInCall({
       method: "POST",
-      path: `${path}/`,
-      summary: report.summaries.save,
-      tag,
-      access: ["PARTNER"],
+      path: params ? `${path}/{partnerId}/` : `${path}/`,
+      summary,
+      tag: title,
+      access: params ? ["ADMIN"] : ["PARTNER"],
+      params,
       query: QuarterQuery,
       body: report.saveBody,
       maxBodyBytes: report.maxBodyBytes,
-      answer: report.saved,
-      errors: [400, 404, 409],
-      example: { body: report.examples.save },
-      handle: ({ user, query, body, context }) =>
-        report.save({
-          user,
-          partnerId: ownPartner(user),
-          quarterName: query.quarter,
-          body: body as z.output<Body>,
-          action: "save",
-          comment: null,
-          requestId: context.requestId,
-        }),
-    }),
-    signedInCall({
-      method: "POST",
-      path: `${path}/{partnerId}/`,
-      summary: report.summaries.adminSave,
-      tag,
-      access: ["ADMIN"],
-      params: PartnerParams,
-      query: QuarterQuery,
-      body: report.saveBody,
-      maxBodyBytes: report.maxBodyBytes,
-      answer: report.saved,
+      answer: ReportSavedSchema,
       errors: [400, 404, 409],
       example: { body: report.examples.save },
       handle: ({ user, params, query, body, context }) =>
-        report.save({
+        save({
           user,
-          partnerId: params.partnerId,
+          partnerId: partnerOf(user, params),
           quarterName: query.quarter,
           body: body as z.output<Body>,
           action: "save",
           comment: null,
           requestId: context.requestId,
         }),
-    }),
+    });
+  return [
+    readCall(`The caller's own ${title} of the open quarter (or ?quarter=).`),
+    readCall(`A partner's ${title}, as the administrators see it.`, PartnerParams),
+    saveCall(report.summaries.save),
+    saveCall(report.summaries.adminSave, PartnerParams),
     ...reportWorkflowCalls({
       type,
-      tag,
-      saved: report.saved,
+      saved: ReportSavedSchema,
       submit: ({ user, partnerId, version, comment, requestId }) =>
-        report.save({ user, partnerId, quarterName: undefined, body: report.emptySave(version), action: "submit", comment, requestId }),
+        save({ user, partnerId, quarterName: undefined, body: report.emptySave(version), action: "submit", comment, requestId }),
       summary: report.summaries.submit,
       example: report.examples.submit,
     }),
@@ -312,19 +296,18 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
  */
 export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
   type: ReportTypeKey;
-  tag: string;
   saved: Saved;
   submit(input: { user: AuthUser; partnerId: number; version: number | undefined; comment: string; requestId: string }): Promise<z.output<Saved>>;
   summary: string;
   example: z.input<typeof ReportSubmitBody>;
 }) {
-  const { type, tag } = report;
+  const { type } = report;
   return [
     signedInCall({
       method: "POST",
       path: `/template/${type}/submit/`,
       summary: report.summary,
-      tag,
+      tag: REPORT_REGISTRY[type].labels.title,
       access: ["PARTNER"],
       body: ReportSubmitBody,
       answer: report.saved,
@@ -333,7 +316,7 @@ export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
       handle: ({ user, body, context }) =>
         report.submit({ user, partnerId: ownPartner(user), version: body.version, comment: body.message, requestId: context.requestId }),
     }),
-    decisionCall(type, tag),
-    inboxCall(type, tag),
+    decisionCall(type),
+    inboxCall(type),
   ];
 }

@@ -33,6 +33,15 @@ export const NOTHING_NEW_TO_SUBMIT = "This report is already submitted. Change i
 export const UNSAVED_CHANGES = "Unsaved changes";
 export const LEAVE_WITH_UNSAVED_CHANGES = "You have unsaved changes. Leave this page and lose them?";
 
+/** The title of the message that lists invalid rows (grids, plain forms, uploads). */
+export const VALIDATION_DIALOG_TITLE = "Invalid data!";
+
+/** What a valid cell holds, as an i18n key and its values: the grids describe an invalid cell with it. */
+export interface CellRule {
+  text: string;
+  values?: Record<string, number>;
+}
+
 /** One row of the 'Invalid data!' message: the row the user sees and its invalid columns. */
 export interface RowProblem {
   /** 1-based position in the grid (or the form page) as the user sees the rows. */

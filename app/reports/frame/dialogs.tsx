@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { TableProblems } from "~/reports/frame/contract";
-import { VALIDATION_DIALOG_TITLE } from "~/reports/sales/rows";
+import { VALIDATION_DIALOG_TITLE, type TableProblems } from "~/reports/frame/contract";
 import { CommentField } from "./comment-field";
 
 /** A native modal `<dialog>` shown while `open` is true; Escape or the close button call `onClose`. */

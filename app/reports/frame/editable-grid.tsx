@@ -1,13 +1,13 @@
 /**
- * The editable-grid kit the report grids share (react-data-grid): rows with a key of their own,
- * the text cell editor, invalid cells marked for assistive technology too, Tab that leaves the
- * grid, and the grid's height.
+ * The editable-grid kit the report grids share (react-data-grid): the grid with the theme, the
+ * direction, the window's height and Tab that leaves it; rows with a key of their own, the text
+ * and list cell editors, and invalid cells marked for assistive technology too.
  */
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import type { CellKeyboardEvent, CellKeyDownArgs, RenderEditCellProps } from "react-data-grid";
+import { forwardRef, useEffect, useId, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from "react";
+import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type DataGridHandle, type DataGridProps, type RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
-import { GRID_HEIGHT_OFFSET } from "~/reports/frame/contract";
-import type { CellRule } from "~/reports/sales/rows";
+import { useDisplay } from "~/hooks/use-display";
+import { GRID_HEIGHT_OFFSET, type CellRule } from "~/reports/frame/contract";
 
 /** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
 export interface EditableRow {
@@ -41,6 +41,30 @@ export function CellEditor({ row, column, onRowChange, onClose, listId, label }:
       onChange={(event) => onRowChange({ ...row, [column.key]: event.target.value })}
       onBlur={() => onClose(true, false)}
     />
+  );
+}
+
+/** A cell editor that picks from a list (the options are the children): the choice is committed at once. */
+export function SelectCellEditor({
+  row,
+  column,
+  onRowChange,
+  onClose,
+  label,
+  children,
+}: RenderEditCellProps<EditableRow> & { label: string; children: ReactNode }) {
+  return (
+    <select
+      className="report-grid__editor"
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- the cell's editor takes the focus when the user starts editing the cell
+      autoFocus
+      aria-label={label}
+      value={cellOf(row, column.key)}
+      onChange={(event) => onRowChange({ ...row, [column.key]: event.target.value }, true)}
+      onBlur={() => onClose(false)}
+    >
+      {children}
+    </select>
   );
 }
 
@@ -97,17 +121,16 @@ export function CellValue({ value, invalid }: { value: string; invalid: { id: st
 
 /**
  * Tab on a selected cell leaves the grid (the next control gets the focus, Shift+Tab comes back to
- * the same cell) instead of walking thousands of cells; the arrow keys move inside. Call it first
- * in the grid's onCellKeyDown.
+ * the same cell) instead of walking thousands of cells; the arrow keys move inside.
  */
-export function tabLeavesGrid(args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent): boolean {
+function tabLeavesGrid(args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent): boolean {
   if (args.mode !== "SELECT" || event.key !== "Tab") return false;
   event.preventGridDefault();
   return true;
 }
 
 /** The grid's height: the window's height minus 230 px (at least 300 px). */
-export function useGridHeight() {
+function useGridHeight() {
   const [height, setHeight] = useState(() => (typeof window === "undefined" ? 600 : window.innerHeight));
   useEffect(() => {
     const update = () => setHeight(window.innerHeight);
@@ -117,3 +140,37 @@ export function useGridHeight() {
   }, []);
   return Math.max(height - GRID_HEIGHT_OFFSET, 300);
 }
+
+type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "className" | "direction" | "rowKeyGetter" | "style"> & {
+  testId: string;
+  /** The hidden texts of the column rules (`useCellRules(…).element`). */
+  rules: ReactNode;
+  /** The wrapper's clipboard handlers (Sales: copy and paste of blocks). */
+  wrapper?: Pick<HTMLAttributes<HTMLDivElement>, "onCopy" | "onPaste">;
+};
+
+/**
+ * A report's grid: react-data-grid in the theme's colours and the page's direction, as high as the
+ * window allows, its rows by their own key, and Tab leaving it before the report's own keys.
+ */
+export const ReportGrid = forwardRef<DataGridHandle, ReportGridProps>(function ReportGrid({ testId, rules, wrapper, onCellKeyDown, ...grid }, ref) {
+  const { i18n } = useTranslation();
+  const display = useDisplay();
+  const height = useGridHeight();
+  return (
+    <div className="report-grid" data-testid={testId} {...wrapper}>
+      <DataGrid
+        ref={ref}
+        className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
+        rowKeyGetter={(row) => row._key}
+        direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+        style={{ blockSize: height }}
+        onCellKeyDown={(args, event) => {
+          if (!tabLeavesGrid(args, event)) onCellKeyDown?.(args, event);
+        }}
+        {...grid}
+      />
+      {rules}
+    </div>
+  );
+});

@@ -10,7 +10,7 @@ import { partners, quarters, reports, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { formatDateTime } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
-import { ADMIN_REPORT_PATHS, PARTNER_REPORT_PATHS, REPORT_TYPE_LABELS } from "~/reports/frame/registry";
+import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { enqueueMail } from "~/models/mail.server";
 import type { ReportActionResult } from "./workflow.server";
 
@@ -79,7 +79,7 @@ async function mailReportSubmission(
   };
   const describe = async (language: string, link: string, audience: "partner" | "admin") => {
     const t = await translatorFor(language);
-    const report = t(REPORT_TYPE_LABELS[context.type]);
+    const report = t(REPORT_REGISTRY[context.type].labels.name);
     const text = mailText([
       audience === "partner"
         ? t("Dear {{company}},", { company: facts.company })
@@ -106,10 +106,10 @@ async function mailReportSubmission(
   };
 
   const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
-  const receipt = await describe(language, `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`, "partner");
+  const receipt = await describe(language, `${appUrl()}${REPORT_REGISTRY[context.type].partnerPath}`, "partner");
   await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
   for (const admin of admins) {
-    const notice = await describe(admin.language, `${appUrl()}${ADMIN_REPORT_PATHS[context.type]}/${context.partnerId}`, "admin");
+    const notice = await describe(admin.language, `${appUrl()}${REPORT_REGISTRY[context.type].adminPath}/${context.partnerId}`, "admin");
     await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });
   }
 }
@@ -142,7 +142,7 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
   const facts = {
     company: context.companyName,
     quarter: context.quarterName,
-    report: t(REPORT_TYPE_LABELS[context.type]),
+    report: t(REPORT_REGISTRY[context.type].labels.name),
     // A reopened report has no decision time any more: it was reopened when it was last updated.
     time: formatDateTime(decision === "reopen" ? context.updatedAt : context.decidedAt, language),
     comment,
@@ -159,7 +159,7 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
     result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
     "",
     t("Open the report:"),
-    `${appUrl()}${PARTNER_REPORT_PATHS[context.type]}`,
+    `${appUrl()}${REPORT_REGISTRY[context.type].partnerPath}`,
   ]);
   await enqueueMail(tx, {
     kind: `report-${decision}`,

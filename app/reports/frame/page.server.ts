@@ -6,8 +6,15 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
-import { decideReport, decisionMessage, markReportMessagesRead } from "~/reports/frame/screen.server";
-import { StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import {
+  decideReport,
+  decisionMessage,
+  markReportMessagesRead,
+  type DecisionAction,
+  type ReportFrameView,
+  type ReportViewInput,
+} from "~/reports/frame/screen.server";
+import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
 import type { AuthUser } from "~/models/user.server";
 import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
@@ -61,7 +68,33 @@ export function parsePage(value: string | null): number {
 }
 
 /** The quarter the page's link names (`?quarter=Q3 2026`), or none: the open quarter. */
-export const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
+const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
+
+/** Who asks for a report's page or workbook, and whose report it is. */
+export interface ReportPageRequest {
+  request: Request;
+  viewer: Viewer;
+  partnerId: number;
+}
+
+/** The report's view in the quarter the page's link names, or the 403 or 404 page. */
+export function viewForPage<View>(load: (input: ReportViewInput) => Promise<View>, { request, viewer, partnerId }: ReportPageRequest): Promise<View> {
+  return load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForPage);
+}
+
+/** A page's data around the report's view: its history, who looks, and the plain form's page. */
+async function reportPageData<View extends ReportFrameView>(load: (input: ReportViewInput) => Promise<View>, page: ReportPageRequest) {
+  const view = await viewForPage(load, page);
+  const history = view.report.id ? await listReportHistory(view.report.id) : [];
+  return { view, history, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
+}
+
+export type ReportPageData<View extends ReportFrameView> = Awaited<ReturnType<typeof reportPageData<View>>>;
+
+/** The download of the report's workbook, or (`template`) of its blank template. */
+export function workbookDownload<View>(load: (input: ReportViewInput) => Promise<View>, respond: (view: View, template: boolean) => Response) {
+  return async ({ template = false, ...page }: ReportPageRequest & { template?: boolean }) => respond(await viewForPage(load, page), template);
+}
 
 /** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
 export function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
@@ -256,8 +289,10 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   type: ReportTypeKey;
   /** The largest save body, in bytes. */
   maxBytes: number;
-  /** The rows a post carries (the grid's JSON `payload` or the plain form), or null when it carries none. */
-  readPosted(form: FormData, envelope: Envelope): Posted | null;
+  /** The rows the grid posts: its JSON `payload`. */
+  rowsFromPayload(payload: unknown): Posted;
+  /** The rows the plain form (without JavaScript) posts. */
+  rowsFromForm(form: FormData, envelope: Envelope): Posted;
   /** The rows of "Nothing to report this quarter". */
   emptyPosted(): Posted;
   /** Writes the rows, and the action with them, in one transaction. */
@@ -266,6 +301,22 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   extraIntents?: Record<string, (args: ReportActionArgs, form: FormData) => Promise<Response | ReturnType<typeof reply>>>;
   /** Reads a filled workbook of the report's download layout and saves it (nothing when a row is wrong). */
   importWorkbook: (request: UploadRequest) => Promise<UploadOutcome>;
+}
+
+/** A report's page as its routes use it: the page's data, the workbook download, and the posts read by its plug-in. */
+export function reportPage<View extends ReportFrameView, Posted extends PostedRowsBase>(report: {
+  load: (input: ReportViewInput) => Promise<View>;
+  /** The view as a workbook, or (`template`) as its blank template. */
+  workbook: (view: View, template: boolean) => Response;
+  /** The plug-in for a post (it may depend on the request). */
+  plugin: (args: ReportActionArgs) => ReportRoutePlugin<Posted> | Promise<ReportRoutePlugin<Posted>>;
+}) {
+  return {
+    /** The page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
+    load: (args: ReportPageRequest & { context: AppLoadContext }) => loadReportPage(args, () => reportPageData(report.load, args)),
+    download: workbookDownload(report.load, report.workbook),
+    handleAction: async (args: ReportActionArgs) => handleReportAction(await report.plugin(args), args),
+  };
 }
 
 /**
@@ -324,6 +375,54 @@ function busyReply(upload: boolean) {
   return upload ? uploadReply([problem], 503, busyHeaders()) : reply({ kind: "error", intent: "save", ...problem }, 503, busyHeaders());
 }
 
+/** The frame's intents a page posts as a form or JSON (an upload is a multipart post of its own). */
+type PostIntent = Exclude<FrameIntent, "upload">;
+const isPostIntent = (intent: string): intent is PostIntent => intent !== "upload" && (FRAME_INTENTS as readonly string[]).includes(intent);
+
+/** A post of the frame's, by intent: the rows it carries where it may carry some, and its comment. */
+type FramePost<Posted> =
+  | { intent: "read-messages" }
+  | { intent: "save" | "submit"; posted: Posted; comment: string }
+  | { intent: "submit-empty"; comment: string }
+  | { intent: DecisionAction; posted: Posted | null; comment: string };
+
+function unknownIntent(intent: never): never {
+  throw new Error(`Unhandled intent ${String(intent)}`);
+}
+
+/** The post as its intent reads it: save and submit carry the rows, a decision carries them when it has unsaved edits. */
+function framePost<Posted extends PostedRowsBase>(
+  plugin: ReportRoutePlugin<Posted>,
+  form: FormData,
+  envelope: Envelope & { intent: PostIntent },
+): FramePost<Posted> {
+  const { intent, comment, payload } = envelope;
+  if (intent === "read-messages") return { intent };
+  const readPosted = () => (payload !== null ? plugin.rowsFromPayload(payload) : plugin.rowsFromForm(form, envelope));
+  // The version is required wherever rows are written; a decision without rows has none.
+  const versioned = <Post>(post: Post) => {
+    if (envelope.version === null) throw new BadRequest();
+    return post;
+  };
+  switch (intent) {
+    case "save":
+    case "submit":
+      return versioned({ intent, posted: readPosted(), comment });
+    case "submit-empty":
+      // Rows a "nothing to report" post carries anyway are checked (malformed ones are refused), then left unsaved.
+      if (payload !== null) readPosted();
+      return versioned({ intent, comment });
+    case "approve":
+    case "reject":
+    case "reopen": {
+      const posted = payload !== null ? readPosted() : null;
+      return posted ? versioned({ intent, posted, comment }) : { intent, posted, comment };
+    }
+    default:
+      return unknownIntent(intent);
+  }
+}
+
 async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
   const { request, actor, partnerId } = args;
   const { requestId } = args.context;
@@ -343,61 +442,69 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
   }
   const own = plugin.extraIntents?.[envelope.intent];
   if (own) return own(args, form);
+  const { intent } = envelope;
+  if (!isPostIntent(intent)) throw data({ message: REPORT_ROUTE_MESSAGES.badRequest }, { status: 400 });
 
-  const intent = envelope.intent as Exclude<FrameIntent, "upload">;
-  const comment = envelope.comment;
-  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
-  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {});
-
-  if (intent === "read-messages") {
+  let post: FramePost<Posted>;
+  try {
+    post = framePost(plugin, form, { ...envelope, intent });
+  } catch (error) {
+    return refusal(intent, error);
+  }
+  if (post.intent === "read-messages") {
     try {
       const result = await markReportMessagesRead(actor, partnerId, quarterId, plugin.type);
-      return reply({ kind: "messages-read", intent, unreadMessageCount: result.unreadMessageCount });
+      return reply({ kind: "messages-read", intent: post.intent, unreadMessageCount: result.unreadMessageCount });
     } catch (error) {
       return refusal(intent, error);
     }
   }
-
-  let posted: Posted | null = null;
-  try {
-    if (intent === "save" || intent === "submit" || envelope.payload !== null) posted = plugin.readPosted(form, envelope);
-    // The version is required wherever rows are written; a decision without rows has none.
-    if ((posted || intent === "submit-empty") && envelope.version === null) throw new BadRequest();
-  } catch (error) {
-    return refusal(intent, error);
-  }
-  const submitted = posted?.submitted;
+  const { comment } = post;
+  const submitted = "posted" in post ? post.posted?.submitted : undefined;
 
   // Comments first: an empty one is asked for before anything is saved.
   const commentProblem = textProblem(comment, TEXT_MAX.note);
   if (commentProblem) return reply({ kind: "error", intent, message: commentProblem, field: "comment", submitted }, 400);
-  if ((intent === "submit" || intent === "submit-empty") && !comment) {
-    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.partnerComment, field: "comment", submitted }, 400);
-  }
-  if ((intent === "approve" || intent === "reject" || intent === "reopen") && !comment) {
-    return reply({ kind: "error", intent, message: WORKFLOW_REFUSALS.adminComment, field: "comment", submitted }, 400);
+  if (!comment && post.intent !== "save") {
+    const message = post.intent === "submit" || post.intent === "submit-empty" ? WORKFLOW_REFUSALS.partnerComment : WORKFLOW_REFUSALS.adminComment;
+    return reply({ kind: "error", intent, message, field: "comment", submitted }, 400);
   }
 
+  // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
+  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {});
+  const success = (message: { message: string; values?: Record<string, string | number> }, headers?: Headers) =>
+    redirectWithToast(returnTo, { type: "success", ...message }, { headers });
+  const problems = (outcome: Extract<SaveOutcome, { ok: false }>) => reply({ kind: "problems", intent, problems: outcome.problems, submitted }, 400);
   const saveRequest = { actor, partnerId, quarterId, expectedVersion: envelope.version, requestId };
   try {
-    if (intent === "submit-empty") {
-      await plugin.save({ ...saveRequest, posted: plugin.emptyPosted(), action: "submit", nothingToReport: true, comment });
-      return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
-    }
-    if (posted) {
-      // Unsaved rows are written in the transaction of the action itself: a submission saves them
-      // first, and a refused approval or rejection leaves them unsaved (the page can still save them).
-      const saved = await plugin.save({ ...saveRequest, posted, action: intent, comment: intent === "save" ? null : comment });
-      if (!saved.ok) return reply({ kind: "problems", intent, problems: saved.problems, submitted }, 400);
-      if (intent === "save") {
-        return redirectWithToast(returnTo, { type: "success", ...saved.message }, { headers: saved.headers });
+    switch (post.intent) {
+      case "save": {
+        const saved = await plugin.save({ ...saveRequest, posted: post.posted, action: "save", comment: null });
+        return saved.ok ? success(saved.message, saved.headers) : problems(saved);
       }
-    } else if (intent === "approve" || intent === "reject" || intent === "reopen") {
-      await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: intent, comment, requestId });
+      case "submit": {
+        const saved = await plugin.save({ ...saveRequest, posted: post.posted, action: "submit", comment });
+        return saved.ok ? success({ message: REPORT_ROUTE_MESSAGES.submitted }) : problems(saved);
+      }
+      case "submit-empty":
+        await plugin.save({ ...saveRequest, posted: plugin.emptyPosted(), action: "submit", nothingToReport: true, comment });
+        return success({ message: REPORT_ROUTE_MESSAGES.submitted });
+      case "approve":
+      case "reject":
+      case "reopen": {
+        // Unsaved rows are written in the transaction of the decision itself: a refused approval or
+        // rejection leaves them unsaved (the page can still save them).
+        if (post.posted) {
+          const saved = await plugin.save({ ...saveRequest, posted: post.posted, action: post.intent, comment });
+          if (!saved.ok) return problems(saved);
+        } else {
+          await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: post.intent, comment, requestId });
+        }
+        return success({ message: decisionMessage(post.intent) });
+      }
+      default:
+        return unknownIntent(post);
     }
-    if (intent === "submit") return redirectWithToast(returnTo, { type: "success", message: REPORT_ROUTE_MESSAGES.submitted });
-    if (intent === "save") throw new BadRequest();
-    return redirectWithToast(returnTo, { type: "success", message: decisionMessage(intent) });
   } catch (error) {
     return refusal(intent, error, submitted);
   }

@@ -1,25 +1,67 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { FORM_PAGE_SIZE, type SubmittedForm } from "~/reports/frame/contract";
+import { FORM_PAGE_SIZE, type SubmittedForm, type TableProblems } from "~/reports/frame/contract";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { CommentField } from "./comment-field";
 import { Pager } from "~/components/pager";
+import { ScrollRegion } from "~/components/scroll-region";
 
 function formPageCount(rowCount: number): number {
   return Math.max(1, Math.ceil(rowCount / FORM_PAGE_SIZE));
 }
 
-/** The page of a long report the form without JavaScript shows: its number and its first row. */
-export function formPage(page: number, rowCount: number) {
-  const pages = formPageCount(rowCount);
-  const current = Math.min(page, pages);
-  return { pages, current, start: (current - 1) * FORM_PAGE_SIZE };
+/**
+ * The page of a long report the form without JavaScript shows: its number, its rows each with its
+ * position in the report (0-based), and the invalid columns of the table's rows by position.
+ */
+export function formPage<Row>(state: PlainFormState, rows: readonly Row[], table: string) {
+  const pages = formPageCount(rows.length);
+  const current = Math.min(state.page, pages);
+  const problems = state.problems?.[table] ?? [];
+  const start = (current - 1) * FORM_PAGE_SIZE;
+  return {
+    pages,
+    current,
+    shown: rows.slice(start, start + FORM_PAGE_SIZE).map((row, offset) => ({ index: start + offset, row })),
+    invalidAt: new Map(problems.map((problem) => [problem.rowNumber - 1, new Set<string>(problem.keys)])),
+  };
+}
+
+/** A row of the plain form's table: its number as the user sees it (1-based), marked when it holds an invalid cell. */
+export function FormRow({ n, invalid, children }: { n: number; invalid: boolean; children: ReactNode }) {
+  return (
+    <tr data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
+      {children}
+    </tr>
+  );
+}
+
+/** A cell of the plain form's table, marked when invalid. */
+export function FormCell({ invalid, children }: { invalid: boolean; children: ReactNode }) {
+  return <td className={invalid ? "report-form-table__cell--invalid" : undefined}>{children}</td>;
+}
+
+/** A select's options: the "none" choice, a value outside the list (as saved or posted, shown to be mended), then the list. */
+export function ChoiceOptions({ options, value, none }: { options: readonly string[]; value: string; none: { value: string; label: string } }) {
+  return (
+    <>
+      <option value={none.value}>{none.label}</option>
+      {!options.includes(value) && value !== none.value ? <option value={value}>{value}</option> : null}
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {option}
+        </option>
+      ))}
+    </>
+  );
 }
 
 /** What every report's plain form shares: the frame's hidden fields, which buttons it offers, and what the last post said. */
 export interface PlainFormState {
   hiddenFields: Record<string, string | number>;
+  /** The rows are editable: inputs, else their values as text. */
+  canEdit: boolean;
   canSave: boolean;
   showSubmit: boolean;
   canSubmit: boolean;
@@ -28,37 +70,57 @@ export interface PlainFormState {
   saveNote: string | null;
   /** The values the last post sent back (refused), shown again. */
   submitted: SubmittedForm | null;
+  /** The page asked for (`?page=`). */
+  page: number;
+  /** The invalid rows of the last post, by table. */
+  problems: TableProblems | null;
   pageHref: (page: number) => string;
 }
 
 /**
  * A report's grid as a plain HTML form (the page without JavaScript): the frame's hidden fields,
- * the report's table and pager, Save, and for the partner Submit Report with its comment. Only the
- * shown page's rows are posted; the others stay as they are. Read-only: the table and pager alone.
+ * the report's table (its header cells and its rows given) and pager, Save, and for the partner
+ * Submit Report with its comment. Only the shown page's rows are posted; the others stay as they
+ * are. Read-only: the table and pager alone.
  */
 export function PlainReportForm({
   state,
-  canEdit,
   tab,
-  page,
-  pages,
+  page: { current: page, pages },
   commentId,
+  label,
+  testId,
+  head,
   children,
 }: {
   state: PlainFormState;
-  canEdit: boolean;
   tab?: string;
-  page: number;
-  pages: number;
+  /** The page shown (`formPage`). */
+  page: { current: number; pages: number };
   commentId: string;
+  /** The table's caption (translated). */
+  label: string;
+  testId: string;
+  head: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const table = (
+    <ScrollRegion className="table-wrap report-form__table-wrap" label={label}>
+      <table className="table report-form-table" data-testid={testId}>
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </ScrollRegion>
+  );
   const pager = <Pager page={page} pages={pages} pageHref={state.pageHref} />;
-  if (!canEdit) {
+  if (!state.canEdit) {
     return (
       <>
-        {children}
+        {table}
         {pager}
       </>
     );
@@ -71,7 +133,7 @@ export function PlainReportForm({
       ))}
       {tab ? <input type="hidden" name="tab" value={tab} /> : null}
       <input type="hidden" name="page" value={page} />
-      {children}
+      {table}
       {pager}
       <div className="report-form__actions">
         <button type="submit" name="intent" value="save" className="button button--primary" disabled={!state.canSave}>

@@ -1,34 +1,38 @@
 export type ReportTypeKey = "pdt" | "filing" | "sales";
-export const REPORT_TYPES: readonly ReportTypeKey[] = ["pdt", "filing", "sales"];
 
-export const REPORT_TYPE_LABELS: Record<ReportTypeKey, string> = {
-  pdt: "PDT",
-  filing: "Filing Plan",
-  sales: "Sales Report",
-};
+/** A report type: its labels, each by where it shows (the spec's texts differ by place), its pages and its workbook. */
+interface ReportTypeInfo {
+  labels: {
+    /** Dashboards, the partner's tiles and the workflow mails: "Filing Plan". */
+    name: string;
+    /** Report status columns, their tooltips and the reminders: "Filing Plans". */
+    status: string;
+    /** The screen's title, and the API's tag and summaries: "Development Timeline". */
+    title: string;
+  };
+  /** The partner's own report. */
+  partnerPath: string;
+  /** A partner's report for ADMIN and STAFF: the path followed by `/{partnerId}`. */
+  adminPath: string;
+  /** The workbook: the file's stem (partner and quarter follow it) and the title its Info sheet gives. */
+  workbook: { file: string; title: string };
+}
 
-export const PARTNER_REPORT_PATHS: Record<ReportTypeKey, string> = {
-  pdt: "/partner/development-timeline",
-  filing: "/partner/filing-plans",
-  sales: "/partner/sales-report",
-};
+/** A report type whose pages and workbook file are named by one slug. */
+function reportType(slug: string, labels: ReportTypeInfo["labels"], workbookTitle: string): ReportTypeInfo {
+  return { labels, partnerPath: `/partner/${slug}`, adminPath: `/admin/${slug}`, workbook: { file: slug, title: workbookTitle } };
+}
 
-/** Each report's workbook: the file's stem (partner and quarter follow it) and the title its Info sheet gives. */
-export const REPORT_WORKBOOKS: Record<ReportTypeKey, { file: string; title: string }> = {
-  pdt: { file: "development-timeline", title: "Product Development Timeline" },
-  filing: { file: "filing-plans", title: "Filing Plans" },
-  sales: { file: "sales-report", title: "Sales Report" },
+/** The report types, in the order the portal lists them. */
+export const REPORT_REGISTRY: Record<ReportTypeKey, ReportTypeInfo> = {
+  pdt: reportType("development-timeline", { name: "PDT", status: "PDT", title: "Development Timeline" }, "Product Development Timeline"),
+  filing: reportType("filing-plans", { name: "Filing Plan", status: "Filing Plans", title: "Filing Plans" }, "Filing Plans"),
+  sales: reportType("sales-report", { name: "Sales Report", status: "Sales Report", title: "Sales Report" }, "Sales Report"),
 };
+export const REPORT_TYPES = Object.keys(REPORT_REGISTRY) as readonly ReportTypeKey[];
 
 /** A blank template's file stem: the report's, marked as a template. */
 export const templateFile = (file: string) => `${file}-template`;
-
-/** A partner's report for ADMIN and STAFF: the path followed by `/{partnerId}`. */
-export const ADMIN_REPORT_PATHS: Record<ReportTypeKey, string> = {
-  pdt: "/admin/development-timeline",
-  filing: "/admin/filing-plans",
-  sales: "/admin/sales-report",
-};
 
 /** Report states of decisions.md section 4, with "not started" for a report that has no row yet. */
 export const REPORT_STATES = ["Saved", "Submitted", "Resubmitted", "Approved", "Rejected"] as const;

@@ -1,37 +1,19 @@
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { ReportFrameView } from "~/reports/frame/screen.server";
 import { useFormatters } from "~/hooks/use-formatters";
 import { ScrollRegion } from "~/components/scroll-region";
-
-interface ReportMessage {
-  id: number;
-  message: string;
-  isApproved: boolean | null;
-  isPartnerMessage: boolean;
-  createdAt: Date | string;
-  author: string | null;
-}
 
 /**
  * The report's messages behind a `<details>` with the unread count. Opening it marks them read
  * for the viewer's side (a background post) and shows 0; without JavaScript the messages are
  * simply shown and a "Mark as read" button posts the same intent. STAFF read without marking.
  */
-export function ReportMessages({
-  messages,
-  unreadCount,
-  quarterId,
-  canMarkRead,
-  hydrated,
-}: {
-  messages: readonly ReportMessage[];
-  unreadCount: number;
-  quarterId: number;
-  canMarkRead: boolean;
-  hydrated: boolean;
-}) {
+export function ReportMessages({ frame, canMarkRead, hydrated }: { frame: ReportFrameView; canMarkRead: boolean; hydrated: boolean }) {
   const { t } = useTranslation();
+  const { messages, unreadMessageCount: unreadCount } = frame;
+  const quarterId = frame.quarter.id;
   const format = useFormatters();
   const fetcher = useFetcher({ key: "report-messages-read" });
   const [count, setCount] = useState(unreadCount);

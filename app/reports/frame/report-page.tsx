@@ -1,35 +1,29 @@
-import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useRef, useState, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
+import { Fragment, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import type { ReportFrameView } from "~/reports/frame/screen.server";
 import { useHydrated } from "~/hooks/use-hydrated";
-import { keepsPageAfter, SAVE_WITHDRAWS_SUBMISSION, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
+import { SAVE_WITHDRAWS_SUBMISSION, VALIDATION_DIALOG_TITLE, type ReportActionData, type TableProblems, type UploadProblem } from "~/reports/frame/contract";
 import { downloadFileName } from "~/utils/download-names";
-import { REPORT_WORKBOOKS, templateFile } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, templateFile } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
-import { VALIDATION_DIALOG_TITLE } from "~/reports/sales/rows";
 import { PageHeader } from "~/components/page-header";
 import { CommentField } from "./comment-field";
 import type { PlainFormState } from "./plain-form";
 import { InvalidDataList, ModalDialog } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
+import { DecisionButtons } from "./workflow-toolbar";
 
 type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
 
-/**
- * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what
- * it loaded, so the editor keeps the user's unsaved input; anything else reloads as usual.
- */
-export const shouldRevalidateReport: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  keepsPageAfter(actionResult as ReportActionData | undefined) ? false : defaultShouldRevalidate;
-
-function BackArrow({ to }: { to: string }) {
+/** Back to the partner list, where ADMIN and STAFF open a partner's reports. */
+function BackArrow() {
   const { t } = useTranslation();
   return (
-    <Link to={to} className="back-link" aria-label={t("Back to the partner list")} title={t("Partner List")}>
+    <Link to="/admin/partner-list" className="back-link" aria-label={t("Back to the partner list")} title={t("Partner List")}>
       <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="back-link__icon">
         <path d="M19 12H5M11 6l-6 6 6 6" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
@@ -235,7 +229,6 @@ function DecisionForm({
   const { t } = useTranslation();
   const { permissions } = frame;
   const anyAllowed = permissions.approve || permissions.reject || (viewerRole === "ADMIN" && permissions.reopen);
-  const why = (action: "approve" | "reject" | "reopen") => (permissions.reasons[action] ? t(permissions.reasons[action]) : undefined);
   return (
     <Form method="post" className="card report-decision" data-testid="decision-form">
       <input type="hidden" name="quarterId" value={frame.quarter.id} />
@@ -244,17 +237,7 @@ function DecisionForm({
         <legend>{t("Approve or reject the report")}</legend>
         <CommentField id="decision-comment" placeholder={WORKFLOW_REFUSALS.adminComment} error={commentError} />
         <div className="report-decision__actions">
-          <button type="submit" name="intent" value="approve" className="button button--primary" disabled={!permissions.approve} title={why("approve")}>
-            {t("Approve")}
-          </button>
-          <button type="submit" name="intent" value="reject" className="button button--danger" disabled={!permissions.reject} title={why("reject")}>
-            {t("Reject")}
-          </button>
-          {viewerRole === "ADMIN" && frame.report.status === "Approved" ? (
-            <button type="submit" name="intent" value="reopen" className="button button--secondary" disabled={!permissions.reopen} title={why("reopen")}>
-              {t("Reopen")}
-            </button>
-          ) : null}
+          <DecisionButtons view={frame} viewerRole={viewerRole} busy={busy} />
         </div>
       </fieldset>
     </Form>
@@ -291,7 +274,7 @@ function NothingToReportForm({
 }
 
 /** Below the plain form: 'Nothing to report this quarter' for the partner when it may, the decision form for ADMIN and STAFF. */
-export function PlainDecisionForms({
+function PlainDecisionForms({
   data,
   screen,
   nothingToReport,
@@ -328,14 +311,26 @@ interface ReportPageData {
   viewerRole: ViewerRole;
   history: ReportHistoryEntry[];
   changes: ChangesSinceSubmission | null;
+  /** The page of the plain form asked for (`?page=`). */
+  page: number;
+}
+
+/** A report's own words in the frame (translation keys). */
+export interface ReportTexts {
+  /** The report's name: the toolbar's label. */
+  name: string;
+  /** The headings of 'Invalid data!', by table. */
+  problemHeadings: Record<string, string>;
+  /** What "Nothing to report this quarter" does to this report. */
+  nothingToReportDescription: string;
 }
 
 /**
  * What a report screen derives from its loader and its last post: JavaScript or not, busy, the
  * refusal and where it belongs, links that keep the quarter, the plain form's state, and the post
- * the editor sends.
+ * the editor sends; with the report's frame, the viewer's role and the report's own words.
  */
-export function useReportScreen(data: ReportPageData, actionData: unknown) {
+export function useReportScreen(data: ReportPageData, actionData: unknown, texts: ReportTexts) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -357,24 +352,31 @@ export function useReportScreen(data: ReportPageData, actionData: unknown) {
   const commentError = error?.field === "comment" ? error.message : null;
   const submitted = result && (result.kind === "problems" || result.kind === "error") ? (result.submitted ?? null) : null;
   const hiddenFields = { quarterId: view.quarter.id, version: view.report.version };
+  const formProblems = result?.kind === "problems" ? result.problems : null;
   const plainForm: PlainFormState = {
     hiddenFields,
+    canEdit: view.canEditRows,
     canSave: view.permissions.save && !busy,
     showSubmit: isPartner,
     canSubmit: view.permissions.submit && !busy,
     commentError: error?.intent === "submit" ? commentError : null,
     saveNote: isPartner && isSubmitted(view.report.status) && view.permissions.save ? SAVE_WITHDRAWS_SUBMISSION : null,
     submitted,
+    page: data.page,
+    problems: formProblems,
     pageHref: (page) => href({ page }),
   };
   return {
+    view,
+    viewerRole,
+    texts,
     hydrated,
     busy,
     result,
     isPartner,
     hiddenFields,
     href,
-    formProblems: result?.kind === "problems" ? result.problems : null,
+    formProblems,
     submitted,
     plainForm,
     decisionCommentError: error && error.intent !== "submit" ? commentError : null,
@@ -405,35 +407,39 @@ export function postReport(screen: ReportScreen, intent: string, { payload, comm
 }
 
 /**
- * The frame of a report screen: title with the back arrow, quarter dropdown, messages, Excel
- * download, status line and notices, the refusal of the last post, then the report's own content
- * (its grid with JavaScript, its plain form without), the upload and the history.
+ * The frame of a report screen: title with the back arrow (ADMIN and STAFF), quarter dropdown,
+ * messages, Excel download, status line and notices, the refusal of the last post, then the
+ * report's grid editor with JavaScript (remounted when the report's version changes: after a save)
+ * or its plain form without, the upload and the history.
  */
 export function ReportPage({
   data,
   screen,
   title,
-  downloadPath,
-  templatePath,
-  backTo,
   notices,
-  children,
+  editor,
+  plainForm,
+  nothingToReport,
   uploadModes,
+  children,
 }: {
   data: ReportPageData;
   screen: ReportScreen;
   title: string;
-  /** The report's workbook download and its blank template; the shown quarter is added. */
-  downloadPath: string;
-  templatePath: string;
-  backTo?: string;
   /** Shown under the status line (Sales: product verification, FDF warnings). */
   notices?: ReactNode;
-  children: ReactNode;
+  /** The grid editor, once the page is hydrated (and its module has arrived); null before. */
+  editor: ReactNode;
+  /** The rows as a plain form, shown until the editor takes over. */
+  plainForm: ReactNode;
+  /** Whether the report may be submitted as nothing to report now (the plain form's button). */
+  nothingToReport: boolean;
   /** Sales: an upload replaces the quarter's rows (this many saved) or is appended to them. */
   uploadModes?: { savedRows: number };
+  /** Shown after the editor or the plain form (PDT: the timeline picture). */
+  children?: ReactNode;
 }) {
-  const { result, hydrated } = screen;
+  const { result, hydrated, formProblems, texts } = screen;
   const { t } = useTranslation();
   const format = useFormatters();
   const { view, viewerRole } = data;
@@ -443,7 +449,9 @@ export function ReportPage({
   const error = result?.kind === "error" ? result : null;
   // With JavaScript the comment dialogs show their own error.
   const pageError = error && !(hydrated && error.field === "comment") ? error : null;
-  const file = REPORT_WORKBOOKS[view.type].file;
+  const { workbook, partnerPath, adminPath } = REPORT_REGISTRY[view.type];
+  // The partner's own report, or a partner's report for ADMIN and STAFF.
+  const path = isPartner ? partnerPath : `${adminPath}/${view.partner.id}`;
   const fileName = (report: string) => downloadFileName({ report, partner: view.partner.companyName, quarter: view.quarter.name, extension: "xlsx" });
 
   return (
@@ -451,20 +459,14 @@ export function ReportPage({
       <PageHeader
         title={
           <>
-            {backTo ? <BackArrow to={backTo} /> : null}
+            {isPartner ? null : <BackArrow />}
             {title}
           </>
         }
       >
         <QuarterPicker frame={view} hydrated={hydrated} />
-        <ReportMessages
-          messages={view.messages}
-          unreadCount={view.unreadMessageCount}
-          quarterId={view.quarter.id}
-          canMarkRead={viewerRole !== "STAFF" && view.report.id !== null}
-          hydrated={hydrated}
-        />
-        <a href={screen.downloadHref(downloadPath)} className="button button--secondary" download={fileName(file)}>
+        <ReportMessages frame={view} canMarkRead={viewerRole !== "STAFF" && view.report.id !== null} hydrated={hydrated} />
+        <a href={screen.downloadHref(`${path}/xlsx`)} className="button button--secondary" download={fileName(workbook.file)}>
           {t("Download Excel")}
         </a>
       </PageHeader>
@@ -482,6 +484,16 @@ export function ReportPage({
 
       {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
 
+      {editor ? (
+        <Fragment key={`${view.quarter.id}:${view.report.version}`}>{editor}</Fragment>
+      ) : (
+        <>
+          {formProblems ? <InvalidDataAlert problems={formProblems} headings={texts.problemHeadings} /> : null}
+          {plainForm}
+          <PlainDecisionForms data={data} screen={screen} nothingToReport={nothingToReport} description={texts.nothingToReportDescription} />
+        </>
+      )}
+
       {children}
 
       {view.canEditRows ? (
@@ -490,7 +502,7 @@ export function ReportPage({
           problems={result?.kind === "upload-problems" ? { listed: result.problems, more: result.more ?? 0 } : null}
           busy={screen.busy}
           modes={uploadModes ?? null}
-          template={{ href: screen.downloadHref(templatePath), name: fileName(templateFile(file)) }}
+          template={{ href: screen.downloadHref(`${path}/template.xlsx`), name: fileName(templateFile(workbook.file)) }}
           hydrated={hydrated}
         />
       ) : null}

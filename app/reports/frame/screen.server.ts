@@ -9,7 +9,7 @@ import { db } from "~/db/client.server";
 import { partners, quarters, reports } from "~/db/schema";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { parseQuarterName, quarterIndex } from "~/utils/quarters";
-import { workflowPermissions, type ReportStatus, type WorkflowPermissions } from "~/reports/frame/workflow";
+import { WORKFLOW_REFUSALS, workflowPermissions, type ReportStatus, type WorkflowPermissions } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { mailAfterRowsAction, mailReportDecision, type SubmittedRowsLine } from "./mails.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef, type Quarter } from "~/models/quarter.server";
@@ -42,10 +42,16 @@ export function assertMayAccess(viewer: Actor, partnerId: number) {
   if (viewer.role === "PARTNER" && viewer.partnerId !== partnerId) throw new WorkflowError(NOT_AUTHORIZED, 403);
 }
 
-/** A save's partner must exist (404); a partner saving its own report is not read again: its signed-in account names it. */
-export async function assertReportPartner(actor: Actor, partnerId: number) {
-  if (actor.role === "PARTNER" && actor.partnerId === partnerId) return;
-  await getPartner(partnerId);
+/**
+ * Whose report a save may write, checked before anything else is read: a partner only its own,
+ * STAFF none. The partner must exist (404); a partner saving its own report is not read again:
+ * its signed-in account names it. Returns the quarter the save names.
+ */
+export async function saveTarget(actor: Actor, partnerId: number, quarterId: number): Promise<Quarter> {
+  assertMayAccess(actor, partnerId);
+  if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
+  if (actor.role !== "PARTNER" || actor.partnerId !== partnerId) await getPartner(partnerId);
+  return getQuarterById(quarterId);
 }
 
 async function getPartner(partnerId: number) {
@@ -136,6 +142,13 @@ export interface ReportFrameView {
   pendingProductCount: number;
 }
 
+/** Which report a screen shows: the partner's, in the quarter named (the open quarter when none), for the viewer. */
+export interface ReportViewInput {
+  viewer: Actor;
+  partnerId: number;
+  quarterName?: string | null;
+}
+
 /** The header of a report screen, for the viewer (a partner only for its own reports). */
 export async function loadReportFrame({
   viewer,
@@ -143,10 +156,7 @@ export async function loadReportFrame({
   quarterName,
   type,
   pendingVerifications,
-}: {
-  viewer: Actor;
-  partnerId: number;
-  quarterName?: string | null;
+}: ReportViewInput & {
   type: ReportTypeKey;
   /** Sales: product verifications that hold up a decision. */
   pendingVerifications?: (reportId: number) => Promise<number>;
@@ -195,7 +205,7 @@ export async function loadReportFrame({
 
 // ---------------------------------------------------------------- decisions and messages
 
-type DecisionAction = "approve" | "reject" | "reopen";
+export type DecisionAction = "approve" | "reject" | "reopen";
 
 /** The admin approves, rejects or reopens a partner's report (comment required). */
 export async function decideReport({

@@ -15,7 +15,7 @@ import Decimal from "decimal.js";
 import type ExcelJS from "exceljs";
 import type { UploadProblem } from "~/reports/frame/contract";
 import { attachmentDisposition, type DownloadName } from "~/utils/download-names";
-import { REPORT_WORKBOOKS, templateFile } from "~/reports/frame/registry";
+import { REPORT_REGISTRY, templateFile } from "~/reports/frame/registry";
 import { logger } from "~/utils/logger.server";
 import type { ReportFrameView } from "./screen.server";
 import { openXlsx, XlsxReadError, type XlsxCellValue, type XlsxRefusal, type XlsxWorkbook } from "~/reports/frame/xlsx-reader.server";
@@ -330,7 +330,7 @@ export function reportWorkbookResponse(
   sheets: readonly WorkbookSheet[],
   template: boolean,
 ): Response {
-  const { file, title } = REPORT_WORKBOOKS[frame.type];
+  const { file, title } = REPORT_REGISTRY[frame.type].workbook;
   const partner = frame.partner.companyName;
   const quarter = frame.quarter.name;
   return workbookResponse(
@@ -350,8 +350,8 @@ export function reportWorkbookResponse(
 
 // ---------------------------------------------------------------- upload
 
-/** Header labels compared without case and extra spaces. */
-const comparableLabel = (label: string) => label.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
+/** Header labels and names as an upload compares them: without case, extra spaces or Unicode form. */
+export const comparableText = (label: string) => label.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
 
 function numberText(value: number): string {
   if (!Number.isFinite(value)) return String(value);
@@ -410,14 +410,14 @@ type SheetResult = { rows: Record<string, string>[] } | { problem: UploadProblem
 async function headerPositions(workbook: XlsxWorkbook, sheetName: string, columns: readonly WorkbookColumn[]): Promise<Map<string, number>> {
   const byLabel = new Map<string, WorkbookColumn>();
   for (const column of columns) {
-    byLabel.set(comparableLabel(column.label), column);
-    byLabel.set(comparableLabel(column.key), column);
+    byLabel.set(comparableText(column.label), column);
+    byLabel.set(comparableText(column.key), column);
   }
   const positions = new Map<string, number>();
   for await (const row of workbook.rows(sheetName)) {
     if (row.number === 1) {
       for (const [columnNumber, value] of row.cells) {
-        const column = byLabel.get(comparableLabel(cellText(value)));
+        const column = byLabel.get(comparableText(cellText(value)));
         if (column && !positions.has(column.key)) positions.set(column.key, columnNumber);
       }
     }
@@ -468,7 +468,7 @@ export async function readWorkbook(buffer: ArrayBuffer | Uint8Array | Buffer, ta
     const rows: Record<string, Record<string, string>[]> = {};
     const budget = { chars: MAX_UPLOAD_CHARS };
     for (const table of tables) {
-      const sheetName = workbook.sheetNames.find((name) => comparableLabel(name) === comparableLabel(table.sheet));
+      const sheetName = workbook.sheetNames.find((name) => comparableText(name) === comparableText(table.sheet));
       if (!sheetName) {
         problems.push({ message: UPLOAD_MESSAGES.missingSheet, values: { sheet: table.sheet }, sheet: table.sheet });
         continue;

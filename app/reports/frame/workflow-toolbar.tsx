@@ -1,15 +1,7 @@
-import { useBeforeUnload, useBlocker } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportFrameView } from "~/reports/frame/screen.server";
-import {
-  LEAVE_WITH_UNSAVED_CHANGES,
-  NOTHING_NEW_TO_SUBMIT,
-  SAVE_WITHDRAWS_SUBMISSION,
-  UNSAVED_CHANGES,
-  type DecisionIntent,
-  type ReportActionData,
-} from "~/reports/frame/contract";
+import { NOTHING_NEW_TO_SUBMIT, SAVE_WITHDRAWS_SUBMISSION, UNSAVED_CHANGES, type DecisionIntent, type ReportActionData } from "~/reports/frame/contract";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { CommentDialog, type CommentRequest } from "./dialogs";
 
@@ -28,34 +20,48 @@ function commentRequests(nothingToReportDescription: string): Record<DecisionInt
   };
 }
 
+const DECISIONS = [
+  { intent: "approve", label: "Approve", look: "button--primary" },
+  { intent: "reject", label: "Reject", look: "button--danger" },
+  { intent: "reopen", label: "Reopen", look: "button--secondary" },
+] as const;
+
 /**
- * Unsaved edits are not thrown away without a word: leaving the page inside the portal (a link,
- * the quarter dropdown) asks first, and the browser asks before a reload or closing the tab.
+ * Approve, Reject and, for ADMIN on an approved report, Reopen, each disabled with the reason why:
+ * the toolbar's buttons (`onDecide` opens the comment dialog) or, without it, the plain decision
+ * form's submit buttons.
  */
-function useUnsavedChangesGuard(dirty: boolean, busy: boolean) {
+export function DecisionButtons({
+  view,
+  viewerRole,
+  busy,
+  onDecide,
+}: {
+  view: ReportFrameView;
+  viewerRole: "ADMIN" | "STAFF" | "PARTNER";
+  busy: boolean;
+  onDecide?: (intent: (typeof DECISIONS)[number]["intent"]) => void;
+}) {
   const { t } = useTranslation();
-  // A post of the page itself (save, submit) is not leaving it.
-  const blocker = useBlocker(
-    useCallback(
-      ({ currentLocation, nextLocation }: { currentLocation: { pathname: string; search: string }; nextLocation: { pathname: string; search: string } }) =>
-        dirty && !busy && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
-      [dirty, busy],
-    ),
-  );
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm(t(LEAVE_WITH_UNSAVED_CHANGES))) blocker.proceed();
-    else blocker.reset();
-  }, [blocker, t]);
-  useBeforeUnload(
-    useCallback(
-      (event: BeforeUnloadEvent) => {
-        if (!dirty) return;
-        event.preventDefault();
-        event.returnValue = "";
-      },
-      [dirty],
-    ),
+  const { permissions } = view;
+  const shown = DECISIONS.filter(({ intent }) => intent !== "reopen" || (viewerRole === "ADMIN" && view.report.status === "Approved"));
+  return (
+    <>
+      {shown.map(({ intent, label, look }) => (
+        <button
+          key={intent}
+          type={onDecide ? "button" : "submit"}
+          name={onDecide ? undefined : "intent"}
+          value={onDecide ? undefined : intent}
+          className={`button ${look}`}
+          disabled={!permissions[intent] || busy}
+          title={permissions.reasons[intent] ? t(permissions.reasons[intent]) : undefined}
+          onClick={onDecide ? () => onDecide(intent) : undefined}
+        >
+          {t(label)}
+        </button>
+      ))}
+    </>
   );
 }
 
@@ -100,8 +106,6 @@ export function WorkflowToolbar({
   const why = (action: keyof typeof permissions.reasons) => (permissions.reasons[action] ? t(permissions.reasons[action]) : undefined);
   const submitWhy = canSubmit ? undefined : submitted && permissions.save ? t(NOTHING_NEW_TO_SUBMIT) : why("submit");
 
-  useUnsavedChangesGuard(dirty, busy);
-
   useEffect(() => {
     if (!result) return;
     if (result.kind === "error" && result.field === "comment") setCommentError(result.message);
@@ -135,31 +139,7 @@ export function WorkflowToolbar({
             </button>
           </>
         ) : (
-          <>
-            <button
-              type="button"
-              className="button button--primary"
-              disabled={!permissions.approve || busy}
-              title={why("approve")}
-              onClick={() => open("approve")}
-            >
-              {t("Approve")}
-            </button>
-            <button type="button" className="button button--danger" disabled={!permissions.reject || busy} title={why("reject")} onClick={() => open("reject")}>
-              {t("Reject")}
-            </button>
-            {viewerRole === "ADMIN" && view.report.status === "Approved" ? (
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={!permissions.reopen || busy}
-                title={why("reopen")}
-                onClick={() => open("reopen")}
-              >
-                {t("Reopen")}
-              </button>
-            ) : null}
-          </>
+          <DecisionButtons view={view} viewerRole={viewerRole} busy={busy} onDecide={open} />
         )}
       </div>
       {isPartner && submitted && permissions.save ? (

@@ -1,17 +1,26 @@
 import crypto from "node:crypto";
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, like, ne, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { auditLog, filingValues, pdtValues, productVerifications, quarters, reportMessages, reports, reportSnapshots, salesRows, users } from "~/db/schema";
+import type { AnyPgColumn, PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { auditLog, quarters, reportMessages, reports, reportSnapshots, users } from "~/db/schema";
 import { formatDateTime } from "~/utils/dates";
 import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
+import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "~/models/audit.server";
 import { isHistoric } from "~/models/quarter.server";
 import { getCutOffDate } from "~/models/settings.server";
 import type { AuthUser } from "~/models/user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
+
+/** What a report declares to the workflow (gathered in app/reports/registry.server.ts). */
+export interface ReportDeclaration {
+  /** The table of its rows: a submission or a decision snapshots them. */
+  rowTable: PgTable & { id: PgColumn; reportId: PgColumn };
+  /** How many checks still hold up an approval or a rejection (Sales: product verifications pending). */
+  decisionBlockers(executor: Pick<typeof db, "select">, reportId: number): Promise<number>;
+}
 
 export interface ReportKey {
   partnerId: number;
@@ -76,12 +85,16 @@ const ROLE_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.staff, WORKFLOW_REFUSAL
 const INPUT_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.partnerComment, WORKFLOW_REFUSALS.adminComment]);
 const refusalStatus = (reason: string) => (ROLE_REFUSALS.has(reason) ? 403 : INPUT_REFUSALS.has(reason) ? 400 : 409);
 
-/** The table of each type's rows. */
-export const ROW_TABLES = { sales: salesRows, pdt: pdtValues, filing: filingValues } as const;
+/** Rows one statement writes at most: well below the statement's parameter limit. */
+const SLICE_ROWS = 1000;
+
+/** A report's rows written in slices of SLICE_ROWS. */
+export async function inSlices<T>(rows: readonly T[], write: (slice: T[]) => Promise<unknown>) {
+  for (let start = 0; start < rows.length; start += SLICE_ROWS) await write(rows.slice(start, start + SLICE_ROWS));
+}
 
 /** The report's rows as stored, in a stable order, and the SHA-256 of their canonical JSON. */
-async function snapshotRows(tx: Transaction, type: ReportTypeKey, reportId: number) {
-  const table = ROW_TABLES[type];
+async function snapshotRows(tx: Transaction, { rowTable: table }: ReportDeclaration, reportId: number) {
   const rows = await tx.select().from(table).where(eq(table.reportId, reportId)).orderBy(asc(table.id));
   const canonical = JSON.stringify(rows, (_key, value) => (value instanceof Date ? value.toISOString() : value));
   return { rows: JSON.parse(canonical) as unknown[], sha256: crypto.createHash("sha256").update(canonical).digest("hex") };
@@ -113,38 +126,13 @@ async function createReport(tx: Transaction, key: ReportKey, actorId: number) {
 }
 
 /**
- * Pending product verifications that hold up a report: those raised by it, and those its sales
- * rows carry (a name already waiting since an earlier report is reused, not raised again).
- */
-export async function pendingVerificationCount(executor: Pick<typeof db, "select">, reportId: number) {
-  const [{ value }] = await executor
-    .select({ value: count() })
-    .from(productVerifications)
-    .where(
-      and(
-        eq(productVerifications.status, "pending"),
-        or(
-          eq(productVerifications.reportId, reportId),
-          inArray(
-            productVerifications.id,
-            executor
-              .select({ id: salesRows.productVerificationId })
-              .from(salesRows)
-              .where(and(eq(salesRows.reportId, reportId), isNotNull(salesRows.productVerificationId))),
-          ),
-        ),
-      ),
-    );
-  return Number(value);
-}
-
-/**
  * Every change of a report goes through here: the transition table decides, whatever the
  * client sent; the rows, the status, the message, the snapshot and the audit entry are written
  * in one transaction, or nothing is.
  */
 export async function performReportAction(input: ReportActionInput): Promise<ReportActionResult> {
   const { actor, key, action } = input;
+  const declaration = REPORT_DECLARATIONS[key.type];
   if (actor.role === "PARTNER" && actor.partnerId !== key.partnerId) {
     throw new WorkflowError(NOT_AUTHORIZED, 403);
   }
@@ -156,7 +144,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
   return db.transaction(async (tx) => {
     const [quarter] = input.quarter?.id === key.quarterId ? [input.quarter] : await tx.select().from(quarters).where(eq(quarters.id, key.quarterId));
     if (!quarter) throw new WorkflowError("Quarter not found", 404);
-    // Product verifications waiting hold up a decision only (the others do not read them).
+    // What the report declares holds up a decision only (the other actions do not read it).
     const decides = action === "approve" || action === "reject";
 
     let report = await lockReport(tx, key);
@@ -167,7 +155,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       role: actor.role,
       status: report?.status ?? null,
       historic: isHistoric(quarter),
-      pendingVerifications: report && decides ? await pendingVerificationCount(tx, report.id) : 0,
+      pendingVerifications: report && decides ? await declaration.decisionBlockers(tx, report.id) : 0,
       submittedBefore: Boolean(report?.firstSubmittedAt),
       comment,
       savesRows: Boolean(input.writeRows),
@@ -187,7 +175,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       rowsChanged = changed;
       if (action === "submit" && isSubmitted(report.status) && !changed) throw new WorkflowError(WORKFLOW_REFUSALS.alreadySubmitted, 409);
       // The rows just written may name a product that now waits for verification: no decision then.
-      if (decides && (await pendingVerificationCount(tx, report.id)) > 0) {
+      if (decides && (await declaration.decisionBlockers(tx, report.id)) > 0) {
         throw new WorkflowError(WORKFLOW_REFUSALS.pendingVerification, 409);
       }
     }
@@ -228,7 +216,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
 
     let snapshotSha256: string | null = null;
     if (action === "submit" || action === "approve" || action === "reject") {
-      const snapshot = await snapshotRows(tx, key.type, report.id);
+      const snapshot = await snapshotRows(tx, declaration, report.id);
       snapshotSha256 = snapshot.sha256;
       await tx.insert(reportSnapshots).values({
         reportId: report.id,

@@ -12,18 +12,7 @@ import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { idParam, invalid, type ApiCall } from "~/api/call.server";
-import {
-  frameAnswer,
-  frameShape,
-  ReportMetaSchema,
-  reportMeta,
-  ReportSavedSchema,
-  reportSavedAnswer,
-  reportTemplateCalls,
-  type TemplateSaveInput,
-} from "~/reports/frame/api.server";
-
-const TAG = "Development Timeline";
+import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "~/reports/frame/api.server";
 
 /** A row's keys of a quarter's plan, such as `start_date_Q3 2026`. */
 const planKeys = (quarterName: string) => ({ startDate: `start_date_${quarterName}`, endDate: `end_date_${quarterName}` });
@@ -217,19 +206,18 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
     }
     throw invalid(errors);
   }
-  return reportSavedAnswer(action, saved);
+  return saved;
 }
 
 export const PDT_CALLS: ApiCall[] = reportTemplateCalls({
   type: "pdt",
-  tag: TAG,
   template: PdtTemplate,
-  load: async (input) => template(await loadPdtReport(input)),
+  load: loadPdtReport,
+  answer: template,
   saveBody: PdtSaveBody,
   emptySave: (version) => ({ version, rows: [] }),
   // The largest timeline's answer posted back whole: about 500 bytes a row with its quarters' dates.
   maxBodyBytes: 16 * 1024 * 1024,
-  saved: ReportSavedSchema,
   save,
   summaries: {
     save: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",

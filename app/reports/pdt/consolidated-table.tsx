@@ -1,12 +1,10 @@
-import { Form, useNavigate } from "@remix-run/react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/reports/pdt/consolidated.server";
 import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
 const PDT_REPORT_PATH = "/admin/report/development-timeline";
@@ -40,23 +38,9 @@ function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string
   return queryHref(PDT_REPORT_PATH, values);
 }
 
-const FILTER_FIELDS = ["quarter", "partner", "product", "stage", "status", "reportStatus", "sort", "dir"] as const;
-
-/**
- * The filters, the quarter among them: a plain GET form (works without JavaScript; with it, the
- * empty choices are left out of the address). A new filter starts at page 1; the sort is kept.
- */
+/** The filters, the quarter among them (see FilterBar). */
 export function PdtReportFilters({ state, options }: { state: PdtReportState; options: PdtConsolidatedView["options"] }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const values: QueryValues = {};
-    for (const name of FILTER_FIELDS) values[name] = String(data.get(name) ?? "");
-    if (values.sort === "company" && values.dir === "asc") values.sort = values.dir = undefined;
-    navigate(queryHref(PDT_REPORT_PATH, values));
-  };
   const openQuarter = options.quarter_filter[0]?.name;
   const select = (name: string, label: string, value: string | number | undefined, choices: FilterOption<string | number>[], translate = false) => (
     <FilterSelect
@@ -71,7 +55,7 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
     />
   );
   return (
-    <Form method="get" className="filter-bar" action={PDT_REPORT_PATH} onSubmit={apply} aria-label={t("Filter")} data-testid="pdt-report-filters">
+    <FilterBar action={PDT_REPORT_PATH} sort={state.sort} dir={state.dir} testId="pdt-report-filters">
       <FilterSelect
         id="pdt-report-quarter"
         name="quarter"
@@ -86,12 +70,7 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
       {select("stage", t("Stage"), state.stage, options.stage_filter, true)}
       {select("status", t("Status"), state.status, options.status_filter, true)}
       {select("reportStatus", t("Report Status"), state.reportStatus, options.report_status_filter, true)}
-      <input type="hidden" name="sort" value={state.sort} />
-      <input type="hidden" name="dir" value={state.dir} />
-      <button type="submit" className="button button--secondary">
-        {t("Filter")}
-      </button>
-    </Form>
+    </FilterBar>
   );
 }
 

@@ -12,19 +12,17 @@ import { PDT_COLUMN_LABELS, normalisePdtRow, slipDays, type PdtCells, type PdtCo
 import type { RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { storedQuarterRow } from "~/models/quarter.server";
-import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { writeAudit } from "~/models/audit.server";
 import {
-  assertMayAccess,
-  assertReportPartner,
-  getQuarterById,
+  saveTarget,
   loadReportFrame,
   performRowsAction,
   ROWS_NOT_IN_REPORT,
   type Actor,
   type ReportFrameView,
+  type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { WorkflowError } from "~/reports/frame/workflow.server";
+import { inSlices, WorkflowError } from "~/reports/frame/workflow.server";
 
 /** Earlier quarters whose plans the grid shows beside the quarter's own. */
 const HISTORY_QUARTERS = 3;
@@ -156,16 +154,9 @@ async function loadPdtRows(
 }
 
 /** Everything the PDT screen shows, for the viewer (a partner only for its own reports). */
-export async function loadPdtReport({
-  viewer,
-  partnerId,
-  quarterName,
-}: {
-  viewer: Actor;
-  partnerId: number;
-  quarterName?: string | null;
-}): Promise<PdtReportView> {
-  const frame = await loadReportFrame({ viewer, partnerId, quarterName, type: "pdt" });
+export async function loadPdtReport(input: ReportViewInput): Promise<PdtReportView> {
+  const { partnerId } = input;
+  const frame = await loadReportFrame({ ...input, type: "pdt" });
   const quarter = storedQuarterRow(frame.quarter);
   const { rows, earlierQuarters } = await loadPdtRows(db, partnerId, quarter, frame.report.id);
   const quarterOrder = [...earlierQuarters, quarter.name].map((name) => ({ name, ...quarterBounds(parseQuarterName(name)!) }));
@@ -247,10 +238,7 @@ const label = (keys: PdtColumnKey[]) => keys.map((key) => PDT_COLUMN_LABELS[key]
  */
 export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult> {
   const { actor, partnerId, quarterId } = input;
-  assertMayAccess(actor, partnerId);
-  if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await assertReportPartner(actor, partnerId);
-  const quarter = await getQuarterById(quarterId);
+  const quarter = await saveTarget(actor, partnerId, quarterId);
   const structure = await pdtStructure(partnerId);
   const position = new Map(structure.map((row, index) => [rowKey(row.productId, row.stageId), index]));
   const statusOf = new Map(structure.map((row) => [row.productId, row.status]));
@@ -302,15 +290,15 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
       const same = storedKeys.has(key) && next.startDate === row.startDate && next.endDate === row.endDate && (next.notes ?? "") === row.notes;
       return same ? [] : [{ reportId, productId: row.productId, stageId: row.stageId, ...next }];
     });
-    for (let start = 0; start < writes.length; start += 1000) {
-      await tx
+    await inSlices(writes, (slice) =>
+      tx
         .insert(pdtValues)
-        .values(writes.slice(start, start + 1000))
+        .values(slice)
         .onConflictDoUpdate({
           target: [pdtValues.reportId, pdtValues.productId, pdtValues.stageId],
           set: { startDate: sql`excluded.start_date`, endDate: sql`excluded.end_date`, notes: sql`excluded.notes` },
-        });
-    }
+        }),
+    );
     counts.updated = writes.length;
     let statusChanges = 0;
     for (const [productId, status] of newStatuses) {

@@ -3,7 +3,6 @@
  * the plain form post them, its save, its workbook (download and upload), and the page's data.
  * The routes (/partner/development-timeline, /admin/development-timeline/$id) call their guard first.
  */
-import type { AppLoadContext } from "@remix-run/node";
 import {
   loadPdtReport,
   savePdtReport,
@@ -13,26 +12,20 @@ import {
   type PdtPostedRow,
   type PdtReportView,
 } from "~/reports/pdt/model.server";
-import { listReportHistory } from "~/reports/frame/workflow.server";
-import { readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/reports/frame/workbook.server";
+import { comparableText, readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/reports/frame/workbook.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { parseId } from "~/utils/ids";
 import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
-  handleReportAction,
-  isPlainObject,
-  loadReportPage,
-  parsePage,
-  parsePayload,
-  quarterParam,
-  REPORT_ROUTE_MESSAGES,
-  rethrowForPage,
   type Envelope,
-  type ReportActionArgs,
+  isPlainObject,
+  parsePayload,
+  REPORT_ROUTE_MESSAGES,
+  reportPage,
+  type ReportPageData,
   type ReportRoutePlugin,
-  type Viewer,
   sheetRowProblem,
   UPLOAD_MESSAGES as FRAME_UPLOAD_MESSAGES,
   type UploadOutcome,
@@ -45,19 +38,7 @@ type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitte
 
 // ---------------------------------------------------------------- loader and download
 
-/** The Development Timeline page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
-export function loadPdtReportPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
-  return loadReportPage(args, () => pdtReportPage(args));
-}
-
-async function pdtReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
-  const url = new URL(request.url);
-  const view = await loadPdtReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
-  const history = view.report.id ? await listReportHistory(view.report.id) : [];
-  return { view, history, changes: null, viewerRole: viewer.role, page: parsePage(url.searchParams.get("page")) };
-}
-
-export type PdtReportPageData = Awaited<ReturnType<typeof pdtReportPage>>;
+export type PdtReportPageData = ReportPageData<PdtReportView>;
 
 /** An ISO date as an Excel date (UTC midnight), or an empty cell. */
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
@@ -95,19 +76,7 @@ function* workbookRows(view: PdtReportView, template: boolean) {
  * days and earlier quarters' plans; its blank template (`template`) has a row per product and
  * stage with the product's status, and empty notes and dates to fill in.
  */
-export async function pdtWorkbookDownload({
-  request,
-  viewer,
-  partnerId,
-  template = false,
-}: {
-  request: Request;
-  viewer: Viewer;
-  partnerId: number;
-  template?: boolean;
-}) {
-  const url = new URL(request.url);
-  const view = await loadPdtReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
+function pdtWorkbook(view: PdtReportView, template: boolean) {
   const earlier = view.quarterOrder.slice(0, -1);
   const columns: WorkbookColumn[] = template
     ? EDITABLE_COLUMNS
@@ -190,8 +159,6 @@ const UPLOAD_MESSAGES = {
   statusDiffers: "Sheet {{sheet}}, row {{row}}: {{product}} is given another new status on an earlier row; a product has one status.",
 } as const;
 
-const comparable = (text: string) => text.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
-
 /**
  * A filled development-timeline workbook: its rows are matched to the timeline by product and stage
  * name, checked by the same rules as the grid, and saved together; nothing is saved when any row is wrong.
@@ -202,7 +169,7 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
   const view = await loadPdtReport({ viewer: actor, partnerId, quarterName });
   const workbook = await readWorkbook(bytes, [{ sheet: PDT_SHEET, columns: PDT_WORKBOOK_COLUMNS }]);
   if (!workbook.ok) return workbook;
-  const byName = new Map<string, PdtGridRow>(view.rows.map((row) => [`${comparable(row.productName)}|${comparable(row.stageName)}`, row]));
+  const byName = new Map<string, PdtGridRow>(view.rows.map((row) => [`${comparableText(row.productName)}|${comparableText(row.stageName)}`, row]));
   const problems: UploadProblem[] = [];
   const statuses: Record<number, string> = {};
   const rows: PdtPostedRow[] = [];
@@ -212,7 +179,7 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
   workbook.rows[PDT_SHEET].forEach((cells, index) => {
     const sheetRow = index + 2;
     if (Object.values(cells).every((value) => !value.trim())) return;
-    const target = byName.get(`${comparable(cells.product)}|${comparable(cells.stage)}`);
+    const target = byName.get(`${comparableText(cells.product)}|${comparableText(cells.stage)}`);
     if (!target) {
       problems.push({ message: UPLOAD_MESSAGES.unknownRow, values: { sheet: PDT_SHEET, row: sheetRow }, sheet: PDT_SHEET, row: sheetRow });
       return;
@@ -259,7 +226,8 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
 const pdtPlugin: ReportRoutePlugin<Posted> = {
   type: "pdt",
   maxBytes: 8 * 1024 * 1024,
-  readPosted: (form, envelope) => (envelope.payload !== null ? rowsFromPayload(envelope.payload) : rowsFromForm(form, envelope)),
+  rowsFromPayload,
+  rowsFromForm,
   emptyPosted: () => ({ rows: [], statuses: {} }),
   async save({ posted, ...request }) {
     const saved = await savePdtReport({ ...request, rows: posted.rows, statuses: posted.statuses });
@@ -269,6 +237,7 @@ const pdtPlugin: ReportRoutePlugin<Posted> = {
   importWorkbook: importPdtWorkbook,
 };
 
-export function handlePdtReportAction(args: ReportActionArgs) {
-  return handleReportAction(pdtPlugin, args);
-}
+const pdtPage = reportPage({ load: loadPdtReport, workbook: pdtWorkbook, plugin: () => pdtPlugin });
+export const loadPdtReportPage = pdtPage.load;
+export const pdtWorkbookDownload = pdtPage.download;
+export const handlePdtReportAction = pdtPage.handleAction;

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
-import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type Column, type RenderEditCellProps } from "react-data-grid";
+import { useCallback, useMemo, useState } from "react";
+import type { Column, RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/reports/pdt/model.server";
-import { carriesRows, SAVE_CHANGES_FIRST, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
-import { PDT_EMPTY, PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
+import { SAVE_CHANGES_FIRST, type RowProblem } from "~/reports/frame/contract";
+import { PDT_EMPTY, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import {
   formatPdtDate,
   normalisePdtRow,
@@ -14,12 +14,10 @@ import {
   slipDays,
   type PdtColumnKey,
 } from "~/reports/pdt/rows";
-import { useDisplay } from "~/hooks/use-display";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { InvalidDataDialog } from "~/reports/frame/dialogs";
-import { postReport, type ReportScreen } from "~/reports/frame/report-page";
-import { WorkflowToolbar } from "~/reports/frame/workflow-toolbar";
-import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, useGridHeight, type EditableRow } from "~/reports/frame/editable-grid";
+import type { ReportScreen } from "~/reports/frame/report-page";
+import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
+import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
 
@@ -60,42 +58,32 @@ export function changedPdtRows(rows: readonly EditableRow[], loaded: readonly Ed
 }
 
 /**
- * What was typed into the plain form before the grid took over (a slow link): the changed inputs
- * still on the page, by row position. Date inputs hold ISO dates, shown as the grid's dates.
+ * The rows with what was typed into the plain form before the grid took over (a slow link). Its
+ * date inputs hold ISO dates, shown as the grid's dates.
  */
-function typedBeforeHydration(): Map<number, Partial<Record<PdtColumnKey, string>>> {
-  const typed = new Map<number, Partial<Record<PdtColumnKey, string>>>();
-  if (typeof document === "undefined") return typed;
-  document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[name^="pdt["]').forEach((field) => {
-    const match = /^pdt\[(\d+)\]\[(status|notes|startDate|endDate)\]$/.exec(field.name);
-    if (!match) return;
-    const initial = field instanceof HTMLSelectElement ? ([...field.options].find((option) => option.defaultSelected)?.value ?? "") : field.defaultValue;
-    if (field.value === initial || field.name !== pdtFieldName(Number(match[1]), match[2] as PdtColumnKey)) return;
-    const key = match[2] as PdtColumnKey;
-    const value = field.type === "date" ? formatPdtDate(field.value || null) : field.value;
-    typed.set(Number(match[1]), { ...typed.get(Number(match[1])), [key]: value });
+function withTypedCells(loaded: EditableRow[]): EditableRow[] {
+  const typed = typedBeforeHydration("pdt");
+  if (!typed.size) return loaded;
+  return loaded.map((row, index) => {
+    const next = { ...row };
+    for (const key of EDITABLE) {
+      const value = typed.get(pdtFieldName(index, key));
+      if (value !== undefined) next[key] = key === "startDate" || key === "endDate" ? formatPdtDate(value || null) : value;
+    }
+    return next;
   });
-  return typed;
 }
 
-function StatusEditor({ row, onRowChange, onClose, label }: RenderEditCellProps<EditableRow> & { label: string }) {
+function StatusEditor(props: RenderEditCellProps<EditableRow> & { label: string }) {
   const { t } = useTranslation();
   return (
-    <select
-      className="report-grid__editor"
-      // eslint-disable-next-line jsx-a11y/no-autofocus -- the cell's editor takes the focus when the user starts editing the cell
-      autoFocus
-      aria-label={label}
-      value={cellOf(row, "status")}
-      onChange={(event) => onRowChange({ ...row, status: event.target.value }, true)}
-      onBlur={() => onClose(false)}
-    >
+    <SelectCellEditor {...props}>
       {PDT_STATUSES.map((status) => (
         <option key={status} value={status}>
           {t(PROJECT_STATUS_LABELS[status])}
         </option>
       ))}
-    </select>
+    </SelectCellEditor>
   );
 }
 
@@ -104,24 +92,13 @@ function StatusEditor({ row, onRowChange, onClose, label }: RenderEditCellProps<
  * stage), status (one per product: changing it on a stage changes the product's), notes and the
  * quarter's dates editable, earlier quarters and the slip read-only. Only changed rows are posted.
  */
-export function PdtGridEditor({ view, viewerRole, screen }: { view: PdtReportView; viewerRole: "ADMIN" | "STAFF" | "PARTNER"; screen: ReportScreen }) {
-  const { result, busy } = screen;
-  const { t, i18n } = useTranslation();
-  const display = useDisplay();
-  const height = useGridHeight();
+export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: ReportScreen }) {
+  const { t } = useTranslation();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(() => view.rows.map(gridRow), [view.rows]);
-  const [rows, setRowsState] = useState<EditableRow[]>(() => {
-    const typed = readOnly ? new Map() : typedBeforeHydration();
-    return loaded.map((row, index) => (typed.has(index) ? { ...row, ...typed.get(index) } : row));
-  });
-  const [problems, setProblems] = useState<TableProblems | null>(null);
+  const [rows, setRowsState] = useState<EditableRow[]>(() => (readOnly ? loaded : withTypedCells(loaded)));
   const byKey = useMemo(() => new Map(view.rows.map((row) => [`${row.productId}:${row.stageId}`, row])), [view.rows]);
   const earlierQuarters = useMemo(() => view.quarterOrder.slice(0, -1).map((quarter) => quarter.name), [view.quarterOrder]);
-
-  useEffect(() => {
-    if (result?.kind === "problems") setProblems(result.problems);
-  }, [result]);
 
   /** A status changed on one stage is the product's: every stage of it follows. */
   const setRows = useCallback((next: EditableRow[]) => {
@@ -150,22 +127,13 @@ export function PdtGridEditor({ view, viewerRole, screen }: { view: PdtReportVie
     };
   }, []);
 
-  const send = (intent: string, comment?: string): boolean => {
-    if (!carriesRows(intent, dirty)) {
-      postReport(screen, intent, { comment });
-      return true;
-    }
+  const checkedChanges = (): CheckedChanges => {
     const found: RowProblem[] = [];
     rows.forEach((row, index) => {
       const invalid = [...invalidCells(row)] as PdtColumnKey[];
       if (invalid.length) found.push({ rowNumber: index + 1, keys: invalid, columns: invalid.map((key) => PDT_COLUMN_LABELS[key]) });
     });
-    if (found.length) {
-      setProblems({ [PDT_TABLE]: found });
-      return false;
-    }
-    postReport(screen, intent, { payload: { rows: changed }, comment });
-    return true;
+    return found.length ? { problems: { [PDT_TABLE]: found } } : { payload: { rows: changed } };
   };
 
   const rules = useCellRules(PDT_CELL_RULES);
@@ -232,36 +200,22 @@ export function PdtGridEditor({ view, viewerRole, screen }: { view: PdtReportVie
   }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules]);
 
   return (
-    <div className="report-editor" data-dirty={dirty ? "true" : undefined}>
-      <WorkflowToolbar
-        view={view}
-        viewerRole={viewerRole}
-        label="Development Timeline"
-        dirty={dirty}
-        busy={busy}
-        // A timeline always has its rows: "nothing to report" submits the plan as it stands, so only unsaved edits hold it back.
-        nothingToReportBlocker={dirty ? SAVE_CHANGES_FIRST : null}
-        result={result}
-        nothingToReportDescription={PDT_NOTHING_TO_REPORT}
-        onSave={() => send("save")}
-        onDecision={(intent: DecisionIntent, comment) => send(intent, comment)}
+    <EditorShell
+      screen={screen}
+      dirty={dirty}
+      // A timeline always has its rows: "nothing to report" submits the plan as it stands, so only unsaved edits hold it back.
+      nothingToReportBlocker={dirty ? SAVE_CHANGES_FIRST : null}
+      checkedChanges={checkedChanges}
+    >
+      <ReportGrid
+        testId="report-grid-PDT"
+        rules={rules.element}
+        aria-label={t("Development Timeline")}
+        columns={columns}
+        rows={rows}
+        onRowsChange={setRows}
+        renderers={{ noRowsFallback: <div className="report-grid__empty">{t(PDT_EMPTY)}</div> }}
       />
-      <div className="report-grid" data-testid="report-grid-PDT">
-        <DataGrid
-          className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
-          aria-label={t("Development Timeline")}
-          columns={columns}
-          rows={rows}
-          onRowsChange={setRows}
-          rowKeyGetter={(row) => row._key}
-          onCellKeyDown={(args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => tabLeavesGrid(args, event)}
-          direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
-          style={{ blockSize: height }}
-          renderers={{ noRowsFallback: <div className="report-grid__empty">{t(PDT_EMPTY)}</div> }}
-        />
-        {rules.element}
-      </div>
-      <InvalidDataDialog problems={problems} headings={PDT_PROBLEM_HEADINGS} onClose={() => setProblems(null)} />
-    </div>
+    </EditorShell>
   );
 }

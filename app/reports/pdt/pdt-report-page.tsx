@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS, PDT_TABLE } from "~/reports/pdt/contract";
+import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS } from "~/reports/pdt/contract";
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
 import { PdtTimeline, type TimelineProduct } from "./pdt-timeline";
-import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "~/reports/frame/report-page";
+import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
+import type { ReportPageProps } from "~/reports/frame/report-route";
 import { PdtFormTable } from "./pdt-form-table";
 import { PdtGridEditor } from "./pdt-grid-editor";
 
@@ -24,44 +25,25 @@ function timelineProducts(rows: PdtReportPageData["view"]["rows"]): TimelineProd
   return products;
 }
 
+const PDT_TEXTS: ReportTexts = { name: "Development Timeline", problemHeadings: PDT_PROBLEM_HEADINGS, nothingToReportDescription: PDT_NOTHING_TO_REPORT };
+
 /** The Product Development Timeline screen in the report frame: the grid (or the plain form), then the timeline picture. */
-export function PdtReportPage({
-  data,
-  actionData,
-  downloadPath,
-  templatePath,
-  backTo,
-}: {
-  data: PdtReportPageData;
-  actionData: unknown;
-  downloadPath: string;
-  templatePath: string;
-  backTo?: string;
-}) {
+export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPageData>) {
   const { t, i18n } = useTranslation();
-  const screen = useReportScreen(data, actionData);
-  const { view, viewerRole } = data;
+  const screen = useReportScreen(data, actionData, PDT_TEXTS);
+  const { view } = data;
   const title = t("Development Timeline for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name });
 
   return (
-    <ReportPage data={data} screen={screen} title={title} downloadPath={downloadPath} templatePath={templatePath} backTo={backTo}>
-      {screen.hydrated ? (
-        <PdtGridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} screen={screen} />
-      ) : (
-        <>
-          {screen.formProblems ? <InvalidDataAlert problems={screen.formProblems} headings={PDT_PROBLEM_HEADINGS} /> : null}
-          <PdtFormTable
-            rows={view.rows}
-            earlierQuarters={view.quarterOrder.slice(0, -1).map((quarter) => quarter.name)}
-            page={data.page}
-            canEdit={view.canEditRows}
-            problems={screen.formProblems?.[PDT_TABLE] ?? []}
-            form={screen.plainForm}
-          />
-          {/* A timeline always has its rows: 'nothing to report' submits the plan as it stands. */}
-          <PlainDecisionForms data={data} screen={screen} nothingToReport description={PDT_NOTHING_TO_REPORT} />
-        </>
-      )}
+    <ReportPage
+      data={data}
+      screen={screen}
+      title={title}
+      editor={screen.hydrated ? <PdtGridEditor view={view} screen={screen} /> : null}
+      plainForm={<PdtFormTable rows={view.rows} earlierQuarters={view.quarterOrder.slice(0, -1).map((quarter) => quarter.name)} form={screen.plainForm} />}
+      // A timeline always has its rows: 'nothing to report' submits the plan as it stands.
+      nothingToReport
+    >
       <section className="card pdt-timeline-card" aria-label={t("Timeline")}>
         <PdtTimeline
           products={timelineProducts(view.rows)}

@@ -11,13 +11,13 @@
  * zone can move a date by a day.
  */
 import { PROJECT_STATUSES, PROJECT_STATUS_LABELS, type ProjectStatus } from "~/utils/project-status";
-import type { CellRule } from "~/reports/sales/rows";
+import type { CellRule } from "~/reports/frame/contract";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 
 export { PROJECT_STATUSES as PDT_STATUSES } from "~/utils/project-status";
 export type { ProjectStatus as PdtStatus } from "~/utils/project-status";
 /** 'Invalid data!': the same dialog title as the Sales Report grids. */
-export { VALIDATION_DIALOG_TITLE as INVALID_DATA_TITLE } from "~/reports/sales/rows";
+export { VALIDATION_DIALOG_TITLE as INVALID_DATA_TITLE } from "~/reports/frame/contract";
 /** The line under 'Invalid data!' on the PDT grid (spec section 5). */
 export const INVALID_DATA_HINT = "Please input valid entries!";
 

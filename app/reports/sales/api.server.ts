@@ -25,8 +25,9 @@ import {
 } from "~/reports/sales/rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportWorkflowCalls } from "~/reports/frame/api.server";
+import { REPORT_REGISTRY } from "~/reports/frame/registry";
 
-const TAG = "Sales Report";
+const TAG = REPORT_REGISTRY.sales.labels.title;
 
 type IdField = "country_id" | "product_id";
 
@@ -294,70 +295,52 @@ const TabPartnerParams = TabParams.extend({ y: idParam.meta({ description: "The 
 const kindOf = (x: "api" | "fdf"): SalesKind => (x === "api" ? "API" : "FDF");
 const SAVE_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** A tab of the caller's own report (`own`, a partner) or of partner y's (administrators). */
+const tabOf = (own: boolean) => (own ? { path: "/template/sales/{x}", params: TabParams } : { path: "/template/sales/{x}/{y}", params: TabPartnerParams });
+const partnerOfTab = (user: AuthUser, params: z.infer<typeof TabParams> | z.infer<typeof TabPartnerParams>) => ("y" in params ? params.y : user.partnerId!);
+
+const readTabCall = (own: boolean, summary: string) =>
+  signedInCall({
+    method: "GET",
+    ...tabOf(own),
+    summary,
+    tag: TAG,
+    access: own ? ["PARTNER"] : ADMIN_AND_STAFF,
+    query: QuarterQuery,
+    answer: SalesTemplate,
+    errors: [400, 404],
+    handle: ({ user, params, query }) => loadTab(user, kindOf(params.x), partnerOfTab(user, params), query.quarter),
+  });
+
+const saveTabCall = (own: boolean, summary: string) =>
+  signedInCall({
+    method: "POST",
+    ...tabOf(own),
+    summary,
+    tag: TAG,
+    access: own ? ["PARTNER"] : ["ADMIN"],
+    query: QuarterQuery,
+    body: SaveBody,
+    maxBodyBytes: SAVE_MAX_BODY_BYTES,
+    answer: Saved,
+    errors: [400, 404, 409],
+    example: { body: SAVE_EXAMPLE },
+    handle: ({ user, params, query, body, context }) => {
+      const partnerId = partnerOfTab(user, params);
+      // A partner naming another partner is refused as on the page; an administrator's body must name the partner of the path.
+      if (body.partner_id !== undefined && body.partner_id !== partnerId)
+        throw own ? new ApiError(403, { status: "forbidden", detail: NOT_AUTHORIZED }) : invalid({ partner_id: ["Must be the partner of the path."] });
+      return saveTab(user, kindOf(params.x), partnerId, query.quarter, body, context.requestId);
+    },
+  });
+
 export const SALES_CALLS: ApiCall[] = [
-  signedInCall({
-    method: "GET",
-    path: "/template/sales/{x}",
-    summary: "A tab of the caller's own Sales Report of the open quarter (or ?quarter=).",
-    tag: TAG,
-    access: ["PARTNER"],
-    params: TabParams,
-    query: QuarterQuery,
-    answer: SalesTemplate,
-    errors: [400, 404],
-    handle: ({ user, params, query }) => loadTab(user, kindOf(params.x), user.partnerId!, query.quarter),
-  }),
-  signedInCall({
-    method: "GET",
-    path: "/template/sales/{x}/{y}",
-    summary: "A tab of partner y's Sales Report, as the administrators see it.",
-    tag: TAG,
-    access: ADMIN_AND_STAFF,
-    params: TabPartnerParams,
-    query: QuarterQuery,
-    answer: SalesTemplate,
-    errors: [400, 404],
-    handle: ({ user, params, query }) => loadTab(user, kindOf(params.x), params.y, query.quarter),
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/{x}",
-    summary: "Saves the caller's rows of a tab: changed and new rows, and the ids of saved rows to delete. Nothing is saved when a row is invalid.",
-    tag: TAG,
-    access: ["PARTNER"],
-    params: TabParams,
-    query: QuarterQuery,
-    body: SaveBody,
-    maxBodyBytes: SAVE_MAX_BODY_BYTES,
-    answer: Saved,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, params, query, body, context }) => {
-      if (body.partner_id !== undefined && body.partner_id !== user.partnerId) throw new ApiError(403, { status: "forbidden", detail: NOT_AUTHORIZED });
-      return saveTab(user, kindOf(params.x), user.partnerId!, query.quarter, body, context.requestId);
-    },
-  }),
-  signedInCall({
-    method: "POST",
-    path: "/template/sales/{x}/{y}",
-    summary: "An administrator saves a tab of partner y's rows.",
-    tag: TAG,
-    access: ["ADMIN"],
-    params: TabPartnerParams,
-    query: QuarterQuery,
-    body: SaveBody,
-    maxBodyBytes: SAVE_MAX_BODY_BYTES,
-    answer: Saved,
-    errors: [400, 404, 409],
-    example: { body: SAVE_EXAMPLE },
-    handle: ({ user, params, query, body, context }) => {
-      if (body.partner_id !== undefined && body.partner_id !== params.y) throw invalid({ partner_id: ["Must be the partner of the path."] });
-      return saveTab(user, kindOf(params.x), params.y, query.quarter, body, context.requestId);
-    },
-  }),
+  readTabCall(true, "A tab of the caller's own Sales Report of the open quarter (or ?quarter=)."),
+  readTabCall(false, "A tab of partner y's Sales Report, as the administrators see it."),
+  saveTabCall(true, "Saves the caller's rows of a tab: changed and new rows, and the ids of saved rows to delete. Nothing is saved when a row is invalid."),
+  saveTabCall(false, "An administrator saves a tab of partner y's rows."),
   ...reportWorkflowCalls({
     type: "sales",
-    tag: TAG,
     saved: Saved,
     submit: ({ user, partnerId, version, comment, requestId }) =>
       save({ user, partnerId, quarterName: undefined, version, rows: {}, deletedIds: [], action: "submit", comment, requestId }),

@@ -5,7 +5,7 @@ import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/r
 import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
-import { columnsFor, SALES_KINDS, type SalesColumnKey } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/rows";
 import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
@@ -24,20 +24,8 @@ const SORT_OF_COLUMN: Partial<Record<SalesColumnKey, SalesSort>> = {
   totalValue: "totalValue",
 };
 
-/** Numbers read right-aligned in their column. */
-const NUMBER_COLUMNS = new Set<SalesColumnKey>([
-  "year",
-  "quantity",
-  "totalValue",
-  "packSize",
-  "grossSalePriceCurrency",
-  "usdExchangeRate",
-  "grossSalePriceUsd",
-  "totalGrossValue",
-  "deductableExpenses",
-  "royaltyPercent",
-  "royaltyDue",
-]);
+/** Numbers (a year too) read right-aligned in their column. */
+const isNumberColumn = (column: SalesColumn) => column.type === "number" || column.type === "year";
 
 type QueryValues = Record<string, string | number | null | undefined>;
 type View = SalesConsolidatedView;
@@ -288,11 +276,11 @@ function SalesRowsTable({ view }: { view: View }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const columns = columnsFor(view.tab);
-  const shown = (key: SalesColumnKey, value: string | number | null | undefined) => {
-    if (key === "country" && typeof value === "string") return format.country(value);
-    if (key === "month" && typeof value === "string") return format.month(value);
+  const shown = (column: SalesColumn, value: string | undefined) => {
+    if (column.type === "country" && value !== undefined) return format.country(value);
+    if (column.type === "month" && value !== undefined) return format.month(value);
     // A year is a name, not a quantity: no grouping.
-    return NUMBER_COLUMNS.has(key) && key !== "year" ? format.number(value) : (value ?? "");
+    return column.type === "number" ? format.number(value) : (value ?? "");
   };
   return (
     <table className="table" data-testid="sales-report-table">
@@ -318,8 +306,8 @@ function SalesRowsTable({ view }: { view: View }) {
             <th scope="row">{row.companyName}</th>
             <td>{t(row.reportStatus)}</td>
             {columns.map((column) => (
-              <td key={column.key} className={NUMBER_COLUMNS.has(column.key) ? "table__number" : undefined}>
-                {shown(column.key, row[column.key])}
+              <td key={column.key} className={isNumberColumn(column) ? "table__number" : undefined}>
+                {shown(column, row[column.key])}
               </td>
             ))}
           </tr>

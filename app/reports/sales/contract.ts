@@ -3,7 +3,6 @@
  * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
  */
 import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesColumnKey, type SalesKind } from "~/reports/sales/rows";
-import type { FrameIntent } from "../frame/contract";
 
 /** Blank rows the form without JavaScript offers to add. */
 export const FORM_BLANK_ROWS = 10;
@@ -37,8 +36,6 @@ export const SALES_SPEC_FIELD: Record<SalesColumnKey, string> = {
   procurementEndCountry: "procurement_end_country",
   comments: "comments",
 };
-
-export type SalesIntent = FrameIntent | "verify-product";
 
 /** "Nothing to report this quarter": what it does. */
 export const NOTHING_TO_REPORT_DESCRIPTION = "Submits this quarter's Sales Report without rows: you had no API or FDF sales to report.";

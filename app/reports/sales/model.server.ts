@@ -11,7 +11,7 @@ import { idIn } from "~/db/sql-pieces";
 import { minuteStore } from "~/utils/minute-cache.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, currencies, formulationTypes, products, productVerifications, reports, reportSnapshots, salesRows } from "~/db/schema";
-import { WORKFLOW_REFUSALS, type ReportStatus } from "~/reports/frame/workflow";
+import type { ReportStatus } from "~/reports/frame/workflow";
 import {
   columnsFor,
   isEmptyRow,
@@ -33,9 +33,8 @@ import { portalNow } from "~/utils/today.server";
 import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames, type PartnerProductName } from "./product-verification.server";
 import {
   assertMayAccess,
-  assertReportPartner,
+  saveTarget,
   findReport,
-  getQuarterById,
   loadReportFrame,
   performRowsAction,
   REPORT_HAS_ROWS,
@@ -43,8 +42,10 @@ import {
   ROWS_NOT_IN_REPORT,
   type Actor,
   type ReportFrameView,
+  type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { latestSubmissionId, pendingVerificationCount, WorkflowError } from "~/reports/frame/workflow.server";
+import { latestSubmissionId, WorkflowError } from "~/reports/frame/workflow.server";
+import { pendingVerificationCount } from "~/reports/sales/pending-verifications.server";
 
 // ---------------------------------------------------------------- reference lists
 
@@ -160,17 +161,9 @@ export interface SalesReportView extends ReportFrameView {
 }
 
 /** Everything the Sales Report screen shows, for the viewer (a partner only for its own reports). */
-export async function loadSalesReport({
-  viewer,
-  partnerId,
-  quarterName,
-}: {
-  viewer: Actor;
-  partnerId: number;
-  quarterName?: string | null;
-}): Promise<SalesReportView> {
-  const frame = await loadSalesFrame(viewer, partnerId, quarterName);
-  const [reference, rows] = await Promise.all([loadReferenceData(partnerId), loadRows(frame.report.id ?? undefined)]);
+export async function loadSalesReport(input: ReportViewInput): Promise<SalesReportView> {
+  const frame = await loadSalesFrame(input);
+  const [reference, rows] = await Promise.all([loadReferenceData(input.partnerId), loadRows(frame.report.id ?? undefined)]);
   return { ...frame, rows, lists: reference.lists };
 }
 
@@ -181,10 +174,7 @@ export async function rowsOfOtherKind({
   quarterName,
   kind,
   ids,
-}: {
-  viewer: Actor;
-  partnerId: number;
-  quarterName?: string | null;
+}: ReportViewInput & {
   kind: SalesKind;
   ids: readonly number[];
 }) {
@@ -198,13 +188,13 @@ export async function rowsOfOtherKind({
   return new Set(rows.map((row) => row.id));
 }
 
-function loadSalesFrame(viewer: Actor, partnerId: number, quarterName?: string | null) {
-  return loadReportFrame({ viewer, partnerId, quarterName, type: "sales", pendingVerifications: (reportId) => pendingVerificationCount(db, reportId) });
+function loadSalesFrame(input: ReportViewInput) {
+  return loadReportFrame({ ...input, type: "sales", pendingVerifications: (reportId) => pendingVerificationCount(db, reportId) });
 }
 
 /** The report's frame and the ids of its saved rows, without the rows: what replacing them needs. */
-export async function loadSalesRowIds({ viewer, partnerId, quarterName }: { viewer: Actor; partnerId: number; quarterName?: string | null }) {
-  const frame = await loadSalesFrame(viewer, partnerId, quarterName);
+export async function loadSalesRowIds(input: ReportViewInput) {
+  const frame = await loadSalesFrame(input);
   const rowIds = frame.report.id
     ? (await db.select({ id: salesRows.id }).from(salesRows).where(eq(salesRows.reportId, frame.report.id))).map((row) => row.id)
     : [];
@@ -365,10 +355,7 @@ interface PreparedKind {
  */
 export async function saveSalesReport(input: SaveSalesReportInput): Promise<SaveSalesReportResult> {
   const { actor, partnerId, quarterId, action } = input;
-  assertMayAccess(actor, partnerId);
-  if (actor.role === "STAFF") throw new WorkflowError(WORKFLOW_REFUSALS.staff, 403);
-  await assertReportPartner(actor, partnerId);
-  const quarter = await getQuarterById(quarterId);
+  const quarter = await saveTarget(actor, partnerId, quarterId);
 
   const reference = await loadReferenceData(partnerId);
   const usdRate = (code: string) => reference.lists.usdRates[code];

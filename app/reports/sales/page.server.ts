@@ -23,8 +23,8 @@ import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type Sales
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
 import type { SubmittedForm } from "~/reports/frame/contract";
 import {
-  BadRequest,
   badRequest,
+  BadRequest,
   handleReportAction,
   idList,
   isPlainObject,
@@ -32,21 +32,20 @@ import {
   pageUrl,
   parsePage,
   parsePayload,
-  quarterParam,
   refusal,
-  REPORT_ROUTE_MESSAGES,
   reply,
-  rethrowForPage,
+  REPORT_ROUTE_MESSAGES,
+  type ReportActionArgs,
+  type ReportPageRequest,
+  type ReportRoutePlugin,
+  type SaveOutcome,
+  sheetRowProblem,
   single,
   singles,
-  type Envelope,
-  type ReportActionArgs,
-  type ReportRoutePlugin,
-  sheetRowProblem,
-  type SaveOutcome,
   type UploadOutcome,
   type UploadRequest,
-  type Viewer,
+  viewForPage,
+  workbookDownload,
 } from "~/reports/frame/page.server";
 import { FORM_FIELD_PATTERN, packSalesRows, SAVE_MAX_ROWS, type SavedWarnings } from "~/reports/sales/contract";
 
@@ -57,14 +56,15 @@ function parseTab(value: string | null): SalesKind {
 // ---------------------------------------------------------------- loader
 
 /** The Sales Report page's data (or, after a heavy post without JavaScript, its refusal alone: loadReportPage). */
-export function loadSalesReportPage(args: { request: Request; context: AppLoadContext; viewer: Viewer; partnerId: number }) {
+export function loadSalesReportPage(args: ReportPageRequest & { context: AppLoadContext }) {
   return loadReportPage(args, () => salesReportPage(args));
 }
 
-async function salesReportPage({ request, viewer, partnerId }: { request: Request; viewer: Viewer; partnerId: number }) {
+async function salesReportPage(page: ReportPageRequest) {
+  const { request, viewer, partnerId } = page;
   const url = new URL(request.url);
   const { value: flashedWarnings, setCookie } = await savedWarningsFlash.read(request);
-  const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
+  const view = await viewForPage(loadSalesReport, page);
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
@@ -85,21 +85,7 @@ async function salesReportPage({ request, viewer, partnerId }: { request: Reques
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
 
 /** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
-export async function salesWorkbookDownload({
-  request,
-  viewer,
-  partnerId,
-  template = false,
-}: {
-  request: Request;
-  viewer: Viewer;
-  partnerId: number;
-  template?: boolean;
-}) {
-  const url = new URL(request.url);
-  const view = await loadSalesReport({ viewer, partnerId, quarterName: quarterParam(url) }).catch(rethrowForPage);
-  return salesWorkbookResponse(view, template);
-}
+export const salesWorkbookDownload = workbookDownload(loadSalesReport, salesWorkbookResponse);
 
 // ---------------------------------------------------------------- action: reading rows
 
@@ -261,7 +247,8 @@ const REPORT_FORM_MAX_BYTES = 32 * 1024 * 1024;
 const salesPlugin: ReportRoutePlugin<PostedRows> = {
   type: "sales",
   maxBytes: REPORT_FORM_MAX_BYTES,
-  readPosted: (form: FormData, envelope: Envelope) => (envelope.payload !== null ? rowsFromPayload(envelope.payload) : rowsFromForm(form)),
+  rowsFromPayload,
+  rowsFromForm,
   emptyPosted: () => ({ rows: { API: [], FDF: [] }, positions: { API: [], FDF: [] }, deletedIds: [] }),
   async save({ posted, ...request }) {
     const saved = await saveSalesReport({ ...request, api: posted.rows.API, fdf: posted.rows.FDF, deletedIds: posted.deletedIds });

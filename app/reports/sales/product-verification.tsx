@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProductVerificationList } from "~/reports/sales/product-verification.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
@@ -7,6 +7,31 @@ import { ErrorList } from "~/components/error-list";
 import { ModalDialog } from "~/reports/frame/dialogs";
 
 type VerificationErrors = { verificationId: number; errors: Record<string, string[]> } | null;
+
+/** A field of the verification form: its label, its control, and the errors said below it (`{controlId}-error`). */
+function VerificationField({
+  controlId,
+  label,
+  errors,
+  invalid = Boolean(errors),
+  children,
+}: {
+  controlId: string;
+  label: string;
+  errors?: string[];
+  invalid?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${invalid ? " field--invalid" : ""}`}>
+      <label className="field__label" htmlFor={controlId}>
+        {label}
+      </label>
+      <div className="field__control">{children}</div>
+      <ErrorList id={`${controlId}-error`} errors={errors} />
+    </div>
+  );
+}
 
 /** One pending product name: approve it by mapping it to an existing product or creating one, or reject it. */
 function PendingProductForm({
@@ -36,77 +61,55 @@ function PendingProductForm({
       </h3>
       <p className="verification-item__rows">{t("Sales rows with this name: {{count}}", { count: item.row_count })}</p>
       <div className="form__row form__row--split">
-        <div className={`field${errors?.productName ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor={`${id}-map`}>
-            {t("Map to an existing product")}
-          </label>
-          <div className="field__control">
-            <select id={`${id}-map`} name="mapToProductId" className="input" value={mapTo} onChange={(event) => setMapTo(event.target.value)}>
-              <option value="">{t("Create a new product")}</option>
-              {list.catalogue[item.category].map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <div className={`field${errors?.productName ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor={`${id}-product`}>
-            {t("Product Name")}
-          </label>
-          <div className="field__control">
-            <input
-              id={`${id}-product`}
-              name="productName"
-              className="input"
-              defaultValue={item.product_name}
-              aria-describedby={errors?.productName ? `${id}-product-error` : undefined}
-              aria-invalid={errors?.productName ? true : undefined}
-            />
-          </div>
-          <ErrorList id={`${id}-product-error`} errors={errors?.productName} />
-        </div>
+        {/* Marked with the product name's errors (said below the name): the name is what the choice resolves. */}
+        <VerificationField controlId={`${id}-map`} label={t("Map to an existing product")} invalid={Boolean(errors?.productName)}>
+          <select id={`${id}-map`} name="mapToProductId" className="input" value={mapTo} onChange={(event) => setMapTo(event.target.value)}>
+            <option value="">{t("Create a new product")}</option>
+            {list.catalogue[item.category].map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.name}
+              </option>
+            ))}
+          </select>
+        </VerificationField>
+        <VerificationField controlId={`${id}-product`} label={t("Product Name")} errors={errors?.productName}>
+          <input
+            id={`${id}-product`}
+            name="productName"
+            className="input"
+            defaultValue={item.product_name}
+            aria-describedby={errors?.productName ? `${id}-product-error` : undefined}
+            aria-invalid={errors?.productName ? true : undefined}
+          />
+        </VerificationField>
       </div>
       <div className="form__row form__row--split">
-        <div className={`field${errors?.therapyArea ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor={`${id}-therapy`}>
-            {t("Therapy Area")}
-          </label>
-          <div className="field__control">
-            <select
-              id={`${id}-therapy`}
-              name="therapyArea"
-              className="input"
-              defaultValue=""
-              disabled={!creating}
-              aria-describedby={errors?.therapyArea ? `${id}-therapy-error` : undefined}
-            >
-              <option value="">{t("Select therapy area")}</option>
-              {list.therapyAreas.map((area) => (
-                <option key={area} value={area}>
-                  {area}
-                </option>
-              ))}
-            </select>
-          </div>
-          <ErrorList id={`${id}-therapy-error`} errors={errors?.therapyArea} />
-        </div>
-        <div className={`field${errors?.projectStatus ? " field--invalid" : ""}`}>
-          <label className="field__label" htmlFor={`${id}-status`}>
-            {t("Product Status")}
-          </label>
-          <div className="field__control">
-            <select id={`${id}-status`} name="projectStatus" className="input" defaultValue="PLANNED">
-              {list.projectStatuses.map((status) => (
-                <option key={status} value={status}>
-                  {t(PROJECT_STATUS_LABELS[status])}
-                </option>
-              ))}
-            </select>
-          </div>
-          <ErrorList id={`${id}-status-error`} errors={errors?.projectStatus} />
-        </div>
+        <VerificationField controlId={`${id}-therapy`} label={t("Therapy Area")} errors={errors?.therapyArea}>
+          <select
+            id={`${id}-therapy`}
+            name="therapyArea"
+            className="input"
+            defaultValue=""
+            disabled={!creating}
+            aria-describedby={errors?.therapyArea ? `${id}-therapy-error` : undefined}
+          >
+            <option value="">{t("Select therapy area")}</option>
+            {list.therapyAreas.map((area) => (
+              <option key={area} value={area}>
+                {area}
+              </option>
+            ))}
+          </select>
+        </VerificationField>
+        <VerificationField controlId={`${id}-status`} label={t("Product Status")} errors={errors?.projectStatus}>
+          <select id={`${id}-status`} name="projectStatus" className="input" defaultValue="PLANNED">
+            {list.projectStatuses.map((status) => (
+              <option key={status} value={status}>
+                {t(PROJECT_STATUS_LABELS[status])}
+              </option>
+            ))}
+          </select>
+        </VerificationField>
       </div>
       <ErrorList id={`${id}-decision-error`} errors={errors?.decision} />
       <div className="verification-item__actions">

@@ -11,6 +11,7 @@
 import Decimal from "decimal.js";
 import { MONTHS } from "~/db/reference-data";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
+import { VALIDATION_DIALOG_TITLE, type CellRule } from "~/reports/frame/contract";
 
 // ---------------------------------------------------------------- columns
 
@@ -25,12 +26,17 @@ export interface SalesColumn<Key extends string = string> {
   readonly type: SalesColumnType;
 }
 
-/** API grid columns in the spec's order (Sr.No and the row checkbox are grid chrome). */
-export const API_COLUMNS = [
+/** The columns both tables start with: when, where and to whom the sale was made. */
+const SALE_COLUMNS = [
   { key: "year", label: "Year", type: "year" },
   { key: "month", label: "Month", type: "month" },
   { key: "country", label: "Country", type: "country" },
   { key: "purchaser", label: "Purchaser", type: "text" },
+] as const satisfies readonly SalesColumn[];
+
+/** API grid columns in the spec's order (Sr.No and the row checkbox are grid chrome). */
+export const API_COLUMNS = [
+  ...SALE_COLUMNS,
   { key: "productName", label: "Api Name", type: "product" },
   { key: "quantity", label: "Quantity (Kg)", type: "number" },
   { key: "totalValue", label: "Total Value (USD)", type: "number" },
@@ -38,10 +44,7 @@ export const API_COLUMNS = [
 
 /** FDF grid columns in the spec's order (Sr.No and the row checkbox are grid chrome). */
 export const FDF_COLUMNS = [
-  { key: "year", label: "Year", type: "year" },
-  { key: "month", label: "Month", type: "month" },
-  { key: "country", label: "Country", type: "country" },
-  { key: "purchaser", label: "Purchaser", type: "text" },
+  ...SALE_COLUMNS,
   { key: "productName", label: "Product", type: "product" },
   { key: "strength", label: "Strength", type: "text" },
   { key: "formulationType", label: "Formulation Type", type: "formulation" },
@@ -290,12 +293,6 @@ function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: 
   }
 }
 
-/** What a valid cell holds, as an i18n key and its values: the grids describe an invalid cell with it. */
-export interface CellRule {
-  text: string;
-  values?: Record<string, number>;
-}
-
 /** The rule `isValidCell` (and, for the required columns, `invalidColumns`) applies to the column, in words. */
 export function cellRule(kind: SalesKind, column: SalesColumn<SalesColumnKey>, lists: SalesReferenceLists): CellRule {
   const required = REQUIRED_COLUMNS[kind].includes(column.key);
@@ -346,7 +343,6 @@ function problemFor(kind: SalesKind, rowNumber: number, keys: SalesColumnKey[]):
   return keys.length ? { rowNumber, keys, columns: keys.map((key) => columnLabel(kind, key)) } : undefined;
 }
 
-export const VALIDATION_DIALOG_TITLE = "Invalid data!";
 export const VALIDATION_HEADINGS: Record<SalesKind, string> = {
   API: "Please Check API Table",
   FDF: "Please Check FDF Table:",

@@ -1,48 +1,40 @@
-import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from "react";
+import { useCallback, useMemo, useState, type Dispatch, type SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/reports/sales/model.server";
-import { carriesRows, NOTHING_TO_REPORT_NEEDS_EMPTY, type DecisionIntent, type RowProblem, type TableProblems } from "~/reports/frame/contract";
-import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, NOTHING_TO_REPORT_DESCRIPTION, type SalesIntent, type SalesPayload } from "~/reports/sales/contract";
-import { useDisplay } from "~/hooks/use-display";
-import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
-import { InvalidDataDialog } from "~/reports/frame/dialogs";
-import { postReport, type ReportScreen } from "~/reports/frame/report-page";
-import { WorkflowToolbar } from "~/reports/frame/workflow-toolbar";
-import { nextRowKey, useGridHeight, type EditableRow } from "~/reports/frame/editable-grid";
+import { NOTHING_TO_REPORT_NEEDS_EMPTY, type RowProblem } from "~/reports/frame/contract";
+import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, type SalesPayload } from "~/reports/sales/contract";
+import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, type SalesKind } from "~/reports/sales/rows";
+import type { ReportScreen } from "~/reports/frame/report-page";
+import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
+import { nextRowKey, type EditableRow } from "~/reports/frame/editable-grid";
 import { emptyEditableRow, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
 
-/**
- * What was typed into the form without JavaScript before the grid took over (a slow link): the
- * changed inputs of the form still on the page, by row position, and the rows ticked for deletion.
- */
-function typedBeforeHydration(kind: SalesKind): { cells: Map<number, Record<string, string>>; deleteIds: number[] } {
-  const cells = new Map<number, Record<string, string>>();
-  const deleteIds: number[] = [];
-  if (typeof document === "undefined") return { cells, deleteIds };
-  for (const column of columnsFor(kind)) {
-    const fields = document.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`[name^="${kind.toLowerCase()}["][name$="[${column.key}]"]`);
-    fields.forEach((field) => {
-      const initial = field instanceof HTMLSelectElement ? ([...field.options].find((option) => option.defaultSelected)?.value ?? "") : field.defaultValue;
-      if (field.value === initial) return;
-      const index = Number(/\[(\d+)\]/.exec(field.name)?.[1]);
-      if (!Number.isSafeInteger(index) || field.name !== formFieldName(kind, index, column.key)) return;
-      cells.set(index, { ...cells.get(index), [column.key]: field.value });
-    });
-  }
-  if (kind === "API") {
-    document.querySelectorAll<HTMLInputElement>('input[name="deleteIds"]:checked').forEach((box) => {
-      const id = Number(box.value);
-      if (Number.isSafeInteger(id)) deleteIds.push(id);
-    });
-  }
-  return { cells, deleteIds };
+/** The saved rows ticked for deletion in the plain form before the grid took over (a slow link). */
+function deletionsBeforeHydration(): number[] {
+  if (typeof document === "undefined") return [];
+  const boxes = [...document.querySelectorAll<HTMLInputElement>('input[name="deleteIds"]:checked')];
+  return boxes.map((box) => Number(box.value)).filter((id) => Number.isSafeInteger(id));
 }
 
-function initialRows(kind: SalesKind, loaded: readonly Record<string, unknown>[], pad: boolean, typed: Map<number, Record<string, string>>): EditableRow[] {
+/**
+ * A table's rows in the grid: the saved rows, empty rows to type into (when editable), and what was
+ * typed into the plain form before the grid took over. Returns them with whether anything was typed.
+ */
+function initialRows(kind: SalesKind, loaded: readonly Record<string, unknown>[], editable: boolean): { rows: EditableRow[]; typed: boolean } {
   const rows: EditableRow[] = loaded.map((row) => ({ ...(row as Record<string, string | number>), _key: nextRowKey() }));
-  if (pad) for (let i = 0; i < GRID_PADDING_ROWS; i++) rows.push(emptyEditableRow(kind));
-  for (const [index, cells] of typed) if (rows[index]) rows[index] = { ...rows[index], ...cells };
-  return rows;
+  if (!editable) return { rows, typed: false };
+  for (let i = 0; i < GRID_PADDING_ROWS; i++) rows.push(emptyEditableRow(kind));
+  const typed = typedBeforeHydration(kind.toLowerCase());
+  if (!typed.size) return { rows, typed: false };
+  const typedRows = rows.map((row, index) => {
+    const next = { ...row };
+    for (const column of columnsFor(kind)) {
+      const value = typed.get(formFieldName(kind, index, column.key));
+      if (value !== undefined) next[column.key] = value;
+    }
+    return next;
+  });
+  return { rows: typedRows, typed: true };
 }
 
 const sameCells = (kind: SalesKind, a: Record<string, unknown>, b: Record<string, unknown>) =>
@@ -68,7 +60,6 @@ export function changedRows(kind: SalesKind, rows: readonly EditableRow[], loade
 
 interface SalesGridEditorProps {
   view: SalesReportView;
-  viewerRole: "ADMIN" | "STAFF" | "PARTNER";
   initialTab: SalesKind;
   screen: ReportScreen;
 }
@@ -78,27 +69,24 @@ interface SalesGridEditorProps {
  * Rows, Save, Submit Report (partner) or Approve / Reject (admin). The page remounts it when the
  * report's version changes (after a save); a refused save keeps the unsaved grid as it is.
  */
-export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesGridEditorProps) {
-  const { result, busy } = screen;
-  const { t, i18n } = useTranslation();
-  const display = useDisplay();
-  const height = useGridHeight();
+export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorProps) {
+  const { t } = useTranslation();
   const readOnly = !view.canEditRows;
   const productEditable = view.canEditRows && !view.quarter.historic;
 
   const [tab, setTab] = useState<SalesKind>(initialTab);
   // Whatever was typed into the plain form before the grid replaced it is kept, as unsaved changes.
-  const [typed] = useState(() => ({ API: typedBeforeHydration("API"), FDF: typedBeforeHydration("FDF") }));
-  const [rows, setRows] = useState<Record<SalesKind, EditableRow[]>>(() => ({
-    API: initialRows("API", view.rows.API, !readOnly, typed.API.cells),
-    FDF: initialRows("FDF", view.rows.FDF, !readOnly, typed.FDF.cells),
+  const [initial] = useState(() => ({
+    API: initialRows("API", view.rows.API, !readOnly),
+    FDF: initialRows("FDF", view.rows.FDF, !readOnly),
+    deletedIds: readOnly ? [] : deletionsBeforeHydration(),
   }));
-  const [deletedIds, setDeletedIds] = useState<number[]>(() => (readOnly ? [] : typed.API.deleteIds));
+  const [rows, setRows] = useState<Record<SalesKind, EditableRow[]>>({ API: initial.API.rows, FDF: initial.FDF.rows });
+  const [deletedIds, setDeletedIds] = useState<number[]>(initial.deletedIds);
   const [selected, setSelected] = useState<Record<SalesKind, ReadonlySet<number>>>({ API: new Set(), FDF: new Set() });
-  const [dirty, setDirty] = useState(() => !readOnly && typed.API.cells.size + typed.FDF.cells.size + typed.API.deleteIds.length > 0);
+  const [dirty, setDirty] = useState(initial.API.typed || initial.FDF.typed || initial.deletedIds.length > 0);
   const [addCount, setAddCount] = useState("0");
   const [addClamped, setAddClamped] = useState(false);
-  const [problems, setProblems] = useState<TableProblems | null>(null);
   const loaded = useMemo(
     () => ({
       API: new Map(view.rows.API.map((row) => [row.id!, row as Record<string, unknown>])),
@@ -117,17 +105,10 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
     return { API: setterFor("API"), FDF: setterFor("FDF") };
   }, []);
 
-  const clearSelection = () => setSelected({ API: new Set(), FDF: new Set() });
+  const clearSelection = useCallback(() => setSelected({ API: new Set(), FDF: new Set() }), []);
 
-  // What the server answered (a successful post redirects and remounts this editor with the saved rows).
-  useEffect(() => {
-    if (result?.kind !== "problems") return;
-    setProblems(result.problems);
-    clearSelection();
-  }, [result]);
-
-  /** The new and changed rows, checked by the same rules as the server: invalid rows open 'Invalid data!' and nothing is posted. */
-  const changes = (): SalesPayload | null => {
+  /** The new and changed rows, checked by the same rules as the server. */
+  const checkedChanges = (): CheckedChanges => {
     const api = changedRows("API", rows.API, loaded.API);
     const fdf = changedRows("FDF", rows.FDF, loaded.FDF);
     const at =
@@ -138,19 +119,8 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
       API: validateTable("API", api.inputs, view.lists, usdRate).map(at(api.positions)),
       FDF: validateTable("FDF", fdf.inputs, view.lists, usdRate).map(at(fdf.positions)),
     };
-    if (found.API.length || found.FDF.length) {
-      setProblems(found);
-      clearSelection();
-      return null;
-    }
-    return { API: api.inputs, FDF: fdf.inputs, positions: { API: api.positions, FDF: fdf.positions }, deletedIds };
-  };
-
-  const send = (intent: SalesIntent, { withRows, comment }: { withRows: boolean; comment?: string }): boolean => {
-    const payload = withRows ? changes() : undefined;
-    if (payload === null) return false;
-    postReport(screen, intent, { payload, comment, tab });
-    return true;
+    if (found.API.length || found.FDF.length) return { problems: found };
+    return { payload: { API: api.inputs, FDF: fdf.inputs, positions: { API: api.positions, FDF: fdf.positions }, deletedIds } satisfies SalesPayload };
   };
 
   const addRows = () => {
@@ -180,20 +150,14 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
   );
 
   return (
-    <div className="report-editor" data-dirty={unsaved ? "true" : undefined}>
-      <WorkflowToolbar
-        view={view}
-        viewerRole={viewerRole}
-        label="Sales Report"
-        dirty={unsaved}
-        busy={busy}
-        nothingToReportBlocker={gridHasRows ? NOTHING_TO_REPORT_NEEDS_EMPTY : null}
-        result={result}
-        nothingToReportDescription={NOTHING_TO_REPORT_DESCRIPTION}
-        onSave={() => send("save", { withRows: true })}
-        onDecision={(intent: DecisionIntent, comment) => send(intent, { withRows: carriesRows(intent, unsaved), comment })}
-      />
-
+    <EditorShell
+      screen={screen}
+      dirty={unsaved}
+      nothingToReportBlocker={gridHasRows ? NOTHING_TO_REPORT_NEEDS_EMPTY : null}
+      tab={tab}
+      checkedChanges={checkedChanges}
+      onProblems={clearSelection}
+    >
       <div className="report-tabs" role="tablist" aria-label={t("Sales Report")}>
         {SALES_KINDS.map((kind) => (
           <button
@@ -252,13 +216,8 @@ export function SalesGridEditor({ view, viewerRole, initialTab, screen }: SalesG
           lists={view.lists}
           readOnly={readOnly}
           productEditable={productEditable}
-          height={height}
-          direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
-          dark={display.theme === "dark"}
         />
       </div>
-
-      <InvalidDataDialog problems={problems} headings={VALIDATION_HEADINGS} onClose={() => setProblems(null)} />
-    </div>
+    </EditorShell>
   );
 }

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ClipboardEvent, type Dispatch, type SetStateAction } from "react";
-import DataGrid, {
+import {
   SelectCellFormatter,
   useHeaderRowSelection,
   useRowSelection,
@@ -16,7 +16,7 @@ import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, CellValue, nextRowKey, tabLeavesGrid, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
+import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -169,9 +169,6 @@ interface SalesGridProps {
   lists: SalesScreenLists;
   readOnly: boolean;
   productEditable: boolean;
-  height: number;
-  direction: "ltr" | "rtl";
-  dark: boolean;
 }
 
 /**
@@ -179,19 +176,7 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({
-  kind,
-  rows,
-  setRows,
-  selectedKeys,
-  onSelectedKeysChange,
-  lists,
-  readOnly,
-  productEditable,
-  height,
-  direction,
-  dark,
-}: SalesGridProps) {
+export function SalesGrid({ kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable }: SalesGridProps) {
   const { t } = useTranslation();
   const gridRef = useRef<DataGridHandle>(null);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
@@ -249,7 +234,7 @@ export function SalesGrid({
 
   const onCellKeyDown = useCallback(
     (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
-      if (tabLeavesGrid(args, event) || args.mode !== "SELECT") return;
+      if (args.mode !== "SELECT") return;
       // Ctrl+V: the browser's paste event brings the clipboard's block (handled below), not one cell.
       if ((event.ctrlKey || event.metaKey) && (event.key === "v" || event.key === "V")) {
         event.preventGridDefault();
@@ -303,32 +288,28 @@ export function SalesGrid({
   };
 
   return (
-    <div className="report-grid" data-testid={`report-grid-${kind}`} onPaste={onPaste} onCopy={onCopy}>
-      <DraftRowContext.Provider value={draft}>
-        <DataGrid
-          ref={gridRef}
-          className={`report-grid__grid ${dark ? "rdg-dark" : "rdg-light"}`}
-          aria-label={t("{{kind}} sales", { kind })}
-          columns={columns}
-          rows={rows}
-          onRowsChange={setRows}
-          rowKeyGetter={(row) => row._key}
-          selectedRows={selectedKeys}
-          onSelectedRowsChange={onSelectedKeysChange}
-          isRowSelectionDisabled={() => readOnly}
-          onSelectedCellChange={({ rowIdx, column }) => {
-            selectedCell.current = { rowIdx, idx: column.idx };
-          }}
-          onCellKeyDown={onCellKeyDown}
-          direction={direction}
-          headerRowHeight={HEADER_ROW_HEIGHT}
-          style={{ blockSize: height }}
-          renderers={{
-            noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
-          }}
-        />
-      </DraftRowContext.Provider>
-      {rules.element}
-    </div>
+    <DraftRowContext.Provider value={draft}>
+      <ReportGrid
+        ref={gridRef}
+        testId={`report-grid-${kind}`}
+        rules={rules.element}
+        wrapper={{ onPaste, onCopy }}
+        aria-label={t("{{kind}} sales", { kind })}
+        columns={columns}
+        rows={rows}
+        onRowsChange={setRows}
+        selectedRows={selectedKeys}
+        onSelectedRowsChange={onSelectedKeysChange}
+        isRowSelectionDisabled={() => readOnly}
+        onSelectedCellChange={({ rowIdx, column }) => {
+          selectedCell.current = { rowIdx, idx: column.idx };
+        }}
+        onCellKeyDown={onCellKeyDown}
+        headerRowHeight={HEADER_ROW_HEIGHT}
+        renderers={{
+          noRowsFallback: <div className="report-grid__empty">{t("No Data Available. Please contact Admin for more information!")}</div>,
+        }}
+      />
+    </DraftRowContext.Provider>
   );
 }

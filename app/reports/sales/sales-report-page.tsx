@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
 import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
-import { InvalidDataAlert, PlainDecisionForms, ReportPage, useReportScreen } from "~/reports/frame/report-page";
+import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
+import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";
 import { SalesDatalists } from "./sales-datalists";
 import { SalesFormTable } from "./sales-form-table";
@@ -50,39 +51,32 @@ function useSalesGridEditor(hydrated: boolean): typeof SalesGridEditor | null {
   return hydrated ? loadedEditor : null;
 }
 
+const SALES_TEXTS: ReportTexts = { name: "Sales Report", problemHeadings: VALIDATION_HEADINGS, nothingToReportDescription: NOTHING_TO_REPORT_DESCRIPTION };
+
+/** The Sales Report screen in the report frame: API and FDF tabs of the grid editor, or of the plain form. */
 export function SalesReportPage({
   data,
   actionData,
-  downloadPath,
-  templatePath,
-  backTo,
   verification: Verification,
-}: {
-  data: SalesReportPageData;
-  actionData: unknown;
-  downloadPath: string;
-  templatePath: string;
-  backTo?: string;
+}: ReportPageProps<SalesReportPageData> & {
   /** The administrator's product verification, passed by the administrator's route only (partners never load it). */
   verification?: typeof ProductVerificationWarning;
 }) {
   const { t } = useTranslation();
-  const screen = useReportScreen(data, actionData);
-  const { hydrated, result, formProblems, submitted } = screen;
+  const screen = useReportScreen(data, actionData, SALES_TEXTS);
+  const { hydrated, result, submitted } = screen;
   const { viewerRole, verification } = data;
   const GridEditor = useSalesGridEditor(hydrated);
   const view = useMemo(() => ({ ...data.view, rows: unpackSalesRows(data.view.rows) }), [data.view]);
   const tab: SalesKind = submitted?.tab === "FDF" || (!submitted && data.tab === "FDF") ? "FDF" : "API";
+  const savedRows = view.rows.API.length + view.rows.FDF.length;
 
   return (
     <ReportPage
       data={data}
       screen={screen}
       title={t("Sales Report for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name })}
-      downloadPath={downloadPath}
-      templatePath={templatePath}
-      backTo={backTo}
-      uploadModes={{ savedRows: view.rows.API.length + view.rows.FDF.length }}
+      uploadModes={{ savedRows }}
       notices={
         <>
           {viewerRole === "ADMIN" && Verification ? (
@@ -98,13 +92,9 @@ export function SalesReportPage({
           {data.savedWarnings && !result ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
         </>
       }
-    >
-      <SalesDatalists lists={view.lists} />
-      {GridEditor ? (
-        <GridEditor key={`${view.quarter.id}:${view.report.version}`} view={view} viewerRole={viewerRole} initialTab={data.tab} screen={screen} />
-      ) : (
+      editor={GridEditor ? <GridEditor view={view} initialTab={data.tab} screen={screen} /> : null}
+      plainForm={
         <>
-          {formProblems ? <InvalidDataAlert problems={formProblems} headings={VALIDATION_HEADINGS} /> : null}
           <nav className="report-tabs" aria-label={t("Sales Report")}>
             {SALES_KINDS.map((kind) => (
               <Link
@@ -120,21 +110,15 @@ export function SalesReportPage({
           <SalesFormTable
             kind={tab}
             rows={view.rows[tab]}
-            page={data.page}
             lists={view.lists}
-            canEdit={view.canEditRows}
             productEditable={view.canEditRows && !view.quarter.historic}
-            problems={formProblems?.[tab] ?? []}
             form={{ ...screen.plainForm, pageHref: (page) => screen.href({ tab, page }) }}
           />
-          <PlainDecisionForms
-            data={data}
-            screen={screen}
-            nothingToReport={view.rows.API.length + view.rows.FDF.length === 0}
-            description={NOTHING_TO_REPORT_DESCRIPTION}
-          />
         </>
-      )}
+      }
+      nothingToReport={savedRows === 0}
+    >
+      <SalesDatalists lists={view.lists} />
     </ReportPage>
   );
 }
