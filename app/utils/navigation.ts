@@ -1,4 +1,5 @@
 import type { Role } from "~/models/user.server";
+import { REPORT_REGISTRY, REPORT_TYPES, type ReportTypeKey } from "~/reports/frame/registry";
 
 export type NavIcon = "dashboard" | "partners" | "products" | "reports" | "timeline" | "filing" | "sales" | "user" | "logout";
 
@@ -14,14 +15,14 @@ export interface NavGroup {
 }
 export type NavItem = NavLinkItem | NavGroup;
 
+const REPORT_ICONS: Record<ReportTypeKey, NavIcon> = { pdt: "timeline", filing: "filing", sales: "sales" };
+
 /** The sidebar of spec section 2, per role (partners have no settings entry). */
 export function navigationFor(role: Role): NavItem[] {
   if (role === "PARTNER") {
     return [
       { label: "Dashboard", to: "/partner/dashboard", icon: "dashboard" },
-      { label: "Development Timeline", to: "/partner/development-timeline", icon: "timeline" },
-      { label: "Filing Plans", to: "/partner/filing-plans", icon: "filing" },
-      { label: "Sales Report", to: "/partner/sales-report", icon: "sales" },
+      ...REPORT_TYPES.map((type) => ({ label: REPORT_REGISTRY[type].labels.title, to: REPORT_REGISTRY[type].partnerPath, icon: REPORT_ICONS[type] })),
       {
         label: "User Profile",
         icon: "user",
@@ -40,9 +41,7 @@ export function navigationFor(role: Role): NavItem[] {
       label: "Reports",
       icon: "reports",
       children: [
-        { label: "Development Timeline", to: "/admin/report/development-timeline" },
-        { label: "Filing Plans", to: "/admin/report/filing-plans" },
-        { label: "Sales Report", to: "/admin/report/sales-report" },
+        ...REPORT_TYPES.map((type) => ({ label: REPORT_REGISTRY[type].labels.title, to: REPORT_REGISTRY[type].consolidatedPath })),
         { label: "Partner Performance", to: "/admin/partner-performance" },
       ],
     },

@@ -7,20 +7,28 @@ interface ReportTypeInfo {
     name: string;
     /** Report status columns, their tooltips and the reminders: "Filing Plans". */
     status: string;
-    /** The screen's title, and the API's tag and summaries: "Development Timeline". */
+    /** The screen's title, the sidebar's, and the API's tag and summaries: "Development Timeline". */
     title: string;
   };
   /** The partner's own report. */
   partnerPath: string;
   /** A partner's report for ADMIN and STAFF: the path followed by `/{partnerId}`. */
   adminPath: string;
+  /** The consolidated report of every partner, for ADMIN and STAFF. */
+  consolidatedPath: string;
   /** The workbook: the file's stem (partner and quarter follow it) and the title its Info sheet gives. */
   workbook: { file: string; title: string };
 }
 
-/** A report type whose pages and workbook file are named by one slug. */
+/** A report type whose pages, consolidated report and workbook file are named by one slug. */
 function reportType(slug: string, labels: ReportTypeInfo["labels"], workbookTitle: string): ReportTypeInfo {
-  return { labels, partnerPath: `/partner/${slug}`, adminPath: `/admin/${slug}`, workbook: { file: slug, title: workbookTitle } };
+  return {
+    labels,
+    partnerPath: `/partner/${slug}`,
+    adminPath: `/admin/${slug}`,
+    consolidatedPath: `/admin/report/${slug}`,
+    workbook: { file: slug, title: workbookTitle },
+  };
 }
 
 /** The report types, in the order the portal lists them. */
