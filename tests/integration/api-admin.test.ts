@@ -35,7 +35,7 @@ import { counted } from "../support/statements";
 
 const UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 
-const demo = demoSignInBeforeEach();
+const demo = demoSignInBeforeEach(["admin", "staff", "partner1"]);
 
 /** The answer is documented and has this status. */
 function expectAnswer(method: string, documentedPath: string, answer: ApiAnswer, status: number) {

@@ -89,24 +89,27 @@ async function partnerIdOf(email: string) {
   return partner.id;
 }
 
-/** Tokens of the demo accounts and the demo partners' ids. */
-async function demoSignIn() {
-  const [admin, staff, partner1, partner2, partner3] = await Promise.all([
-    apiToken("admin@example.org", "admin-pass-1"),
-    apiToken("staff@example.org", "staff-pass-1"),
-    apiToken("partner1@example.org", "partner-pass-1"),
-    apiToken("partner2@example.org", "partner-pass-2"),
-    apiToken("partner3@example.org", "partner-pass-3"),
-  ]);
+const DEMO_ACCOUNTS = {
+  admin: ["admin@example.org", "admin-pass-1"],
+  staff: ["staff@example.org", "staff-pass-1"],
+  partner1: ["partner1@example.org", "partner-pass-1"],
+  partner2: ["partner2@example.org", "partner-pass-2"],
+  partner3: ["partner3@example.org", "partner-pass-3"],
+} as const;
+type DemoAccount = keyof typeof DEMO_ACCOUNTS;
+
+/** Tokens of the demo accounts asked for (each sign-in costs a password hash check) and the demo partners' ids. */
+async function demoSignIn(accounts: readonly DemoAccount[]) {
+  const tokens = await Promise.all(accounts.map((account) => apiToken(DEMO_ACCOUNTS[account][0], DEMO_ACCOUNTS[account][1])));
   const [acme, borealis, cedar] = await Promise.all(["partner1@example.org", "partner2@example.org", "partner3@example.org"].map(partnerIdOf));
-  return { admin, staff, partner1, partner2, partner3, acme, borealis, cedar };
+  return { ...(Object.fromEntries(accounts.map((account, index) => [account, tokens[index]])) as Record<DemoAccount, string>), acme, borealis, cedar };
 }
 
 /** The demo sign-in, done again before each test of the file once the seed is back: its fields are filled by the time a test runs. */
-export function demoSignInBeforeEach() {
+export function demoSignInBeforeEach(accounts: readonly DemoAccount[] = Object.keys(DEMO_ACCOUNTS) as DemoAccount[]) {
   const demo = {} as Awaited<ReturnType<typeof demoSignIn>>;
   beforeEach(async () => {
-    Object.assign(demo, await demoSignIn());
+    Object.assign(demo, await demoSignIn(accounts));
   });
   return demo;
 }
