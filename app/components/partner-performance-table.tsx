@@ -3,13 +3,11 @@ import { BarChart } from "~/components/charts/bar-chart";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
-import { queryHref } from "~/reports/consolidated/paging";
+import { pickValues, reportLinks } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
 
 const PERFORMANCE_PATH = "/admin/partner-performance";
-const PERFORMANCE_CSV_PATH = `${PERFORMANCE_PATH}/csv`;
-const PERFORMANCE_XLSX_PATH = `${PERFORMANCE_PATH}/xlsx`;
 
 /** The reports a partner owes each quarter (pdt, filing, sales). */
 const REPORTS_PER_QUARTER = 3;
@@ -17,24 +15,9 @@ const REPORTS_PER_QUARTER = 3;
 /** The page's state as the loader read it from the query string (sort resolved). */
 export type PerformanceState = Omit<PerformanceQuery, "sort"> & { sort: PerformanceSort };
 
-type QueryValues = Record<string, string | number | null | undefined>;
-
-/** The default order (company A to Z, then the quarter newest first) is left out of links. */
-const isDefaultSort = (values: QueryValues) => values.sort === "company" && values.dir === "asc";
-
-/** The filters and the sort of a state (no page): what the downloads carry. */
-function performanceDownloadValues(state: PerformanceState): QueryValues {
-  const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir };
-  if (isDefaultSort(values)) values.sort = values.dir = undefined;
-  return values;
-}
-
-/** The page's link for a state with some values changed (the default sort and page 1 left out). */
-function performanceHref(state: PerformanceState, changes: QueryValues = {}): string {
-  const values: QueryValues = { quarter: state.quarter, partner: state.partner, sort: state.sort, dir: state.dir, page: state.page, ...changes };
-  if (isDefaultSort(values)) values.sort = values.dir = undefined;
-  return queryHref(PERFORMANCE_PATH, values);
-}
+/** The downloads keep the page's order (company A to Z, then the quarter newest first, by default). */
+const performanceLinks = (state: PerformanceState) =>
+  reportLinks(PERFORMANCE_PATH, pickValues(state, ["quarter", "partner"]), state, { downloadsKeepSort: true });
 
 /** Quarter and partner (see FilterBar). */
 export function PerformanceFilters({ state, options }: { state: PerformanceState; options: PartnerPerformanceView["options"] }) {
@@ -66,8 +49,8 @@ export function PerformanceFilters({ state, options }: { state: PerformanceState
 
 /** "Download CSV" and "Download Excel": the rows of the current filters, every page, in the current sort. */
 export function PerformanceDownloads({ state }: { state: PerformanceState }) {
-  const values = performanceDownloadValues(state);
-  return <DownloadLinks csvHref={queryHref(PERFORMANCE_CSV_PATH, values)} xlsxHref={queryHref(PERFORMANCE_XLSX_PATH, values)} basename="partner-performance" />;
+  const links = performanceLinks(state);
+  return <DownloadLinks csvHref={links.csv} xlsxHref={links.xlsx} basename="partner-performance" />;
 }
 
 /**
@@ -116,7 +99,7 @@ function PerformanceSortHeader({ state, sort, label, numeric = false }: { state:
       active={state.sort === sort}
       dir={state.dir}
       sortKey={sort}
-      hrefFor={(dir) => performanceHref(state, { sort, dir, page: 1 })}
+      hrefFor={(dir) => performanceLinks(state).sorted(sort, dir)}
       className={numeric ? "table__number" : undefined}
     />
   );
@@ -124,7 +107,7 @@ function PerformanceSortHeader({ state, sort, label, numeric = false }: { state:
 
 /** The pager, as links that keep the filters and the sort. */
 export function PerformancePager({ state, page, pages }: { state: PerformanceState; page: number; pages: number }) {
-  return <Pager page={page} pages={pages} pageHref={(to) => performanceHref(state, { page: to })} showSinglePage />;
+  return <Pager page={page} pages={pages} pageHref={performanceLinks(state).page} showSinglePage />;
 }
 
 /** The average as the page shows it: one decimal, empty when no report was approved. */

@@ -193,6 +193,17 @@ export async function closeDatabase() {
   if (opening) await (await opening).close();
 }
 
+/** Runs `work` with the process's database switched to `handle`, then back (a test comparing the two drivers). */
+export async function usingDatabase<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  const own = globalForDb.__portalDb;
+  globalForDb.__portalDb = handle;
+  try {
+    return await work();
+  } finally {
+    globalForDb.__portalDb = own;
+  }
+}
+
 export function databaseDriver() {
   return globalForDb.__portalDb?.driver;
 }

@@ -4,7 +4,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { beforeEach, describe, expect, it } from "vitest";
 import postgres from "postgres";
-import { databaseDriver, db, openDatabase } from "~/db/client.server";
+import { databaseDriver, db, openDatabase, usingDatabase } from "~/db/client.server";
 import { seedDemoData, seedReferenceData } from "~/models/seed.server";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, partners, products, productVerifications, reports, salesRows, users } from "~/db/schema";
@@ -160,20 +160,6 @@ beforeEach(readQuartersAndPartners);
 /** The PostgreSQL server the downloads are compared on when the suite runs on the embedded database (in CI the suite runs on PostgreSQL). */
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres";
 
-/** The process's open database, which the app's `db` reads at every call (app/db/client.server.ts). */
-const processDatabase = globalThis as unknown as { __portalDb?: unknown };
-
-/** Runs `work` with the app's database switched to `handle`. */
-async function onDatabase<T>(handle: unknown, work: () => Promise<T>): Promise<T> {
-  const own = processDatabase.__portalDb;
-  processDatabase.__portalDb = handle;
-  try {
-    return await work();
-  } finally {
-    processDatabase.__portalDb = own;
-  }
-}
-
 /**
  * A database of the driver the suite does not run on (the embedded PGlite beside PostgreSQL, a
  * database of the local PostgreSQL beside PGlite), migrated and seeded as every test's database is.
@@ -183,7 +169,7 @@ async function openOtherDriver() {
   const name = `test_sales_downloads_${process.pid}_${process.env.VITEST_POOL_ID ?? 0}`;
   const handle = suiteOnPostgres ? await openDatabase({ pgliteDir: "memory://" }) : await openDatabase({ url: await databaseBeside(LOCAL_POSTGRES, name) });
   await handle.migrate();
-  await onDatabase(handle, () =>
+  await usingDatabase(handle, () =>
     db.transaction(async (tx) => {
       await seedReferenceData(tx);
       await seedDemoData(tx, { hash: memoisedHash });
@@ -840,7 +826,7 @@ describe("the consolidated Sales Report downloads", () => {
     expect(other.handle.driver).not.toBe(databaseDriver());
     let there: typeof here;
     try {
-      there = await onDatabase(other.handle, async () => {
+      there = await usingDatabase(other.handle, async () => {
         await readQuartersAndPartners();
         await seedAwkwardRows();
         return downloadedFiles();

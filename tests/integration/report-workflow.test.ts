@@ -169,14 +169,19 @@ describe("admin and staff transitions", () => {
     expect((await performReportAction({ actor: admin, key: resubmitted, action: "reject", comment: "Please add notes." })).status).toBe("Rejected");
   });
 
-  it("approve and reject wait for pending product verifications", async () => {
+  it("approve and reject of a Sales Report wait for its pending product verifications; the partner's other reports do not", async () => {
     const admin = await actorFor("admin@example.org");
-    const key: ReportKey = { partnerId: acme, quarterId: openQuarterId, type: "pdt" };
+    const key: ReportKey = { partnerId: acme, quarterId: openQuarterId, type: "sales" };
+    await performReportAction({ actor: await actorFor("partner1@example.org"), key, action: "submit", comment: "Our quarter." });
     const report = await reportOf(key);
     await db.insert(productVerifications).values({ partnerId: acme, reportId: report.id, productName: "New molecule", category: "FDF" });
-    const error = await refusal(performReportAction({ actor: admin, key, action: "approve", comment: "ok" }));
-    expect(error.message).toBe("Product verification pending!");
+    for (const action of ["approve", "reject"] as const) {
+      const error = await refusal(performReportAction({ actor: admin, key, action, comment: "ok" }));
+      expect(error.message).toBe("Product verification pending!");
+    }
     expect((await reportOf(key)).status).toBe("Submitted");
+    const timeline: ReportKey = { partnerId: acme, quarterId: openQuarterId, type: "pdt" };
+    expect((await performReportAction({ actor: admin, key: timeline, action: "approve", comment: "ok" })).status).toBe("Approved");
   });
 
   it("approve and reject are refused in a historic quarter; reopen takes an approved report back to Saved", async () => {

@@ -25,8 +25,13 @@ export function pageWindow(requested: number, total: number, pageSize: number) {
   return { page, pages, offset: (page - 1) * pageSize, limit: pageSize };
 }
 
+/** A link's query values by name (empty and undefined ones are left out of the link). */
+export type QueryValues = Record<string, string | number | null | undefined>;
+
+type SortDir = "asc" | "desc";
+
 /** A link to the report with these query values (empty and undefined values left out; page 1 too). */
-export function queryHref(path: string, values: Record<string, string | number | null | undefined>): string {
+export function queryHref(path: string, values: QueryValues): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null || value === "") continue;
@@ -51,3 +56,35 @@ export interface ReportFilterLists {
   product_filter: FilterOption[];
   report_status_filter: FilterOption<ReportStatus>[];
 }
+
+/** The values of `source` named in `keys`: the filters a report's links carry. */
+export function pickValues<Key extends string>(source: Partial<Record<Key, string | number | null>>, keys: readonly Key[]): QueryValues {
+  return Object.fromEntries(keys.map((key) => [key, source[key]]));
+}
+
+/** The sort as a link carries it: nothing for the default order, company A to Z. */
+const sortValues = (sort: string | undefined, dir: SortDir | undefined): QueryValues =>
+  (sort ?? "company") === "company" && (dir ?? "asc") === "asc" ? {} : { sort, dir };
+
+/**
+ * A report page's links at `path`: its pages and its sorted orders keep `filters` and the sort;
+ * the downloads (`path`/csv and `path`/xlsx) carry the filters, and the sort when `downloadsKeepSort`.
+ * A new sort starts at page 1.
+ */
+export function reportLinks(
+  path: string,
+  filters: QueryValues,
+  at: { sort?: string; dir?: SortDir },
+  { downloadsKeepSort = false }: { downloadsKeepSort?: boolean } = {},
+) {
+  const downloadValues = downloadsKeepSort ? { ...filters, ...sortValues(at.sort, at.dir) } : filters;
+  return {
+    page: (page: number) => queryHref(path, { ...filters, ...sortValues(at.sort, at.dir), page }),
+    sorted: (sort: string, dir: SortDir) => queryHref(path, { ...filters, ...sortValues(sort, dir) }),
+    csv: queryHref(`${path}/csv`, downloadValues),
+    xlsx: queryHref(`${path}/xlsx`, downloadValues),
+  };
+}
+
+/** A report page's links (see reportLinks). */
+export type ReportLinks = ReturnType<typeof reportLinks>;

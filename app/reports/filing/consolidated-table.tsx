@@ -2,31 +2,17 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/reports/filing/consolidated.server";
-import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { pickValues, queryHref, reportLinks, type FilterOption, type QueryValues, type ReportLinks } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
 
 const FILING_REPORT_PATH = "/admin/report/filing-plans";
-const FILING_REPORT_CSV_PATH = "/admin/report/filing-plans/csv";
-const FILING_REPORT_XLSX_PATH = "/admin/report/filing-plans/xlsx";
 
-type Values = Record<string, string | number | null | undefined>;
+const FILING_FILTERS = ["quarter", "partner", "country", "reportStatus", "product", "productStatus"] as const;
 
-/** The query's values as the links carry them (the quarter as the link named it: none for the open quarter). */
-function valuesOf(query: FilingQuery): Values {
-  return {
-    quarter: query.quarter,
-    partner: query.partner,
-    country: query.country,
-    reportStatus: query.reportStatus,
-    product: query.product,
-    productStatus: query.productStatus,
-    sort: query.sort,
-    dir: query.sort ? query.dir : undefined,
-  };
-}
+const filingReportLinks = (query: FilingQuery) => reportLinks(FILING_REPORT_PATH, pickValues(query, FILING_FILTERS), query);
 
 /**
  * The Filing Plans consolidated report: the filters (a GET form: quarter, partner, country,
@@ -37,24 +23,19 @@ function valuesOf(query: FilingQuery): Values {
 export function FilingReport({ view, query }: { view: FilingConsolidatedView; query: FilingQuery }) {
   const { t } = useTranslation();
   const format = useFormatters();
-  const values = { ...valuesOf(query), page: view.page.page };
-  const filters = { ...values, page: undefined };
+  const links = filingReportLinks(query);
   return (
     <>
       <PageHeader title={t("Filing Plans")}>
-        <DownloadLinks
-          csvHref={queryHref(FILING_REPORT_CSV_PATH, { ...filters, sort: undefined, dir: undefined })}
-          xlsxHref={queryHref(FILING_REPORT_XLSX_PATH, { ...filters, sort: undefined, dir: undefined })}
-          basename="filing-plans"
-        />
+        <DownloadLinks csvHref={links.csv} xlsxHref={links.xlsx} basename="filing-plans" />
       </PageHeader>
       <section className="card filing-report">
         <FilingReportFilters view={view} query={query} />
         <p className="filing-report__count" data-testid="filing-report-count">
           {t("Rows: {{total}}", { total: format.number(view.page.total) })}
         </p>
-        <FilingReportTable view={view} values={values} query={query} />
-        <FilingReportPager view={view} values={values} />
+        <FilingReportTable view={view} links={links} query={query} />
+        <Pager page={view.page.page} pages={view.page.pages} pageHref={links.page} />
       </section>
     </>
   );
@@ -71,7 +52,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
   /** With JavaScript the form's values become a clean link (no empty parameters); without, the browser sends the form as it is. */
   const apply = (form: HTMLFormElement | null) => {
     if (!form) return;
-    const values: Values = {};
+    const values: QueryValues = {};
     for (const [name, value] of new FormData(form)) if (typeof value === "string") values[name] = value;
     navigate(queryHref(FILING_REPORT_PATH, values));
   };
@@ -131,20 +112,20 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
 
 const SORT_LABELS: Record<FilingSort, string> = { company: "Company Name", country: "Country", reportStatus: "Report Status" };
 
-function FilingSortHeader({ sort, values, query, className }: { sort: FilingSort; values: Values; query: FilingQuery; className?: string }) {
+function FilingSortHeader({ sort, links, query, className }: { sort: FilingSort; links: ReportLinks; query: FilingQuery; className?: string }) {
   const { t } = useTranslation();
   return (
     <SortHeader
       label={t(SORT_LABELS[sort])}
       active={(query.sort ?? "company") === sort}
       dir={query.dir}
-      hrefFor={(dir) => queryHref(FILING_REPORT_PATH, { ...values, sort, dir, page: undefined })}
+      hrefFor={(dir) => links.sorted(sort, dir)}
       className={className}
     />
   );
 }
 
-function FilingReportTable({ view, values, query }: { view: FilingConsolidatedView; values: Values; query: FilingQuery }) {
+function FilingReportTable({ view, links, query }: { view: FilingConsolidatedView; links: ReportLinks; query: FilingQuery }) {
   const { t } = useTranslation();
   const format = useFormatters();
   if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;
@@ -154,9 +135,9 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
         <caption className="visually-hidden">{t("Filing Plans")}</caption>
         <thead>
           <tr>
-            <FilingSortHeader sort="company" values={values} query={query} className="filing-report__company" />
-            <FilingSortHeader sort="country" values={values} query={query} className="filing-report__country" />
-            <FilingSortHeader sort="reportStatus" values={values} query={query} />
+            <FilingSortHeader sort="company" links={links} query={query} className="filing-report__company" />
+            <FilingSortHeader sort="country" links={links} query={query} className="filing-report__country" />
+            <FilingSortHeader sort="reportStatus" links={links} query={query} />
             {view.products.map((product) => (
               <th key={product.id} scope="col" data-product-id={product.id} className={product.id === query.product ? "filing-report__filtered" : undefined}>
                 {product.name}
@@ -183,8 +164,4 @@ function FilingReportTable({ view, values, query }: { view: FilingConsolidatedVi
       </table>
     </ScrollRegion>
   );
-}
-
-function FilingReportPager({ view, values }: { view: FilingConsolidatedView; values: Values }) {
-  return <Pager page={view.page.page} pages={view.page.pages} pageHref={(to) => queryHref(FILING_REPORT_PATH, { ...values, page: to })} />;
 }

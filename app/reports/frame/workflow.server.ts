@@ -18,8 +18,8 @@ import { NOT_AUTHORIZED } from "~/utils/messages";
 export interface ReportDeclaration {
   /** The table of its rows: a submission or a decision snapshots them. */
   rowTable: PgTable & { id: PgColumn; reportId: PgColumn };
-  /** How many checks still hold up an approval or a rejection (Sales: product verifications pending). */
-  decisionBlockers(executor: Pick<typeof db, "select">, reportId: number): Promise<number>;
+  /** How many checks still hold up an approval or a rejection (Sales: product verifications pending); none when left out. */
+  decisionBlockers?(executor: Pick<typeof db, "select">, reportId: number): Promise<number>;
 }
 
 export interface ReportKey {
@@ -117,6 +117,8 @@ async function refuseStaleVersion(tx: Transaction, report: typeof reports.$infer
 }
 
 /** Creates the report row on its first save or submission (a concurrent creator is waited for). */
+const blockersOf = (tx: Transaction, declaration: ReportDeclaration, reportId: number) => declaration.decisionBlockers?.(tx, reportId) ?? 0;
+
 async function createReport(tx: Transaction, key: ReportKey, actorId: number) {
   await tx
     .insert(reports)
@@ -155,7 +157,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       role: actor.role,
       status: report?.status ?? null,
       historic: isHistoric(quarter),
-      pendingVerifications: report && decides ? await declaration.decisionBlockers(tx, report.id) : 0,
+      pendingVerifications: report && decides ? await blockersOf(tx, declaration, report.id) : 0,
       submittedBefore: Boolean(report?.firstSubmittedAt),
       comment,
       savesRows: Boolean(input.writeRows),
@@ -175,7 +177,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       rowsChanged = changed;
       if (action === "submit" && isSubmitted(report.status) && !changed) throw new WorkflowError(WORKFLOW_REFUSALS.alreadySubmitted, 409);
       // The rows just written may name a product that now waits for verification: no decision then.
-      if (decides && (await declaration.decisionBlockers(tx, report.id)) > 0) {
+      if (decides && (await blockersOf(tx, declaration, report.id)) > 0) {
         throw new WorkflowError(WORKFLOW_REFUSALS.pendingVerification, 409);
       }
     }

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/reports/pdt/consolidated.server";
-import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { pickValues, reportLinks, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
@@ -8,35 +8,13 @@ import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/co
 import { ScrollRegion } from "~/components/scroll-region";
 
 const PDT_REPORT_PATH = "/admin/report/development-timeline";
-const PDT_REPORT_CSV_PATH = `${PDT_REPORT_PATH}/csv`;
-const PDT_REPORT_XLSX_PATH = `${PDT_REPORT_PATH}/xlsx`;
 
 /** The report's state as the loader read it from the query string (sort resolved). */
 export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
 
-type QueryValues = Record<string, string | number | null | undefined>;
+const PDT_FILTERS = ["quarter", "partner", "product", "stage", "status", "reportStatus"] as const;
 
-/** The filters of a state (no page, no sort): what the downloads carry. */
-function pdtFilterValues(state: PdtReportState): QueryValues {
-  return {
-    quarter: state.quarter,
-    partner: state.partner,
-    product: state.product,
-    stage: state.stage,
-    status: state.status,
-    reportStatus: state.reportStatus,
-  };
-}
-
-/** The page's link for a state with some values changed (the default sort and page 1 left out). */
-function pdtReportHref(state: PdtReportState, changes: QueryValues = {}): string {
-  const values: QueryValues = { ...pdtFilterValues(state), sort: state.sort, dir: state.dir, page: state.page, ...changes };
-  if (values.sort === "company" && values.dir === "asc") {
-    values.sort = undefined;
-    values.dir = undefined;
-  }
-  return queryHref(PDT_REPORT_PATH, values);
-}
+const pdtReportLinks = (state: PdtReportState) => reportLinks(PDT_REPORT_PATH, pickValues(state, PDT_FILTERS), state);
 
 /** The filters, the quarter among them (see FilterBar). */
 export function PdtReportFilters({ state, options }: { state: PdtReportState; options: PdtConsolidatedView["options"] }) {
@@ -76,19 +54,17 @@ export function PdtReportFilters({ state, options }: { state: PdtReportState; op
 
 /** "Download CSV" and "Download Excel": the rows of the current filters, every page. */
 export function PdtReportDownloads({ state }: { state: PdtReportState }) {
-  const filters = pdtFilterValues(state);
-  return <DownloadLinks csvHref={queryHref(PDT_REPORT_CSV_PATH, filters)} xlsxHref={queryHref(PDT_REPORT_XLSX_PATH, filters)} basename="pdt-report" />;
+  const links = pdtReportLinks(state);
+  return <DownloadLinks csvHref={links.csv} xlsxHref={links.xlsx} basename="pdt-report" />;
 }
 
 function PdtSortHeader({ state, sort, label }: { state: PdtReportState; sort: PdtSort; label: string }) {
-  return (
-    <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportHref(state, { sort, dir, page: 1 })} />
-  );
+  return <SortHeader label={label} active={state.sort === sort} dir={state.dir} sortKey={sort} hrefFor={(dir) => pdtReportLinks(state).sorted(sort, dir)} />;
 }
 
 /** The pager, as links that keep the filters and the sort. */
 export function PdtReportPager({ state, page, pages }: { state: PdtReportState; page: number; pages: number }) {
-  return <Pager page={page} pages={pages} pageHref={(to) => pdtReportHref(state, { page: to })} showSinglePage />;
+  return <Pager page={page} pages={pages} pageHref={pdtReportLinks(state).page} showSinglePage />;
 }
 
 /**

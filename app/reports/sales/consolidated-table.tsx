@@ -2,7 +2,7 @@ import { Form, Link, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/reports/sales/consolidated.server";
-import { queryHref, type FilterOption } from "~/reports/consolidated/paging";
+import { pickValues, queryHref, reportLinks, type FilterOption, type QueryValues } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/rows";
@@ -10,8 +10,6 @@ import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/
 import { ScrollRegion } from "~/components/scroll-region";
 
 const SALES_REPORT_PATH = "/admin/report/sales-report";
-const SALES_REPORT_CSV_PATH = `${SALES_REPORT_PATH}/csv`;
-const SALES_REPORT_XLSX_PATH = `${SALES_REPORT_PATH}/xlsx`;
 
 /** The grid columns a header link sorts by (the others are not sortable). */
 const SORT_OF_COLUMN: Partial<Record<SalesColumnKey, SalesSort>> = {
@@ -27,40 +25,34 @@ const SORT_OF_COLUMN: Partial<Record<SalesColumnKey, SalesSort>> = {
 /** Numbers (a year too) read right-aligned in their column. */
 const isNumberColumn = (column: SalesColumn) => column.type === "number" || column.type === "year";
 
-type QueryValues = Record<string, string | number | null | undefined>;
 type View = SalesConsolidatedView;
 type Query = View["query"];
 
+const SALES_FILTERS = [
+  "partner",
+  "year",
+  "month",
+  "country",
+  "purchaser",
+  "product",
+  "reportStatus",
+  "strength",
+  "formulationType",
+  "currency",
+  "procurementEndCountry",
+  "comments",
+] as const;
+
 /** The filters of the tab, the quarter and the tab itself: what a new filter, a sort and the downloads carry. */
 function filterValues(view: View): QueryValues {
-  const { query } = view;
   return {
-    tab: query.tab === "API" ? undefined : query.tab,
+    tab: view.query.tab === "API" ? undefined : view.query.tab,
     quarter: view.quarter.name === view.options.quarters[0] ? undefined : view.quarter.name,
-    partner: query.partner,
-    year: query.year,
-    month: query.month,
-    country: query.country,
-    purchaser: query.purchaser,
-    product: query.product,
-    reportStatus: query.reportStatus,
-    strength: query.strength,
-    formulationType: query.formulationType,
-    currency: query.currency,
-    procurementEndCountry: query.procurementEndCountry,
-    comments: query.comments,
+    ...pickValues(view.query, SALES_FILTERS),
   };
 }
 
-/** The page's link for the view with some values changed (the default sort, company A to Z, and page 1 left out). */
-function salesReportHref(view: View, changes: QueryValues = {}): string {
-  const values: QueryValues = { ...filterValues(view), sort: view.sort, dir: view.query.dir, page: view.page.page, ...changes };
-  if ((values.sort ?? "company") === "company" && (values.dir ?? "asc") === "asc") {
-    values.sort = undefined;
-    values.dir = undefined;
-  }
-  return queryHref(SALES_REPORT_PATH, values);
-}
+const salesReportLinks = (view: View) => reportLinks(SALES_REPORT_PATH, filterValues(view), { sort: view.sort, dir: view.query.dir });
 
 /** The report below its header: tabs, filters, the count, the table and the pager. */
 export function SalesReportTable({ view }: { view: View }) {
@@ -249,25 +241,13 @@ function SalesReportFilters({ view }: { view: View }) {
 
 /** "Download CSV" and "Download Excel": every row of the current filters, all pages. */
 export function SalesReportDownloads({ view }: { view: View }) {
-  const filters = filterValues(view);
-  return (
-    <DownloadLinks
-      csvHref={queryHref(SALES_REPORT_CSV_PATH, filters)}
-      xlsxHref={queryHref(SALES_REPORT_XLSX_PATH, filters)}
-      basename={`sales-report-${view.tab.toLowerCase()}`}
-    />
-  );
+  const links = salesReportLinks(view);
+  return <DownloadLinks csvHref={links.csv} xlsxHref={links.xlsx} basename={`sales-report-${view.tab.toLowerCase()}`} />;
 }
 
 function SalesSortHeader({ view, sort, label }: { view: View; sort: SalesSort; label: string }) {
   return (
-    <SortHeader
-      label={label}
-      active={view.sort === sort}
-      dir={view.query.dir}
-      sortKey={sort}
-      hrefFor={(dir) => salesReportHref(view, { sort, dir, page: 1 })}
-    />
+    <SortHeader label={label} active={view.sort === sort} dir={view.query.dir} sortKey={sort} hrefFor={(dir) => salesReportLinks(view).sorted(sort, dir)} />
   );
 }
 
@@ -319,5 +299,5 @@ function SalesRowsTable({ view }: { view: View }) {
 
 /** The pager, as links that keep the tab, the filters and the sort. */
 function SalesReportPager({ view }: { view: View }) {
-  return <Pager page={view.page.page} pages={view.page.pages} pageHref={(to) => salesReportHref(view, { page: to })} showSinglePage />;
+  return <Pager page={view.page.page} pages={view.page.pages} pageHref={salesReportLinks(view).page} showSinglePage />;
 }
