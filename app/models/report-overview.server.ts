@@ -23,6 +23,7 @@ async function partnerReports(partnerId: number, quarterId: number) {
         .selectDistinctOn([reportMessages.reportId, reportMessages.isPartnerMessage], {
           reportId: reportMessages.reportId,
           isPartnerMessage: reportMessages.isPartnerMessage,
+          isApproved: reportMessages.isApproved,
           message: reportMessages.message,
           createdAt: reportMessages.createdAt,
           id: reportMessages.id,
@@ -34,12 +35,21 @@ async function partnerReports(partnerId: number, quarterId: number) {
 
   return rows.map((row) => {
     const messages = lastMessages.filter((m) => m.reportId === row.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
-    return {
-      ...row,
-      lastMessage: messages[0]?.message ?? null,
-      lastAdminComment: messages.find((m) => !m.isPartnerMessage)?.message ?? null,
-    };
+    return { ...row, lastMessage: messages[0] ?? null };
   });
+}
+
+type PartnerReport = Awaited<ReturnType<typeof partnerReports>>[number];
+
+/**
+ * Why the administrator sent a report back to the partner (a rejection, or an approval reopened),
+ * with their comment: shown until the partner submits it again.
+ */
+function sentBack(report: PartnerReport | undefined): PartnerGuidanceTile["sentBack"] {
+  const last = report?.lastMessage;
+  if (!report || !last || last.isPartnerMessage || (report.status !== "Rejected" && report.status !== "Saved")) return null;
+  if (report.status === "Saved" && last.isApproved === true) return null;
+  return { by: last.isApproved === false ? "rejected" : "reopened", comment: last.message };
 }
 
 /** What the partner dashboard offers for a report of the open quarter; null: nothing to do (submitted or approved). */
@@ -60,8 +70,8 @@ export interface PartnerGuidanceTile {
   nextStep: PartnerNextStep;
   submittedAt: Date | null;
   lastMessage: string | null;
-  /** Shown with the rejected report: what the administrator asked to fix. */
-  rejectionComment: string | null;
+  /** A report the administrator sent back (rejected, or reopened after approval) and not submitted since: what they asked for. */
+  sentBack: { by: "rejected" | "reopened"; comment: string } | null;
 }
 
 export interface PartnerGuidance {
@@ -69,6 +79,8 @@ export interface PartnerGuidance {
   /** The open quarter's cut-off date (YYYY-MM-DD) and the days left to it, negative when overdue; null when none is set for it. */
   cutOff: { date: string; daysLeft: number } | null;
   tiles: PartnerGuidanceTile[];
+  /** How many of the open quarter's reports the partner has still to submit (started or not). */
+  owed: number;
 }
 
 /** The partner dashboard: the open quarter, its deadline and, per report, its state and what to do next. */
@@ -78,22 +90,19 @@ export async function partnerGuidance(partnerId: number): Promise<PartnerGuidanc
   const [reportRows, cutOffDate] = await Promise.all([partnerReports(partnerId, quarter.id), getCutOffDate()]);
   const cutOff =
     cutOffDate && cutOffAppliesTo(cutOffDate, quarter) ? { date: cutOffDate, daysLeft: daysBetween(today.toISOString().slice(0, 10), cutOffDate) } : null;
-  return {
-    quarterName: quarter.name,
-    cutOff,
-    tiles: REPORT_TYPES.map((type) => {
-      const report = reportRows.find((row) => row.type === type);
-      const state: ReportState = report?.status ?? "not started";
-      return {
-        type,
-        state,
-        nextStep: NEXT_STEPS[state],
-        submittedAt: report?.submittedAt ?? null,
-        lastMessage: report?.lastMessage ?? null,
-        rejectionComment: state === "Rejected" ? (report?.lastAdminComment ?? null) : null,
-      };
-    }),
-  };
+  const tiles = REPORT_TYPES.map((type): PartnerGuidanceTile => {
+    const report = reportRows.find((row) => row.type === type);
+    const state: ReportState = report?.status ?? "not started";
+    return {
+      type,
+      state,
+      nextStep: NEXT_STEPS[state],
+      submittedAt: report?.submittedAt ?? null,
+      lastMessage: report?.lastMessage?.message ?? null,
+      sentBack: sentBack(report),
+    };
+  });
+  return { quarterName: quarter.name, cutOff, tiles, owed: tiles.filter((tile) => tile.nextStep !== null).length };
 }
 
 export interface ReportStatusCount {

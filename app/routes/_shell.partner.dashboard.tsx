@@ -28,7 +28,7 @@ const NEXT_STEP_LABELS: Record<NonNullable<PartnerNextStep>, string> = {
 export default function PartnerDashboard() {
   const { t } = useTranslation();
   const format = useFormatters();
-  const { quarterName, cutOff, tiles } = useLoaderData<typeof loader>();
+  const { quarterName, cutOff, tiles, owed } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("Welcome to MPP Data Portal")} />
@@ -49,6 +49,13 @@ export default function PartnerDashboard() {
           </>
         ) : null}
       </p>
+      <p className="partner-owed" data-testid="reports-owed" role="status">
+        {owed === 0
+          ? t("All reports submitted")
+          : cutOff
+            ? t("Reports to submit by {{date}}: {{count}}", { date: format.date(cutOff.date), count: owed })
+            : t("Reports to submit: {{count}}", { count: owed })}
+      </p>
       <div className="tiles">
         {tiles.map((tile) => {
           const Icon = TILE_ICONS[tile.type];
@@ -61,27 +68,31 @@ export default function PartnerDashboard() {
               <h2 className="tile__title" id={`tile-${tile.type}-title`}>
                 <Link to={path}>{t(REPORT_REGISTRY[tile.type].labels.name)}</Link>
               </h2>
+              {tile.sentBack ? (
+                <p className="tile__sent-back" data-testid={`sent-back-${tile.type}`}>
+                  <strong>{t(tile.sentBack.by === "rejected" ? "Rejected by the administrator" : "Reopened by the administrator")}</strong>
+                  <span className="tile__message" data-testid={`rejection-${tile.type}`}>
+                    {tile.sentBack.comment}
+                  </span>
+                </p>
+              ) : null}
               <dl className="tile__facts">
+                <dt>{t("Quarter")}</dt>
+                <dd>{quarterName}</dd>
                 <dt>{t("Report Status")}</dt>
                 <dd>
                   <span className={`status status--${reportStateSlug(tile.state)}`}>{t(reportStateLabel(tile.state))}</span>
                 </dd>
-                <dt>{t("Last submission date")}</dt>
-                <dd>{tile.submittedAt ? format.dateTime(tile.submittedAt) : "-"}</dd>
-                {tile.rejectionComment ? (
+                {tile.state === "not started" ? null : (
                   <>
-                    <dt>{t("Administrator's comment")}</dt>
-                    <dd className="tile__message" data-testid={`rejection-${tile.type}`}>
-                      {tile.rejectionComment}
-                    </dd>
-                  </>
-                ) : (
-                  <>
+                    <dt>{t("Last submission date")}</dt>
+                    <dd>{tile.submittedAt ? format.dateTime(tile.submittedAt) : "-"}</dd>
                     <dt>{t("Last message")}</dt>
                     <dd className="tile__message">{tile.lastMessage ?? "-"}</dd>
                   </>
                 )}
               </dl>
+              {tile.state === "not started" ? <p className="empty tile__empty">{t("No data available!")}</p> : null}
               {tile.nextStep ? (
                 <Link to={path} className="button button--primary tile__action" aria-describedby={`tile-${tile.type}-title`}>
                   {t(NEXT_STEP_LABELS[tile.nextStep])}

@@ -45,8 +45,13 @@ test.describe("with JavaScript", () => {
       // Nothing reported yet: the open quarter, the deadline and 'Start' on every report.
       await expect(partnerPage.getByTestId("cut-off-date")).toContainText(/Open quarter: Q[1-4] \d{4}/);
       await expect(partnerPage.getByTestId("cut-off-date")).toContainText(/Report submission date: \d{2}-\d{2}-\d{4} · (Days left: \d+|Overdue)/);
+      const deadline = (await partnerPage.getByTestId("cut-off-date").textContent())!.match(/Report submission date: (\d{2}-\d{2}-\d{4})/)![1];
+      await expect(partnerPage.getByTestId("reports-owed")).toHaveText(`Reports to submit by ${deadline}: 3`);
+      const quarter = (await partnerPage.getByTestId("cut-off-date").textContent())!.match(/Q[1-4] \d{4}/)![0];
       for (const type of ["pdt", "filing", "sales"]) {
         await expect(partnerPage.getByTestId(`tile-${type}`)).toContainText("Not started");
+        await expect(partnerPage.getByTestId(`tile-${type}`)).toContainText(`Quarter${quarter}`);
+        await expect(partnerPage.getByTestId(`tile-${type}`)).toContainText("No data available!");
         await expect(partnerPage.getByTestId(`tile-${type}`).getByRole("link", { name: "Start" })).toBeVisible();
       }
 
@@ -61,6 +66,7 @@ test.describe("with JavaScript", () => {
       await partnerPage.goto("/partner/dashboard");
       await expect(partnerPage.getByTestId("tile-sales")).toContainText("Submitted");
       await expect(partnerPage.getByTestId("tile-sales").locator(".tile__action")).toHaveCount(0);
+      await expect(partnerPage.getByTestId("reports-owed")).toHaveText(`Reports to submit by ${deadline}: 2`);
 
       // The admin's count of submitted sales reports lists exactly the partners behind it, the new one among them.
       await open("/admin/dashboard");
@@ -97,7 +103,16 @@ test.describe("with JavaScript", () => {
       await partnerPage.goto("/partner/dashboard");
       const tile = partnerPage.getByTestId("tile-sales");
       await expect(tile).toContainText("Rejected");
+      await expect(tile.getByTestId("sent-back-sales")).toContainText("Rejected by the administrator");
       await expect(tile.getByTestId("rejection-sales")).toHaveText("Your shipments to Kenya are missing.");
+      await expect(partnerPage.getByTestId("reports-owed")).toHaveText(`Reports to submit by ${deadline}: 3`);
+
+      // The same in French.
+      await partnerPage.goto("/partner/dashboard?lng=fr");
+      await expect(partnerPage.getByTestId("reports-owed")).toHaveText(`Rapports à soumettre avant le ${deadline} : 3`);
+      await expect(tile.getByTestId("sent-back-sales")).toContainText("Rejeté par l’administrateur");
+      await partnerPage.goto("/partner/dashboard?lng=en");
+
       await tile.getByRole("link", { name: "Fix the rejected report" }).click();
       await expect(partnerPage).toHaveURL("/partner/sales-report");
     } finally {
@@ -131,6 +146,8 @@ test.describe("without JavaScript", () => {
     const tile = page.getByTestId("tile-filing");
     await expect(tile).toContainText("Rejected");
     await expect(tile.getByTestId("rejection-filing")).toHaveText("Please check the quantities for the second month.");
+    await expect(tile.getByTestId("sent-back-filing")).toContainText("Rejected by the administrator");
+    await expect(page.getByTestId("reports-owed")).toContainText(/Reports to submit( by \d{2}-\d{2}-\d{4})?: [1-3]$/);
     await expect(page.getByTestId("tile-sales").getByRole("link", { name: "Continue" })).toBeVisible();
     await tile.getByRole("link", { name: "Fix the rejected report" }).click();
     await expect(page).toHaveURL("/partner/filing-plans");

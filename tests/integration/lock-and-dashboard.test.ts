@@ -54,16 +54,18 @@ describe("partner dashboard", () => {
     expect(tileOf(acme, "filing")).toMatchObject({
       state: "Rejected",
       nextStep: "fix",
-      rejectionComment: "Please check the quantities for the second month.",
+      sentBack: { by: "rejected", comment: "Please check the quantities for the second month." },
     });
-    expect(tileOf(acme, "sales")).toMatchObject({ state: "Saved", nextStep: "continue", submittedAt: null, rejectionComment: null });
+    expect(tileOf(acme, "sales")).toMatchObject({ state: "Saved", nextStep: "continue", submittedAt: null, sentBack: null });
+    // Filing Plans to fix and the Sales Report to finish; the timeline is submitted.
+    expect(acme.owed).toBe(2);
 
     const borealis = await dashboardOf("partner2@example.org");
     expect(tileOf(borealis, "filing")).toMatchObject({ state: "not started", nextStep: "start", lastMessage: null });
-    expect(tileOf(borealis, "sales")).toMatchObject({ state: "Approved", nextStep: null, rejectionComment: null });
+    expect(tileOf(borealis, "sales")).toMatchObject({ state: "Approved", nextStep: null, sentBack: null });
   });
 
-  it("after an administrator rejects, the partner is asked to fix the report with the latest comment; once saved, to continue", async () => {
+  it("after an administrator rejects, the partner is asked to fix the report with the latest comment; once saved, to continue, the comment still shown until submitted", async () => {
     const quarter = await getOpenQuarter();
     const borealis = await authUserOf("partner2@example.org");
     const key = { partnerId: borealis.partnerId!, quarterId: quarter.id, type: "pdt" as const };
@@ -71,11 +73,34 @@ describe("partner dashboard", () => {
     expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({
       state: "Rejected",
       nextStep: "fix",
-      rejectionComment: "Stage dates of Q3 are missing.",
+      sentBack: { by: "rejected", comment: "Stage dates of Q3 are missing." },
     });
 
     await performReportAction({ actor: borealis, key, action: "save" });
-    expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({ state: "Saved", nextStep: "continue", rejectionComment: null });
+    expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({
+      state: "Saved",
+      nextStep: "continue",
+      sentBack: { by: "rejected", comment: "Stage dates of Q3 are missing." },
+    });
+    await performReportAction({ actor: borealis, key, action: "submit", comment: "Dates added." });
+    expect(tileOf(await dashboardOf("partner2@example.org"), "pdt")).toMatchObject({ state: "Resubmitted", nextStep: null, sentBack: null });
+  });
+
+  it("a report reopened after approval is flagged with the administrator's comment; the partner owes it again", async () => {
+    const quarter = await getOpenQuarter();
+    const admin = await authUserOf("admin@example.org");
+    const borealis = await authUserOf("partner2@example.org");
+    const before = await dashboardOf("partner2@example.org");
+    expect(tileOf(before, "sales")).toMatchObject({ state: "Approved", sentBack: null });
+    const key = { partnerId: borealis.partnerId!, quarterId: quarter.id, type: "sales" as const };
+    await performReportAction({ actor: admin, key, action: "reopen", comment: "Please add the March shipments." });
+    const after = await dashboardOf("partner2@example.org");
+    expect(tileOf(after, "sales")).toMatchObject({
+      state: "Saved",
+      nextStep: "continue",
+      sentBack: { by: "reopened", comment: "Please add the March shipments." },
+    });
+    expect(after.owed).toBe(before.owed + 1);
   });
 
   it("counts the days left to the open quarter's cut-off date, negative once it has passed, and ignores a closed quarter's date", async () => {
