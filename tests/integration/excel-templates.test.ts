@@ -79,6 +79,18 @@ function infoOf(workbook: ExcelJS.Workbook): Record<string, unknown> {
   return info;
 }
 
+/**
+ * The size the sheet's 11 pt text prints at on a Letter landscape page (narrower than A4's): its
+ * scale, or when fitted to the page's width, what the fit shrinks it by (a column of width w is
+ * w × 7 + 5 pixels, 0.75 pt each; 0.7 in margins).
+ */
+function printedPointSize(sheet: ExcelJS.Worksheet): number {
+  const printableWidth = (11 - 1.4) * 72;
+  const width = sheet.columns.reduce((sum, column) => sum + ((column.width ?? 8.43) * 7 + 5) * 0.75, 0);
+  const scale = sheet.pageSetup.fitToPage ? Math.min(1, printableWidth / width) : (sheet.pageSetup.scale ?? 100) / 100;
+  return 11 * scale;
+}
+
 const validationOf = (sheet: ExcelJS.Worksheet, address: string) =>
   (sheet as unknown as { dataValidations: { model: Record<string, { type: string; formulae: string[]; errorStyle?: string }> } }).dataValidations.model[
     address
@@ -109,7 +121,15 @@ describe("blank templates", () => {
     const api = workbook.getWorksheet("API")!;
     expect(api.rowCount).toBe(1);
     expect(api.autoFilter).toBe("A1:G1");
+    // Seven columns fit a page's width at 8 pt or more; the FDF's twenty do not: they split across
+    // pages at 73% (11 pt prints as 8 pt), Year, Month and Country repeated on each.
     expect(api.pageSetup).toMatchObject({ orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: "1:1" });
+    expect(printedPointSize(api)).toBeGreaterThanOrEqual(8);
+    const fdfSheet = workbook.getWorksheet("FDF")!;
+    expect(fdfSheet.pageSetup).toMatchObject({ orientation: "landscape", scale: 73, printTitlesRow: "1:1", printTitlesColumn: "A:C" });
+    expect(fdfSheet.pageSetup.fitToPage).toBeFalsy();
+    expect(printedPointSize(fdfSheet)).toBeGreaterThanOrEqual(8);
+    expect(fdfSheet.getRow(1).alignment).toMatchObject({ wrapText: true });
     expect(validationOf(api, "B2")).toMatchObject({ type: "list", errorStyle: "warning", formulae: [`"${view.lists.months.join(",")}"`] });
     expect(validationOf(api, "C500")?.formulae[0]).toMatch(/^Lists!\$[A-Z]\$2:\$[A-Z]\$\d+$/);
     const fdf = workbook.getWorksheet("FDF")!;

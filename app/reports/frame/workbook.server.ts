@@ -6,8 +6,8 @@
  *
  * Every sheet is built here the same way, so that a download also works as an offline template:
  * number formats per column, widths fitted to the content, an autofilter on the header row,
- * drop-down lists (short ones inline, long ones from a hidden sheet), landscape print fitted to
- * the page width with the header row repeated, and an Info sheet saying what the file holds.
+ * drop-down lists (short ones inline, long ones from a hidden sheet), landscape print at 8 pt or
+ * more with the header row repeated (see printSetup), and an Info sheet saying what the file holds.
  */
 import { PassThrough, type Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
@@ -44,6 +44,8 @@ export interface WorkbookSheet {
   name: string;
   columns: readonly WorkbookColumn[];
   rows: Iterable<readonly WorkbookCell[]> | AsyncIterable<readonly WorkbookCell[]>;
+  /** The leading columns that name a row, printed again on each page when the columns take more than one page's width (default 1). */
+  keyColumns?: number;
 }
 
 /** What the Info sheet says about the file; the export time is added when it is written. */
@@ -211,20 +213,45 @@ interface SheetWithValidations {
   dataValidations: { add(range: string, validation: ExcelJS.DataValidation): void };
 }
 
-async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { name, columns, rows }: WorkbookSheet, lists: ListSheet, output: Writable) {
+/**
+ * How a sheet prints: landscape, the header row on every page, fitted to the page's width unless
+ * that would print the 11 pt text below 8 pt; then at 8 pt (73%), the columns split across pages
+ * with the row's key columns repeated on each. The width is Letter's, the narrower of Letter and
+ * A4 landscape (11 in less exceljs' default 0.7 in margins); a column of width w characters is
+ * w × 7 + 5 pixels of Calibri 11, at 0.75 pt a pixel.
+ */
+const PRINTABLE_WIDTH_PT = (11 - 2 * 0.7) * 72;
+const MIN_PRINT_SCALE_PERCENT = 73;
+function printSetup(widths: readonly number[], keyColumns: number): Partial<ExcelJS.PageSetup> {
+  const widthPt = widths.reduce((sum, width) => sum + (width * 7 + 5) * 0.75, 0);
+  const common = { orientation: "landscape", printTitlesRow: "1:1" } as const;
+  if ((widthPt * MIN_PRINT_SCALE_PERCENT) / 100 <= PRINTABLE_WIDTH_PT) return { ...common, fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
+  return { ...common, fitToPage: false, scale: MIN_PRINT_SCALE_PERCENT, pageOrder: "overThenDown", printTitlesColumn: `A:${columnLetter(keyColumns)}` };
+}
+
+/** A header longer than this wraps onto more lines rather than widening its column. */
+const HEADER_WRAP_CHARS = 16;
+
+async function writeSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  { name, columns, rows, keyColumns = 1 }: WorkbookSheet,
+  lists: ListSheet,
+  output: Writable,
+) {
   const lastColumn = columnLetter(Math.max(columns.length, 1));
-  const sheet = workbook.addWorksheet(name, {
-    views: [{ state: "frozen", ySplit: 1, xSplit: 0 }],
-    pageSetup: { orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: "1:1" },
-  });
   const { head, rest } = await firstRows(rows);
+  const widths = columns.map((column, index) => {
+    const widest = Math.max(Math.min(column.label.length, HEADER_WRAP_CHARS), ...head.map((cells) => shownLength(cells[index] ?? null, column.format)));
+    return Math.min(Math.max(widest + 2, WIDTH.min), WIDTH.max);
+  });
+  const sheet = workbook.addWorksheet(name, { views: [{ state: "frozen", ySplit: 1, xSplit: 0 }], pageSetup: printSetup(widths, keyColumns) });
   sheet.columns = columns.map((column, index) => {
-    const widest = Math.max(column.label.length, ...head.map((cells) => shownLength(cells[index] ?? null, column.format)));
     const numFmt = column.format ? NUMBER_FORMATS[column.format] : undefined;
-    return { key: column.key, width: Math.min(Math.max(widest + 2, WIDTH.min), WIDTH.max), ...(numFmt ? { style: { numFmt } } : {}) };
+    return { key: column.key, width: widths[index], ...(numFmt ? { style: { numFmt } } : {}) };
   });
   const header = sheet.addRow(columns.map((column) => column.label));
   header.font = { bold: true };
+  header.alignment = { wrapText: true, vertical: "top" };
   header.commit();
   // exceljs finds a cell's style id by the style object itself (a WeakMap) before rendering it to
   // XML: cells given the same few objects skip that rendering, which took most of a row's time.

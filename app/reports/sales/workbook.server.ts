@@ -68,8 +68,11 @@ function* sheetRows(kind: SalesKind, rows: readonly SalesRowInput[]) {
   for (const row of rows) yield columns.map((column) => cellValue(column.type, row[column.key]));
 }
 
+/** Year, Month and Country name a sale on every printed page. */
+const KEY_COLUMNS = 3;
+
 export function salesWorkbookSheets(rows: SalesWorkbookRows, lists?: SalesReferenceLists): WorkbookSheet[] {
-  return SALES_KINDS.map((kind) => ({ name: kind, columns: salesWorkbookColumns(kind, lists), rows: sheetRows(kind, rows[kind]) }));
+  return SALES_KINDS.map((kind) => ({ name: kind, columns: salesWorkbookColumns(kind, lists), rows: sheetRows(kind, rows[kind]), keyColumns: KEY_COLUMNS }));
 }
 
 /** The report's workbook, or its blank template (the same sheets without rows). */
