@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -13,6 +14,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { closeDatabase, initDatabase } from "./app/db/client.server";
 import { checkDatabase } from "./app/models/health.server";
+import { GRID_STYLESHEET_MODULE, GRID_STYLESHEET_PATH } from "./app/reports/frame/grid-stylesheet";
 import { closeJobQueue, openJobQueue } from "./app/jobs/queue.server";
 import { seedIfEmpty } from "./app/models/seed.server";
 import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
@@ -148,6 +150,8 @@ app.get("/healthz", async (_req, res) => {
 // Fingerprinted build assets never change: cache them for a year.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
+const gridStylesheet = createRequire(import.meta.url).resolve(GRID_STYLESHEET_MODULE);
+app.get(GRID_STYLESHEET_PATH, (_req, res, next) => res.sendFile(gridStylesheet, { maxAge: "1h" }, (error) => error && next(error)));
 
 // Pages and data answers hold a signed-in user's data: never kept by a browser or a proxy. A route
 // that states its own caching (the dashboard's map geometry) replaces this default: the Remix

@@ -3,7 +3,7 @@ import { BarChart } from "~/components/charts/bar-chart";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
-import { pickValues, reportLinks } from "~/reports/consolidated/paging";
+import { pickValues, queryLinks } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
 
@@ -17,7 +17,7 @@ export type PerformanceState = Omit<PerformanceQuery, "sort"> & { sort: Performa
 
 /** The downloads keep the page's order (company A to Z, then the quarter newest first, by default). */
 const performanceLinks = (state: PerformanceState) =>
-  reportLinks(PERFORMANCE_PATH, pickValues(state, ["quarter", "partner"]), state, { downloadsKeepSort: true });
+  queryLinks(PERFORMANCE_PATH, pickValues(state, ["quarter", "partner"]), state, { downloadsKeepSort: true });
 
 /** Quarter and partner (see FilterBar). */
 export function PerformanceFilters({ state, options }: { state: PerformanceState; options: PartnerPerformanceView["options"] }) {

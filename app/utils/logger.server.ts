@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pino from "pino";
+import pretty from "pino-pretty";
 
 const REDACTED = "[redacted]";
 
@@ -75,25 +76,50 @@ export const requestLogSerializers = {
   err: errorForLog,
 };
 
-/** Structured JSON logs; the request id ties a 500 page to its log line. */
-export const logger = pino({
-  level: process.env.LOG_LEVEL || (process.env.NODE_ENV === "test" ? "silent" : "info"),
-  base: { service: "mpp-portal" },
-  serializers: { err: errorForLog },
-  // A second line of defence for any log call handed credentials by mistake.
-  redact: {
-    paths: [
-      "headers.cookie",
-      "headers.authorization",
-      'headers["set-cookie"]',
-      "*.headers.cookie",
-      "*.headers.authorization",
-      '*.headers["set-cookie"]',
-      "password",
-      "*.password",
-      "token",
-      "*.token",
-    ],
-    censor: REDACTED,
+/** A request's log line as a person reads it: method, URL, status and time taken; any other entry its message. */
+function readableMessage(entry: Record<string, unknown>, messageKey: string): string {
+  const req = entry.req as { method?: string; url?: string } | undefined;
+  const res = entry.res as { statusCode?: number } | undefined;
+  if (!req?.method) return String(entry[messageKey] ?? "");
+  return `${req.method} ${req.url} ${res?.statusCode ?? "-"} ${entry.responseTime ?? "-"} ms`;
+}
+
+/**
+ * On a terminal, one readable line an entry; anywhere else (a container's or a service manager's
+ * log collector, which reads no TTY) JSON lines. The other fields of an entry follow on its line.
+ */
+const destination = process.stdout.isTTY
+  ? pretty({
+      sync: true,
+      singleLine: true,
+      translateTime: "SYS:HH:MM:ss",
+      ignore: "pid,hostname,service,req,res,responseTime",
+      messageFormat: readableMessage,
+    })
+  : undefined;
+
+/** Structured logs; the request id (reqId) ties a 500 page to its log line. */
+export const logger = pino(
+  {
+    level: process.env.LOG_LEVEL || (process.env.NODE_ENV === "test" ? "silent" : "info"),
+    base: { service: "mpp-portal" },
+    serializers: { err: errorForLog },
+    // A second line of defence for any log call handed credentials by mistake.
+    redact: {
+      paths: [
+        "headers.cookie",
+        "headers.authorization",
+        'headers["set-cookie"]',
+        "*.headers.cookie",
+        "*.headers.authorization",
+        '*.headers["set-cookie"]',
+        "password",
+        "*.password",
+        "token",
+        "*.token",
+      ],
+      censor: REDACTED,
+    },
   },
-});
+  destination,
+);

@@ -71,7 +71,7 @@ const sortValues = (sort: string | undefined, dir: SortDir | undefined): QueryVa
  * the downloads (`path`/csv and `path`/xlsx) carry the filters, and the sort when `downloadsKeepSort`.
  * A new sort starts at page 1.
  */
-export function reportLinks(
+export function queryLinks(
   path: string,
   filters: QueryValues,
   at: { sort?: string; dir?: SortDir },
@@ -86,5 +86,5 @@ export function reportLinks(
   };
 }
 
-/** A report page's links (see reportLinks). */
-export type ReportLinks = ReturnType<typeof reportLinks>;
+/** A report page's links (see queryLinks). */
+export type QueryLinks = ReturnType<typeof queryLinks>;

@@ -2,7 +2,7 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/reports/filing/consolidated.server";
-import { pickValues, queryHref, reportLinks, type FilterOption, type QueryValues, type ReportLinks } from "~/reports/consolidated/paging";
+import { pickValues, queryHref, queryLinks, type FilterOption, type QueryValues, type QueryLinks } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
@@ -12,7 +12,7 @@ const FILING_REPORT_PATH = "/admin/report/filing-plans";
 
 const FILING_FILTERS = ["quarter", "partner", "country", "reportStatus", "product", "productStatus"] as const;
 
-const filingReportLinks = (query: FilingQuery) => reportLinks(FILING_REPORT_PATH, pickValues(query, FILING_FILTERS), query);
+const filingReportLinks = (query: FilingQuery) => queryLinks(FILING_REPORT_PATH, pickValues(query, FILING_FILTERS), query);
 
 /**
  * The Filing Plans consolidated report: the filters (a GET form: quarter, partner, country,
@@ -112,7 +112,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
 
 const SORT_LABELS: Record<FilingSort, string> = { company: "Company Name", country: "Country", reportStatus: "Report Status" };
 
-function FilingSortHeader({ sort, links, query, className }: { sort: FilingSort; links: ReportLinks; query: FilingQuery; className?: string }) {
+function FilingSortHeader({ sort, links, query, className }: { sort: FilingSort; links: QueryLinks; query: FilingQuery; className?: string }) {
   const { t } = useTranslation();
   return (
     <SortHeader
@@ -125,7 +125,7 @@ function FilingSortHeader({ sort, links, query, className }: { sort: FilingSort;
   );
 }
 
-function FilingReportTable({ view, links, query }: { view: FilingConsolidatedView; links: ReportLinks; query: FilingQuery }) {
+function FilingReportTable({ view, links, query }: { view: FilingConsolidatedView; links: QueryLinks; query: FilingQuery }) {
   const { t } = useTranslation();
   const format = useFormatters();
   if (!view.page.rows.length) return <p className="empty">{t("No data available!")}</p>;

@@ -2,16 +2,16 @@
 import type { LinksFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { ComponentType } from "react";
-import gridStyles from "react-data-grid/lib/styles.css";
 import { isRefusalPage, keepsPageAfter, type ReportActionData } from "~/reports/frame/contract";
 import reportStyles from "./report-frame.css";
+import { GRID_STYLESHEET_PATH } from "./grid-stylesheet";
 import { RefusalPage } from "./refusal-page";
 
 /** The style sheets of a report screen: the grid's, the frame's, then the report's own. */
 export const reportLinks =
   (...own: string[]): LinksFunction =>
   () =>
-    [gridStyles, reportStyles, ...own].map((href) => ({ rel: "stylesheet", href }));
+    [GRID_STYLESHEET_PATH, reportStyles, ...own].map((href) => ({ rel: "stylesheet", href }));
 
 /**
  * After a refused post (invalid rows, someone else's save, a comment missing) the page keeps what

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { PdtConsolidatedRow, PdtConsolidatedView, PdtQuery, PdtSort } from "~/reports/pdt/consolidated.server";
-import { pickValues, reportLinks, type FilterOption } from "~/reports/consolidated/paging";
+import { pickValues, queryLinks, type FilterOption } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
@@ -14,7 +14,7 @@ export type PdtReportState = Omit<PdtQuery, "sort"> & { sort: PdtSort };
 
 const PDT_FILTERS = ["quarter", "partner", "product", "stage", "status", "reportStatus"] as const;
 
-const pdtReportLinks = (state: PdtReportState) => reportLinks(PDT_REPORT_PATH, pickValues(state, PDT_FILTERS), state);
+const pdtReportLinks = (state: PdtReportState) => queryLinks(PDT_REPORT_PATH, pickValues(state, PDT_FILTERS), state);
 
 /** The filters, the quarter among them (see FilterBar). */
 export function PdtReportFilters({ state, options }: { state: PdtReportState; options: PdtConsolidatedView["options"] }) {

@@ -2,7 +2,7 @@ import { Form, Link, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/reports/sales/consolidated.server";
-import { pickValues, queryHref, reportLinks, type FilterOption, type QueryValues } from "~/reports/consolidated/paging";
+import { pickValues, queryHref, queryLinks, type FilterOption, type QueryValues } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/rows";
@@ -52,7 +52,7 @@ function filterValues(view: View): QueryValues {
   };
 }
 
-const salesReportLinks = (view: View) => reportLinks(SALES_REPORT_PATH, filterValues(view), { sort: view.sort, dir: view.query.dir });
+const salesReportLinks = (view: View) => queryLinks(SALES_REPORT_PATH, filterValues(view), { sort: view.sort, dir: view.query.dir });
 
 /** The report below its header: tabs, filters, the count, the table and the pager. */
 export function SalesReportTable({ view }: { view: View }) {
