@@ -6,6 +6,7 @@ import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, P
 import { pickValues, queryLinks } from "~/reports/consolidated/paging";
 import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "./scroll-region";
+import { EmptyRow } from "./table-parts";
 
 const PERFORMANCE_PATH = "/admin/partner-performance";
 
@@ -135,11 +136,7 @@ export function PerformanceTable({ state, rows }: { state: PerformanceState; row
         </thead>
         <tbody>
           {rows.length === 0 ? (
-            <tr>
-              <td colSpan={8} className="empty">
-                {t("No data available!")}
-              </td>
-            </tr>
+            <EmptyRow columns={8} />
           ) : (
             rows.map((row) => (
               <tr key={`${row.partnerId}:${row.quarterId}`}>

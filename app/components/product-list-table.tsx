@@ -7,6 +7,7 @@ import type { ProductRow } from "~/models/product.server";
 import { PRODUCT_CATEGORIES, productListSearch, type ProductListQuery } from "~/schemas/product";
 import { ProductDeactivateDialog, type DeactivateTarget } from "./product-deactivate-dialog";
 import { ScrollRegion } from "./scroll-region";
+import { EmptyRow } from "./table-parts";
 
 export const PRODUCT_LIST_PATH = "/admin/product-list";
 
@@ -92,11 +93,7 @@ export function ProductListTable({ rows, query, canEdit }: { rows: ProductRow[];
           </thead>
           <tbody>
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="empty">
-                  {t("No data available!")}
-                </td>
-              </tr>
+              <EmptyRow columns={5} />
             ) : (
               rows.map((product) => (
                 <tr key={product.id} data-testid="product-row">

@@ -5,6 +5,7 @@ import { ScrollRegion } from "~/components/scroll-region";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { UndeliveredMail } from "~/models/mail.server";
 import { RETRY_MAIL_INTENT } from "~/schemas/settings";
+import { ColumnHeads } from "./table-parts";
 
 /** What a mail is, from the outbox's `kind` (set where each mail is written); a kind not named here shows as stored. */
 function mailKind(kind: string, t: TFunction): string {
@@ -41,23 +42,17 @@ export function UndeliveredMails({ mails, total, canRetry }: { mails: Undelivere
       ) : (
         <ScrollRegion labelledBy="undelivered-mails-title">
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("Recipient")}</th>
-                <th scope="col">{t("Subject")}</th>
-                <th scope="col">{t("Kind")}</th>
-                <th scope="col" className="table__number">
-                  {t("Attempts")}
-                </th>
-                <th scope="col">{t("Last error")}</th>
-                <th scope="col">{t("Queued at")}</th>
-                {canRetry ? (
-                  <th scope="col">
-                    <span className="visually-hidden">{t("Actions")}</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                t("Recipient"),
+                t("Subject"),
+                t("Kind"),
+                { label: t("Attempts"), className: "table__number" },
+                t("Last error"),
+                t("Queued at"),
+                canRetry && <span className="visually-hidden">{t("Actions")}</span>,
+              ]}
+            />
             <tbody>
               {mails.map((mail) => (
                 <tr key={mail.id}>

@@ -4,7 +4,7 @@ import { partners, reportMessages, reports } from "~/db/schema";
 import { daysBetween } from "~/utils/dates";
 import { cutOffAppliesTo } from "~/utils/quarters";
 import type { ReportStatus } from "~/reports/frame/workflow";
-import { REPORT_TYPES, type ReportState, type ReportTypeKey as ReportType } from "~/reports/frame/registry";
+import { owedReportTypes, REPORT_TYPES, type ReportState, type ReportTypeKey as ReportType } from "~/reports/frame/registry";
 import { portalNow } from "~/utils/today.server";
 import { getOpenQuarter } from "./quarter.server";
 import { getCutOffDate } from "./settings.server";
@@ -102,7 +102,8 @@ export async function partnerGuidance(partnerId: number): Promise<PartnerGuidanc
       sentBack: sentBack(report),
     };
   });
-  return { quarterName: quarter.name, cutOff, tiles, owed: tiles.filter((tile) => tile.nextStep !== null).length };
+  const states = Object.fromEntries(tiles.map((tile) => [tile.type, tile.state])) as Record<ReportType, ReportState>;
+  return { quarterName: quarter.name, cutOff, tiles, owed: owedReportTypes(states).length };
 }
 
 export interface ReportStatusCount {

@@ -28,6 +28,7 @@ import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
 import { DashboardTableCard, DashboardTableFooter, TableDownloads } from "./dashboard-table";
 import { ScrollRegion } from "~/components/scroll-region";
+import { ColumnHeads } from "~/components/table-parts";
 
 type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
 
@@ -192,13 +193,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
           <>
             <ScrollRegion labelledBy="summary-title">
               <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("Company Name")}</th>
-                    <th scope="col">{t("E-mail")}</th>
-                    <th scope="col">{t("Reports")}</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={[t("Company Name"), t("E-mail"), t("Reports")]} />
                 <tbody>
                   {summary.rows.map((row) => (
                     <tr key={row.partnerId} data-partner={row.companyName}>

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { HistoryAction, ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { useFormatters } from "~/hooks/use-formatters";
 import { ScrollRegion } from "~/components/scroll-region";
+import { ColumnHeads } from "~/components/table-parts";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
   save: "Saved",
@@ -40,16 +41,7 @@ export function ReportHistory({ history, changes }: { history: ReportHistoryEntr
       ) : null}
       <ScrollRegion label={t("History")}>
         <table className="table report-history__table">
-          <thead>
-            <tr>
-              <th scope="col">{t("When")}</th>
-              <th scope="col">{t("Who")}</th>
-              <th scope="col">{t("Action")}</th>
-              <th scope="col">{t("Comment")}</th>
-              <th scope="col">{t("Rows")}</th>
-              <th scope="col">{t("Snapshot")}</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[t("When"), t("Who"), t("Action"), t("Comment"), t("Rows"), t("Snapshot")]} />
           <tbody>
             {history.map((entry) => (
               <tr key={entry.id}>

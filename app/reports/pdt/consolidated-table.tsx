@@ -6,6 +6,7 @@ import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
 import { ScrollRegion } from "~/components/scroll-region";
+import { EmptyRow } from "~/components/table-parts";
 
 const PDT_REPORT_PATH = "/admin/report/development-timeline";
 
@@ -100,11 +101,7 @@ export function PdtReportTable({ state, rows, quarterOrder }: { state: PdtReport
         </thead>
         <tbody>
           {rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns} className="empty">
-                {t("No data available!")}
-              </td>
-            </tr>
+            <EmptyRow columns={columns} />
           ) : (
             rows.map((row) => (
               <tr key={`${row.reportId}:${row.productId}:${row.stageId}`}>

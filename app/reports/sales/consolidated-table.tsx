@@ -100,24 +100,8 @@ function SalesReportTabs({ view }: { view: View }) {
   );
 }
 
-const FILTER_FIELDS = [
-  "tab",
-  "quarter",
-  "partner",
-  "year",
-  "month",
-  "country",
-  "purchaser",
-  "product",
-  "reportStatus",
-  "strength",
-  "formulationType",
-  "currency",
-  "procurementEndCountry",
-  "comments",
-  "sort",
-  "dir",
-] as const;
+/** What the filter form sends: the tab, the quarter, the filters and the sort. */
+const FILTER_FIELDS = ["tab", "quarter", ...SALES_FILTERS, "sort", "dir"] as const;
 
 /**
  * The filters, the quarter among them: a plain GET form that works without JavaScript; with it, the
