@@ -5,7 +5,7 @@ import { countryName, formatNumber, sortByLabel } from "~/utils/locale-format";
 
 /** The display helpers of app/utils bound to the page's language, for components. */
 export function useFormatters() {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(
     () => ({
@@ -16,8 +16,10 @@ export function useFormatters() {
       period: (label: string) => formatPeriod(label, locale),
       month: (englishName: string) => formatMonthName(englishName, locale),
       country: (englishName: string) => countryName(englishName, locale),
+      /** A formulation type or a filing status, stored by its English name; a quarter name (a planned filing) and a name without a translation stay as they are. */
+      referenceName: (englishName: string) => t(englishName),
       sortByLabel: <T>(items: readonly T[], label: (item: T) => string) => sortByLabel(items, label, locale),
     }),
-    [locale],
+    [locale, t],
   );
 }

@@ -112,6 +112,7 @@ test("admin screens, with the dashboard's tabs, errors shown and menus and dialo
     "/admin/add-partner",
     `/admin/edit-partner/${partnerId}`,
     `/admin/partner-list/deactivate/${partnerId}`,
+    "/admin/partner-list/remind-everyone",
     "/admin/partner-performance",
     "/admin/product-list",
     "/admin/add-product",
@@ -143,7 +144,11 @@ test("admin screens, with the dashboard's tabs, errors shown and menus and dialo
   const question = page.locator(".partner-list__dialog");
   await expect(question).toBeVisible();
   await axe.scan("/admin/partner-list, deactivate question");
-  await question.getByRole("button", { name: "Cancel" }).click();
+  await question.getByRole("button", { name: "No" }).click();
+  await page.getByRole("link", { name: "Remind everyone who owes a report" }).click();
+  await expect(page.getByTestId("remind-everyone-dialog")).toBeVisible();
+  await axe.scan("/admin/partner-list, remind everyone question");
+  await page.getByTestId("remind-everyone-dialog").getByRole("button", { name: "Cancel" }).click();
 
   await open("/change-password");
   await page.locator("main form button[type=submit]").click();
@@ -201,7 +206,7 @@ test("partner screens, the Sales Report's submit dialog with its error, and a pa
   await page.getByRole("tab", { name: "FDF" }).click();
   await axe.scan("/partner/sales-report, FDF tab");
 
-  // An invalid cell says what it should hold; a clicked cell shows the focus; Tab leaves the grid.
+  // An invalid cell says what it should hold; a clicked cell shows the focus; Escape then Tab leaves the grid.
   await page.getByRole("tab", { name: "API" }).click();
   const grid = page.getByTestId("report-grid-API");
   const year = grid.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2"]');
@@ -214,6 +219,7 @@ test("partner screens, the Sales Report's submit dialog with its error, and a pa
   await year.click();
   await expect(year).toBeFocused();
   expect(await year.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
+  await page.keyboard.press("Escape");
   await page.keyboard.press("Tab");
   await expect(page.locator(":focus")).toHaveCount(1);
   expect(await grid.evaluate((element) => element.contains(document.activeElement))).toBe(false);
@@ -279,4 +285,28 @@ test("without JavaScript: the plain report forms and a refused sign-in", async (
   await axe.scanPaths(["/partner/sales-report", "/partner/development-timeline", "/partner/filing-plans"]);
   await expect(page.getByTestId("filing-table")).toBeVisible();
   axe.check();
+});
+
+test("the account button's name holds the text it shows, and the Arabic blank-template link is a 24 px target (WCAG 2.5.3, 2.5.8)", async ({
+  page,
+  open,
+  signIn,
+}) => {
+  // Rules outside WCAG 2.1 AA (2.5.8 is WCAG 2.2; axe runs label-in-name only when asked): checked here by name.
+  const mismatches = async () => {
+    const { violations } = await new AxeBuilder({ page }).withRules(["label-content-name-mismatch", "target-size"]).setLegacyMode().analyze();
+    return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`));
+  };
+  await signIn("partner1");
+  for (const language of ["ar", "en"]) {
+    await open(`/partner/sales-report?lng=${language}`);
+    await page.locator("summary.menu__trigger").last().click();
+    expect(await mismatches(), language).toEqual([]);
+    expect((await page.getByTestId("template-download").boundingBox())!.height, language).toBeGreaterThanOrEqual(24);
+  }
+  // Its text is the user's name alone (the avatar's initial is drawn by CSS), and its name says "Account" and that name.
+  const account = page.locator("summary.menu__trigger").last();
+  const shown = (await account.innerText()).trim();
+  expect(shown.length).toBeGreaterThan(1);
+  await expect(account).toHaveAccessibleName(`Account: ${shown}`);
 });

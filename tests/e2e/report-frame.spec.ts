@@ -13,7 +13,7 @@ const toast = (page: Page) => page.locator(".toast");
 const sidebar = (page: Page) => page.getByRole("complementary", { name: "Main navigation" });
 const gridCell = (page: Page, testId: string, row: number, column: number) =>
   page.getByTestId(testId).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
-const PDT_NOTES_COLUMN = 4;
+const PDT_NOTES_COLUMN = 7;
 const SALES_PURCHASER_COLUMN = 5;
 const LEAVE_QUESTION = "You have unsaved changes. Leave this page and lose them?";
 
@@ -148,7 +148,7 @@ test.describe("a save posts only what changed", () => {
     });
     await upload.getByLabel("Replace the quarter's rows").check();
     await upload.getByRole("button", { name: "Upload" }).click();
-    await page.getByTestId("replace-dialog").getByRole("button", { name: "Replace", exact: true }).click();
+    await page.getByTestId("replace-dialog").getByRole("button", { name: "Ok", exact: true }).click();
     await expect(toast(page)).toContainText(`Data successfully recorded. Total Rows: ${ROWS + fdfRows}`, { timeout: 30_000 });
 
     await open(`/admin/sales-report/${borealisId}`);

@@ -27,7 +27,41 @@ test("on a slow link the plain form is usable until the grid arrives, and what w
 
   release();
   const grid = page.getByTestId("report-grid-API");
+  // The field still had the focus: the typing carries on in its cell's editor, which Enter commits.
+  await expect(grid.locator(".report-grid__editor")).toHaveValue("Typed before the grid arrived");
+  await page.keyboard.press("Enter");
   await expect(grid.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="5"]')).toHaveText("Typed before the grid arrived");
   await expect(page.locator(".report-editor")).toHaveAttribute("data-dirty", "true");
   await expect(purchaser).toHaveCount(0);
+});
+
+test("typing on without a pause while the grid takes over from the plain form: every character arrives in the grid's cell", async ({ page, signIn }) => {
+  await signIn("partner1");
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/build\/_shared\/sales-grid-editor-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  await page.goto("/partner/sales-report");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const purchaser = page.locator('input[name="api[0][purchaser]"]');
+  await purchaser.fill("");
+  const text = "Typed on while the grid took over, every key";
+  const grid = page.getByTestId("report-grid-API");
+  const gridShownAt = grid.waitFor().then(() => Date.now());
+  // The grid's code is let through after a few characters; typing goes on at 60 ms a key.
+  const typing = page.keyboard.type(text, { delay: 60 });
+  setTimeout(release, 400);
+  await typing;
+  const typedAt = Date.now();
+  // The grid took over in the middle of the typing, not after it.
+  expect(await gridShownAt).toBeLessThan(typedAt - 600);
+  await expect(purchaser).toHaveCount(0);
+  const editor = grid.locator(".report-grid__editor");
+  await expect(editor).toHaveValue(text);
+  await page.keyboard.press("Enter");
+  await expect(grid.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="5"]')).toHaveText(text);
+  await expect(page.locator(".report-editor")).toHaveAttribute("data-dirty", "true");
 });

@@ -35,6 +35,8 @@ const FDF_COLUMN = {
 };
 /** The FDF product of partner1's demo draft that is not in its product list (see the seed). */
 const SEEDED_UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
+/** The API name partner3 enters without JavaScript, which the admin then rejects. */
+const UNKNOWN_NOJS_API = "Islatravir API (no-JS)";
 
 async function partnerIdOf(page: Page, companyName: string) {
   await page.goto("/admin/partner-list");
@@ -122,14 +124,15 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     });
     await upload.getByLabel("Replace the quarter's rows").check();
     await upload.getByRole("button", { name: "Upload" }).click();
-    // Replacing saved rows asks first: Cancel leaves everything as it is, Replace uploads.
+    // Replacing saved rows asks first: Cancel leaves everything as it is, Ok uploads.
     const confirm = page.getByTestId("replace-dialog");
     await expect(confirm).toContainText(`Replace the ${total} rows saved for this quarter with the workbook's rows?`);
+    await expect(confirm.getByRole("button")).toHaveText(["Cancel", "Ok"]);
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await expect(confirm).toBeHidden();
     await expect(toast(page)).toHaveCount(0);
     await upload.getByRole("button", { name: "Upload" }).click();
-    await confirm.getByRole("button", { name: "Replace", exact: true }).click();
+    await confirm.getByRole("button", { name: "Ok", exact: true }).click();
     await expect(toast(page)).toContainText(`Data successfully recorded. Total Rows: ${total}`);
     await expect(toast(page)).not.toContainText("Deleted Rows");
 
@@ -272,6 +275,12 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
 
     await page.getByRole("button", { name: "View Details" }).click();
     await item.getByLabel("Therapy Area").selectOption("HIV");
+    // Approving needs the product status: refused in the page, nothing posted.
+    await item.getByRole("button", { name: "Approve" }).click();
+    await expect(item.getByText("Please select Product Status!")).toBeVisible();
+    await expect(page.getByTestId("verification-warning")).toContainText("Product verification pending!");
+    await item.getByLabel("Product Status").selectOption("UNDER_DEVELOPMENT");
+    await expect(item.getByText("Please select Product Status!")).toHaveCount(0);
     await item.getByRole("button", { name: "Approve" }).click();
     await expect(toast(page)).toContainText("Product approved and assigned to the partner.");
     // The dialog stays open on what is left: the demo draft's own unknown FDF product, mapped to the product it is.
@@ -279,6 +288,7 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await expect(item).toHaveCount(0);
     const seeded = verification.getByTestId("pending-product").filter({ hasText: SEEDED_UNVERIFIED });
     await seeded.getByLabel("Map to an existing product").selectOption({ label: "TLD (Tenofovir/Lamivudine/Dolutegravir)" });
+    await seeded.getByLabel("Product Status").selectOption("FILED");
     await seeded.getByRole("button", { name: "Approve" }).click();
     await expect(toast(page)).toContainText("Product approved and assigned to the partner.");
     await expect(page.getByTestId("verification-warning")).toHaveCount(0);
@@ -407,14 +417,10 @@ test.describe("forgiving input with JavaScript (partner1)", () => {
     const gross = await moveRight(page, row, FDF_COLUMN.priceLocal, FDF_COLUMN.gross - FDF_COLUMN.priceLocal, "FDF");
     await expect(gross).toHaveText("250");
     await expect(gross.locator("[data-derived]")).toHaveAttribute("title", "Calculated when saved");
-    // Royalty Due changes with each keystroke in Royalty %, before the cell is committed.
-    await (await moveRight(page, row, FDF_COLUMN.gross, FDF_COLUMN.royaltyPercent - FDF_COLUMN.gross, "FDF")).dblclick();
-    const editor = page.locator(".report-grid__editor");
-    await editor.fill("4");
-    await expect(cell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveText("10");
-    await editor.fill("5");
-    await expect(cell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveText("12.5");
-    await editor.press("Enter");
+    // Royalty % and Royalty Due are the partner's to type: an empty Royalty Due is flagged (spec section 5).
+    await typeInto(page, await moveRight(page, row, FDF_COLUMN.gross, FDF_COLUMN.royaltyPercent - FDF_COLUMN.gross, "FDF"), "5");
+    await expect(cell(page, row, FDF_COLUMN.royaltyDue, "FDF")).toHaveClass(/report-grid__cell--invalid/);
+    await typeInto(page, cell(page, row, FDF_COLUMN.royaltyDue, "FDF"), "12.5");
     await expect(grid(page, "FDF").locator(".report-grid__cell--invalid")).toHaveCount(0);
 
     // API: 'oct', a lower-case country and product.
@@ -471,6 +477,13 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     await table.getByLabel("Api Name, row 1", { exact: true }).fill("abacavir api");
     await table.getByLabel("Quantity (Kg), row 1", { exact: true }).fill("12.5");
     await table.getByLabel("Total Value (USD), row 1", { exact: true }).fill("2,500");
+    // A name that is not one of Cedar's products: kept, and it waits for the admin's verification.
+    await table.getByLabel("Year, row 2", { exact: true }).fill(year);
+    await table.getByLabel("Month, row 2", { exact: true }).fill("November");
+    await table.getByLabel("Country, row 2", { exact: true }).fill("Kenya");
+    await table.getByLabel("Purchaser, row 2", { exact: true }).fill("No-JS Purchaser");
+    await table.getByLabel("Api Name, row 2", { exact: true }).fill(UNKNOWN_NOJS_API);
+    await table.getByLabel("Quantity (Kg), row 2", { exact: true }).fill("1");
     await page.getByRole("button", { name: "Save", exact: true }).click();
 
     const invalid = page.getByTestId("invalid-data");
@@ -483,7 +496,7 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     // Forgiving: the month's abbreviation and lower-case names are saved in their own spelling.
     await table.getByLabel("Country, row 1", { exact: true }).fill("south africa");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 1, Newly Added Rows: 1");
+    await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 2, Newly Added Rows: 2");
     await expect(table.getByLabel("Total Value (USD), row 1", { exact: true })).toHaveValue("2500");
     await expect(table.getByLabel("Month, row 1", { exact: true })).toHaveValue("October");
     await expect(table.getByLabel("Country, row 1", { exact: true })).toHaveValue("South Africa");
@@ -500,6 +513,16 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
     await switchUser(page, signIn, "admin");
     const cedarId = await partnerIdOf(page, "Cedar Life Sciences");
     await open(`/admin/sales-report/${cedarId}`);
+    // The unknown name first: approving it needs a product status (the server says so); it is rejected.
+    await expect(page.getByTestId("verification-warning")).toContainText("Product verification pending!");
+    await page.getByText("View Details").click();
+    const pending = page.getByTestId("pending-product").filter({ hasText: UNKNOWN_NOJS_API });
+    await pending.getByLabel("Therapy Area").selectOption("HIV");
+    await pending.getByRole("button", { name: "Approve" }).click();
+    await expect(pending.getByText("Please select Product Status!")).toBeVisible();
+    await pending.getByRole("button", { name: "Reject" }).click();
+    await expect(toast(page)).toContainText("Product rejected.");
+    await expect(page.getByTestId("verification-warning")).toHaveCount(0);
     const decision = page.getByTestId("decision-form");
     await decision.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByTestId("decision-form")).toContainText("Enter comments for partner");
@@ -536,16 +559,16 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
       buffer: Buffer.from(await template.xlsx.writeBuffer()),
     };
 
-    // Replace is the default; without the box ticked nothing is replaced.
+    // Replace is the default; without the box ticked nothing is replaced (the test before saved two rows).
     await upload.getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);
     await upload.getByRole("button", { name: "Upload" }).click();
     await expect(page.getByTestId("upload-problems")).toContainText(
-      "Nothing was replaced: confirm that the workbook replaces the 1 rows saved for this quarter.",
+      "Nothing was replaced: confirm that the workbook replaces the 2 rows saved for this quarter.",
     );
     await expect(page.getByTestId("sales-table-API").getByLabel("Purchaser, row 1", { exact: true })).toHaveValue("No-JS Purchaser");
 
     await page.getByTestId("report-upload").getByLabel("Excel file (.xlsx, at most 10 MB)").setInputFiles(filled);
-    await page.getByLabel("Yes, replace the 1 rows saved for this quarter").check();
+    await page.getByLabel("Yes, replace the 2 rows saved for this quarter").check();
     await page.getByTestId("report-upload").getByRole("button", { name: "Upload" }).click();
     await expect(toast(page)).toContainText("Data successfully recorded. Total Rows: 1");
     await expect(page.getByTestId("upload-problems")).toHaveCount(0);

@@ -342,11 +342,22 @@ describe("saving from the grid (JSON)", () => {
     expect(result.data).toMatchObject({
       kind: "problems",
       problems: {
-        API: [{ rowNumber: 2, columns: ["Year", "Country"] }],
-        FDF: [{ rowNumber: 2, columns: ["Royalty %"] }],
+        API: [{ rowNumber: 2, columns: ["Year", "Country"], entered: { year: "1990", country: "Atlantis" } }],
+        FDF: [{ rowNumber: 2, columns: ["Royalty %", "Royalty Due"] }],
       },
     });
     expect(await storedRows(cedarId)).toHaveLength(0);
+  });
+
+  it("an empty FDF Royalty Due is refused even when it could be calculated (spec section 5); nothing is saved", async () => {
+    const result = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ royaltyDue: "" })] });
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({ kind: "problems", problems: { API: [], FDF: [{ rowNumber: 2, keys: ["royaltyDue"], columns: ["Royalty Due"] }] } });
+    expect(await storedRows(cedarId)).toHaveLength(0);
+
+    const saved = await saveJson(CEDAR, { FDF: [fdfRow(), fdfRow({ royaltyDue: "120" })] });
+    expect(saved.status).toBe(302);
+    expect((await storedRows(cedarId)).map((row) => Number(row.royaltyDue))).toEqual([120, 120]);
   });
 
   it("a row with only a year is refused, listing what it misses; nothing is written", async () => {
@@ -356,7 +367,7 @@ describe("saving from the grid (JSON)", () => {
       kind: "problems",
       problems: {
         API: [{ rowNumber: 2, columns: ["Month", "Country", "Api Name", "Quantity (Kg)"] }],
-        FDF: [{ rowNumber: 3, columns: ["Month", "Country", "Product", "Quantity", "Royalty %"] }],
+        FDF: [{ rowNumber: 3, columns: ["Month", "Country", "Product", "Quantity", "Royalty %", "Royalty Due"] }],
       },
     });
     expect(await storedRows(cedarId)).toHaveLength(0);
@@ -603,7 +614,7 @@ describe("the form without JavaScript", () => {
     expect(result.status).toBe(400);
     expect(result.data).toMatchObject({
       kind: "problems",
-      problems: { API: [{ rowNumber: 5, columns: ["Month"], keys: ["month"] }], FDF: [] },
+      problems: { API: [{ rowNumber: 5, columns: ["Month"], keys: ["month"], entered: { month: "Smarch" } }], FDF: [] },
       submitted: { tab: "API", rows: { 4: { month: "Smarch", purchaser: "Global Fund" } } },
     });
     expect(await storedRows(cedarId)).toHaveLength(0);
@@ -740,8 +751,14 @@ describe("Excel download and upload", () => {
     expect(result.data).toMatchObject({
       kind: "upload-problems",
       problems: [
-        { sheet: "API", row: 3, columns: ["Year", "Country", "Quantity (Kg)"], message: "Sheet {{sheet}}, row {{row}}: {{columns}}" },
-        { sheet: "FDF", row: 3, columns: ["Royalty %"] },
+        {
+          sheet: "API",
+          row: 3,
+          columns: ["Year", "Country", "Quantity (Kg)"],
+          message: "Sheet {{sheet}}, row {{row}}: {{columns}}",
+          values: { sheet: "API", row: 3, columns: "Year: “1900”, Country: “Narnia”, Quantity (Kg): “ten”" },
+        },
+        { sheet: "FDF", row: 3, columns: ["Royalty %", "Royalty Due"], values: { sheet: "FDF", row: 3, columns: "Royalty %, Royalty Due" } },
       ],
     });
     expect((await storedRows(cedarId)).map((row) => row.purchaser)).toEqual(["Global Fund"]);
@@ -770,9 +787,20 @@ describe("product verification from the screen", () => {
     const [pending] = page.data.verification.pendingProducts;
     expect(pending).toMatchObject({ product_name: "Lenacapavir API", category: "API" });
 
-    // The partner cannot decide; a missing therapy area is refused.
+    // The partner cannot decide; a missing product status or therapy area is refused.
     const partnerTry = await postPartner(CEDAR, { intent: "verify-product", verificationId: String(pending.product_verification_id), decision: "approve" });
     expect(partnerTry.status).toBe(403);
+    const noStatus = await postAdmin(ADMIN, cedarId, {
+      intent: "verify-product",
+      verificationId: String(pending.product_verification_id),
+      decision: "approve",
+      mapToProductId: "",
+      productName: "Lenacapavir API",
+      therapyArea: "HIV",
+      projectStatus: "",
+    });
+    expect(noStatus.status).toBe(400);
+    expect(noStatus.data).toMatchObject({ kind: "verification-errors", errors: { projectStatus: ["Please select Product Status!"] } });
     const incomplete = await postAdmin(ADMIN, cedarId, {
       intent: "verify-product",
       verificationId: String(pending.product_verification_id),
@@ -780,8 +808,10 @@ describe("product verification from the screen", () => {
       mapToProductId: "",
       productName: "Lenacapavir API",
       therapyArea: "",
+      projectStatus: "FILED",
     });
     expect(incomplete.data).toMatchObject({ kind: "verification-errors", errors: { therapyArea: ["Please select therapy area."] } });
+    expect((await adminPage(ADMIN, cedarId)).data.view.pendingProductCount).toBe(1);
 
     const approved = await postAdmin(ADMIN, cedarId, {
       intent: "verify-product",

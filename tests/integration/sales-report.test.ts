@@ -96,7 +96,7 @@ const fdfRow = (overrides: SalesRowInput = {}): SalesRowInput => ({
   currency: "usd",
   grossSalePriceCurrency: "2.5",
   royaltyPercent: "5",
-  royaltyDue: "",
+  royaltyDue: "125",
   ...overrides,
 });
 
@@ -473,8 +473,15 @@ describe("saving rows", () => {
     expect(result).toEqual({
       ok: false,
       problems: {
-        API: [{ rowNumber: 2, keys: ["year", "month", "productName", "quantity"], columns: ["Year", "Month", "Api Name", "Quantity (Kg)"] }],
-        FDF: [{ rowNumber: 3, keys: ["currency", "royaltyPercent"], columns: ["Currency", "Royalty %"] }],
+        API: [
+          {
+            rowNumber: 2,
+            keys: ["year", "month", "productName", "quantity"],
+            columns: ["Year", "Month", "Api Name", "Quantity (Kg)"],
+            entered: { year: "1990", month: "Juny", quantity: "1O" },
+          },
+        ],
+        FDF: [{ rowNumber: 3, keys: ["currency", "royaltyPercent"], columns: ["Currency", "Royalty %"], entered: { currency: "XXX" } }],
       },
     });
     expect(await rowsOf(acmeReport.id)).toEqual(before);

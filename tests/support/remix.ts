@@ -48,6 +48,9 @@ type DataWithInit = { type: "DataWithResponseInit"; data: unknown; init: Respons
 const isDataWithInit = (value: unknown): value is DataWithInit =>
   typeof value === "object" && value !== null && (value as { type?: string }).type === "DataWithResponseInit";
 
+/** What a download answers for what does not exist (an unknown quarter, partner or table): the not-found page. */
+export const NOT_FOUND_PAGE = { status: 302, location: "/error-404" } as const;
+
 /** Runs a loader or action and describes what it answered, thrown or returned, as a browser would see it. */
 export async function runRoute<T = any>(
   handler: (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => unknown,

@@ -1,13 +1,18 @@
-/** Sales Report rows as the grid posts them (every cell a text; the FDF's derived cells empty, for the server to work out). */
+import { deriveFdfValues } from "~/reports/sales/rows";
+
+/** Sales Report rows as the grid posts them (every cell a text; the FDF's derived cells but Royalty Due empty, for the server to work out). */
 
 /** An API row of a product the seeded partners make, in India. */
 export function apiGridRow(fields: { year: string; month: string; purchaser: string; quantity: string; totalValue: string } & Partial<Record<string, string>>) {
   return { country: "India", productName: "Abacavir API", ...fields };
 }
 
-/** An FDF row of Dolutegravir 50 mg tablets, packs of 30 at 2.5 USD, sold in Kenya at 5% royalty. */
+/**
+ * An FDF row of Dolutegravir 50 mg tablets, packs of 30 at 2.5 USD, sold in Kenya at 5% royalty. Its
+ * Royalty Due, which a save refuses empty (spec section 5), is worked out unless given.
+ */
 export function fdfGridRow(fields: { year: string; month: string; purchaser: string; quantity: string } & Partial<Record<string, string>>) {
-  return {
+  const row = {
     country: "Kenya",
     productName: "Dolutegravir 50 mg",
     strength: "50 mg",
@@ -26,4 +31,5 @@ export function fdfGridRow(fields: { year: string; month: string; purchaser: str
     comments: "",
     ...fields,
   };
+  return fields.royaltyDue === undefined ? { ...row, royaltyDue: deriveFdfValues(row, (code) => (code === "USD" ? "1" : undefined)).row.royaltyDue } : row;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MONTHS } from "~/db/reference-data";
+import { TEXT_MAX } from "~/utils/text-rules";
 import {
   API_COLUMNS,
   FDF_COLUMNS,
@@ -262,11 +263,19 @@ describe("invalidColumns", () => {
     expect(fdfInvalid({ usdExchangeRate: "1000000000000" })).toEqual(["usdExchangeRate"]);
   });
 
-  it("needs Month, Country, Product and Quantity (and FDF Royalty %) in a row with any value; other cells may be empty", () => {
+  it("needs Month, Country, Product and Quantity (and FDF Royalty % and Royalty Due) in a row with any value; other cells may be empty", () => {
     expect(invalidColumns("API", normaliseRow("API", { year: "2025" }), lists)).toEqual(["month", "country", "productName", "quantity"]);
-    expect(invalidColumns("FDF", normaliseRow("FDF", { purchaser: "x" }), lists)).toEqual(["month", "country", "productName", "quantity", "royaltyPercent"]);
+    expect(invalidColumns("FDF", normaliseRow("FDF", { purchaser: "x" }), lists)).toEqual([
+      "month",
+      "country",
+      "productName",
+      "quantity",
+      "royaltyPercent",
+      "royaltyDue",
+    ]);
     expect(apiInvalid({ year: "", purchaser: "", totalValue: "" })).toEqual([]);
-    expect(fdfInvalid({ year: "", strength: "", packSize: "", currency: "", usdExchangeRate: "", royaltyDue: "", comments: "" })).toEqual([]);
+    expect(fdfInvalid({ year: "", strength: "", packSize: "", currency: "", usdExchangeRate: "", comments: "" })).toEqual([]);
+    expect(fdfInvalid({ royaltyDue: "" })).toEqual(["royaltyDue"]);
   });
 
   it("accepts a royalty % from 0 to 100", () => {
@@ -288,11 +297,12 @@ describe("cellRule: what an invalid cell is described with", () => {
     expect(cellRule("API", column("API", "year"), { ...lists, currentYear: 2030 }).values).toEqual({ from: 2010, to: 2030 });
   });
 
-  it("says which number cells are required (Quantity; FDF Royalty % with its range), and that Royalty Due is not (it is derived)", () => {
+  it("says which number cells are required (Quantity, FDF Royalty Due; FDF Royalty % with its range)", () => {
     expect(cellRule("FDF", column("FDF", "royaltyPercent"), lists)).toEqual({ text: "Required: a percentage from 0 to {{max}}", values: { max: 100 } });
     expect(cellRule("FDF", column("FDF", "quantity"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
     expect(cellRule("API", column("API", "quantity"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
-    expect(cellRule("FDF", column("FDF", "royaltyDue"), lists).text).toBe("A number of at least 0, e.g. 1250.50");
+    expect(cellRule("FDF", column("FDF", "royaltyDue"), lists).text).toBe("Required: a number of at least 0, e.g. 1250.50");
+    expect(cellRule("FDF", column("FDF", "totalValue"), lists).text).toBe("A number of at least 0, e.g. 1250.50");
     expect(cellRule("API", column("API", "country"), lists).text).toBe("A country from the list");
   });
 });
@@ -306,6 +316,11 @@ describe("validateTable and the 'Invalid data!' report", () => {
       { rowNumber: 5, columns: ["Quantity (Kg)"] },
     ]);
     expect(problems[0].keys).toEqual(["year", "country"]);
+    // What the refused cells hold, for the message to show (an empty missing cell holds nothing).
+    expect(problems[0].entered).toEqual({ year: "1999", country: "Atlantis" });
+    const long = validateTable("API", [apiRow({ purchaser: "x".repeat(TEXT_MAX.line + 1), quantity: "" })], lists, usdRate)[0];
+    expect(long.keys).toEqual(["purchaser", "quantity"]);
+    expect(long.entered).toEqual({ purchaser: `${"x".repeat(100)}…` });
   });
 
   it("normalises before checking", () => {
@@ -506,7 +521,7 @@ describe("checkRow", () => {
   it("gives the row as the save reads it: normalised, FDF values derived, what is invalid or missing", () => {
     const checked = checkRow(
       "FDF",
-      { month: "oct", country: "KENYA", productName: "x", quantity: "10", grossSalePriceCurrency: "2", currency: "usd", royaltyPercent: "5" },
+      { month: "oct", country: "KENYA", productName: "x", quantity: "10", grossSalePriceCurrency: "2", currency: "usd", royaltyPercent: "5", royaltyDue: "1" },
       lists,
       usdRate,
     );
@@ -520,6 +535,10 @@ describe("checkRow", () => {
       royaltyDue: "1",
     });
     expect(checkRow("API", { year: "2025" }, lists, usdRate).invalid).toEqual(["month", "country", "productName", "quantity"]);
+    // Royalty Due is not derived when empty: the save refuses it (spec section 5).
+    const withoutRoyaltyDue = checkRow("FDF", { ...fdfRow(), royaltyDue: "" }, lists, usdRate);
+    expect(withoutRoyaltyDue.invalid).toEqual(["royaltyDue"]);
+    expect(withoutRoyaltyDue.row.royaltyDue).toBe("");
     expect(checkRow("API", { id: 3, year: " " }, lists, usdRate).invalid).toEqual([]);
   });
 });
@@ -551,8 +570,8 @@ describe("prepareRowsForSave", () => {
     expect(result.problems).toEqual([
       {
         rowNumber: 1,
-        keys: ["month", "country", "productName", "quantity", "royaltyPercent"],
-        columns: ["Month", "Country", "Product", "Quantity", "Royalty %"],
+        keys: ["month", "country", "productName", "quantity", "royaltyPercent", "royaltyDue"],
+        columns: ["Month", "Country", "Product", "Quantity", "Royalty %", "Royalty Due"],
       },
     ]);
   });
@@ -569,7 +588,7 @@ describe("prepareRowsForSave", () => {
     expect(rows[0]).toMatchObject({ country: "South Africa", formulationType: "Oral pellets", month: "June", currency: "EUR" });
   });
 
-  it("reports problems by grid row and still checks an empty FDF royalty % before filling zeros", () => {
+  it("reports problems by grid row and still checks an empty FDF royalty % and royalty due before filling zeros", () => {
     const result = prepareRowsForSave(
       "FDF",
       [fdfRow(), {}, fdfRow({ royaltyPercent: "", royaltyDue: "" }), fdfRow({ year: "2005", country: "Atlantis" })],
@@ -577,19 +596,22 @@ describe("prepareRowsForSave", () => {
       usdRate,
     );
     expect(result.problems.map(({ rowNumber, columns }) => ({ rowNumber, columns }))).toEqual([
-      { rowNumber: 3, columns: ["Royalty %"] },
+      { rowNumber: 3, columns: ["Royalty %", "Royalty Due"] },
       { rowNumber: 4, columns: ["Year", "Country"] },
     ]);
-    expect(formatValidationReport("FDF", result.problems).lines).toEqual(["Please Check FDF Table:", "Row No. 3: Royalty %", "Row No. 4: Year, Country"]);
+    expect(formatValidationReport("FDF", result.problems).lines).toEqual([
+      "Please Check FDF Table:",
+      "Row No. 3: Royalty %, Royalty Due",
+      "Row No. 4: Year, Country",
+    ]);
   });
 
-  it("fills an empty Royalty Due like the other derived values: calculated when it can be, else 0", () => {
-    const derived = prepareRowsForSave("FDF", [fdfRow({ royaltyDue: "" })], lists, usdRate);
-    expect(derived.problems).toEqual([]);
-    expect(derived.rows[0].royaltyDue).toBe("95");
+  it("refuses an empty Royalty Due (spec section 5), even when it could be calculated; the other derived values are filled", () => {
+    const derivable = prepareRowsForSave("FDF", [fdfRow({ royaltyDue: "" })], lists, usdRate);
+    expect(derivable.problems).toEqual([{ rowNumber: 1, keys: ["royaltyDue"], columns: ["Royalty Due"] }]);
     const underivable = prepareRowsForSave(
       "FDF",
-      [fdfRow({ grossSalePriceCurrency: "", usdExchangeRate: "", grossSalePriceUsd: "", totalGrossValue: "", totalValue: "", royaltyDue: "" })],
+      [fdfRow({ grossSalePriceCurrency: "", usdExchangeRate: "", grossSalePriceUsd: "", totalGrossValue: "", totalValue: "", royaltyDue: "0" })],
       lists,
       usdRate,
     );
@@ -597,7 +619,7 @@ describe("prepareRowsForSave", () => {
     expect(underivable.rows[0]).toMatchObject({ totalValue: "0", royaltyDue: "0" });
   });
 
-  it("derives FDF values before validating, so an empty royalty due with its inputs present is filled", () => {
+  it("derives FDF values before validating, so empty derived values with their inputs present are filled", () => {
     const result = prepareRowsForSave(
       "FDF",
       [
@@ -610,6 +632,7 @@ describe("prepareRowsForSave", () => {
           currency: "inr",
           grossSalePriceCurrency: "250",
           royaltyPercent: "5",
+          royaltyDue: "150",
         },
       ],
       lists,
@@ -638,7 +661,7 @@ describe("prepareRowsForSave", () => {
   });
 
   it("flags a derived net value that comes out negative", () => {
-    const result = prepareRowsForSave("FDF", [fdfRow({ totalValue: "", royaltyDue: "", deductableExpenses: "2500" })], lists, usdRate);
+    const result = prepareRowsForSave("FDF", [fdfRow({ totalValue: "", royaltyDue: "0", deductableExpenses: "2500" })], lists, usdRate);
     expect(result.rows[0].totalValue).toBe("-500");
     expect(result.problems.map((problem) => problem.columns)).toEqual([["Total Net Sales Value"]]);
   });

@@ -50,6 +50,43 @@ export interface RowProblem {
   columns: string[];
   /** Keys of the invalid columns, for highlighting cells. */
   keys: string[];
+  /** What the invalid cells that are not empty hold, by key, as `echoedValue` shortens it. */
+  entered?: Record<string, string>;
+}
+
+/** A cell may hold 32,767 characters: a problem shows the first 100 of it. */
+const ECHOED_CHARS = 100;
+
+/** A refused cell's text as a problem shows it: trimmed, its first 100 characters and "…" beyond. */
+export function echoedValue(text: string): string {
+  const characters = Array.from(text.trim());
+  return characters.length > ECHOED_CHARS ? `${characters.slice(0, ECHOED_CHARS).join("")}…` : characters.join("");
+}
+
+/** The `entered` of a problem: the echoed text of each given cell that is not empty (undefined when all are). */
+export function enteredValues(keys: readonly string[], valueOf: (key: string) => string | null | undefined): Record<string, string> | undefined {
+  const entered: Record<string, string> = {};
+  for (const key of keys) {
+    const value = echoedValue(valueOf(key) ?? "");
+    if (value) entered[key] = value;
+  }
+  return Object.keys(entered).length ? entered : undefined;
+}
+
+/** How a problem names an invalid cell: its column's label, and what it holds when it is not empty (an i18n key and its values). */
+const INVALID_CELL_WITH_VALUE = "{{column}}: “{{value}}”";
+
+/** The invalid cells of a problem, each as `name(column label)` or INVALID_CELL_WITH_VALUE, joined by ", ". */
+export function invalidCellsText(
+  problem: Pick<RowProblem, "columns" | "keys" | "entered">,
+  say: (key: string, values?: Record<string, string>) => string,
+): string {
+  return problem.columns
+    .map((column, index) => {
+      const value = problem.entered?.[problem.keys[index]];
+      return value === undefined ? say(column) : say(INVALID_CELL_WITH_VALUE, { column: say(column), value });
+    })
+    .join(", ");
 }
 
 /** Problems by table (Sales: API and FDF; PDT and Filing Plans: one table each). */

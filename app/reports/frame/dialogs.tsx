@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { VALIDATION_DIALOG_TITLE, type TableProblems } from "~/reports/frame/contract";
+import { invalidCellsText, VALIDATION_DIALOG_TITLE, type TableProblems } from "~/reports/frame/contract";
 import { CommentField } from "./comment-field";
 
 /** A native modal `<dialog>` shown while `open` is true; Escape or the close button call `onClose`. */
@@ -41,7 +41,7 @@ export function ModalDialog({
   );
 }
 
-/** The rows and columns of the 'Invalid data!' message, per table under its heading, translated. */
+/** The rows and columns of the 'Invalid data!' message, with what the cells hold, per table under its heading, translated. */
 export function InvalidDataList({ problems, headings }: { problems: TableProblems; headings: Record<string, string> }) {
   const { t } = useTranslation();
   return (
@@ -54,7 +54,7 @@ export function InvalidDataList({ problems, headings }: { problems: TableProblem
             <ul className="invalid-data__rows">
               {rows.map((row) => (
                 <li key={row.rowNumber}>
-                  <strong>{t("Row No. {{n}}", { n: row.rowNumber })}</strong>: {row.columns.map((column) => t(column)).join(", ")}
+                  <strong>{t("Row No. {{n}}", { n: row.rowNumber })}</strong>: {invalidCellsText(row, (key, values) => t(key, values))}
                 </li>
               ))}
             </ul>

@@ -1,10 +1,32 @@
 /**
  * The editable-grid kit the report grids share (react-data-grid): the grid with the theme, the
- * direction, the window's height and Tab that leaves it; rows with a key of their own, the text
- * and list cell editors, and invalid cells marked for assistive technology too.
+ * direction, the window's height and one Tab rule; rows with a key of their own, the text and list
+ * cell editors, and invalid cells marked for assistive technology too.
  */
-import { forwardRef, useEffect, useId, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from "react";
-import DataGrid, { type CellKeyboardEvent, type CellKeyDownArgs, type DataGridHandle, type DataGridProps, type RenderEditCellProps } from "react-data-grid";
+import {
+  createContext,
+  forwardRef,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type HTMLAttributes,
+  type MutableRefObject,
+  type ReactNode,
+} from "react";
+import DataGrid, {
+  type CellKeyboardEvent,
+  type CellKeyDownArgs,
+  type Column,
+  type DataGridHandle,
+  type DataGridProps,
+  type RenderEditCellProps,
+} from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import { useDisplay } from "~/hooks/use-display";
 import { GRID_HEIGHT_OFFSET, type CellRule } from "~/reports/frame/contract";
@@ -24,17 +46,28 @@ export const cellOf = (row: EditableRow, key: string) => {
   return value == null ? "" : String(value);
 };
 
-const autoFocusAndSelect = (input: HTMLInputElement | null) => {
-  input?.focus();
-  input?.select();
-};
+/** Where the caret goes in the next cell editor opened (typing carried on from elsewhere); null: the text is selected. */
+const EditorCaretContext = createContext<MutableRefObject<[number, number] | null> | null>(null);
 
 /** The cell editor: a text input; list columns suggest their values from a datalist (typing stays free, validation flags the rest). */
 export function CellEditor({ row, column, onRowChange, onClose, listId, label }: RenderEditCellProps<EditableRow> & { listId?: string; label: string }) {
+  const caret = useContext(EditorCaretContext);
+  const focusOnOpen = useCallback(
+    (input: HTMLInputElement | null) => {
+      if (!input) return;
+      input.focus();
+      const kept = caret?.current;
+      if (kept) {
+        input.setSelectionRange(...kept);
+        caret.current = null;
+      } else input.select();
+    },
+    [caret],
+  );
   return (
     <input
       className="report-grid__editor"
-      ref={autoFocusAndSelect}
+      ref={focusOnOpen}
       aria-label={label}
       list={listId}
       value={cellOf(row, column.key)}
@@ -119,14 +152,59 @@ export function CellValue({ value, invalid }: { value: string; invalid: { id: st
   );
 }
 
+type CellPosition = { idx: number; rowIdx: number };
+
 /**
- * Tab on a selected cell leaves the grid (the next control gets the focus, Shift+Tab comes back to
- * the same cell) instead of walking thousands of cells; the arrow keys move inside.
+ * The cell Tab (or Shift+Tab) moves to from `from`, row after row: the next editable cell, or in a
+ * grid without editable cells the next cell; null at the grid's end. Frozen columns come first in
+ * every report grid, so a column's place in `columns` is its index in the grid.
  */
-function tabLeavesGrid(args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent): boolean {
-  if (args.mode !== "SELECT" || event.key !== "Tab") return false;
-  event.preventGridDefault();
-  return true;
+function nextTabStop(columns: readonly Column<EditableRow>[], rows: readonly EditableRow[], from: CellPosition, backwards: boolean): CellPosition | null {
+  const editable = (idx: number, rowIdx: number) => {
+    const rule = columns[idx].editable;
+    return typeof rule === "function" ? rule(rows[rowIdx]) : rule === true;
+  };
+  const anyEditable = columns.some((column) => column.editable);
+  let { idx, rowIdx } = from;
+  for (;;) {
+    idx += backwards ? -1 : 1;
+    if (idx >= columns.length) [idx, rowIdx] = [0, rowIdx + 1];
+    if (idx < 0) [idx, rowIdx] = [columns.length - 1, rowIdx - 1];
+    if (rowIdx < 0 || rowIdx >= rows.length) return null;
+    if (!anyEditable || editable(idx, rowIdx)) return { idx, rowIdx };
+  }
+}
+
+const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta"]);
+
+/**
+ * The report grids' one Tab rule. Tab and Shift+Tab move between the editable cells, row after row
+ * (an open editor commits first), instead of leaving the grid or walking its headers; Escape then
+ * Tab leaves the grid for the next control (Shift+Tab for the one before), and coming back lands on
+ * the cell left. Returns whether the key was taken.
+ */
+function useTabRule(columns: readonly Column<EditableRow>[], rows: readonly EditableRow[], grid: MutableRefObject<DataGridHandle | null>) {
+  const escaped = useRef(false);
+  return (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent): boolean => {
+    if (MODIFIER_KEYS.has(event.key)) return false;
+    if (event.key !== "Tab") {
+      escaped.current = event.key === "Escape";
+      // The grid's Escape: the page's own (closing an open popover elsewhere) would take the focus away.
+      if (escaped.current) event.preventDefault();
+      return false;
+    }
+    event.preventGridDefault();
+    if (escaped.current) {
+      // The browser's own Tab takes the focus out: the other cells are not in the tab order.
+      escaped.current = false;
+      return true;
+    }
+    const next = nextTabStop(columns, rows, { idx: args.column.idx, rowIdx: args.rowIdx }, event.shiftKey);
+    if (!next) return true;
+    event.preventDefault();
+    grid.current?.selectCell(next);
+    return true;
+  };
 }
 
 /** The grid's height: the window's height minus 230 px (at least 300 px). */
@@ -141,7 +219,8 @@ function useGridHeight() {
   return Math.max(height - GRID_HEIGHT_OFFSET, 300);
 }
 
-type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "className" | "direction" | "rowKeyGetter" | "style"> & {
+type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "className" | "columns" | "direction" | "rowKeyGetter" | "style"> & {
+  columns: readonly Column<EditableRow>[];
   testId: string;
   /** The hidden texts of the column rules (`useCellRules(…).element`). */
   rules: ReactNode;
@@ -149,27 +228,55 @@ type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "classN
   wrapper?: Pick<HTMLAttributes<HTMLDivElement>, "onCopy" | "onPaste">;
 };
 
+/** The grid's handle, and typing carried on in a cell: its editor opens with the caret where it was. */
+export type ReportGridHandle = DataGridHandle & { continueTyping: (position: CellPosition, caret: [number, number]) => void };
+
 /**
  * A report's grid: react-data-grid in the theme's colours and the page's direction, as high as the
- * window allows, its rows by their own key, and Tab leaving it before the report's own keys.
+ * window allows, its rows by their own key, and the Tab rule before the report's own keys. Tabbing
+ * into a grid without a selected cell lands on its first editable cell, not on the headers.
  */
-export const ReportGrid = forwardRef<DataGridHandle, ReportGridProps>(function ReportGrid({ testId, rules, wrapper, onCellKeyDown, ...grid }, ref) {
+export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function ReportGrid({ testId, rules, wrapper, onCellKeyDown, ...grid }, ref) {
   const { i18n } = useTranslation();
   const display = useDisplay();
   const height = useGridHeight();
+  const gridRef = useRef<DataGridHandle | null>(null);
+  const caret = useRef<[number, number] | null>(null);
+  const tabRule = useTabRule(grid.columns, grid.rows, gridRef);
+  useImperativeHandle(ref, () => ({
+    get element() {
+      return gridRef.current?.element ?? null;
+    },
+    scrollToCell: (position) => gridRef.current?.scrollToCell(position),
+    selectCell: (position, enableEditor) => gridRef.current?.selectCell(position, enableEditor),
+    continueTyping: (position, at) => {
+      caret.current = at;
+      gridRef.current?.selectCell(position, true);
+    },
+  }));
+  const enterOnFirstCell = (event: FocusEvent<HTMLDivElement>) => {
+    const header = event.target;
+    // Only the keyboard's way in: a click on a header stays there.
+    if (header.getAttribute("role") !== "columnheader" || !header.matches(":focus-visible")) return;
+    if (event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)) return;
+    const first = nextTabStop(grid.columns, grid.rows, { idx: -1, rowIdx: 0 }, false);
+    if (first) gridRef.current?.selectCell(first);
+  };
   return (
-    <div className="report-grid" data-testid={testId} {...wrapper}>
-      <DataGrid
-        ref={ref}
-        className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
-        rowKeyGetter={(row) => row._key}
-        direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
-        style={{ blockSize: height }}
-        onCellKeyDown={(args, event) => {
-          if (!tabLeavesGrid(args, event)) onCellKeyDown?.(args, event);
-        }}
-        {...grid}
-      />
+    <div className="report-grid" data-testid={testId} onFocus={enterOnFirstCell} {...wrapper}>
+      <EditorCaretContext.Provider value={caret}>
+        <DataGrid
+          ref={gridRef}
+          className={`report-grid__grid ${display.theme === "dark" ? "rdg-dark" : "rdg-light"}`}
+          rowKeyGetter={(row) => row._key}
+          direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
+          style={{ blockSize: height }}
+          onCellKeyDown={(args, event) => {
+            if (!tabRule(args, event)) onCellKeyDown?.(args, event);
+          }}
+          {...grid}
+        />
+      </EditorCaretContext.Provider>
       {rules}
     </div>
   );

@@ -24,6 +24,18 @@ export function typedBeforeHydration(prefix: string): Map<string, string> {
 }
 
 /**
+ * The plain form's field (named `prefix[…]`) the user is typing in as the grid takes over, with
+ * its caret, for the grid to carry the typing on in the same cell; null when none has the focus.
+ */
+export function focusedBeforeHydration(prefix: string): { name: string; caret: [number, number] } | null {
+  if (typeof document === "undefined") return null;
+  const field = document.activeElement;
+  if (!(field instanceof HTMLInputElement) || !field.name.startsWith(`${prefix}[`)) return null;
+  const end = field.value.length;
+  return { name: field.name, caret: [field.selectionStart ?? end, field.selectionEnd ?? end] };
+}
+
+/**
  * Unsaved edits are not thrown away without a word: leaving the page inside the portal (a link,
  * the quarter dropdown) asks first, and the browser asks before a reload or closing the tab.
  */

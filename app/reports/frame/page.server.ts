@@ -4,7 +4,7 @@
  * report brings a plug-in: how its rows are posted and saved, and any intents of its own. The
  * route modules call their guard first and pass the signed-in user here.
  */
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import * as z from "zod";
 import {
   decideReport,
@@ -36,6 +36,8 @@ import {
   type SubmittedForm,
   type TableProblems,
   type UploadProblem,
+  type RowProblem,
+  invalidCellsText,
 } from "~/reports/frame/contract";
 
 export type Viewer = Pick<AuthUser, "id" | "role" | "partnerId">;
@@ -60,6 +62,16 @@ export function rethrowForPage(error: unknown): never {
     if (error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
   }
   throw error;
+}
+
+/**
+ * rethrowForPage for a download: a resource route has no page to show a thrown 404 on (Remix would
+ * answer 'Unexpected Server Error'), so an unknown table, partner or quarter goes to the not-found
+ * page (a download link then fails as a download, with the 404).
+ */
+export function rethrowForDownload(error: unknown): never {
+  if (error instanceof WorkflowError && error.status === 404) throw redirect("/error-404");
+  return rethrowForPage(error);
 }
 
 export function parsePage(value: string | null): number {
@@ -93,14 +105,15 @@ export type ReportPageData<View extends ReportFrameView> = Awaited<ReturnType<ty
 
 /** The download of the report's workbook, or (`template`) of its blank template. */
 export function workbookDownload<View>(load: (input: ReportViewInput) => Promise<View>, respond: (view: View, template: boolean) => Response) {
-  return async ({ template = false, ...page }: ReportPageRequest & { template?: boolean }) => respond(await viewForPage(load, page), template);
+  return async ({ template = false, request, viewer, partnerId }: ReportPageRequest & { template?: boolean }) =>
+    respond(await load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForDownload), template);
 }
 
-/** The page's own URL with only its query parameters (quarter, tab, page): where a post returns to. */
-export function pageUrl(request: Request, extra: Record<string, string | null> = {}): string {
+/** The page's own URL with only its query parameters (quarter, tab, page, the report's `own`): where a post returns to. */
+export function pageUrl(request: Request, extra: Record<string, string | null> = {}, own: readonly string[] = []): string {
   const url = new URL(request.url);
   const search = new URLSearchParams();
-  for (const name of ["quarter", "tab", "page"]) {
+  for (const name of ["quarter", "tab", "page", ...own]) {
     const value = name in extra ? extra[name] : url.searchParams.get(name);
     if (value) search.set(name, value);
   }
@@ -280,9 +293,12 @@ export const UPLOAD_MESSAGES = {
   nothingFilled: "The file holds no values to save: nothing was changed. Fill in the rows, then upload it again.",
 } as const;
 
-/** An invalid row of an uploaded sheet, by its sheet row and the labels of its invalid columns. */
-export function sheetRowProblem(sheet: string, row: number, columns: string[]): UploadProblem {
-  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: columns.join(", ") }, sheet, row, columns };
+/** An English message with its values filled in. */
+const english = (message: string, values?: Record<string, string>) => message.replace(/{{(\w+)}}/g, (field, name: string) => values?.[name] ?? field);
+
+/** An invalid row of an uploaded sheet, by its sheet row: the labels of its invalid columns, with what each cell holds. */
+export function sheetRowProblem(sheet: string, row: number, problem: Pick<RowProblem, "columns" | "keys" | "entered">): UploadProblem {
+  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: invalidCellsText(problem, english) }, sheet, row, columns: problem.columns };
 }
 
 export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
@@ -301,6 +317,8 @@ export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
   extraIntents?: Record<string, (args: ReportActionArgs, form: FormData) => Promise<Response | ReturnType<typeof reply>>>;
   /** Reads a filled workbook of the report's download layout and saves it (nothing when a row is wrong). */
   importWorkbook: (request: UploadRequest) => Promise<UploadOutcome>;
+  /** Query parameters of the report's own page (Filing: which countries it lists), kept when a post returns to it. */
+  pageParams?: readonly string[];
 }
 
 /** A report's page as its routes use it: the page's data, the workbook download, and the posts read by its plug-in. */
@@ -471,7 +489,7 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
   }
 
   // Back to the tab the user was on (the grid posts it; the form without JavaScript has it in its URL too).
-  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {});
+  const returnTo = pageUrl(request, envelope.tab !== null ? { tab: envelope.tab.toUpperCase() === "FDF" ? "FDF" : null } : {}, plugin.pageParams);
   const success = (message: { message: string; values?: Record<string, string | number> }, headers?: Headers) =>
     redirectWithToast(returnTo, { type: "success", ...message }, { headers });
   const problems = (outcome: Extract<SaveOutcome, { ok: false }>) => reply({ kind: "problems", intent, problems: outcome.problems, submitted }, 400);
@@ -553,7 +571,7 @@ async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePl
   try {
     const outcome = await plugin.importWorkbook({ actor, partnerId, requestId, ...fields, bytes: new Uint8Array(await file.arrayBuffer()) });
     if (!outcome.ok) return uploadReply(outcome.problems);
-    return redirectWithToast(pageUrl(request), { type: "success", ...outcome.message }, { headers: outcome.headers });
+    return redirectWithToast(pageUrl(request, {}, plugin.pageParams), { type: "success", ...outcome.message }, { headers: outcome.headers });
   } catch (error) {
     if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
     if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });

@@ -37,9 +37,14 @@ export function FormRow({ n, invalid, children }: { n: number; invalid: boolean;
   );
 }
 
-/** A cell of the plain form's table, marked when invalid. */
-export function FormCell({ invalid, children }: { invalid: boolean; children: ReactNode }) {
-  return <td className={invalid ? "report-form-table__cell--invalid" : undefined}>{children}</td>;
+/** A cell of the plain form's table, marked when invalid; `label` names its column where a narrow screen shows rows as cards. */
+export function FormCell({ invalid, label, className, children }: { invalid: boolean; label?: string; className?: string; children: ReactNode }) {
+  const classes = [className, invalid ? "report-form-table__cell--invalid" : undefined].filter(Boolean).join(" ");
+  return (
+    <td className={classes || undefined} data-label={label}>
+      {children}
+    </td>
+  );
 }
 
 /** A select's options: the "none" choice, a value outside the list (as saved or posted, shown to be mended), then the list. */

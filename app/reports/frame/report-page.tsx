@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
-import { Fragment, useRef, useState, type ReactNode } from "react";
+import { Fragment, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import type { ReportFrameView } from "~/reports/frame/screen.server";
@@ -10,6 +10,7 @@ import { REPORT_REGISTRY, templateFile } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { PageHeader } from "~/components/page-header";
+import { CONFIRMATION_ANSWERS } from "~/utils/confirmation-answers";
 import { CommentField } from "./comment-field";
 import type { PlainFormState } from "./plain-form";
 import { InvalidDataList, ModalDialog } from "./dialogs";
@@ -195,7 +196,7 @@ function UploadForm({
         <p>{t("Replace the {{count}} rows saved for this quarter with the workbook's rows?", { count: savedRows })}</p>
         <div className="dialog__actions">
           <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-            {t("Cancel")}
+            {t(CONFIRMATION_ANSWERS.cancel)}
           </button>
           <button
             type="button"
@@ -206,7 +207,7 @@ function UploadForm({
               formRef.current?.requestSubmit();
             }}
           >
-            {t("Replace")}
+            {t(CONFIRMATION_ANSWERS.confirm)}
           </button>
         </div>
       </ModalDialog>
@@ -407,6 +408,35 @@ export function postReport(screen: ReportScreen, intent: string, { payload, comm
 }
 
 /**
+ * A post that succeeds (Save, Submit, Approve, Reject: a new version of the report) remounts the
+ * editor, which would leave the focus on the page's body: it goes back to the control the user was
+ * on (found again by its kind, text and place among its like), or, when that control is now disabled
+ * (Submit Report once submitted), to the status line, which tells the outcome. Returns the page's
+ * focus handler that remembers the control.
+ */
+function useFocusKeptAcrossRemount(page: RefObject<HTMLElement>, statusLine: RefObject<HTMLElement>, editorKey: string) {
+  const last = useRef<{ tag: string; text: string; place: number } | null>(null);
+  const keyBefore = useRef(editorKey);
+  const alike = (tag: string, text: string) =>
+    [...(page.current?.querySelectorAll<HTMLElement>(tag) ?? [])].filter((element) => !element.closest("dialog") && element.textContent?.trim() === text);
+  useLayoutEffect(() => {
+    if (keyBefore.current === editorKey) return;
+    keyBefore.current = editorKey;
+    if (document.activeElement !== document.body || !last.current) return;
+    const { tag, text, place } = last.current;
+    const control = alike(tag, text)[place];
+    if (control && !control.matches(":disabled")) control.focus();
+    else statusLine.current?.focus();
+  });
+  return (event: FocusEvent<HTMLElement>) => {
+    const target = event.target;
+    if (target.closest("dialog")) return;
+    const text = target.textContent?.trim() ?? "";
+    last.current = { tag: target.tagName, text, place: alike(target.tagName, text).indexOf(target) };
+  };
+}
+
+/**
  * The frame of a report screen: title with the back arrow (ADMIN and STAFF), quarter dropdown,
  * messages, Excel download, status line and notices, the refusal of the last post, then the
  * report's grid editor with JavaScript (remounted when the report's version changes: after a save)
@@ -453,9 +483,13 @@ export function ReportPage({
   // The partner's own report, or a partner's report for ADMIN and STAFF.
   const path = isPartner ? partnerPath : `${adminPath}/${view.partner.id}`;
   const fileName = (report: string) => downloadFileName({ report, partner: view.partner.companyName, quarter: view.quarter.name, extension: "xlsx" });
+  const editorKey = `${view.quarter.id}:${view.report.version}`;
+  const pageRef = useRef<HTMLDivElement>(null);
+  const statusLine = useRef<HTMLParagraphElement>(null);
+  const rememberFocus = useFocusKeptAcrossRemount(pageRef, statusLine, editorKey);
 
   return (
-    <div className="report-page" data-testid="report-page" data-report={view.type}>
+    <div className="report-page" data-testid="report-page" data-report={view.type} ref={pageRef} onFocus={rememberFocus}>
       <PageHeader
         title={
           <>
@@ -471,7 +505,7 @@ export function ReportPage({
         </a>
       </PageHeader>
 
-      <p className="report-page__status" data-testid="report-status">
+      <p className="report-page__status" data-testid="report-status" ref={statusLine} tabIndex={-1}>
         {time ? t("Report Status: {{status}} on {{time}}", { status, time }) : t("Report Status: {{status}}", { status })}
         {!isPartner && view.report.isLate ? <span className="badge report-page__late">{t("Late")}</span> : null}
         {view.report.isEmpty ? <span className="badge">{t("Nothing to report this quarter")}</span> : null}
@@ -485,7 +519,7 @@ export function ReportPage({
       {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
 
       {editor ? (
-        <Fragment key={`${view.quarter.id}:${view.report.version}`}>{editor}</Fragment>
+        <Fragment key={editorKey}>{editor}</Fragment>
       ) : (
         <>
           {formProblems ? <InvalidDataAlert problems={formProblems} headings={texts.problemHeadings} /> : null}

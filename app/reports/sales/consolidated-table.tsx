@@ -194,7 +194,7 @@ function SalesReportFilters({ view }: { view: View }) {
       {tab === "FDF" ? (
         <>
           {text("strength", t("Strength"))}
-          {select("formulationType", t("Formulation Type"), options.formulationTypes)}
+          {select("formulationType", t("Formulation Type"), options.formulationTypes, { nameOf: format.referenceName })}
           {select(
             "currency",
             t("Currency"),
@@ -243,6 +243,7 @@ function SalesRowsTable({ view }: { view: View }) {
   const shown = (column: SalesColumn, value: string | undefined) => {
     if (column.type === "country" && value !== undefined) return format.country(value);
     if (column.type === "month" && value !== undefined) return format.month(value);
+    if (column.type === "formulation" && value !== undefined) return format.referenceName(value);
     // A year is a name, not a quantity: no grouping.
     return column.type === "number" ? format.number(value) : (value ?? "");
   };

@@ -5,6 +5,7 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
+import { verificationFormProblems } from "~/reports/sales/product-verification-rules";
 import { listReportHistory } from "~/reports/frame/workflow.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
 import {
@@ -282,6 +283,8 @@ async function handleVerification({ actor, partnerId, context, request }: Report
   }
   const verificationId = parseId(fields.verificationId) ?? 0;
   if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
+  const problems = verificationFormProblems(fields);
+  if (Object.keys(problems).length) return reply({ kind: "verification-errors", intent, verificationId, errors: problems }, 400);
   try {
     const result = await decideProductVerification({
       actor,
@@ -338,7 +341,7 @@ async function importSalesWorkbook({
   if (!result.ok)
     return {
       ok: false,
-      problems: SALES_KINDS.flatMap((kind) => result.problems[kind].map((problem) => sheetRowProblem(kind, problem.rowNumber + 1, problem.columns))),
+      problems: SALES_KINDS.flatMap((kind) => result.problems[kind].map((problem) => sheetRowProblem(kind, problem.rowNumber + 1, problem))),
     };
   return savedOutcome(result, "workbook", (warning) => warning.rowNumber + 1);
 }

@@ -11,7 +11,7 @@
 import Decimal from "decimal.js";
 import { MONTHS } from "~/db/reference-data";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
-import { VALIDATION_DIALOG_TITLE, type CellRule } from "~/reports/frame/contract";
+import { enteredValues, VALIDATION_DIALOG_TITLE, type CellRule } from "~/reports/frame/contract";
 
 // ---------------------------------------------------------------- columns
 
@@ -261,12 +261,13 @@ function isValidNumber(key: SalesColumnKey, value: string): boolean {
 // ---------------------------------------------------------------- validation
 
 /**
- * Cells a row that has any value needs (issue "Forgiving input"), and FDF Royalty %, checked even
- * when empty (spec section 5). Royalty Due is derived when empty, like the other derived values.
+ * Cells a row that has any value needs (issue "Forgiving input"), and FDF Royalty % and Royalty Due,
+ * checked even when empty (spec section 5: Royalty Due is not derived when empty, unlike the other
+ * derived values of decisions.md section 5).
  */
 const REQUIRED_COLUMNS: Record<SalesKind, readonly SalesColumnKey[]> = {
   API: ["month", "country", "productName", "quantity"],
-  FDF: ["month", "country", "productName", "quantity", "royaltyPercent"],
+  FDF: ["month", "country", "productName", "quantity", "royaltyPercent", "royaltyDue"],
 };
 
 function isValidCell(column: SalesColumn<SalesColumnKey>, value: string, lists: SalesReferenceLists): boolean {
@@ -337,10 +338,15 @@ export interface SalesRowProblem {
   columns: string[];
   /** Keys of the invalid columns, for highlighting cells. */
   keys: SalesColumnKey[];
+  /** What the invalid cells that are not empty hold, by key (shortened). */
+  entered?: Record<string, string>;
 }
 
-function problemFor(kind: SalesKind, rowNumber: number, keys: SalesColumnKey[]): SalesRowProblem | undefined {
-  return keys.length ? { rowNumber, keys, columns: keys.map((key) => columnLabel(kind, key)) } : undefined;
+function problemFor(kind: SalesKind, rowNumber: number, checked: CheckedRow<SalesKind>): SalesRowProblem | undefined {
+  const keys = checked.invalid;
+  if (!keys.length) return undefined;
+  const cells = checked.row as Record<string, string>;
+  return { rowNumber, keys, columns: keys.map((key) => columnLabel(kind, key)), entered: enteredValues(keys, (key) => cells[key]) };
 }
 
 export const VALIDATION_HEADINGS: Record<SalesKind, string> = {
@@ -392,15 +398,23 @@ type FdfUsdRateLookup = (code: string) => string | undefined;
  *   royalty_due          = total_value × royalty_percent / 100
  * An entered value that differs from the derived one by more than 1% of the derived value
  * (any non-zero value when the derived value is 0) is kept and gives a non-blocking warning.
- * Inputs that are not valid numbers derive nothing (validation reports them).
+ * Inputs that are not valid numbers derive nothing (validation reports them). The demo and
+ * benchmark data are made with it; a save (`checkRow`) fills all but Royalty Due.
  */
 export function deriveFdfValues(input: SalesRowInput, usdRateForCurrency: FdfUsdRateLookup): { row: FdfGridRow; warnings: DerivedValueWarning[] } {
   const row = normaliseRow("FDF", input);
-  return { row, warnings: fillDerivedFdfValues(row, usdRateForCurrency) };
+  return { row, warnings: fillDerivedFdfValues(row, usdRateForCurrency, { fillRoyaltyDue: true }) };
 }
 
-/** `deriveFdfValues` on a row already normalised, filled in place. */
-function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: FdfUsdRateLookup): DerivedValueWarning[] {
+/**
+ * `deriveFdfValues` on a row already normalised, filled in place. A save leaves an empty Royalty
+ * Due empty (spec section 5 refuses it) and only compares an entered one.
+ */
+function fillDerivedFdfValues(
+  row: NormalisedRow<"FDF">,
+  usdRateForCurrency: FdfUsdRateLookup,
+  { fillRoyaltyDue }: { fillRoyaltyDue: boolean },
+): DerivedValueWarning[] {
   const warnings: DerivedValueWarning[] = [];
 
   if (row.usdExchangeRate === "" && row.currency !== "") {
@@ -412,7 +426,8 @@ function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: Fdf
   // A derived value is read again by the next step (a 10,000-row save runs 24,000 steps): kept, not parsed again.
   const derivedAmounts = new Map<string, Dec>();
   const amount = (key: FdfColumnKey) => derivedAmounts.get(row[key]) ?? parseAmount(row[key]);
-  const step = (key: FdfColumnKey, compute: () => Dec | undefined) => {
+  const step = (key: FdfColumnKey, compute: () => Dec | undefined, fill = true) => {
+    if (!fill && row[key] === "") return;
     const derived = compute();
     if (!derived) return;
     const expectedAmount = derived.toDecimalPlaces(DERIVED_DECIMALS, Decimal.ROUND_HALF_UP);
@@ -452,6 +467,7 @@ function fillDerivedFdfValues(row: NormalisedRow<"FDF">, usdRateForCurrency: Fdf
   step(
     "royaltyDue",
     both("totalValue", "royaltyPercent", (net, percent) => net.times(percent).dividedBy(100)),
+    fillRoyaltyDue,
   );
 
   return warnings;
@@ -491,7 +507,7 @@ function listOf(kind: SalesKind, type: SalesColumnType, lists: SalesReferenceLis
 }
 
 export interface CheckedRow<K extends SalesKind> {
-  /** Normalised, FDF values derived where empty. */
+  /** Normalised, FDF values derived where empty (Royalty Due excepted). */
   row: NormalisedRow<K>;
   /** Every cell empty: nothing is checked or derived. */
   isEmpty: boolean;
@@ -508,7 +524,7 @@ export interface CheckedRow<K extends SalesKind> {
 export function checkRow<K extends SalesKind>(kind: K, raw: SalesRowInput, lists: SalesReferenceLists, usdRateForCurrency: FdfUsdRateLookup): CheckedRow<K> {
   const row = normaliseRow(kind, raw);
   if (columnsFor(kind).every((column) => row[column.key] === "")) return { row, isEmpty: true, invalid: [], warnings: [] };
-  const warnings = kind === "FDF" ? fillDerivedFdfValues(row as NormalisedRow<"FDF">, usdRateForCurrency) : [];
+  const warnings = kind === "FDF" ? fillDerivedFdfValues(row as NormalisedRow<"FDF">, usdRateForCurrency, { fillRoyaltyDue: false }) : [];
   return { row, isEmpty: false, invalid: invalidColumns(kind, row, lists), warnings };
 }
 
@@ -521,7 +537,7 @@ export function validateTable(
 ): SalesRowProblem[] {
   const problems: SalesRowProblem[] = [];
   rows.forEach((raw, index) => {
-    const problem = problemFor(kind, index + 1, checkRow(kind, raw, lists, usdRateForCurrency).invalid);
+    const problem = problemFor(kind, index + 1, checkRow(kind, raw, lists, usdRateForCurrency));
     if (problem) problems.push(problem);
   });
   return problems;
@@ -532,7 +548,7 @@ export function validateTable(
  * too), checks the others with `checkRow` (row numbers are grid positions), then writes list
  * values and known product names in the list's spelling and turns every empty number cell into
  * "0" (spec: a null numeric becomes 0). Checking runs before the zero fill, so an empty FDF
- * Royalty % or Quantity is still reported.
+ * Royalty %, Royalty Due or Quantity is still reported.
  */
 export function prepareRowsForSave<K extends SalesKind>(
   kind: K,
@@ -550,7 +566,7 @@ export function prepareRowsForSave<K extends SalesKind>(
     const checked = checkRow(kind, raw, lists, usdRateForCurrency);
     if (checked.isEmpty) return;
     for (const warning of checked.warnings) warnings.push({ rowNumber, ...warning });
-    const problem = problemFor(kind, rowNumber, checked.invalid);
+    const problem = problemFor(kind, rowNumber, checked);
     if (problem) problems.push(problem);
 
     const cells = checked.row as Record<string, string>;

@@ -1,13 +1,13 @@
-import { useCallback, useMemo, useState, type Dispatch, type SetStateAction } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import type { SalesReportView } from "~/reports/sales/model.server";
 import { NOTHING_TO_REPORT_NEEDS_EMPTY, type RowProblem } from "~/reports/frame/contract";
-import { ADD_ROWS_MAX, formFieldName, GRID_PADDING_ROWS, type SalesPayload } from "~/reports/sales/contract";
+import { ADD_ROWS_MAX, FORM_FIELD_PATTERN, formFieldName, GRID_PADDING_ROWS, type SalesPayload } from "~/reports/sales/contract";
 import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, type SalesKind } from "~/reports/sales/rows";
 import type { ReportScreen } from "~/reports/frame/report-page";
-import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
-import { nextRowKey, type EditableRow } from "~/reports/frame/editable-grid";
-import { emptyEditableRow, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
+import { EditorShell, focusedBeforeHydration, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
+import { nextRowKey, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
+import { emptyEditableRow, gridColumnIdx, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
 
 /** The saved rows ticked for deletion in the plain form before the grid took over (a slow link). */
 function deletionsBeforeHydration(): number[] {
@@ -36,6 +36,25 @@ function initialRows(kind: SalesKind, loaded: readonly Record<string, unknown>[]
   });
   return { rows: typedRows, typed: true };
 }
+
+/** The cell of the plain form's field being typed in as the grid took over, with its caret; null when none. */
+function cellTypedInBeforeHydration(kind: SalesKind) {
+  const focused = focusedBeforeHydration(kind.toLowerCase());
+  const match = focused ? FORM_FIELD_PATTERN.exec(focused.name) : null;
+  if (!focused || !match) return null;
+  return { position: { rowIdx: Number(match[2]), idx: gridColumnIdx(kind, match[3]) }, caret: focused.caret };
+}
+
+/** Where rows added with Add Row go: after the last saved or filled row, before the empty ones. */
+function filledRowCount(kind: SalesKind, rows: readonly EditableRow[]): number {
+  for (let index = rows.length - 1; index >= 0; index--) {
+    if (rows[index].id != null || !isEmptyRow(kind, rowInput(kind, rows[index]))) return index + 1;
+  }
+  return 0;
+}
+
+/** The first cell typed into in a row: Year, after Sr.No. */
+const FIRST_CELL_IDX = 1;
 
 const sameCells = (kind: SalesKind, a: Record<string, unknown>, b: Record<string, unknown>) =>
   columnsFor(kind).every((column) => String(a[column.key] ?? "") === String(b[column.key] ?? ""));
@@ -80,13 +99,16 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
     API: initialRows("API", view.rows.API, !readOnly),
     FDF: initialRows("FDF", view.rows.FDF, !readOnly),
     deletedIds: readOnly ? [] : deletionsBeforeHydration(),
+    typingIn: readOnly ? null : cellTypedInBeforeHydration(initialTab),
   }));
+  const gridRef = useRef<ReportGridHandle>(null);
   const [rows, setRows] = useState<Record<SalesKind, EditableRow[]>>({ API: initial.API.rows, FDF: initial.FDF.rows });
   const [deletedIds, setDeletedIds] = useState<number[]>(initial.deletedIds);
   const [selected, setSelected] = useState<Record<SalesKind, ReadonlySet<number>>>({ API: new Set(), FDF: new Set() });
   const [dirty, setDirty] = useState(initial.API.typed || initial.FDF.typed || initial.deletedIds.length > 0);
   const [addCount, setAddCount] = useState("0");
   const [addClamped, setAddClamped] = useState(false);
+  const [added, setAdded] = useState<{ kind: SalesKind; first: number; last: number } | null>(null);
   const loaded = useMemo(
     () => ({
       API: new Map(view.rows.API.map((row) => [row.id!, row as Record<string, unknown>])),
@@ -104,6 +126,18 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
       };
     return { API: setterFor("API"), FDF: setterFor("FDF") };
   }, []);
+
+  // Typing in the plain form as the grid took over carries on in the grid's cell, caret and all.
+  useLayoutEffect(() => {
+    if (initial.typingIn) gridRef.current?.continueTyping(initial.typingIn.position, initial.typingIn.caret);
+  }, [initial]);
+
+  useEffect(() => {
+    if (!added) return;
+    const firstNew = { rowIdx: added.first - 1, idx: FIRST_CELL_IDX };
+    gridRef.current?.scrollToCell(firstNew);
+    gridRef.current?.selectCell(firstNew);
+  }, [added]);
 
   const clearSelection = useCallback(() => setSelected({ API: new Set(), FDF: new Set() }), []);
 
@@ -129,7 +163,9 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
     setAddClamped(asked > ADD_ROWS_MAX);
     if (asked > ADD_ROWS_MAX) setAddCount(String(ADD_ROWS_MAX));
     if (!count) return;
-    setters[tab]((previous) => [...previous, ...Array.from({ length: count }, () => emptyEditableRow(tab))]);
+    const at = filledRowCount(tab, rows[tab]);
+    setters[tab]((previous) => [...previous.slice(0, at), ...Array.from({ length: count }, () => emptyEditableRow(tab)), ...previous.slice(at)]);
+    setAdded({ kind: tab, first: at + 1, last: at + count });
   };
 
   const deleteSelected = () => {
@@ -202,12 +238,18 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
           <button type="button" className="button button--danger" disabled={readOnly || selectedCount === 0} onClick={deleteSelected}>
             {t("Delete Selected Rows")}
           </button>
-          <span className="report-toolbar__note" role="status">
-            {addClamped ? t("At most {{max, number}} rows can be added at a time: {{max, number}} rows were added.", { max: ADD_ROWS_MAX }) : null}
+          <span className="report-toolbar__note" role="status" data-testid="rows-added">
+            {addClamped ? t("At most {{max, number}} rows can be added at a time: {{max, number}} rows were added.", { max: ADD_ROWS_MAX }) : null}{" "}
+            {added?.kind === tab
+              ? added.first === added.last
+                ? t("Row {{n, number}} added", { n: added.first })
+                : t("Rows {{first, number}} to {{last, number}} added", { first: added.first, last: added.last })
+              : null}
           </span>
         </div>
         <SalesGrid
           key={tab}
+          gridRef={gridRef}
           kind={tab}
           rows={rows[tab]}
           setRows={setters[tab]}

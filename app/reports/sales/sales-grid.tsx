@@ -1,4 +1,16 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ClipboardEvent, type Dispatch, type SetStateAction } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type Dispatch,
+  type RefObject,
+  type SetStateAction,
+} from "react";
 import {
   SelectCellFormatter,
   useHeaderRowSelection,
@@ -6,7 +18,6 @@ import {
   type CellKeyboardEvent,
   type CellKeyDownArgs,
   type Column,
-  type DataGridHandle,
   type RenderCellProps,
   type RenderEditCellProps,
   type RenderHeaderCellProps,
@@ -16,7 +27,7 @@ import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
+import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, useCellRules, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -141,6 +152,8 @@ function SrNoCell({ row, rowIdx, tabIndex }: RenderCellProps<EditableRow>) {
 }
 
 const SR_NO_KEY = "srNo";
+/** A Sales column's index in the grid: after Sr.No. */
+export const gridColumnIdx = (kind: SalesKind, key: string) => columnsFor(kind).findIndex((column) => column.key === key) + 1;
 /** Room for a header wrapped on three lines. */
 const HEADER_ROW_HEIGHT = 56;
 
@@ -161,6 +174,7 @@ function widthOf(column: SalesColumn): number {
 }
 
 interface SalesGridProps {
+  gridRef: RefObject<ReportGridHandle>;
   kind: SalesKind;
   rows: EditableRow[];
   setRows: Dispatch<SetStateAction<EditableRow[]>>;
@@ -176,9 +190,8 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({ kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable }: SalesGridProps) {
+export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable }: SalesGridProps) {
   const { t } = useTranslation();
-  const gridRef = useRef<DataGridHandle>(null);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
   const checked = useCheckedRow(kind, lists);
   const [draft, setDraft] = useState<EditableRow | null>(null);

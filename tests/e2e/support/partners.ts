@@ -2,8 +2,11 @@ import type { Browser, Page } from "@playwright/test";
 import { expect } from "./fixtures";
 import type { ReceivedMail } from "./mailbox";
 
-/** Adds a partner of this test (a unique name and e-mail) through the Add Partner form's endpoint; the page is signed in as ADMIN. */
-export async function createPartner(page: Page, label: string) {
+/**
+ * Adds a partner of this test (a unique name and e-mail) through the Add Partner form's endpoint; the
+ * page is signed in as ADMIN. `fields` adds form fields (its active products: `products[0].productId`, …).
+ */
+export async function createPartner(page: Page, label: string, fields: Record<string, string> = {}) {
   const unique = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
   const partner = { companyName: `Zz ${label} ${unique}`, email: `${label.toLowerCase()}-${unique}@example.org`, unique };
   const response = await page.request.post("/admin/add-partner", {
@@ -14,6 +17,7 @@ export async function createPartner(page: Page, label: string) {
       contactNumber: "9876543210",
       address: "",
       region: "Asia",
+      ...fields,
     },
     maxRedirects: 0,
   });
