@@ -15,17 +15,10 @@ const grid = (page: Page) => page.getByTestId("report-grid-PDT");
 /** A grid cell by 1-based row number and column position (Product is column 1). */
 const cell = (page: Page, row: number, column: number) =>
   grid(page).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
-const COLUMN = { product: 1, stage: 2, status: 3, notes: 4 };
+const COLUMN = { product: 1, stage: 2, status: 3, startDate: 4, endDate: 5, slip: 6, notes: 7 };
 const CEDAR = "Cedar Life Sciences";
 /** Cedar's first product in the grid's (alphabetical) order: an API with the API stages. */
 const FIRST_PRODUCT = "Abacavir API";
-
-/** The columns after the earlier quarters' plans: their positions counted from the grid's last column. */
-async function dateColumns(page: Page) {
-  const count = Number(await grid(page).getByRole("grid").getAttribute("aria-colcount"));
-  expect(count).toBeGreaterThanOrEqual(7);
-  return { startDate: count - 2, endDate: count - 1, slip: count };
-}
 
 /** A cell the grid has not rendered yet (it renders the columns in view): moves the selection there with the keyboard. */
 async function scrollToCell(page: Page, row: number, column: number) {
@@ -45,18 +38,23 @@ async function editCell(page: Page, row: number, column: number, text: string) {
 }
 
 const DAY_MS = 86_400_000;
-/** MM/DD/YYYY (the grid's dates) as a UTC time. */
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+/** A date as the grid shows it in English ("8 May 2025") as a UTC time. */
 function parseGridDate(text: string): number {
-  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text.trim());
-  expect(match, `a date MM/DD/YYYY, got "${text}"`).toBeTruthy();
-  return Date.UTC(Number(match![3]), Number(match![1]) - 1, Number(match![2]));
+  const match = /^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$/.exec(text.trim());
+  expect(match && MONTHS.includes(match[2]), `a date like "8 May 2025", got "${text}"`).toBeTruthy();
+  return Date.UTC(Number(match![3]), MONTHS.indexOf(match![2]), Number(match![1]));
 }
 const utc = (time: number) => new Date(time);
 /** M/D/YYYY without leading zeros, as a person types it. */
 const typed = (time: number) => `${utc(time).getUTCMonth() + 1}/${utc(time).getUTCDate()}/${utc(time).getUTCFullYear()}`;
-/** MM/DD/YYYY, as the grid shows a saved date. */
-const shown = (time: number) =>
-  `${String(utc(time).getUTCMonth() + 1).padStart(2, "0")}/${String(utc(time).getUTCDate()).padStart(2, "0")}/${utc(time).getUTCFullYear()}`;
+/** "8 May 2025", as the grid shows a date. */
+const shown = (time: number) => `${utc(time).getUTCDate()} ${MONTHS[utc(time).getUTCMonth()]} ${utc(time).getUTCFullYear()}`;
+/** What the grid shows for a date just typed as M/D/YYYY: "read as …" when day and month could swap. */
+const shownAfterTyping = (time: number) => {
+  const [day, month] = [utc(time).getUTCDate(), utc(time).getUTCMonth() + 1];
+  return day <= 12 && day !== month ? `read as ${shown(time)}` : shown(time);
+};
 /** YYYY-MM-DD, as a date input holds it. */
 const iso = (time: number) => utc(time).toISOString().slice(0, 10);
 const isoTime = (value: string) => Date.parse(`${value}T00:00:00Z`);
@@ -102,20 +100,19 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     await expect(cell(page, 1, COLUMN.stage)).toHaveText("Investigation and route selection");
     await expect(cell(page, 2, COLUMN.product)).toHaveText("");
     await expect(cell(page, 2, COLUMN.stage)).toHaveText("R&D Batch API");
-    const columns = await dateColumns(page);
 
     // The quarter starts from last quarter's plan: no slip yet.
-    const endCell = await scrollToCell(page, 1, columns.endDate);
+    const endCell = await scrollToCell(page, 1, COLUMN.endDate);
     const plannedEnd = parseGridDate((await endCell.textContent())!);
-    await expect(grid(page).locator(`[role="columnheader"][aria-colindex="${columns.endDate}"]`)).toHaveText("End Date");
-    await expect(grid(page).locator(`[role="columnheader"][aria-colindex="${columns.slip}"]`)).toHaveText("Slip (days)");
-    await expect(cell(page, 1, columns.slip)).toHaveText("");
+    await expect(grid(page).locator(`[role="columnheader"][aria-colindex="${COLUMN.endDate}"]`)).toHaveText(/^End Date \(Q[1-4] \d{4}\)$/);
+    await expect(grid(page).locator(`[role="columnheader"][aria-colindex="${COLUMN.slip}"]`)).toHaveText("Slip (days)");
+    await expect(cell(page, 1, COLUMN.slip)).toHaveText("");
 
     // A later end date (typed M/D/YYYY): the slip shows at once.
     edited.endDate = plannedEnd + edited.slip * DAY_MS;
-    await editCell(page, 1, columns.endDate, typed(edited.endDate));
-    await expect(cell(page, 1, columns.endDate)).toHaveText(typed(edited.endDate));
-    await expect(cell(page, 1, columns.slip)).toHaveText(`+${edited.slip}`);
+    await editCell(page, 1, COLUMN.endDate, typed(edited.endDate));
+    await expect(cell(page, 1, COLUMN.endDate)).toHaveText(shownAfterTyping(edited.endDate));
+    await expect(cell(page, 1, COLUMN.slip)).toHaveText(`+${edited.slip}`);
     await expect(page.getByText("Unsaved changes")).toBeVisible();
 
     await editCell(page, 1, COLUMN.notes, edited.notes);
@@ -129,12 +126,12 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     await expect(cell(page, 2, COLUMN.status)).toHaveText(edited.status);
 
     // A date that does not exist: the cell is marked, and Save lists the row instead of posting.
-    const startCell = await scrollToCell(page, 2, columns.startDate);
+    const startCell = await scrollToCell(page, 2, COLUMN.startDate);
     const secondStart = (await startCell.textContent())!.trim();
-    const year = secondStart.slice(-4);
-    await editCell(page, 2, columns.startDate, `2/30/${year}`);
-    await expect(cell(page, 2, columns.startDate)).toHaveClass(/report-grid__cell--invalid/);
-    await expect(cell(page, 1, columns.startDate)).not.toHaveClass(/report-grid__cell--invalid/);
+    const year = utc(parseGridDate(secondStart)).getUTCFullYear();
+    await editCell(page, 2, COLUMN.startDate, `2/30/${year}`);
+    await expect(cell(page, 2, COLUMN.startDate)).toHaveClass(/report-grid__cell--invalid/);
+    await expect(cell(page, 1, COLUMN.startDate)).not.toHaveClass(/report-grid__cell--invalid/);
     let posted = false;
     page.on("request", (request) => {
       if (request.method() === "POST") posted = true;
@@ -148,7 +145,7 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     await invalid.getByRole("button", { name: "Ok" }).click();
     await expect(invalid).toBeHidden();
 
-    await editCell(page, 2, columns.startDate, secondStart);
+    await editCell(page, 2, COLUMN.startDate, iso(parseGridDate(secondStart)));
     await expect(grid(page).locator(".report-grid__cell--invalid")).toHaveCount(0);
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data recorded successfully!");
@@ -160,9 +157,9 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     await expect(cell(page, 1, COLUMN.notes)).toHaveText(edited.notes);
     await expect(cell(page, 1, COLUMN.status)).toHaveText(edited.status);
     await expect(cell(page, 2, COLUMN.status)).toHaveText(edited.status);
-    await expect(await scrollToCell(page, 1, columns.endDate)).toHaveText(shown(edited.endDate));
-    await expect(cell(page, 1, columns.slip)).toHaveText(`+${edited.slip}`);
-    await expect(await scrollToCell(page, 2, columns.startDate)).toHaveText(secondStart);
+    await expect(await scrollToCell(page, 1, COLUMN.endDate)).toHaveText(shown(edited.endDate));
+    await expect(cell(page, 1, COLUMN.slip)).toHaveText(`+${edited.slip}`);
+    await expect(await scrollToCell(page, 2, COLUMN.startDate)).toHaveText(secondStart);
 
     // Submit Report asks for the comment.
     await page.getByRole("button", { name: "Submit Report" }).click();
@@ -189,8 +186,8 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     );
     await expect(page.getByRole("link", { name: "Back to the partner list" })).toHaveAttribute("href", "/admin/partner-list");
     await expect(page.getByTestId("report-status")).toContainText("Report Status: Submitted on");
-    await expect(await scrollToCell(page, 1, columns.slip)).toHaveText(`+${edited.slip}`);
-    await expect(cell(page, 1, columns.endDate)).toHaveText(shown(edited.endDate));
+    await expect(await scrollToCell(page, 1, COLUMN.slip)).toHaveText(`+${edited.slip}`);
+    await expect(cell(page, 1, COLUMN.endDate)).toHaveText(shown(edited.endDate));
     await page.getByRole("button", { name: "Approve", exact: true }).click();
     const decision = page.getByTestId("comment-dialog");
     await decision.getByRole("button", { name: "Approve" }).click();

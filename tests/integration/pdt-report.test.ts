@@ -19,7 +19,7 @@ import { addQuarters, quarterBounds, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { readToast } from "~/utils/toast.server";
 import { resetDatabase } from "../support/database";
-import { buildRequest, cookiesFrom, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
+import { buildRequest, cookiesFrom, NOT_FOUND_PAGE, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 
 const ADMIN = "admin@example.org";
 const STAFF = "staff@example.org";
@@ -411,7 +411,9 @@ describe("who may read and change a timeline", () => {
     expect((await adminPage(ADMIN, "abc")).status).toBe(404);
     expect((await adminPage(STAFF, 999999)).status).toBe(404);
     const cookie = await sessionCookieFor(ADMIN);
-    expect((await runRoute(adminXlsx, buildRequest("/admin/development-timeline/999999/xlsx", { cookie }), { params: { id: "999999" } })).status).toBe(404);
+    expect(await runRoute(adminXlsx, buildRequest("/admin/development-timeline/999999/xlsx", { cookie }), { params: { id: "999999" } })).toMatchObject(
+      NOT_FOUND_PAGE,
+    );
     const post = await postAdmin(ADMIN, 999999, { intent: "save", quarterId: String(open), version: "0", payload: payload([]) });
     expect(post.status).toBe(404);
     expect((await refusal(loadPdtReport({ viewer: admin, partnerId: 999999 }))).status).toBe(404);
@@ -548,9 +550,9 @@ describe("invalid rows", () => {
       intent: "save",
       problems: {
         PDT: [
-          { rowNumber: 3, keys: ["endDate"], columns: ["End Date"] },
-          { rowNumber: 5, keys: ["startDate"], columns: ["Start Date"] },
-          { rowNumber: secondProduct + 1, keys: ["status"], columns: ["Status"] },
+          { rowNumber: 3, keys: ["endDate"], columns: ["End Date"], entered: { endDate: "06/01/2027" } },
+          { rowNumber: 5, keys: ["startDate"], columns: ["Start Date"], entered: { startDate: "13/45/2026" } },
+          { rowNumber: secondProduct + 1, keys: ["status"], columns: ["Status"], entered: { status: "Finished" } },
         ],
       },
     });
@@ -569,7 +571,7 @@ describe("invalid rows", () => {
       statuses: {},
       action: "save",
     });
-    expect(result).toEqual({ ok: false, problems: [{ rowNumber: 2, keys: ["endDate"], columns: ["End Date"] }] });
+    expect(result).toEqual({ ok: false, problems: [{ rowNumber: 2, keys: ["endDate"], columns: ["End Date"], entered: { endDate: "2/30/2027" } }] });
     expect(await reportOf(cedar, open)).toBeUndefined();
   });
 });
@@ -971,6 +973,44 @@ describe("the form without JavaScript", () => {
     });
     expect(await reportOf(cedar, open)).toBeUndefined();
   });
+
+  it("a date typed month first that could be meant either way round is saved month first; the page after the save says so, once", async () => {
+    const view = await viewOf(CEDAR);
+    const [first] = view.rows;
+    const form: Record<string, string> = {
+      intent: "save",
+      quarterId: String(open),
+      version: String(view.report.version),
+      page: "1",
+      "pdt[0][productId]": String(first.productId),
+      "pdt[0][stageId]": String(first.stageId),
+      "pdt[0][notes]": first.notes,
+      "pdt[0][startDate]": "05/11/2027",
+      "pdt[0][endDate]": "5/13/2027",
+    };
+    const result = await postPartner(CEDAR, form);
+    expect(result.status).toBe(302);
+    expect(await toastOf(result)).toMatchObject({ message: SAVED_TOAST });
+    const byKey = new Map((await storedPlan(cedar, open)).map((row) => [keyOf(row), row]));
+    expect(byKey.get(keyOf(first))).toMatchObject({ startDate: "2027-05-11", endDate: "2027-05-13" });
+
+    // The page the save returns to names the ambiguous start date (5/13 reads only one way); the next one does not.
+    const session = await sessionCookieFor(CEDAR);
+    const cookie = cookiesFrom(result, session);
+    const after = await runRoute(partnerLoader, buildRequest(PAGE, { cookie }));
+    expect(after.data.dateReadings).toEqual([{ index: 0, key: "startDate" }]);
+    const again = await runRoute(partnerLoader, buildRequest(PAGE, { cookie: cookiesFrom(after, cookie) }));
+    expect(again.data.dateReadings).toBeNull();
+  });
+
+  it("the grid's save of an ambiguous date names nothing after it: the grid said what it read before saving", async () => {
+    const view = await viewOf(CEDAR);
+    const result = await saveJson(CEDAR, [posted(view.rows[0], { startDate: "05/11/2027", endDate: "" })]);
+    expect(result.status).toBe(302);
+    const page = await runRoute(partnerLoader, buildRequest(PAGE, { cookie: cookiesFrom(result, await sessionCookieFor(CEDAR)) }));
+    expect(page.data.view.rows[0].startDate).toBe("2027-05-11");
+    expect(page.data.dateReadings).toBeNull();
+  });
 });
 
 // ---------------------------------------------------------------- workbook
@@ -1062,6 +1102,15 @@ describe("the workbook", () => {
     expect(link.projectStatus).toBe("ON_HOLD");
   });
 
+  it("a date typed as text in the workbook reads as M/D/YYYY or ISO, like the grid", async () => {
+    const view = await viewOf(CEDAR);
+    const [first] = view.rows;
+    const result = await upload(CEDAR, await uploadWorkbook([[first.productName, first.stageName, first.status, "", "2027-06-01", "7/1/2027"]]));
+    expect(result.status).toBe(302);
+    const byKey = new Map((await storedPlan(cedar, open)).map((row) => [keyOf(row), row]));
+    expect(byKey.get(keyOf(first))).toMatchObject({ startDate: "2027-06-01", endDate: "2027-07-01" });
+  });
+
   it("the downloaded workbook uploads back without changing the plan; a formula-like note is neutralised and read back as typed", async () => {
     const view = await viewOf(CEDAR);
     expect((await saveJson(CEDAR, [posted(view.rows[0], { notes: '=HYPERLINK("http://x")' })])).status).toBe(302);
@@ -1093,7 +1142,7 @@ describe("the workbook", () => {
       problems: [
         {
           message: "Sheet {{sheet}}, row {{row}}: {{columns}}",
-          values: { sheet: "PDT", row: 3, columns: "End Date" },
+          values: { sheet: "PDT", row: 3, columns: "End Date: “13/45/2026”" },
           sheet: "PDT",
           row: 3,
           columns: ["End Date"],

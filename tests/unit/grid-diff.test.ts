@@ -61,13 +61,13 @@ describe("the timeline grid posts only the changed rows, each with its product's
     slip: { start: null, end: null },
     history: {},
   });
-  it("an unchanged grid posts nothing; a changed date posts its row as typed", () => {
+  it("an unchanged grid posts nothing; a changed date posts its row as typed (the loaded dates as ISO)", () => {
     const loaded = [row(1, "2026-03-31"), row(2, null)];
     const grid = loaded.map(gridRow);
     expect(changedPdtRows(grid, grid)).toEqual([]);
     const edited = [grid[0], { ...grid[1], endDate: "7/1/2026" }];
     expect(changedPdtRows(edited, grid)).toEqual([
-      { productId: 3, stageId: 2, status: "UNDER_DEVELOPMENT", notes: "", startDate: "01/05/2026", endDate: "7/1/2026" },
+      { productId: 3, stageId: 2, status: "UNDER_DEVELOPMENT", notes: "", startDate: "2026-01-05", endDate: "7/1/2026" },
     ]);
   });
   it("a status typed as its label is posted as the status", () => {

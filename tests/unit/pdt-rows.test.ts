@@ -3,6 +3,8 @@ import {
   formatPdtDate,
   INVALID_DATA_HINT,
   INVALID_DATA_TITLE,
+  isAmbiguousPdtDate,
+  namedPdtDate,
   normalisePdtRow,
   normalisePdtStatus,
   parsePdtDate,
@@ -50,6 +52,40 @@ describe("parsePdtDate", () => {
     expect(parsePdtDate("")).toEqual({ ok: true, value: null });
     expect(parsePdtDate(" ")).toEqual({ ok: true, value: null });
     expect(parsePdtDate(" \t ")).toEqual({ ok: true, value: null });
+  });
+});
+
+describe("isAmbiguousPdtDate", () => {
+  it("flags an M/D/YYYY whose day and month could swap: both 12 or less and different", () => {
+    for (const text of ["05/11/2026", "5/11/2026", " 11/5/2026 ", "1/12/2026", "12/1/2026"]) expect(isAmbiguousPdtDate(text), text).toBe(true);
+    // It is still read month first.
+    expect(parsePdtDate("05/11/2026")).toEqual({ ok: true, value: "2026-05-11" });
+  });
+
+  it("leaves alone what reads only one way: a day over 12, the same day and month, ISO", () => {
+    for (const text of ["5/13/2026", "12/31/2026", "7/7/2026", "07/07/2026", "2026-05-11", "2026-11-05"]) expect(isAmbiguousPdtDate(text), text).toBe(false);
+  });
+
+  it("leaves alone what is refused, and empty cells", () => {
+    for (const text of ["13/5/2026", "5/11/1899", "5/11/26", "0/5/2026", "", " ", "May 11"]) expect(isAmbiguousPdtDate(text), text).toBe(false);
+  });
+});
+
+describe("namedPdtDate", () => {
+  it("names the month in the page's language, the day never moved by a time zone", () => {
+    expect(namedPdtDate("2026-05-11", "en")).toBe("11 May 2026");
+    expect(namedPdtDate("2026-05-11", "fr")).toBe("11 mai 2026");
+    expect(namedPdtDate("2026-11-05", "es")).toBe("5 de noviembre de 2026");
+    expect(namedPdtDate("2026-11-05", "it")).toBe("5 novembre 2026");
+    expect(namedPdtDate("2026-05-11", "zh")).toBe("2026年5月11日");
+    expect(namedPdtDate("2026-01-01", "en")).toBe("1 January 2026");
+    expect(namedPdtDate("2026-12-31T00:00:00.000Z", "en")).toBe("31 December 2026");
+  });
+
+  it("is empty when there is no date", () => {
+    expect(namedPdtDate(null, "en")).toBe("");
+    expect(namedPdtDate(undefined, "fr")).toBe("");
+    expect(namedPdtDate("not a date", "en")).toBe("");
   });
 });
 
@@ -143,6 +179,13 @@ describe("normalisePdtRow", () => {
   it("requires a status from the list", () => {
     expect(normalisePdtRow(row({ status: "" }))).toEqual({ ok: false, invalid: ["status"] });
     expect(normalisePdtRow(row({ status: "Finished" }))).toEqual({ ok: false, invalid: ["status"] });
+  });
+
+  it("reads M/D/YYYY and ISO alike", () => {
+    expect(normalisePdtRow(row({ startDate: "05/11/2026", endDate: "2026-05-11" }))).toEqual({
+      ok: true,
+      row: { status: "PLANNED", notes: null, startDate: "2026-05-11", endDate: "2026-05-11" },
+    });
   });
 
   it("marks invalid dates", () => {

@@ -32,4 +32,10 @@ export function pdtFieldName(index: number, key: PdtFormKey): string {
   return `pdt[${index}][${key}]`;
 }
 
+/** A date the plain form's last save read from an M/D/YYYY that could be meant either way round: the row's position and the column. */
+export interface PdtDateReading {
+  index: number;
+  key: "startDate" | "endDate";
+}
+
 export const PDT_FORM_FIELD = /^pdt\[(\d{1,5})\]\[(productId|stageId|status|notes|startDate|endDate)\]$/;

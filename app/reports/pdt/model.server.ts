@@ -9,7 +9,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, pdtValues, products, quarters, reports, stages } from "~/db/schema";
 import { PDT_COLUMN_LABELS, normalisePdtRow, slipDays, type PdtCells, type PdtColumnKey, type PdtStatus } from "~/reports/pdt/rows";
-import type { RowProblem } from "~/reports/frame/contract";
+import { enteredValues, type RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
 import { storedQuarterRow } from "~/models/quarter.server";
 import { writeAudit } from "~/models/audit.server";
@@ -244,8 +244,9 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
   const statusOf = new Map(structure.map((row) => [row.productId, row.status]));
 
   const newStatuses = new Map<number, PdtStatus>();
-  const problems = new Map<number, Set<PdtColumnKey>>();
-  const flag = (index: number, key: PdtColumnKey) => problems.set(index, (problems.get(index) ?? new Set()).add(key));
+  /** The refused cells' posted text by column, by row index. */
+  const problems = new Map<number, Map<PdtColumnKey, string>>();
+  const flag = (index: number, key: PdtColumnKey, value: string) => problems.set(index, (problems.get(index) ?? new Map()).set(key, value));
   for (const [rawId, raw] of Object.entries(input.statuses)) {
     const productId = Number(rawId);
     if (!statusOf.has(productId)) throw new WorkflowError(ROWS_NOT_IN_REPORT, 400);
@@ -255,6 +256,7 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
       flag(
         structure.findIndex((row) => row.productId === productId),
         "status",
+        raw,
       );
   }
   const posted = new Map<string, StoredPlan>();
@@ -269,13 +271,16 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
       endDate: row.endDate,
     };
     const checked = normalisePdtRow(cells);
-    if (!checked.ok) for (const column of checked.invalid) flag(index, column);
+    if (!checked.ok) for (const column of checked.invalid) flag(index, column, cells[column]);
     else posted.set(key, { startDate: checked.row.startDate, endDate: checked.row.endDate, notes: checked.row.notes });
   }
   if (problems.size) {
     const list = [...problems.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([index, keys]) => ({ rowNumber: index + 1, keys: [...keys], columns: label([...keys]) }));
+      .map(([index, refused]) => {
+        const keys = [...refused.keys()];
+        return { rowNumber: index + 1, keys, columns: label(keys), entered: enteredValues(keys, (key) => refused.get(key as PdtColumnKey)) };
+      });
     return { ok: false, problems: list };
   }
 

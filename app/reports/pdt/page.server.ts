@@ -15,7 +15,9 @@ import {
 import { comparableText, readWorkbook, reportWorkbookResponse, type WorkbookCell, type WorkbookColumn } from "~/reports/frame/workbook.server";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { parseId } from "~/utils/ids";
-import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
+import { data, type AppLoadContext } from "@remix-run/node";
+import { DATA_RECORDED, isRefusalPage, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
+import { flashCookie } from "~/utils/toast.server";
 import {
   BadRequest,
   badRequest,
@@ -25,20 +27,24 @@ import {
   REPORT_ROUTE_MESSAGES,
   reportPage,
   type ReportPageData,
+  type ReportPageRequest,
   type ReportRoutePlugin,
   sheetRowProblem,
   UPLOAD_MESSAGES as FRAME_UPLOAD_MESSAGES,
   type UploadOutcome,
   type UploadRequest,
 } from "~/reports/frame/page.server";
-import { PDT_CELL_MAX_CHARS, PDT_FORM_FIELD, PDT_SAVE_MAX_ROWS, PDT_SHEET, PDT_WORKBOOK_COLUMNS } from "~/reports/pdt/contract";
-import { normalisePdtStatus, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
+import { PDT_CELL_MAX_CHARS, PDT_FORM_FIELD, PDT_SAVE_MAX_ROWS, PDT_SHEET, PDT_WORKBOOK_COLUMNS, type PdtDateReading } from "~/reports/pdt/contract";
+import { isAmbiguousPdtDate, normalisePdtStatus, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
 
 type Posted = { rows: PdtPostedRow[]; statuses: Record<number, string>; submitted?: SubmittedForm };
 
 // ---------------------------------------------------------------- loader and download
 
-export type PdtReportPageData = ReportPageData<PdtReportView>;
+export type PdtReportPageData = ReportPageData<PdtReportView> & {
+  /** The dates the plain form's last save read from an M/D/YYYY that could be meant either way round. */
+  dateReadings: PdtDateReading[] | null;
+};
 
 /** An ISO date as an Excel date (UTC midnight), or an empty cell. */
 const excelDate = (iso: string | null): WorkbookCell => (iso ? new Date(`${iso}T00:00:00Z`) : null);
@@ -214,11 +220,27 @@ async function importPdtWorkbook({ actor, partnerId, requestId, quarterName, exp
     const problemsBySheetRow = result.problems.map((problem) => {
       const row = view.rows[problem.rowNumber - 1];
       const statusRow = problem.keys.includes("status") && row ? statusRowOf.get(row.productId) : undefined;
-      return sheetRowProblem(PDT_SHEET, statusRow ?? (row ? sheetRowOf.get(`${row.productId}:${row.stageId}`) : undefined) ?? 0, problem.columns);
+      return sheetRowProblem(PDT_SHEET, statusRow ?? (row ? sheetRowOf.get(`${row.productId}:${row.stageId}`) : undefined) ?? 0, problem);
     });
     return { ok: false, problems: problemsBySheetRow };
   }
   return { ok: true, message: { message: DATA_RECORDED } };
+}
+
+// ---------------------------------------------------------------- dates read either way round
+
+/** The readings carried to the page after the save (a cookie is small: a form page holds 50 rows of two dates, few of them typed). */
+const DATE_READINGS_LISTED = 40;
+const dateReadingsFlash = flashCookie<{ partnerId: number; quarterId: number; readings: PdtDateReading[] }>("__pdt_date_readings");
+
+/** The plain form's dates typed as an M/D/YYYY that could be meant either way round: the page after the save says what they were read as. */
+async function dateReadingsHeaders(submitted: SubmittedForm | undefined, partnerId: number, quarterId: number): Promise<Headers | undefined> {
+  const readings: PdtDateReading[] = [];
+  for (const [index, cells] of Object.entries(submitted?.rows ?? {})) {
+    for (const key of ["startDate", "endDate"] as const) if (isAmbiguousPdtDate(cells[key] ?? "")) readings.push({ index: Number(index), key });
+  }
+  if (!readings.length) return undefined;
+  return new Headers({ "Set-Cookie": await dateReadingsFlash.header({ partnerId, quarterId, readings: readings.slice(0, DATE_READINGS_LISTED) }) });
 }
 
 // ---------------------------------------------------------------- the plug-in
@@ -232,12 +254,22 @@ const pdtPlugin: ReportRoutePlugin<Posted> = {
   async save({ posted, ...request }) {
     const saved = await savePdtReport({ ...request, rows: posted.rows, statuses: posted.statuses });
     if (!saved.ok) return { ok: false, problems: { PDT: saved.problems } };
-    return { ok: true, message: { message: DATA_RECORDED } };
+    return { ok: true, message: { message: DATA_RECORDED }, headers: await dateReadingsHeaders(posted.submitted, request.partnerId, request.quarterId) };
   },
   importWorkbook: importPdtWorkbook,
 };
 
 const pdtPage = reportPage({ load: loadPdtReport, workbook: pdtWorkbook, plugin: () => pdtPlugin });
-export const loadPdtReportPage = pdtPage.load;
+
+/** The page's data, with the dates the plain form's last save read either way round (shown once). */
+export async function loadPdtReportPage(args: ReportPageRequest & { context: AppLoadContext }) {
+  const { value: flashed, setCookie } = await dateReadingsFlash.read(args.request);
+  const page = await pdtPage.load(args);
+  if (isRefusalPage(page)) return page;
+  const ours = flashed && flashed.partnerId === page.view.partner.id && flashed.quarterId === page.view.quarter.id;
+  const body: PdtReportPageData = { ...page, dateReadings: ours ? flashed.readings : null };
+  return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
 export const pdtWorkbookDownload = pdtPage.download;
 export const handlePdtReportAction = pdtPage.handleAction;

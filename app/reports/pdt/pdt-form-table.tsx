@@ -1,122 +1,157 @@
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow } from "~/reports/pdt/model.server";
-import { PDT_EMPTY, PDT_TABLE, pdtFieldName, type PdtFormKey } from "~/reports/pdt/contract";
-import { formatPdtDate, PDT_COLUMN_LABELS, PDT_STATUSES } from "~/reports/pdt/rows";
+import { PDT_EMPTY, PDT_TABLE, pdtFieldName, type PdtDateReading, type PdtFormKey } from "~/reports/pdt/contract";
+import { namedPdtDate, PDT_COLUMN_LABELS, PDT_DATE_RULE, PDT_STATUSES } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
+import { PdtDateField } from "./pdt-date";
 import { SlipBadge } from "./slip-badge";
 
+const DATE_KEYS = ["startDate", "endDate"] as const;
+
 /**
- * The timeline without JavaScript: a form of 50 rows a page, the quarter's dates as date inputs,
- * notes as text, each product's status as a select on its first row of the page; earlier
- * quarters' plans and the slip shown beside. Invalid cells come back highlighted with the values kept.
+ * The timeline without JavaScript (and on a narrow screen, where it shows as one card per
+ * product): a form of 50 rows a page. This quarter's columns first, headed with the quarter:
+ * each product's status as a select on its first row of the page, the dates as text fields
+ * (M/D/YYYY or ISO) with what they read as, the slip, the notes; then earlier quarters' plans,
+ * newest first. Invalid cells come back highlighted with the values kept.
  */
-export function PdtFormTable({ rows, earlierQuarters, form }: { rows: readonly PdtGridRow[]; earlierQuarters: readonly string[]; form: PlainFormState }) {
+export function PdtFormTable({
+  rows,
+  quarter,
+  earlierQuarters,
+  form,
+  dateReadings,
+}: {
+  rows: readonly PdtGridRow[];
+  quarter: string;
+  /** Newest first. */
+  earlierQuarters: readonly string[];
+  form: PlainFormState;
+  dateReadings: readonly PdtDateReading[] | null;
+}) {
   const { submitted, canEdit } = form;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (rows.length === 0) return <p className="empty report-form__empty">{t(PDT_EMPTY)}</p>;
   const page = formPage(form, rows, PDT_TABLE);
   const { shown } = page;
   const posted = submitted?.tab === "PDT" ? submitted.rows : null;
   const valueOf = (index: number, key: PdtFormKey, fallback: string) => posted?.[index]?.[key] ?? fallback;
+  const readAt = new Set(dateReadings?.map((reading) => `${reading.index}:${reading.key}`));
+  const withQuarter = (key: keyof typeof PDT_COLUMN_LABELS, name: string) =>
+    t("{{column}} ({{quarter}})", { column: t(PDT_COLUMN_LABELS[key]), quarter: name });
+  const heads = {
+    stage: t("Stage"),
+    status: t(PDT_COLUMN_LABELS.status),
+    startDate: withQuarter("startDate", quarter),
+    endDate: withQuarter("endDate", quarter),
+    slip: t("Slip (days)"),
+    notes: t(PDT_COLUMN_LABELS.notes),
+  };
+  const history = earlierQuarters.flatMap((name) => DATE_KEYS.map((key) => ({ name, key, head: withQuarter(key, name) })));
 
   return (
-    <PlainReportForm
-      state={form}
-      page={page}
-      commentId="pdt-submit-comment"
-      label={t("Development Timeline")}
-      testId="pdt-table"
-      head={
-        <>
-          <th scope="col">{t("Product")}</th>
-          <th scope="col">{t("Stage")}</th>
-          <th scope="col">{t(PDT_COLUMN_LABELS.status)}</th>
-          <th scope="col">{t(PDT_COLUMN_LABELS.notes)}</th>
-          {earlierQuarters.map((quarter) => (
-            <th key={quarter} scope="col" colSpan={2}>
-              {quarter}
-            </th>
-          ))}
-          <th scope="col">{t(PDT_COLUMN_LABELS.startDate)}</th>
-          <th scope="col">{t(PDT_COLUMN_LABELS.endDate)}</th>
-          <th scope="col">{t("Slip (days)")}</th>
-        </>
-      }
-    >
-      {shown.map(({ index, row }, offset) => {
-        const invalid = page.invalidAt.get(index);
-        const firstOfProduct = offset === 0 || shown[offset - 1].row.productId !== row.productId;
-        const isInvalid = (key: string) => invalid?.has(key) ?? false;
-        const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: t(row.stageName) });
-        return (
-          <FormRow key={`${row.productId}:${row.stageId}`} n={index + 1} invalid={Boolean(invalid)}>
-            <th scope="row">{firstOfProduct ? row.productName : ""}</th>
-            <td>{t(row.stageName)}</td>
-            <FormCell invalid={isInvalid("status")}>
-              {canEdit && firstOfProduct ? (
-                <select
-                  name={pdtFieldName(index, "status")}
-                  className="input report-form-table__input"
-                  aria-label={t("Status of {{product}}", { product: row.productName })}
-                  aria-invalid={isInvalid("status") || undefined}
-                  defaultValue={valueOf(index, "status", row.status)}
-                >
-                  {PDT_STATUSES.map((status) => (
-                    <option key={status} value={status}>
-                      {t(PROJECT_STATUS_LABELS[status])}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                t(PROJECT_STATUS_LABELS[row.status])
-              )}
-            </FormCell>
-            <FormCell invalid={isInvalid("notes")}>
-              {canEdit ? (
-                <input
-                  name={pdtFieldName(index, "notes")}
-                  className="input report-form-table__input"
-                  aria-label={label(PDT_COLUMN_LABELS.notes)}
-                  aria-invalid={isInvalid("notes") || undefined}
-                  defaultValue={valueOf(index, "notes", row.notes)}
-                />
-              ) : (
-                row.notes
-              )}
-            </FormCell>
-            {earlierQuarters.flatMap((quarter) => [
-              <td key={`${quarter}-start`}>{formatPdtDate(row.history[quarter]?.startDate)}</td>,
-              <td key={`${quarter}-end`}>{formatPdtDate(row.history[quarter]?.endDate)}</td>,
-            ])}
-            {(["startDate", "endDate"] as const).map((key) => (
-              <FormCell key={key} invalid={isInvalid(key)}>
-                {canEdit ? (
-                  <input
-                    type="date"
-                    name={pdtFieldName(index, key)}
+    <>
+      {canEdit ? <p className="report-form__note">{t(PDT_DATE_RULE)}</p> : null}
+      <PlainReportForm
+        state={form}
+        page={page}
+        commentId="pdt-submit-comment"
+        label={t("Development Timeline")}
+        testId="pdt-table"
+        head={
+          <>
+            <th scope="col">{t("Product")}</th>
+            <th scope="col">{heads.stage}</th>
+            <th scope="col">{heads.status}</th>
+            <th scope="col">{heads.startDate}</th>
+            <th scope="col">{heads.endDate}</th>
+            <th scope="col">{heads.slip}</th>
+            <th scope="col">{heads.notes}</th>
+            {history.map(({ name, key, head }) => (
+              <th key={`${name}-${key}`} scope="col" className="pdt-form-table__history">
+                {head}
+              </th>
+            ))}
+          </>
+        }
+      >
+        {shown.map(({ index, row }, offset) => {
+          const invalid = page.invalidAt.get(index);
+          const firstOfProduct = offset === 0 || shown[offset - 1].row.productId !== row.productId;
+          const isInvalid = (key: string) => invalid?.has(key) ?? false;
+          const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: t(row.stageName) });
+          return (
+            <FormRow key={`${row.productId}:${row.stageId}`} n={index + 1} invalid={Boolean(invalid)}>
+              <th scope="row" className={firstOfProduct ? "pdt-form-table__product" : undefined}>
+                {firstOfProduct ? row.productName : ""}
+              </th>
+              <td className="pdt-form-table__stage">{t(row.stageName)}</td>
+              <FormCell invalid={isInvalid("status")} label={heads.status} className={firstOfProduct ? undefined : "pdt-form-table__repeat"}>
+                {canEdit && firstOfProduct ? (
+                  <select
+                    name={pdtFieldName(index, "status")}
                     className="input report-form-table__input"
-                    aria-label={label(PDT_COLUMN_LABELS[key])}
-                    aria-invalid={isInvalid(key) || undefined}
-                    defaultValue={valueOf(index, key, row[key] ?? "")}
-                  />
+                    aria-label={t("Status of {{product}}", { product: row.productName })}
+                    aria-invalid={isInvalid("status") || undefined}
+                    defaultValue={valueOf(index, "status", row.status)}
+                  >
+                    {PDT_STATUSES.map((status) => (
+                      <option key={status} value={status}>
+                        {t(PROJECT_STATUS_LABELS[status])}
+                      </option>
+                    ))}
+                  </select>
                 ) : (
-                  formatPdtDate(row[key])
+                  t(PROJECT_STATUS_LABELS[row.status])
                 )}
               </FormCell>
-            ))}
-            <td>
-              <SlipBadge days={row.slip.end ?? row.slip.start} />
-              {canEdit ? (
-                <>
-                  <input type="hidden" name={pdtFieldName(index, "productId")} value={row.productId} />
-                  <input type="hidden" name={pdtFieldName(index, "stageId")} value={row.stageId} />
-                </>
-              ) : null}
-            </td>
-          </FormRow>
-        );
-      })}
-    </PlainReportForm>
+              {DATE_KEYS.map((key) => (
+                <FormCell key={key} invalid={isInvalid(key)} label={heads[key]}>
+                  {canEdit ? (
+                    <PdtDateField
+                      name={pdtFieldName(index, key)}
+                      label={label(PDT_COLUMN_LABELS[key])}
+                      defaultValue={valueOf(index, key, row[key] ?? "")}
+                      invalid={isInvalid(key)}
+                      readAs={readAt.has(`${index}:${key}`)}
+                    />
+                  ) : (
+                    namedPdtDate(row[key], i18n.language)
+                  )}
+                </FormCell>
+              ))}
+              <td data-label={heads.slip}>
+                <SlipBadge days={row.slip.end ?? row.slip.start} />
+                {canEdit ? (
+                  <>
+                    <input type="hidden" name={pdtFieldName(index, "productId")} value={row.productId} />
+                    <input type="hidden" name={pdtFieldName(index, "stageId")} value={row.stageId} />
+                  </>
+                ) : null}
+              </td>
+              <FormCell invalid={isInvalid("notes")} label={heads.notes}>
+                {canEdit ? (
+                  <input
+                    name={pdtFieldName(index, "notes")}
+                    className="input report-form-table__input"
+                    aria-label={label(PDT_COLUMN_LABELS.notes)}
+                    aria-invalid={isInvalid("notes") || undefined}
+                    defaultValue={valueOf(index, "notes", row.notes)}
+                  />
+                ) : (
+                  row.notes
+                )}
+              </FormCell>
+              {history.map(({ name, key }) => (
+                <td key={`${name}-${key}`} className="pdt-form-table__history">
+                  {namedPdtDate(row.history[name]?.[key], i18n.language)}
+                </td>
+              ))}
+            </FormRow>
+          );
+        })}
+      </PlainReportForm>
+    </>
   );
 }

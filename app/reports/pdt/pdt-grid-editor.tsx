@@ -1,11 +1,12 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useState, type FocusEvent } from "react";
 import type { Column, RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/reports/pdt/model.server";
 import { SAVE_CHANGES_FIRST, type RowProblem } from "~/reports/frame/contract";
 import { PDT_EMPTY, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import {
-  formatPdtDate,
+  isAmbiguousPdtDate,
+  namedPdtDate,
   normalisePdtRow,
   normalisePdtStatus,
   PDT_CELL_RULES,
@@ -18,10 +19,17 @@ import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import type { ReportScreen } from "~/reports/frame/report-page";
 import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
 import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
+import { DatePicker, usePdtDateText } from "./pdt-date";
 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
+const isDateKey = (key: PdtColumnKey) => key === "startDate" || key === "endDate";
 
-/** A grid row: the loaded row's cells as the grid shows them (dates as MM/DD/YYYY). */
+/** The header row holds two lines: a column's name with its quarter may wrap. */
+const HEADER_ROW_HEIGHT = 52;
+/** Room for "read as 30 September 2026". */
+const DATE_WIDTH = 210;
+
+/** A grid row: the loaded row's cells (dates as ISO, which the editor shows and the cell names). */
 export function gridRow(row: PdtGridRow): EditableRow {
   return {
     _key: nextRowKey(),
@@ -31,8 +39,8 @@ export function gridRow(row: PdtGridRow): EditableRow {
     stageName: row.stageName,
     status: row.status,
     notes: row.notes,
-    startDate: formatPdtDate(row.startDate),
-    endDate: formatPdtDate(row.endDate),
+    startDate: row.startDate ?? "",
+    endDate: row.endDate ?? "",
   };
 }
 
@@ -57,10 +65,7 @@ export function changedPdtRows(rows: readonly EditableRow[], loaded: readonly Ed
     }));
 }
 
-/**
- * The rows with what was typed into the plain form before the grid took over (a slow link). Its
- * date inputs hold ISO dates, shown as the grid's dates.
- */
+/** The rows with what was typed into the plain form before the grid took over (a slow link). */
 function withTypedCells(loaded: EditableRow[]): EditableRow[] {
   const typed = typedBeforeHydration("pdt");
   if (!typed.size) return loaded;
@@ -68,7 +73,7 @@ function withTypedCells(loaded: EditableRow[]): EditableRow[] {
     const next = { ...row };
     for (const key of EDITABLE) {
       const value = typed.get(pdtFieldName(index, key));
-      if (value !== undefined) next[key] = key === "startDate" || key === "endDate" ? formatPdtDate(value || null) : value;
+      if (value !== undefined) next[key] = value;
     }
     return next;
   });
@@ -87,18 +92,52 @@ function StatusEditor(props: RenderEditCellProps<EditableRow> & { label: string 
   );
 }
 
+/** A date typed as text (M/D/YYYY or ISO), or picked from the calendar beside it: a day picked is committed at once. */
+function DateEditor(props: RenderEditCellProps<EditableRow> & { label: string }) {
+  const { row, column, onRowChange, onClose } = props;
+  // The text field and the calendar button are one editor: moving between them does not close it.
+  const closeWhenLeft = (event: FocusEvent<HTMLSpanElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget)) onClose(true, false);
+  };
+  return (
+    <span className="pdt-date-editor" onBlur={closeWhenLeft}>
+      <CellEditor {...props} onClose={() => undefined} />
+      <DatePicker value={cellOf(row, column.key)} onPick={(iso) => onRowChange({ ...row, [column.key]: iso }, true)} />
+    </span>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg className="pdt-grid__pencil" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M4 20h4L19 9l-4-4L4 16v4zM13.5 6.5l4 4" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /**
  * The timeline with JavaScript: react-data-grid grouped by product (the product's name on its first
- * stage), status (one per product: changing it on a stage changes the product's), notes and the
- * quarter's dates editable, earlier quarters and the slip read-only. Only changed rows are posted.
+ * stage). This quarter's columns come first, after the product, the stage and the status, headed
+ * with the quarter and styled as editable: status (one per product: changing it on a stage changes
+ * the product's), start and end date, slip, notes; earlier quarters' plans follow, newest first,
+ * read-only. Dates show their month's name in the page's language. Only changed rows are posted.
  */
 export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: ReportScreen }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(() => view.rows.map(gridRow), [view.rows]);
   const [rows, setRowsState] = useState<EditableRow[]>(() => (readOnly ? loaded : withTypedCells(loaded)));
   const byKey = useMemo(() => new Map(view.rows.map((row) => [`${row.productId}:${row.stageId}`, row])), [view.rows]);
-  const earlierQuarters = useMemo(() => view.quarterOrder.slice(0, -1).map((quarter) => quarter.name), [view.quarterOrder]);
+  const earlierQuarters = useMemo(
+    () =>
+      view.quarterOrder
+        .map((quarter) => quarter.name)
+        .slice(0, -1)
+        .reverse(),
+    [view.quarterOrder],
+  );
+  const dateText = usePdtDateText();
+  const locale = i18n.language;
 
   /** A status changed on one stage is the product's: every stage of it follows. */
   const setRows = useCallback((next: EditableRow[]) => {
@@ -140,25 +179,54 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
 
   const columns = useMemo((): Column<EditableRow>[] => {
     const text = (key: string, name: string, width: number): Column<EditableRow> => ({ key, name, width, resizable: true });
-    const editable = (key: PdtColumnKey, width: number): Column<EditableRow> => {
-      const label = t(PDT_COLUMN_LABELS[key]);
-      return {
-        key,
-        name: label,
-        width,
-        resizable: true,
-        editable: !readOnly,
-        cellClass: (row) => (invalidCells(row).has(key) ? "report-grid__cell report-grid__cell--invalid" : "report-grid__cell"),
-        renderCell: ({ row }) => {
-          const value =
-            key === "status"
-              ? t(PROJECT_STATUS_LABELS[cellOf(row, "status") as keyof typeof PROJECT_STATUS_LABELS] ?? cellOf(row, "status"))
-              : cellOf(row, key);
-          return <CellValue value={value} invalid={invalidCells(row).has(key) ? rules.describe(key) : null} />;
-        },
-        renderEditCell: (props) => (key === "status" ? <StatusEditor {...props} label={label} /> : <CellEditor {...props} label={label} />),
-      };
-    };
+    const withQuarter = (key: PdtColumnKey, quarter: string) => t("{{column}} ({{quarter}})", { column: t(PDT_COLUMN_LABELS[key]), quarter });
+    const editable = (key: PdtColumnKey, width: number, label: string): Column<EditableRow> => ({
+      key,
+      name: label,
+      width,
+      resizable: true,
+      editable: !readOnly,
+      headerCellClass: "report-grid__header",
+      renderHeaderCell: () => (
+        <span className="pdt-grid__header" title={label}>
+          {readOnly ? null : <PencilIcon />}
+          <span>{label}</span>
+        </span>
+      ),
+      cellClass: (row) => {
+        const classes = ["report-grid__cell"];
+        if (!readOnly) classes.push("pdt-grid__editable");
+        if (invalidCells(row).has(key)) classes.push("report-grid__cell--invalid");
+        else if (isDateKey(key) && isAmbiguousPdtDate(cellOf(row, key))) classes.push("pdt-date--read-as");
+        return classes.join(" ");
+      },
+      renderCell: ({ row }) => {
+        const value = cellOf(row, key);
+        const shown =
+          key === "status"
+            ? t(PROJECT_STATUS_LABELS[value as keyof typeof PROJECT_STATUS_LABELS] ?? value)
+            : isDateKey(key)
+              ? (dateText(value)?.text ?? value)
+              : value;
+        return <CellValue value={shown} invalid={invalidCells(row).has(key) ? rules.describe(key) : null} />;
+      },
+      renderEditCell: (props) =>
+        key === "status" ? (
+          <StatusEditor {...props} label={label} />
+        ) : isDateKey(key) ? (
+          <DateEditor {...props} label={label} />
+        ) : (
+          <CellEditor {...props} label={label} />
+        ),
+    });
+    const history = (key: "startDate" | "endDate", quarter: string): Column<EditableRow> => ({
+      key: `${key}-${quarter}`,
+      name: withQuarter(key, quarter),
+      width: 150,
+      headerCellClass: "report-grid__header",
+      cellClass: "pdt-grid__history",
+      renderCell: ({ row }) => namedPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.[key], locale),
+    });
     return [
       {
         ...text("productName", t("Product"), 220),
@@ -166,28 +234,14 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
         renderCell: ({ row, rowIdx }) => (rowIdx === 0 || rows[rowIdx - 1]?.productId !== row.productId ? cellOf(row, "productName") : ""),
       },
       { ...text("stageName", t("Stage"), 220), frozen: true, renderCell: ({ row }) => t(cellOf(row, "stageName")) },
-      editable("status", 170),
-      editable("notes", 220),
-      ...earlierQuarters.flatMap((quarter): Column<EditableRow>[] => [
-        {
-          key: `start-${quarter}`,
-          name: `${quarter} ${t("Start Date")}`,
-          width: 130,
-          renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.startDate),
-        },
-        {
-          key: `end-${quarter}`,
-          name: `${quarter} ${t("End Date")}`,
-          width: 130,
-          renderCell: ({ row }) => formatPdtDate(byKey.get(`${row.productId}:${row.stageId}`)?.history[quarter]?.endDate),
-        },
-      ]),
-      editable("startDate", 130),
-      editable("endDate", 130),
+      editable("status", 160, t(PDT_COLUMN_LABELS.status)),
+      editable("startDate", DATE_WIDTH, withQuarter("startDate", view.quarter.name)),
+      editable("endDate", DATE_WIDTH, withQuarter("endDate", view.quarter.name)),
       {
         key: "slip",
         name: t("Slip (days)"),
-        width: 100,
+        width: 90,
+        headerCellClass: "report-grid__header",
         renderCell: ({ row }) => {
           const previous = byKey.get(`${row.productId}:${row.stageId}`)?.previous;
           const end = normalisePdtRow(cellsOf(row));
@@ -196,8 +250,10 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
           return days ? (days > 0 ? `+${days}` : `−${Math.abs(days)}`) : "";
         },
       },
+      editable("notes", 220, t(PDT_COLUMN_LABELS.notes)),
+      ...earlierQuarters.flatMap((quarter) => [history("startDate", quarter), history("endDate", quarter)]),
     ];
-  }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules]);
+  }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules, dateText, locale, view.quarter.name]);
 
   return (
     <EditorShell
@@ -212,6 +268,7 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
         rules={rules.element}
         aria-label={t("Development Timeline")}
         columns={columns}
+        headerRowHeight={HEADER_ROW_HEIGHT}
         rows={rows}
         onRowsChange={setRows}
         renderers={{ noRowsFallback: <div className="report-grid__empty">{t(PDT_EMPTY)}</div> }}

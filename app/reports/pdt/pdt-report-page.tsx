@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS } from "~/reports/pdt/contract";
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
@@ -25,12 +26,25 @@ function timelineProducts(rows: PdtReportPageData["view"]["rows"]): TimelineProd
   return products;
 }
 
+/** Below the drawer's breakpoint the frozen Product and Stage columns fill the screen: the timeline is edited as cards, one per product. */
+const NARROW_SCREEN = "(max-width: 991.98px)";
+
+/** Whether the grid fits the screen, judged once when the page starts (a rotated tablet keeps the layout its edits are in). */
+function useGridFits(): boolean {
+  const [fits] = useState(() => typeof window !== "undefined" && !window.matchMedia(NARROW_SCREEN).matches);
+  return fits;
+}
+
 const PDT_TEXTS: ReportTexts = { name: "Development Timeline", problemHeadings: PDT_PROBLEM_HEADINGS, nothingToReportDescription: PDT_NOTHING_TO_REPORT };
 
-/** The Product Development Timeline screen in the report frame: the grid (or the plain form), then the timeline picture. */
+/**
+ * The Product Development Timeline screen in the report frame: the grid, or the plain form (without
+ * JavaScript, and as cards on a narrow screen), then the timeline picture.
+ */
 export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPageData>) {
   const { t, i18n } = useTranslation();
   const screen = useReportScreen(data, actionData, PDT_TEXTS);
+  const gridFits = useGridFits();
   const { view } = data;
   const title = t("Development Timeline for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name });
 
@@ -39,8 +53,21 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
       data={data}
       screen={screen}
       title={title}
-      editor={screen.hydrated ? <PdtGridEditor view={view} screen={screen} /> : null}
-      plainForm={<PdtFormTable rows={view.rows} earlierQuarters={view.quarterOrder.slice(0, -1).map((quarter) => quarter.name)} form={screen.plainForm} />}
+      editor={screen.hydrated && gridFits ? <PdtGridEditor view={view} screen={screen} /> : null}
+      plainForm={
+        <PdtFormTable
+          // A new form after a save: its fields show what was stored.
+          key={`${view.quarter.id}:${view.report.version}`}
+          rows={view.rows}
+          quarter={view.quarter.name}
+          earlierQuarters={view.quarterOrder
+            .slice(0, -1)
+            .map((quarter) => quarter.name)
+            .reverse()}
+          form={screen.plainForm}
+          dateReadings={data.dateReadings}
+        />
+      }
       // A timeline always has its rows: 'nothing to report' submits the plan as it stands.
       nothingToReport
     >

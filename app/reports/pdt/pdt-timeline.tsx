@@ -1,7 +1,7 @@
 import { scaleUtc } from "d3-scale";
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatPdtDate, slipDays } from "~/reports/pdt/rows";
+import { namedPdtDate, slipDays } from "~/reports/pdt/rows";
 import { ScrollRegion } from "~/components/scroll-region";
 
 /**
@@ -76,7 +76,7 @@ function movedLater(stage: TimelineStage): boolean {
 }
 
 export function PdtTimeline({ products, quarters, direction, currentLabel, previousLabel, title }: PdtTimelineProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = `pdt-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
   if (!products.length) return null;
 
@@ -119,7 +119,7 @@ export function PdtTimeline({ products, quarters, direction, currentLabel, previ
 
   const plan = (kind: "current" | "previous", dates: TimelineStage["current"], top: number, label: string): ReactNode => {
     const [start, end] = [time(dates.start), time(dates.end)];
-    const tip = `${label}: ${formatPdtDate(dates.start) || "…"} – ${formatPdtDate(dates.end) || "…"}`;
+    const tip = `${label}: ${namedPdtDate(dates.start, i18n.language) || "…"} – ${namedPdtDate(dates.end, i18n.language) || "…"}`;
     const className = `pdt-timeline__bar pdt-timeline__bar--${kind}`;
     if (start !== null && end !== null) {
       const { left, width } = span(Math.min(start, end), Math.max(start, end));

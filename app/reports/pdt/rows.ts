@@ -5,7 +5,8 @@
  * Spec: portal-spec.md section 2 "Development timeline (PDT) screen" (columns: status, notes,
  * start and end date per quarter) and section 5 "PDT": the status must be in the allowed list,
  * dates are M/D/YYYY or MM/DD/YYYY, invalid entries show 'Invalid data!' / 'Please input valid
- * entries!' and block saving, and a single space clears a date.
+ * entries!' and block saving, and a single space clears a date. decisions.md section 10: ISO
+ * YYYY-MM-DD is read too, and a date is shown with its month's name.
  *
  * Dates travel as ISO `YYYY-MM-DD` strings; arithmetic on them is done in UTC so that no time
  * zone can move a date by a day.
@@ -59,6 +60,18 @@ export function parsePdtDate(input: string): { ok: true; value: string | null } 
   return value === null ? { ok: false } : { ok: true, value };
 }
 
+/**
+ * Whether a date typed as M/D/YYYY could be meant either way round: day and month both 12 or less
+ * and different ("05/11/2026": 11 May, or 5 November to someone who writes the day first). It is
+ * read month first, as the spec says; the screen says what it was read as.
+ */
+export function isAmbiguousPdtDate(input: string): boolean {
+  const us = US_DATE.exec(input.trim());
+  if (!us) return false;
+  const [month, day] = [Number(us[1]), Number(us[2])];
+  return month <= 12 && day <= 12 && month !== day && isoFromParts(Number(us[3]), month, day) !== null;
+}
+
 /** Milliseconds since the epoch of an ISO date at midnight UTC, or null when it is not one. */
 function utcTime(iso: string | null | undefined): number | null {
   const match = typeof iso === "string" ? /^(\d{4})-(\d{2})-(\d{2})/.exec(iso) : null;
@@ -73,6 +86,25 @@ export function formatPdtDate(iso: string | null | undefined): string {
   if (time === null) return "";
   const date = new Date(time);
   return `${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${pad(date.getUTCFullYear(), 4)}`;
+}
+
+/** English names the day first ("11 May 2026"), as the portal's other English dates do (spec: 'Do MMM YYYY'). */
+const NAMED_DATE_LOCALES: Record<string, string> = { en: "en-GB" };
+const namedDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An ISO date with its month's name in the page's language ("11 May 2026", "11 mai 2026",
+ * "2026年5月11日"), so that a misread day and month show at once; "" when there is none.
+ */
+export function namedPdtDate(iso: string | null | undefined, locale: string): string {
+  const time = utcTime(iso);
+  if (time === null) return "";
+  let format = namedDateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(NAMED_DATE_LOCALES[locale] ?? locale, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+    namedDateFormats.set(locale, format);
+  }
+  return format.format(time);
 }
 
 /** Whole days from the previous date to the current one (positive: moved later), or null. */
@@ -124,12 +156,15 @@ export const PDT_COLUMN_LABELS: Record<PdtColumnKey, string> = {
   endDate: "End Date",
 };
 
+/** How a date is typed: said beside the plain form's dates too. */
+export const PDT_DATE_RULE = "Dates as M/D/YYYY or YYYY-MM-DD, the end not before the start";
+
 /** What a valid cell holds (the rules of `normalisePdtRow` in words): the grid describes an invalid cell with it. */
 export const PDT_CELL_RULES: Record<PdtColumnKey, CellRule> = {
   status: { text: "Choose a status from the list" },
   notes: { text: "Text of at most {{max}} characters", values: { max: TEXT_MAX.note } },
-  startDate: { text: "Dates as M/D/YYYY, the end not before the start" },
-  endDate: { text: "Dates as M/D/YYYY, the end not before the start" },
+  startDate: { text: PDT_DATE_RULE },
+  endDate: { text: PDT_DATE_RULE },
 };
 
 interface PdtRow {
