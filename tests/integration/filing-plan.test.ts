@@ -231,7 +231,7 @@ describe("saving Filing Plans", () => {
     expect(result.data).toMatchObject({
       kind: "problems",
       intent: "save",
-      problems: { Filing: [{ rowNumber: indiaRow, keys: [String(second.id)], columns: [second.name] }] },
+      problems: { Filing: [{ rowNumber: indiaRow, keys: [String(second.id)], columns: [second.name], entered: { [second.id]: "Maybe later" } }] },
     });
     expect(await storedCells(acme, open)).toEqual(before);
     expect(await versionOf(acme)).toBe(version);
@@ -536,6 +536,33 @@ describe("the workflow of Filing Plans", () => {
       submitted: { tab: "Filing", rows: { [franceIndex]: { [String(first.id)]: "Filing-Planned", [String(second.id)]: "Soon" } } },
     });
   });
+
+  it("the plain form saved with the country finder on changes only the countries shown and returns to the same list", async () => {
+    const [first, second] = acmeProducts;
+    const kenya = await countryId("Kenya");
+    const earlier = await saveJson(ACME, acme, { [france]: { [first.id]: "Registered" } });
+    expect(earlier.status).toBe(302);
+    const before = await storedCells(acme, open);
+
+    // The page ?country=ken shows Kenya alone: its form posts Kenya's selects, nothing of France.
+    const cookie = await sessionCookieFor(ACME);
+    const form = { intent: "save", quarterId: String(open), version: await versionOf(acme) };
+    const request = buildRequest("/partner/filing-plans?country=ken&order=filed&page=1&lng=es", {
+      cookie,
+      form: { ...form, [filingFieldName(kenya, first.id)]: "Filed", [filingFieldName(kenya, second.id)]: "0" },
+    });
+    const saved = await runRoute(partnerAction, request);
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe("/partner/filing-plans?page=1&country=ken&order=filed");
+
+    const after = await storedCells(acme, open);
+    expect(after).toContain(`${france}:${first.id}=Registered`);
+    const posted = [`${kenya}:${first.id}=`, `${kenya}:${second.id}=`];
+    const untouched = (cells: string[]) => cells.filter((cell) => !posted.some((prefix) => cell.startsWith(prefix)));
+    expect(untouched(after)).toEqual(untouched(before));
+    expect(after).toContain(`${kenya}:${first.id}=Filed`);
+    expect(after.some((cell) => cell.startsWith(posted[1]))).toBe(false);
+  });
 });
 
 describe("Filing Plans as a workbook", () => {
@@ -593,7 +620,10 @@ describe("Filing Plans as a workbook", () => {
     sheet.getRow(franceRow).getCell(3).value = "Someday";
     const bad = await upload(ACME, acme, new Blob([await workbook.xlsx.writeBuffer()]));
     expect(bad.status).toBe(400);
-    expect(bad.data).toMatchObject({ kind: "upload-problems", problems: [{ sheet: FILING_SHEET, row: franceRow, columns: [second.name] }] });
+    expect(bad.data).toMatchObject({
+      kind: "upload-problems",
+      problems: [{ sheet: FILING_SHEET, row: franceRow, columns: [second.name], values: { columns: `${second.name}: “Someday”` } }],
+    });
     expect(await storedCells(acme, open)).toEqual(before);
 
     const unknown = new ExcelJS.Workbook();

@@ -97,7 +97,7 @@ function FilingReportFilters({ view, query }: { view: FilingConsolidatedView; qu
       {select("country", "country", t("Country"), options.country_filter, { nameOf: format.country, alphabetical: true })}
       {select("status", "reportStatus", t("Report Status"), options.report_status_filter, { translate: true })}
       {select("product", "product", t("Product"), options.product_filter)}
-      {select("product-status", "productStatus", t("Status"), options.status_filter)}
+      {select("product-status", "productStatus", t("Status"), options.status_filter, { nameOf: format.referenceName })}
       <div className="filing-report__actions">
         <button type="submit" className="button button--primary" disabled={navigation.state === "loading"}>
           {t("Filter")}
@@ -156,7 +156,7 @@ function FilingReportTable({ view, links, query }: { view: FilingConsolidatedVie
               </td>
               <td data-report-status={row.reportStatus}>{t(row.reportStatus)}</td>
               {view.products.map((product) => (
-                <td key={product.id}>{row.cells[String(product.id)] ?? ""}</td>
+                <td key={product.id}>{format.referenceName(row.cells[String(product.id)] ?? "")}</td>
               ))}
             </tr>
           ))}

@@ -1,20 +1,33 @@
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import type { FilingPlanView } from "~/reports/filing/model.server";
+import type { FilingPlanRow, FilingPlanView } from "~/reports/filing/model.server";
 import { FILING_NO_DATA, FILING_TABLE, filingFieldName } from "~/reports/filing/contract";
+import type { ShownRow } from "~/reports/filing/country-list";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 
 /**
- * Filing Plans without JavaScript: 50 countries a page, a select per product (its type's statuses,
- * '0' for none). Only the page's cells are posted; invalid cells come back highlighted, values kept.
+ * Filing Plans without JavaScript: the countries the finder shows, 50 a page, a select per product
+ * (its type's statuses, '0' for none). Only the page's cells are posted, so the countries not shown
+ * stay as they are; invalid cells come back highlighted, values kept.
  */
-export function FilingFormTable({ view, form }: { view: FilingPlanView; form: PlainFormState }) {
+export function FilingFormTable({
+  view,
+  form,
+  shown,
+  noRowsText,
+}: {
+  view: FilingPlanView;
+  form: PlainFormState;
+  shown: readonly ShownRow<FilingPlanRow>[];
+  /** Said where the rows would be when the finder shows none. */
+  noRowsText: string;
+}) {
   const { submitted, canEdit } = form;
   const { t } = useTranslation();
   const format = useFormatters();
   if (view.products.length === 0) return <p className="empty report-form__empty">{t(FILING_NO_DATA)}</p>;
-  const page = formPage(form, view.rows, FILING_TABLE);
+  const page = formPage(form, shown, FILING_TABLE);
   const posted = submitted?.tab === "Filing" ? submitted.rows : null;
 
   return (
@@ -28,14 +41,21 @@ export function FilingFormTable({ view, form }: { view: FilingPlanView; form: Pl
         <>
           <th scope="col">{t("Country")}</th>
           {view.products.map((product) => (
-            <th key={product.id} scope="col">
+            <th key={product.id} scope="col" title={product.name} className="filing-form__product">
               {product.name} <small>{product.category}</small>
             </th>
           ))}
         </>
       }
     >
-      {page.shown.map(({ index, row }) => {
+      {shown.length === 0 ? (
+        <tr>
+          <td colSpan={view.products.length + 1} className="empty">
+            {noRowsText}
+          </td>
+        </tr>
+      ) : null}
+      {page.shown.map(({ row: { index, row } }) => {
         const invalid = page.invalidAt.get(index);
         return (
           <FormRow key={row.countryId} n={index + 1} invalid={Boolean(invalid)}>

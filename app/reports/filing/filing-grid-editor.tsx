@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState } from "react";
-import type { CellKeyboardEvent, CellKeyDownArgs, Column, RenderEditCellProps } from "react-data-grid";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { CellKeyboardEvent, CellKeyDownArgs, Column, RenderEditCellProps, RowsChangeData } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import type { FilingPlanView } from "~/reports/filing/model.server";
+import type { FilingPlanView, FilingProduct } from "~/reports/filing/model.server";
+import type { ShownRow } from "~/reports/filing/country-list";
 import { NOTHING_TO_REPORT_NEEDS_EMPTY, type RowProblem } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
 import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
@@ -13,6 +14,45 @@ import { cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRul
 
 /** The grid row key of a product's cell. */
 export const productKey = (productId: number) => `p${productId}`;
+
+const PRODUCT_COLUMN_WIDTH = 170;
+/** The grid's own header height, the least a header row takes. */
+const MIN_HEADER_ROW_HEIGHT = 35;
+/** Room above and below a wrapped header's lines. */
+const HEADER_ROW_PADDING = 8;
+
+function ProductHeader({ product }: { product: FilingProduct }) {
+  return (
+    <span title={product.name}>
+      {product.name} <small className="filing-grid__category">{product.category}</small>
+    </span>
+  );
+}
+
+/**
+ * The header row's height that shows every product's name whole, wrapped at its column's width
+ * (as resized): measured on hidden copies of the headers, since the grid draws only the columns in
+ * view. Returns the height and the hidden copies to render.
+ */
+function useHeaderRowHeight(products: readonly FilingProduct[], widths: Readonly<Record<string, number>>) {
+  const probe = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState(MIN_HEADER_ROW_HEIGHT);
+  useLayoutEffect(() => {
+    const headers = [...(probe.current?.children ?? [])];
+    const tallest = Math.max(0, ...headers.map((header) => header.getBoundingClientRect().height));
+    setHeight(Math.max(MIN_HEADER_ROW_HEIGHT, Math.ceil(tallest) + HEADER_ROW_PADDING));
+  }, [products, widths]);
+  const copies = (
+    <div ref={probe} className="report-grid__grid filing-grid__header-probe" aria-hidden="true">
+      {products.map((product) => (
+        <div key={product.id} className="report-grid__header" style={{ inlineSize: widths[productKey(product.id)] ?? PRODUCT_COLUMN_WIDTH }}>
+          <ProductHeader product={product} />
+        </div>
+      ))}
+    </div>
+  );
+  return { height, copies };
+}
 
 /** The save body of the grid: only the cells changed since loading, as country → product → status. */
 export function filingChanges(rows: readonly EditableRow[], loaded: readonly EditableRow[], products: readonly { id: number }[]) {
@@ -39,11 +79,23 @@ function StatusEditor({ options, ...props }: RenderEditCellProps<EditableRow> & 
 }
 
 /**
- * Filing Plans with JavaScript: a row per country (fixed on the left), a column per active product;
- * a cell is one status of its product type's list, chosen from a dropdown; Delete empties it to '0'.
- * Only the changed cells are posted, as the map country → product → status.
+ * Filing Plans with JavaScript: a row per country the finder shows (fixed on the left), a column per
+ * active product; a cell is one status of its product type's list, chosen from a dropdown; Delete
+ * empties it to '0'. Only the changed cells are posted, as the map country → product → status, the
+ * countries the finder hides included.
  */
-export function FilingGridEditor({ view, screen }: { view: FilingPlanView; screen: ReportScreen }) {
+export function FilingGridEditor({
+  view,
+  screen,
+  shown,
+  noRowsText,
+}: {
+  view: FilingPlanView;
+  screen: ReportScreen;
+  shown: readonly ShownRow<unknown>[];
+  /** Said where the rows would be when the finder shows none. */
+  noRowsText: string;
+}) {
   const { t } = useTranslation();
   const format = useFormatters();
   const readOnly = !view.canEditRows;
@@ -89,6 +141,17 @@ export function FilingGridEditor({ view, screen }: { view: FilingPlanView; scree
   };
 
   const rules = useCellRules(FILING_CELL_RULES);
+  const [widths, setWidths] = useState<Record<string, number>>({});
+  const header = useHeaderRowHeight(view.products, widths);
+
+  // The grid edits the shown rows; a change lands on the row's place among all the rows.
+  const shownRows = useMemo(() => shown.map(({ index }) => rows[index]), [shown, rows]);
+  const onShownRowsChange = (changed: EditableRow[], { indexes }: RowsChangeData<EditableRow>) =>
+    setRows((previous) => {
+      const next = [...previous];
+      for (const index of indexes) next[shown[index].index] = changed[index];
+      return next;
+    });
 
   const columns = useMemo(
     (): Column<EditableRow>[] => [
@@ -99,14 +162,11 @@ export function FilingGridEditor({ view, screen }: { view: FilingPlanView; scree
         return {
           key,
           name: product.name,
-          width: 170,
+          width: PRODUCT_COLUMN_WIDTH,
           resizable: true,
           editable: !readOnly,
-          renderHeaderCell: () => (
-            <span title={`${product.name} (${product.category})`}>
-              {product.name} <small className="filing-grid__category">{product.category}</small>
-            </span>
-          ),
+          headerCellClass: "report-grid__header",
+          renderHeaderCell: () => <ProductHeader product={product} />,
           cellClass: (row) => {
             const value = cellOf(row, key);
             if (isInvalid(product.id, value)) return "report-grid__cell report-grid__cell--invalid";
@@ -129,7 +189,8 @@ export function FilingGridEditor({ view, screen }: { view: FilingPlanView; scree
       event.preventGridDefault();
       event.preventDefault();
       const key = args.column.key;
-      setRows((previous) => previous.map((row, index) => (index === args.rowIdx ? { ...row, [key]: FILING_EMPTY } : row)));
+      const place = shown[args.rowIdx].index;
+      setRows((previous) => previous.map((row, index) => (index === place ? { ...row, [key]: FILING_EMPTY } : row)));
     }
   };
 
@@ -140,15 +201,21 @@ export function FilingGridEditor({ view, screen }: { view: FilingPlanView; scree
       {view.products.length === 0 ? (
         <p className="empty">{t(FILING_NO_DATA)}</p>
       ) : (
-        <ReportGrid
-          testId="report-grid-Filing"
-          rules={rules.element}
-          aria-label={t("Filing Plans")}
-          columns={columns}
-          rows={rows}
-          onRowsChange={setRows}
-          onCellKeyDown={onCellKeyDown}
-        />
+        <>
+          <ReportGrid
+            testId="report-grid-Filing"
+            rules={rules.element}
+            aria-label={t("Filing Plans")}
+            columns={columns}
+            rows={shownRows}
+            onRowsChange={onShownRowsChange}
+            onCellKeyDown={onCellKeyDown}
+            headerRowHeight={header.height}
+            onColumnResize={(index, width) => setWidths((previous) => ({ ...previous, [columns[index].key]: width }))}
+            renderers={{ noRowsFallback: <div className="report-grid__empty">{noRowsText}</div> }}
+          />
+          {header.copies}
+        </>
       )}
     </EditorShell>
   );

@@ -8,7 +8,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { countries, filingValues, quarters, reports } from "~/db/schema";
-import type { RowProblem } from "~/reports/frame/contract";
+import { enteredValues, type RowProblem } from "~/reports/frame/contract";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import { parseId } from "~/utils/ids";
@@ -208,7 +208,8 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
   const position = new Map(countryList.map((country, index) => [country.id, index]));
 
   const posted = new Map<string, string>();
-  const problems = new Map<number, Set<number>>();
+  /** The refused cells' posted text by product id, by row index. */
+  const problems = new Map<number, Map<number, string>>();
   for (const cell of input.cells) {
     const index = position.get(cell.countryId);
     const product = productById.get(cell.productId);
@@ -219,14 +220,20 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     const unchanged = cell.status.trim() === (shown.cells.get(key) ?? FILING_EMPTY);
     const checked = unchanged ? { ok: true as const, value: cell.status.trim() } : normaliseFilingCell(cell.status, statusLists[product.category]);
     if (checked.ok) posted.set(key, checked.value);
-    else problems.set(index, (problems.get(index) ?? new Set()).add(product.id));
+    else problems.set(index, (problems.get(index) ?? new Map()).set(product.id, cell.status));
   }
   if (problems.size) {
     const list = [...problems.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([index, ids]): RowProblem => {
-        const columns = products.filter((product) => ids.has(product.id));
-        return { rowNumber: index + 1, keys: columns.map((product) => String(product.id)), columns: columns.map((product) => product.name) };
+      .map(([index, refused]): RowProblem => {
+        const columns = products.filter((product) => refused.has(product.id));
+        const keys = columns.map((product) => String(product.id));
+        return {
+          rowNumber: index + 1,
+          keys,
+          columns: columns.map((product) => product.name),
+          entered: enteredValues(keys, (key) => refused.get(Number(key))),
+        };
       });
     return { ok: false, problems: list };
   }

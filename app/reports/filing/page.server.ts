@@ -21,7 +21,7 @@ import {
 } from "~/reports/frame/workbook.server";
 import { parseId } from "~/utils/ids";
 import { openXlsx, XlsxReadError } from "~/reports/frame/xlsx-reader.server";
-import { DATA_RECORDED, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
+import { DATA_RECORDED, echoedValue, type SubmittedForm, type UploadProblem } from "~/reports/frame/contract";
 import {
   BadRequest,
   badRequest,
@@ -47,6 +47,7 @@ import {
   FILING_TABLE,
 } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
+import { FILING_COUNTRY_LIST_PARAMS } from "~/reports/filing/country-list";
 
 type Posted = { cells: FilingPostedCell[]; submitted?: SubmittedForm };
 
@@ -141,13 +142,6 @@ const UPLOAD_MESSAGES = {
   repeatedCountry: "Sheet {{sheet}}, row {{row}}: {{country}} appears more than once.",
 } as const;
 
-/** A cell's text as a problem names it: a cell may hold 32,767 characters, the message shows the first 100. */
-const ECHOED_CHARS = 100;
-function echoed(text: string): string {
-  const characters = Array.from(text.trim());
-  return characters.length > ECHOED_CHARS ? `${characters.slice(0, ECHOED_CHARS).join("")}…` : characters.join("");
-}
-
 /** The header cells of the sheet (null: no such sheet, as the reader then says), or why the file cannot be read. */
 async function sheetHeader(bytes: Uint8Array): Promise<{ ok: true; labels: string[] | null } | { ok: false; problems: UploadProblem[] }> {
   const opened = await openXlsx(bytes);
@@ -189,7 +183,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     const name = comparableText(label);
     if (!name || name === comparableText(FILING_COUNTRY_COLUMN)) continue;
     const product = productByName.get(name);
-    const values = { sheet: FILING_SHEET, column: echoed(label) };
+    const values = { sheet: FILING_SHEET, column: echoedValue(label) };
     if (!product) problems.push({ message: UPLOAD_MESSAGES.unknownProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
     else if (productOf.has(productKey(product.id)))
       problems.push({ message: UPLOAD_MESSAGES.repeatedProduct, values, sheet: FILING_SHEET, row: 1, columns: [values.column] });
@@ -209,7 +203,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
     const sheetRow = index + 2;
     if ([...productOf.keys()].every((key) => !row[key].trim())) return;
     const countryId = countryByName.get(comparableText(row.country));
-    const values = { sheet: FILING_SHEET, row: sheetRow, country: echoed(row.country) };
+    const values = { sheet: FILING_SHEET, row: sheetRow, country: echoedValue(row.country) };
     if (countryId === undefined) {
       problems.push({ message: UPLOAD_MESSAGES.unknownCountry, values, sheet: FILING_SHEET, row: sheetRow, columns: [FILING_COUNTRY_COLUMN] });
       return;
@@ -228,7 +222,7 @@ async function importFilingWorkbook({ actor, partnerId, requestId, quarterName, 
   if (!result.ok) {
     const problemsBySheetRow = result.problems.map((problem) => {
       const country = view.rows[problem.rowNumber - 1];
-      return sheetRowProblem(FILING_SHEET, (country && sheetRowOf.get(country.countryId)) ?? problem.rowNumber + 1, problem.columns);
+      return sheetRowProblem(FILING_SHEET, (country && sheetRowOf.get(country.countryId)) ?? problem.rowNumber + 1, problem);
     });
     return { ok: false, problems: problemsBySheetRow };
   }
@@ -251,6 +245,7 @@ function filingPlugin(positions: ReadonlyMap<number, number>): ReportRoutePlugin
       return { ok: true, message: { message: DATA_RECORDED } };
     },
     importWorkbook: importFilingWorkbook,
+    pageParams: FILING_COUNTRY_LIST_PARAMS,
   };
 }
 
