@@ -1,10 +1,11 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { REMOVAL_ANSWERS } from "~/utils/confirmation-answers";
 
 /**
  * 'Do you want to deactivate {NAME} ?' on a page of its own, for browsers without JavaScript
- * (with it, the lists ask in a `<dialog>`). Ok posts `intent=deactivate` and the record's id to
- * `action`; Cancel goes back to the list as it was left.
+ * (with it, the lists ask in a `<dialog>`). Yes posts `intent=deactivate` and the record's id to
+ * `action`; No goes back to the list as it was left.
  */
 export function DeactivateConfirmation({
   name,
@@ -31,10 +32,10 @@ export function DeactivateConfirmation({
       <input type="hidden" name={idField} value={id} />
       <div className="dialog__actions">
         <Link to={cancelTo} className="button button--secondary">
-          {t("Cancel")}
+          {t(REMOVAL_ANSWERS.cancel)}
         </Link>
         <button type="submit" className="button button--danger" disabled={!canEdit}>
-          {t("Ok")}
+          {t(REMOVAL_ANSWERS.confirm)}
         </button>
       </div>
     </Form>

@@ -1,12 +1,12 @@
-import { Form, Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ACCESS_DENIED, BAD_REQUEST, NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
 
 type ErrorKind = "not-found" | "forbidden" | "access-denied" | "refused" | "server";
 
 /**
- * The 404, 403 and 500 pages, 'Access Denied!' (a signed-in user on a signed-out page, offered
- * to sign out) and any other refused request (too large, not a form: its status and message).
+ * The 404, 403 and 500 pages, 'Access Denied!' (a signed-in user on a signed-out page, signed out
+ * there) and any other refused request (too large, not a form: its status and message).
  * The request id lets a partner quote a failure to support.
  */
 export function ErrorPage({ kind, requestId, status, message }: { kind: ErrorKind; requestId?: string; status?: number; message?: string }) {
@@ -30,11 +30,12 @@ export function ErrorPage({ kind, requestId, status, message }: { kind: ErrorKin
         </p>
       ) : null}
       {kind === "access-denied" ? (
-        <Form method="post" action="/logout">
-          <button type="submit" className="button button--primary">
-            {t("Logout")}
-          </button>
-        </Form>
+        <>
+          <p className="error-page__note">{t("You have been signed out.")}</p>
+          <Link className="button button--primary" to="/login" reloadDocument>
+            {t("Sign in")}
+          </Link>
+        </>
       ) : (
         <Link className="button button--primary" to="/login" reloadDocument>
           {t("Go to Dashboard")}

@@ -66,6 +66,7 @@ export function TextField({
   type = "text",
   inputAttributes,
   prefix,
+  suffix,
   hint,
 }: {
   label: ReactNode;
@@ -73,6 +74,8 @@ export function TextField({
   type?: InputType;
   inputAttributes?: InputHTMLAttributes<HTMLInputElement>;
   prefix?: ReactNode;
+  /** A control beside the input (a date picker that fills it). */
+  suffix?: ReactNode;
   hint?: ReactNode;
 }) {
   return (
@@ -84,6 +87,7 @@ export function TextField({
         className="input"
         {...inputAttributes}
       />
+      {suffix}
     </FieldFrame>
   );
 }

@@ -5,6 +5,7 @@ import { ReportStatusIcon } from "~/components/report-status-icon";
 import type { PartnerListRow } from "~/models/partner-list.server";
 import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
 import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
+import { REMOVAL_ANSWERS } from "~/utils/confirmation-answers";
 import { ScrollRegion } from "./scroll-region";
 
 interface Target {
@@ -104,10 +105,10 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
           <input type="hidden" name="partnerId" value={target?.id ?? ""} />
           <div className="dialog__actions">
             <button type="button" className="button button--secondary" onClick={() => dialogRef.current?.close()}>
-              {t("Cancel")}
+              {t(REMOVAL_ANSWERS.cancel)}
             </button>
             <button type="submit" className="button button--danger">
-              {t("Ok")}
+              {t(REMOVAL_ANSWERS.confirm)}
             </button>
           </div>
         </Form>

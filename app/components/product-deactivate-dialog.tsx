@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { forwardRef } from "react";
 import { useTranslation } from "react-i18next";
+import { REMOVAL_ANSWERS } from "~/utils/confirmation-answers";
 
 export interface DeactivateTarget {
   id: number;
@@ -8,8 +9,8 @@ export interface DeactivateTarget {
 }
 
 /**
- * The question 'Do you want to deactivate {NAME} ?' with Ok and Cancel, as a native modal `<dialog>`.
- * Ok posts the deactivation to `action`. Without JavaScript the same question is a page of its own.
+ * The question 'Do you want to deactivate {NAME} ?' with Yes and No, as a native modal `<dialog>`.
+ * Yes posts the deactivation to `action`. Without JavaScript the same question is a page of its own.
  */
 export const ProductDeactivateDialog = forwardRef<HTMLDialogElement, { target: DeactivateTarget | null; action: string }>(function ProductDeactivateDialog(
   { target, action },
@@ -28,11 +29,11 @@ export const ProductDeactivateDialog = forwardRef<HTMLDialogElement, { target: D
           <input type="hidden" name="productId" value={target.id} />
           <div className="dialog__actions">
             <button type="button" className="button button--secondary" onClick={close}>
-              {t("Cancel")}
+              {t(REMOVAL_ANSWERS.cancel)}
             </button>
             {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog moves the focus into itself when it opens */}
             <button type="submit" className="button button--primary" autoFocus>
-              {t("Ok")}
+              {t(REMOVAL_ANSWERS.confirm)}
             </button>
           </div>
         </Form>

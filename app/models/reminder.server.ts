@@ -164,20 +164,18 @@ async function scheduledAlready(
   return Boolean(done);
 }
 
-/** At most one reminder per partner and report type an hour. A failed delivery does not count: the administrator may try again at once. */
+/**
+ * At most one reminder per partner and report type an hour: the reminders that hold back another
+ * (read with their outbox row). A failed delivery does not count: the administrator may try again at once.
+ */
+const remindedWithinTheHour = () => and(gt(reminders.createdAt, sql`now() - interval '1 hour'`), or(isNull(outbox.status), ne(outbox.status, "failed")));
+
 async function remindedLastHour(tx: Executor, partnerId: number, reportType: ReportTypeKey) {
   const [recent] = await tx
     .select({ id: reminders.id })
     .from(reminders)
     .leftJoin(outbox, eq(outbox.id, reminders.outboxId))
-    .where(
-      and(
-        eq(reminders.partnerId, partnerId),
-        eq(reminders.reportType, reportType),
-        gt(reminders.createdAt, sql`now() - interval '1 hour'`),
-        or(isNull(outbox.status), ne(outbox.status, "failed")),
-      ),
-    )
+    .where(and(eq(reminders.partnerId, partnerId), eq(reminders.reportType, reportType), remindedWithinTheHour()))
     .limit(1);
   return Boolean(recent);
 }
@@ -346,6 +344,29 @@ export function logReminders(options: Pick<SendRemindersOptions, "reportType" | 
     { reportType: options.reportType ?? "owed", kind: options.kind, scheduleKey: options.scheduleKey, sent: result.sent, skipped: result.skipped },
     "reminders",
   );
+}
+
+/** What "Remind everyone" would mail now: how many partners, about how many reports. */
+export interface EveryoneOwing {
+  partners: number;
+  reports: number;
+}
+
+/**
+ * The numbers the administrator confirms before reminding everyone, by the sending's own rules
+ * (nothing is sent): the reports each active partner owes, less those reminded of in the last hour.
+ */
+export async function countEveryoneOwing(): Promise<EveryoneOwing> {
+  const owed = await owedReports(await getOpenQuarter());
+  if (!owed.size) return { partners: 0, reports: 0 };
+  const recent = await db
+    .selectDistinct({ partnerId: reminders.partnerId, reportType: reminders.reportType })
+    .from(reminders)
+    .leftJoin(outbox, eq(outbox.id, reminders.outboxId))
+    .where(and(inArray(reminders.partnerId, [...owed.keys()]), remindedWithinTheHour()));
+  const heldBack = new Set(recent.map((reminder) => `${reminder.partnerId} ${reminder.reportType}`));
+  const due = [...owed].map(([partnerId, types]) => types.filter((type) => !heldBack.has(`${partnerId} ${type}`)).length).filter(Boolean);
+  return { partners: due.length, reports: due.reduce((sum, count) => sum + count, 0) };
 }
 
 /** Reminds every active partner that owes a report of the open quarter of what it owes: one mail each. */

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
 import { PartnerListTable } from "~/components/partner-list-table";
 import { PartnerListToolbar } from "~/components/partner-list-toolbar";
+import { RemindEveryoneControl } from "~/components/remind-everyone";
 import { deactivatePartner, listPartners, reactivatePartner } from "~/models/partner-list.server";
-import { REMIND_EVERYONE_OWING } from "~/schemas/reminders";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
@@ -48,19 +48,7 @@ export default function PartnerListPage() {
   return (
     <>
       <PageHeader title={t("Partner List")}>
-        {/* A native post: /admin/reminders answers with a redirect back here and its toast. */}
-        <Form method="post" action="/admin/reminders" reloadDocument>
-          <input type="hidden" name="intent" value={REMIND_EVERYONE_OWING} />
-          <input type="hidden" name="redirectTo" value={partnerListHref(query)} />
-          <button
-            type="submit"
-            className="button button--secondary"
-            disabled={!canEdit}
-            title={canEdit ? undefined : t("Only an administrator can send reminders.")}
-          >
-            {t("Remind everyone who owes a report")}
-          </button>
-        </Form>
+        <RemindEveryoneControl query={query} canEdit={canEdit} />
         {canEdit ? (
           <Link to="/admin/add-partner" className="button button--primary">
             {t("Add Partner")}

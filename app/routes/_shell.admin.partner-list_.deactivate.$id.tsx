@@ -12,8 +12,8 @@ import type { PageHandle } from "~/utils/page-title";
 export const handle: PageHandle = { title: "Partner List" };
 
 /**
- * The deactivation question without JavaScript (with it, the list asks in a dialog). Ok posts to
- * the list's action; Cancel goes back to the list in the state it was left.
+ * The deactivation question without JavaScript (with it, the list asks in a dialog). Yes posts to
+ * the list's action; No goes back to the list in the state it was left.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, "ADMIN");

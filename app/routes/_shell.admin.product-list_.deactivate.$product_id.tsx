@@ -14,7 +14,7 @@ export const handle: PageHandle = { title: "Deactivate Product" };
 
 /**
  * /admin/product-list/deactivate/{product_id}: the deactivation question without JavaScript.
- * Its Ok posts to the product list's action (ADMIN only); the list's query string comes along.
+ * Its Yes posts to the product list's action (ADMIN only); the list's query string comes along.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);

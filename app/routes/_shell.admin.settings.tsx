@@ -13,6 +13,7 @@ import {
   CUT_OFF_DATE_FORMAT,
   CUT_OFF_DATE_KEY,
   CUT_OFF_DATE_PATTERN,
+  CUT_OFF_DATE_PICKER,
   cutOffDateSchema,
   formatDayList,
   REMINDER_SCHEDULE_KEY,
@@ -24,6 +25,7 @@ import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
 import { useFormatters } from "~/hooks/use-formatters";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { formatDate } from "~/utils/dates";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";
@@ -155,6 +157,7 @@ function CutOffDateForm({
 }) {
   const { t } = useTranslation();
   const format = useFormatters();
+  const hydrated = useHydrated();
   const [form, fields] = useValidatedForm({
     id: "cut-off-date",
     lastResult: actionData?.intent === "cut-off" ? actionData.result : undefined,
@@ -178,12 +181,25 @@ function CutOffDateForm({
         <fieldset className="settings__fieldset" disabled={!canEdit}>
           <input type="hidden" name="intent" value="cut-off" />
           <FormErrors errors={form.errors} />
-          {/* A text field: a native date input shows the browser's own format, the spec asks for DD-MM-YYYY. */}
+          {/* A text field: a native date input shows the browser's own format, the spec asks for DD-MM-YYYY.
+              The picker beside it fills the field; without JavaScript it posts its own date, which the server prefers. */}
           <TextField
             label={t("Set Report submission date")}
             field={fields.cutOffDate}
             hint={hint}
             inputAttributes={{ pattern: CUT_OFF_DATE_PATTERN, title: hint, placeholder: CUT_OFF_DATE_FORMAT, autoComplete: "off" }}
+            suffix={
+              <input
+                type="date"
+                className="input input--date-picker"
+                name={hydrated ? undefined : CUT_OFF_DATE_PICKER}
+                min={openQuarter.startDate}
+                aria-label={t("Pick the date")}
+                onChange={(event) => {
+                  if (event.target.value) form.update({ name: fields.cutOffDate.name, value: formatDate(event.target.value), validated: true });
+                }}
+              />
+            }
           />
           <FormActions intent="cut-off" canEdit={canEdit} />
         </fieldset>

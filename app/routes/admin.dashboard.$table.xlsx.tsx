@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { dashboardDownload } from "~/models/dashboard/dashboard.server";
-import { rethrowForPage } from "~/reports/frame/page.server";
+import { rethrowForDownload } from "~/reports/frame/page.server";
 import { requireAdminOrStaff } from "~/utils/auth.server";
 
 /** GET /admin/dashboard/{table}/xlsx?…filters: every row of one dashboard table as a workbook (ADMIN and STAFF). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminOrStaff(request);
-  return dashboardDownload(params.table, new URL(request.url), "xlsx").catch(rethrowForPage);
+  return dashboardDownload(params.table, new URL(request.url), "xlsx").catch(rethrowForDownload);
 }

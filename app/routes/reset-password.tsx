@@ -6,7 +6,7 @@ import { sendPasswordLink } from "~/models/password-token.server";
 import { TOO_MANY_RESET_REQUESTS, throttlePasswordLinkRequest } from "~/models/rate-limit.server";
 import { findUserByEmail, getAuthUser } from "~/models/user.server";
 import { ForgotPasswordSchema } from "~/schemas/auth";
-import { refuseSignedInUser } from "~/utils/auth.server";
+import { signOutSignedInUser } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";
@@ -14,12 +14,12 @@ import type { PageHandle } from "~/utils/page-title";
 export const handle: PageHandle = { title: "Reset password" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await refuseSignedInUser(request);
+  await signOutSignedInUser(request);
   return null;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await refuseSignedInUser(request);
+  await signOutSignedInUser(request);
   const submission = await readFormSubmission(request, ForgotPasswordSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { email } = submission.value;

@@ -7,7 +7,7 @@ import { SubmitButton, TextField, useSchemaForm } from "~/components/forms";
 import { RequestLinkCard } from "~/components/request-link-form";
 import { checkPasswordToken, setPasswordWithToken, type TokenCheck } from "~/models/password-token.server";
 import { SetPasswordSchema } from "~/schemas/auth";
-import { refuseSignedInUser } from "~/utils/auth.server";
+import { signOutSignedInUser } from "~/utils/auth.server";
 import { readFormSubmission } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";
@@ -23,14 +23,14 @@ async function refuseExpiredToken(check: TokenCheck) {
 
 /** A used, superseded or unknown token (one answer for the three) shows a form to ask for a new link. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await refuseSignedInUser(request);
+  await signOutSignedInUser(request);
   const check = await checkPasswordToken(params.token ?? "");
   await refuseExpiredToken(check);
   return data({ usable: check.status === "valid" }, { status: check.status === "valid" ? 200 : 404 });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await refuseSignedInUser(request);
+  await signOutSignedInUser(request);
   const submission = await readFormSubmission(request, SetPasswordSchema);
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });

@@ -19,7 +19,8 @@ export const PARTNER_MESSAGES = {
   companyName: "Please input Company name!",
   contactRequired: "Please input your Contact number!",
   contactDigitsOnly: "Contact should have only numbers!",
-  contactLength: "Contact should have 10 digits!",
+  contactTooShort: "Contact number too short!",
+  contactTooLong: "Contact number too long!",
   prefix: "Please select a country code!",
   region: "Please select a Region!",
   product: "Please select product.",
@@ -37,8 +38,8 @@ export const PARTNER_PRODUCTS_MAX = 500;
 export const PARTNER_PEOPLE_MAX = 50;
 
 /**
- * The number after the prefix: required, digits only, exactly 10 digits. One rule for every
- * wrong length ('Contact should have 10 digits!'); spaces a person types are tolerated and dropped.
+ * The number after the prefix: required, digits only, exactly 10 digits ('Contact number too short!' /
+ * 'Contact number too long!'); spaces a person types are tolerated and dropped.
  */
 const contactNumberField = boundedText(TEXT_MAX.line, { missing: "Please input your Contact number!" })
   .transform((value) => value.replace(/\s+/g, ""))
@@ -47,7 +48,8 @@ const contactNumberField = boundedText(TEXT_MAX.line, { missing: "Please input y
       .string()
       .min(1, { error: "Please input your Contact number!", abort: true })
       .regex(/^\d+$/, { error: "Contact should have only numbers!", abort: true })
-      .length(CONTACT_DIGITS, { error: "Contact should have 10 digits!" }),
+      .min(CONTACT_DIGITS, { error: "Contact number too short!" })
+      .max(CONTACT_DIGITS, { error: "Contact number too long!" }),
   );
 
 /** A calling code such as "+91"; the server also checks it against the countries table. */

@@ -49,9 +49,18 @@ export function cutOffDateField(openQuarterStart?: string) {
     });
 }
 
-/** The settings form, in the browser and on the server (the loader passes the open quarter's start). */
+/** The name of the date picker beside the DD-MM-YYYY field: it posts YYYY-MM-DD only without JavaScript (with it, picking fills the field). */
+export const CUT_OFF_DATE_PICKER = "cutOffDatePicked";
+
+/**
+ * The settings form, in the browser and on the server (the loader passes the open quarter's start).
+ * A date picked in the picker wins over the field, which holds the stored date until it is typed over.
+ */
 export function cutOffDateSchema(openQuarterStart: string) {
-  return z.object({ cutOffDate: cutOffDateField(openQuarterStart) });
+  return z
+    .object({ cutOffDate: z.string().optional(), [CUT_OFF_DATE_PICKER]: z.string().optional() })
+    .transform((form) => ({ cutOffDate: form[CUT_OFF_DATE_PICKER] || form.cutOffDate }))
+    .pipe(z.object({ cutOffDate: cutOffDateField(openQuarterStart) }));
 }
 
 // ---------------------------------------------------------------- reminder schedule

@@ -137,11 +137,12 @@ export async function endSessionHeaders(request: Request): Promise<Headers> {
 }
 
 /**
- * The password-link pages are for signed-out users: others get the 'Access Denied!' page, which
- * offers to sign out (a link or an image must never end a session by itself).
+ * The password-link pages are for signed-out users (spec section 2): a signed-in user who opens one
+ * is signed out and gets the 'Access Denied!' page. The only GET that ends a session: it ends the
+ * session the page was opened in, and a cross-site image or frame sends no SameSite=Lax cookie.
  */
-export async function refuseSignedInUser(request: Request) {
-  if (await getOptionalUser(request)) throw data({ message: ACCESS_DENIED }, { status: 403 });
+export async function signOutSignedInUser(request: Request) {
+  if (await getOptionalUser(request)) throw data({ message: ACCESS_DENIED }, { status: 403, headers: await endSessionHeaders(request) });
 }
 
 export async function setSessionLocked(request: Request, locked: boolean): Promise<string> {

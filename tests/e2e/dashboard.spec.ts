@@ -126,6 +126,17 @@ test.describe("with JavaScript", () => {
     expect(typeof xlsx.rows[0][2]).toBe("number");
   });
 
+  test("the download of an unknown table is the not-found page", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    for (const format of ["csv", "xlsx"]) {
+      const response = await open(`${PATH}/nonsense/${format}`);
+      expect(response?.status()).toBe(404);
+      await expect(page).toHaveURL("/error-404");
+      await expect(page.getByRole("heading", { name: "Oops, an error has occurred. Page not found!" })).toBeVisible();
+      await expect(page.getByText("Unexpected Server Error")).toHaveCount(0);
+    }
+  });
+
   test("the Summary lists the partners of a view; the administrator reminds them, STAFF cannot", async ({ page, open, signIn }) => {
     await signIn("admin");
     await open(`${PATH}?tab=summary`);

@@ -87,7 +87,7 @@ test.describe("hostile requests against the running server", () => {
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test.describe(`sign-out only by POST (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
+  test.describe(`signing out (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
     test.use({ javaScriptEnabled });
 
     test("opening /logout asks; the session lives until the button is pressed", async ({ page, open, signIn }) => {
@@ -103,18 +103,28 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL("/login");
     });
 
-    test("a signed-in user on a password-link page sees 'Access Denied!' with a sign-out button", async ({ page, open, signIn }) => {
-      await signIn("partner3");
-      const response = await open("/reset-password");
-      expect(response?.status()).toBe(403);
-      await expect(page.getByRole("heading", { name: "Access Denied!" })).toBeVisible();
-      // Still signed in until the user chooses to leave.
-      await open("/partner/dashboard");
-      await expect(page).toHaveURL("/partner/dashboard");
-      await open("/reset-password");
-      await page.getByRole("button", { name: "Logout" }).click();
-      await expect(page).toHaveURL("/login");
-      await expect(page.getByLabel("E-mail")).toBeVisible();
-    });
+    for (const path of ["/reset-password", "/set-password/a-link-token"]) {
+      test(`a signed-in user who opens ${path.replace(/\/a-link-token$/, "/{token}")} sees 'Access Denied!' and is signed out`, async ({
+        page,
+        open,
+        signIn,
+      }) => {
+        await signIn("partner3");
+        const response = await open(path);
+        expect(response?.status()).toBe(403);
+        await expect(page.getByRole("heading", { name: "Access Denied!" })).toBeVisible();
+        await expect(page.getByText("You have been signed out.")).toBeVisible();
+        expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain("__session");
+        await page.getByRole("link", { name: "Sign in" }).click();
+        await expect(page).toHaveURL("/login");
+        await expect(page.getByLabel("E-mail")).toBeVisible();
+        await open("/partner/dashboard");
+        await expect(page).toHaveURL("/login");
+        // Signed out, the page is what it is for signed-out visitors.
+        await open(path);
+        await expect(page.getByRole("heading", { name: "Access Denied!" })).toHaveCount(0);
+        await expect(page.getByLabel("E-mail")).toBeVisible();
+      });
+    }
   });
 }

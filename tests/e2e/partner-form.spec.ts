@@ -124,7 +124,12 @@ test.describe("with JavaScript", () => {
     await input(page, "contactNumber").fill("98765abcde");
     await expect(page.getByText("Contact should have only numbers!")).toBeVisible();
     await input(page, "contactNumber").fill("98765");
-    await expect(page.getByText("Contact should have 10 digits!")).toBeVisible();
+    await expect(page.getByText("Contact number too short!")).toBeVisible();
+    await input(page, "contactNumber").fill("98765432101");
+    await expect(page.getByText("Contact number too long!")).toBeVisible();
+    await expect(page.getByText("Contact number too short!")).toHaveCount(0);
+    await input(page, "people[0].contactNumber").fill("123");
+    await expect(page.getByText("Contact number too short!")).toBeVisible();
     await page.getByLabel("E-mail").fill("not-an-email");
     await expect(page.getByText("Please input a valid E-mail!")).toBeVisible();
 
@@ -175,6 +180,12 @@ test.describe("without JavaScript", () => {
 
     await fillMainFields(page, partner);
     await fillProduct(page, 0, "Daclatasvir 60 mg", "FILED");
+    await input(page, "contactNumber").fill("98765432101");
+    await fillPerson(page, 0, "Kofi", "Mensah", "+233", "24412");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Contact number too long!")).toBeVisible();
+    await expect(page.getByText("Contact number too short!")).toBeVisible();
+    await input(page, "contactNumber").fill("9876501234");
     await page.getByRole("button", { name: "Add a product" }).click();
     // The server returned the form with a second row and the values typed so far.
     await expect(select(page, "products[1].productId")).toBeVisible();

@@ -117,23 +117,24 @@ test.describe("partner list with JavaScript", () => {
       // That was a full page load: wait for React before using the dialog.
       await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
-      // Cancel keeps the partner.
+      // No keeps the partner.
       const dialog = page.getByRole("dialog");
       await rowOf(page, partner.companyName)
         .getByRole("link", { name: /^Deactivate/ })
         .click();
       await expect(dialog).toBeVisible();
       await expect(dialog).toContainText(`Do you want to deactivate ${partner.companyName} ?`);
-      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await expect(dialog.getByRole("button")).toHaveText(["No", "Yes"]);
+      await dialog.getByRole("button", { name: "No" }).click();
       await expect(dialog).toBeHidden();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(rowOf(page, partner.companyName)).toBeVisible();
 
-      // Ok deactivates it.
+      // Yes deactivates it.
       await rowOf(page, partner.companyName)
         .getByRole("link", { name: /^Deactivate/ })
         .click();
-      await dialog.getByRole("button", { name: "Ok" }).click();
+      await dialog.getByRole("button", { name: "Yes" }).click();
       await expect(page.getByRole("status")).toContainText("Partner successfully removed!");
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(rowOf(page, partner.companyName)).toHaveCount(0);
@@ -219,14 +220,14 @@ test.describe("partner list without JavaScript", () => {
         .click();
       await expect(page).toHaveURL(new RegExp(`/admin/partner-list/deactivate/\\d+\\?q=${partner.unique}&sort=company&dir=asc$`));
       await expect(page.getByText(`Do you want to deactivate ${partner.companyName} ?`)).toBeVisible();
-      await page.getByRole("link", { name: "Cancel" }).click();
+      await page.getByRole("link", { name: "No", exact: true }).click();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(rowOf(page, partner.companyName)).toBeVisible();
 
       await rowOf(page, partner.companyName)
         .getByRole("link", { name: /^Deactivate/ })
         .click();
-      await page.getByRole("button", { name: "Ok" }).click();
+      await page.getByRole("button", { name: "Yes", exact: true }).click();
       await expect(page).toHaveURL(`/admin/partner-list?q=${partner.unique}&sort=company&dir=asc`);
       await expect(page.getByRole("status")).toContainText("Partner successfully removed!");
       await expect(rowOf(page, partner.companyName)).toHaveCount(0);

@@ -108,7 +108,7 @@ test.describe("with JavaScript", () => {
     await expect(rowOf(page, "Dolutegravir API")).toHaveCount(0);
   });
 
-  test("deactivates through the dialog (Cancel keeps it, Ok removes it) and reactivates it", async ({ page, open, signIn }) => {
+  test("deactivates through the dialog (No keeps it, Yes removes it) and reactivates it", async ({ page, open, signIn }) => {
     const name = uniqueName("Dialog product");
     await signIn("admin");
     await addProductOverHttp(page, name, "API", "HBV");
@@ -121,14 +121,15 @@ test.describe("with JavaScript", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(`Do you want to deactivate ${name} ?`);
     await expect(page).toHaveURL("/admin/product-list?category=API");
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog.getByRole("button")).toHaveText(["No", "Yes"]);
+    await dialog.getByRole("button", { name: "No" }).click();
     await expect(dialog).toBeHidden();
     await expect(rowOf(page, name)).toBeVisible();
 
     await rowOf(page, name)
       .getByRole("link", { name: `Deactivate ${name}` })
       .click();
-    await dialog.getByRole("button", { name: "Ok" }).click();
+    await dialog.getByRole("button", { name: "Yes" }).click();
     await expect(toast(page)).toContainText("Product Deactivated!");
     await expect(page).toHaveURL("/admin/product-list?category=API");
     await expect(rowOf(page, name)).toHaveCount(0);
@@ -226,14 +227,14 @@ test.describe("without JavaScript", () => {
       .click();
     await expect(page).toHaveURL(/\/admin\/product-list\/deactivate\/\d+\?sort=name&dir=desc&category=FDF$/);
     await expect(page.getByText(`Do you want to deactivate ${name} ?`)).toBeVisible();
-    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "No", exact: true }).click();
     await expect(page).toHaveURL("/admin/product-list?sort=name&dir=desc&category=FDF");
     await expect(rowOf(page, name)).toBeVisible();
 
     await rowOf(page, name)
       .getByRole("link", { name: `Deactivate ${name}` })
       .click();
-    await page.getByRole("button", { name: "Ok" }).click();
+    await page.getByRole("button", { name: "Yes", exact: true }).click();
     await expect(page).toHaveURL("/admin/product-list?sort=name&dir=desc&category=FDF");
     await expect(toast(page)).toContainText("Product Deactivated!");
     await expect(rowOf(page, name)).toHaveCount(0);

@@ -7,11 +7,13 @@ import { startMailbox } from "./support/mailbox";
  * scheduled reminder (7 days before, 1 and 7 days after by default) falls on today.
  */
 function daysAhead(days: number) {
-  const [year, month, day] = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10).split("-");
-  return { shown: `${day}-${month}-${year}` };
+  const iso = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const [year, month, day] = iso.split("-");
+  return { iso, shown: `${day}-${month}-${year}` };
 }
 
 const dateInput = (page: Page) => page.getByLabel("Set Report submission date");
+const datePicker = (page: Page) => page.getByLabel("Pick the date");
 const cutOffCard = (page: Page) => page.locator("form#cut-off-date");
 
 async function partnerSeesCutOff(page: Page, signIn: (account: "partner1") => Promise<void>, shown: string) {
@@ -45,6 +47,17 @@ test.describe("settings with JavaScript", () => {
     await expect(dateInput(page)).toHaveValue(date.shown);
 
     await partnerSeesCutOff(page, signIn, date.shown);
+  });
+
+  test("the date picker beside the field fills it as DD-MM-YYYY, and that date is saved", async ({ page, open, signIn }) => {
+    const date = daysAhead(32);
+    await signIn("admin");
+    await open("/admin/settings");
+    await datePicker(page).fill(date.iso);
+    await expect(dateInput(page)).toHaveValue(date.shown);
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
+    await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
   });
 
   test("Cancel puts back the stored date", async ({ page, open, signIn }) => {
@@ -118,6 +131,18 @@ test.describe("settings without JavaScript", () => {
 
     await partnerSeesCutOff(page, signIn, date.shown);
   });
+
+  test("a date picked in the picker is posted as it is and saved; the field keeps working beside it", async ({ page, open, signIn }) => {
+    const date = daysAhead(33);
+    await signIn("admin");
+    await open("/admin/settings");
+    await datePicker(page).fill(date.iso);
+    await cutOffCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status")).toContainText("Submission Date set successfully!");
+    await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
+    await expect(dateInput(page)).toHaveValue(date.shown);
+    await expect(datePicker(page)).toHaveValue("");
+  });
 });
 
 test.describe("reminders", () => {
@@ -161,6 +186,43 @@ test.describe("reminders", () => {
 const BOREALIS = "Borealis Pharma Pvt";
 const rowOf = (page: Page, companyName: string) => page.getByTestId("partner-list").getByRole("row").filter({ hasText: companyName });
 
+/** The confirmation's numbers: 'This will e-mail 12 partners about 20 reports. Send?'. */
+const QUESTION = /^This will e-mail (\d+) partners about (\d+) reports\. Send\?$/;
+
+test.describe("reminding everyone asks first, with JavaScript", () => {
+  test("a dialog names the partners and reports (in the page's language); Cancel mails nothing", async ({ page, open, signIn }) => {
+    const mailbox = await startMailbox();
+    try {
+      await signIn("admin");
+      await open("/admin/partner-list");
+      await page.getByRole("link", { name: "Remind everyone who owes a report" }).click();
+      const dialog = page.getByTestId("remind-everyone-dialog");
+      await expect(dialog.getByText(QUESTION)).toBeVisible();
+      await expect(dialog.getByRole("button")).toHaveText(["Cancel", "Ok"]);
+      const asked = await dialog.getByText(QUESTION).innerText();
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page).toHaveURL("/admin/partner-list");
+
+      // The page without JavaScript asks the same, from the same numbers.
+      await open("/admin/partner-list/remind-everyone");
+      await expect(page.getByText(QUESTION)).toHaveText(asked);
+
+      await open("/admin/partner-list?lng=fr");
+      await page.getByRole("link", { name: "Relancer tous les partenaires ayant un rapport en attente" }).click();
+      await expect(dialog.getByText(/^Un e-mail sera envoyé à \d+ partenaires au sujet de \d+ rapports\. Envoyer \?$/)).toBeVisible();
+      await dialog.getByRole("button", { name: "Annuler" }).click();
+      await expect(dialog).toBeHidden();
+      await open("/admin/partner-list?lng=en");
+
+      await page.waitForTimeout(1500);
+      expect(mailbox.received).toHaveLength(0);
+    } finally {
+      await mailbox.close();
+    }
+  });
+});
+
 test.describe("what is owed, without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -173,17 +235,28 @@ test.describe("what is owed, without JavaScript", () => {
       await borealis.getByText("Send reminder").click();
       await expect(borealis.locator(".partner-list__reminder-menu").getByRole("button")).toHaveText(["Filing Plans"]);
 
-      await page.getByRole("button", { name: "Remind everyone who owes a report" }).click();
+      // A confirmation page first: it names what will be mailed, and mails nothing.
+      await page.getByRole("link", { name: "Remind everyone who owes a report" }).click();
+      await expect(page).toHaveURL("/admin/partner-list/remind-everyone");
+      const [, partnersAsked, reportsAsked] = QUESTION.exec(await page.getByText(QUESTION).innerText())!;
+      await page.waitForTimeout(1000);
+      expect(mailbox.received).toHaveLength(0);
+      await page.getByRole("button", { name: "Ok" }).click();
       await expect(page).toHaveURL("/admin/partner-list");
       await expect(page.getByRole("status")).toContainText("Reminder sent!");
 
-      // The mails were queued with the answer and go out from the worker: one per partner, Borealis's about its Filing Plans only.
-      await expect.poll(() => mailbox.received.filter((mail) => mail.to.includes("partner2@example.org")).length, { timeout: 15_000 }).toBe(1);
-      // The others were queued in the same transaction: give the worker a moment to send any duplicate it would.
+      // The mails were queued with the answer and go out from the worker: one per partner the confirmation counted.
+      await expect.poll(() => mailbox.received.length, { timeout: 20_000 }).toBe(Number(partnersAsked));
+      // Give the worker a moment to send any duplicate it would.
       await page.waitForTimeout(2000);
       const recipients = mailbox.received.flatMap((mail) => mail.to);
-      expect(recipients.length).toBeGreaterThan(0);
+      expect(recipients).toHaveLength(Number(partnersAsked));
       expect(new Set(recipients).size).toBe(recipients.length);
+      // As many reports (a link each) as the confirmation said; Borealis's mail is about its Filing Plans only.
+      const reportLinks = mailbox.received.flatMap(
+        (mail) => mail.raw.replace(/=\r?\n/g, "").match(/\/partner\/(development-timeline|filing-plans|sales-report)\b/g) ?? [],
+      );
+      expect(reportLinks).toHaveLength(Number(reportsAsked));
       const toBorealis = mailbox.received.filter((mail) => mail.to.includes("partner2@example.org"));
       expect(toBorealis).toHaveLength(1);
       const raw = toBorealis[0].raw.replace(/=\r?\n/g, "");

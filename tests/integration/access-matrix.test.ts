@@ -206,6 +206,8 @@ interface Expectation {
   unchanged?: boolean;
   /** A refusal that is no 4xx (the visitor sent to /login). */
   refusal?: boolean;
+  /** The request ends the caller's own session (it deletes its row); the next request signs in again. */
+  endsSession?: boolean;
   /** What else the answer must show (that it is the caller's own data, say). */
   check?: (answer: PageAnswer | ApiAnswer, ctx: Ctx) => void | Promise<void>;
 }
@@ -228,7 +230,8 @@ interface RouteEntry {
 
 const LOGIN: Case = { status: 302, location: "/login", refusal: true };
 const FORBIDDEN: Case = { status: 403, message: NOT_AUTHORIZED };
-const DENIED: Case = { status: 403, message: ACCESS_DENIED };
+/** A signed-in visitor on a page for signed-out visitors: signed out, and told 'Access Denied!'. */
+const DENIED: Case = { status: 403, message: ACCESS_DENIED, endsSession: true, check: sessionEnded };
 const OK: Case = { status: 200 };
 /** The same answer for every actor (a public page, a path that opens nothing). */
 const sameForAll = (probe: ProbeFn, answer: Case): MethodEntry => ({
@@ -249,6 +252,11 @@ const NOT_IN_REPORT = (label: string, probe: ProbeFn, check?: Expectation["check
   unchanged: true,
   check,
 });
+
+/** The answer clears the session cookie (the session's row is gone with it). */
+function sessionEnded(answer: PageAnswer | ApiAnswer) {
+  expect.soft("headers" in answer ? answer.headers.get("Set-Cookie") : null, "the session cookie is cleared").toMatch(/^__session=;/);
+}
 
 /** Borealis's sales row is as seeded (no row is written at all, and this one in particular). */
 async function borealisRowUnchanged(_answer: PageAnswer | ApiAnswer, ctx: Ctx) {
@@ -485,6 +493,8 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       redirectTo("/admin/product-list"),
     ),
   },
+  // The confirmation of "Remind everyone who owes a report": ADMIN only, like the control; it sends nothing.
+  "routes/_shell.admin.partner-list_.remind-everyone": { loader: { ...adminPage(() => "/admin/partner-list/remind-everyone"), staff: FORBIDDEN } },
   "routes/_shell.admin.product-list_.deactivate.$product_id": { loader: adminPage((ctx) => `/admin/product-list/deactivate/${ctx.product.id}`) },
   "routes/_shell.admin.profile": { loader: adminPage(() => "/admin/profile") },
   "routes/_shell.admin.report.development-timeline": { loader: adminPage(() => "/admin/report/development-timeline") },
@@ -1269,8 +1279,8 @@ function orderedCases(entry: MethodEntry): { actor: Actor; case: Case }[] {
   return [...all.filter((item) => writesNothing(item.case, true)), ...all.filter((item) => !writesNothing(item.case, true))];
 }
 
-/** A read writes nothing, whoever asks; nor does a refused change. */
-const writesNothing = (item: Case, mutation: boolean) => !mutation || Boolean(item.unchanged || item.refusal) || item.status >= 400;
+/** A read writes nothing, whoever asks; nor does a refused change; unless it ends the caller's session. */
+const writesNothing = (item: Case, mutation: boolean) => !item.endsSession && (!mutation || Boolean(item.unchanged || item.refusal) || item.status >= 400);
 
 /** No request of the entry may change the database: it can share a fresh one with other such entries. */
 const readOnly = (entry: MethodEntry, mutation: boolean) => orderedCases(entry).every((item) => writesNothing(item.case, mutation));
@@ -1345,7 +1355,7 @@ async function runEntry(
       if (expected.message !== undefined) expect.soft(message, `${what}: message`).toBe(expected.message);
       if (watch) expect.soft(await takeWrittenTables(), `${what}: tables written`).toEqual([]);
       // An allowed change may have ended or locked the sessions and tokens of its account.
-      else if (mutation) signIns.forget();
+      else if (mutation || expected.endsSession) signIns.forget();
       await expected.check?.(answer, ctx);
     } catch (error) {
       // A loader, action or call that throws is a 500; a failed check is reported the same way.

@@ -865,21 +865,25 @@ describe("the aggregates follow every change of the rows, the reports and the pa
     const { acme: acmeReport } = await insertSalesFixture();
     await insertFilingFixture();
     const [partner3, admin] = await Promise.all([actorFor("partner3@example.org"), actorFor(ADMIN)]);
-    const paedRow = (overrides: SalesRowInput = {}): SalesRowInput => ({
-      year: "2025",
-      month: "January",
-      country: "Kenya",
-      purchaser: "Kenya Medical Supplies Authority",
-      productName: PAED,
-      strength: "60/30/5 mg",
-      formulationType: "Tablet",
-      packSize: "30",
-      quantity: "10",
-      currency: "USD",
-      grossSalePriceCurrency: "2.5",
-      royaltyPercent: "5",
-      ...overrides,
-    });
+    const paedRow = (overrides: SalesRowInput = {}): SalesRowInput => {
+      const row: SalesRowInput = {
+        year: "2025",
+        month: "January",
+        country: "Kenya",
+        purchaser: "Kenya Medical Supplies Authority",
+        productName: PAED,
+        strength: "60/30/5 mg",
+        formulationType: "Tablet",
+        packSize: "30",
+        quantity: "10",
+        currency: "USD",
+        grossSalePriceCurrency: "2.5",
+        royaltyPercent: "5",
+        ...overrides,
+      };
+      // The partner types the royalty too (spec section 5): 5% of the packs' value, no expenses.
+      return { royaltyDue: (Number(row.quantity) * Number(row.grossSalePriceCurrency) * 0.05).toFixed(2), ...row };
+    };
     const save = (input: Partial<SaveSalesReportInput>) =>
       saveSalesReport({ actor: partner3, partnerId: ids.cedar, quarterId: ids.open, api: [], fdf: [], deletedIds: [], action: "save", ...input });
 
@@ -1199,9 +1203,11 @@ describe("who may read the dashboard", () => {
       expect(anonymous.location, path).toBe("/login");
     }
 
+    // A download has no page of its own: an unknown table goes to the not-found page.
     for (const loader of [csvLoader, xlsxLoader]) {
       const result = await runRoute(loader, buildRequest(`${PAGE}/no-such-table/csv`, { cookie: adminCookie }), { params: { table: "no-such-table" } });
-      expect(result.status).toBe(404);
+      expect(result.status).toBe(302);
+      expect(result.location).toBe("/error-404");
     }
     // Partners may not download either, even an unknown table (refused before the table is looked up).
     expect(

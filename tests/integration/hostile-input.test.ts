@@ -850,7 +850,8 @@ const VARIANTS: Variant[] = [
     role: "ADMIN",
     path: () => "/admin/settings",
     base: () => formOf({ intent: "cut-off", cutOffDate: "2030-06-15" }),
-    fields: { intent: "enum", cutOffDate: "date" },
+    // The date picker beside the field posts only without JavaScript.
+    fields: { intent: "enum", cutOffDate: "date", cutOffDatePicked: "date?" },
     refused: (base) => without(base, "cutOffDate"),
     conform: true,
     repeatField: "cutOffDate",
@@ -1070,7 +1071,7 @@ const VARIANTS: Variant[] = [
       mapToProductId: "id?",
       productName: "text",
       therapyArea: "code",
-      projectStatus: "enum?",
+      projectStatus: "enum",
     },
     refused: (base) => setField(base, "therapyArea", ""),
     extraCases: (ctx, base) => [

@@ -73,6 +73,7 @@ const TABLE: Record<string, Entry> = {
   "routes/_shell.admin.filing-plans.$id": admin((ctx) => `/admin/filing-plans/${ctx.acme}`, REPORT_SCREEN),
   "routes/_shell.admin.partner-list": admin("/admin/partner-list", PARTNER_LIST),
   "routes/_shell.admin.partner-list_.deactivate.$id": admin((ctx) => `/admin/partner-list/deactivate/${ctx.acme}`, PARTNER_LIST),
+  "routes/_shell.admin.partner-list_.remind-everyone": admin("/admin/partner-list/remind-everyone", PARTNER_LIST),
   "routes/_shell.admin.partner-performance": admin("/admin/partner-performance", keysOf(performanceQuerySchema)),
   "routes/_shell.admin.product-list": admin("/admin/product-list", PRODUCT_LIST),
   "routes/_shell.admin.product-list_.deactivate.$product_id": admin((ctx) => `/admin/product-list/deactivate/${ctx.productId}`, PRODUCT_LIST),

@@ -51,13 +51,23 @@ describe("forgot password", () => {
     expect(await db.select().from(outbox)).toHaveLength(3);
   });
 
-  it("shows a signed-in user 'Access Denied!' without signing them out (only a POST to /logout does)", async () => {
-    const cookie = await sessionCookieFor("partner1@example.org");
-    const result = await runRoute(resetLoader, buildRequest("/reset-password", { cookie }));
-    expect(result.status).toBe(403);
-    expect(result.data).toEqual({ message: "Access Denied!" });
-    expect(result.headers.get("Set-Cookie")).toBeNull();
-    expect(await db.select().from(sessions)).toHaveLength(1);
+  it("signs a signed-in user out and shows 'Access Denied!' on /reset-password and /set-password/{token}", async () => {
+    const token = await createPasswordToken((await findUserByEmail("partner2@example.org"))!.id, "reset");
+    const pages: { loader: typeof resetLoader | typeof setPasswordLoader; path: string; params: Record<string, string> }[] = [
+      { loader: resetLoader, path: "/reset-password", params: {} },
+      { loader: setPasswordLoader, path: `/set-password/${token}`, params: { token } },
+    ];
+    for (const { loader, path, params } of pages) {
+      const cookie = await sessionCookieFor("partner1@example.org");
+      const result = await runRoute(loader, buildRequest(path, { cookie }), { params });
+      expect(result.status, path).toBe(403);
+      expect(result.data, path).toEqual({ message: "Access Denied!" });
+      expect(result.headers.get("Set-Cookie"), path).toMatch(/^__session=;.*Expires=Thu, 01 Jan 1970/);
+      expect(await db.select().from(sessions), path).toHaveLength(0);
+      // The old cookie opens nothing any more; signed out, the page is its form (the link was not spent).
+      expect((await runRoute(changePasswordAction, buildRequest("/change-password", { cookie, form: {} }))).location, path).toBe("/login");
+      expect((await runRoute(loader, buildRequest(path), { params })).status, path).toBe(200);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { deliverMail } from "~/models/mail.server";
 import { dueScheduleKeys, runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { owedReports, sendReminders, SKIP_INACTIVE, SKIP_NOT_OWED, SKIP_UNKNOWN } from "~/models/reminder.server";
 import { action as remindersAction, loader as remindersLoader } from "~/routes/admin.reminders";
+import { loader as remindEveryoneLoader } from "~/routes/_shell.admin.partner-list_.remind-everyone";
 import { REMIND_EVERYONE_OWING } from "~/schemas/reminders";
 import { formatDate } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
@@ -305,6 +306,39 @@ describe("remind everyone who owes a report", () => {
       values: { count: 2 },
     });
     expect(await mails()).toHaveLength(2);
+  });
+
+  const confirmation = async (email: string) =>
+    runRoute(remindEveryoneLoader, buildRequest("/admin/partner-list/remind-everyone?q=a", { cookie: await sessionCookieFor(email) }));
+
+  it("asks first, naming how many partners and reports the sending then mails; asking mails nothing", async () => {
+    const [acme, borealis] = await Promise.all(["partner1@example.org", "partner2@example.org"].map(partnerId));
+    await db.update(partners).set({ isActive: false }).where(eq(partners.id, borealis));
+    // Acme was reminded of its Filing Plans a moment ago: held back, as the sending holds it back.
+    await remind([acme], "filing");
+
+    const asked = await confirmation("admin@example.org");
+    expect(asked.status).toBe(200);
+    // Acme owes its Filing Plans and Sales Report (one held back), Cedar its three reports.
+    expect(asked.data).toEqual({ owing: { partners: 2, reports: 4 }, back: "/admin/partner-list?q=a&sort=company&dir=asc" });
+    expect(await mails()).toHaveLength(1);
+    expect(await db.select().from(reminders)).toHaveLength(1);
+
+    await remindEveryone();
+    expect(await mails()).toHaveLength(1 + asked.data.owing.partners);
+    expect(await db.select().from(reminders)).toHaveLength(1 + asked.data.owing.reports);
+    // Everything owed has just been reminded of: nothing left to send.
+    expect((await confirmation("admin@example.org")).data.owing).toEqual({ partners: 0, reports: 0 });
+  });
+
+  it("the confirmation is for ADMIN only, and says when nobody owes a report", async () => {
+    expect((await confirmation("staff@example.org")).status).toBe(403);
+    expect((await confirmation("partner1@example.org")).status).toBe(403);
+    const quarter = await getOpenQuarter();
+    await db.update(reports).set({ status: "Approved" }).where(eq(reports.quarterId, quarter.id));
+    const missing = await Promise.all(["partner2@example.org", "partner3@example.org"].map(partnerId));
+    await db.update(partners).set({ isActive: false }).where(inArray(partners.id, missing));
+    expect((await confirmation("admin@example.org")).data.owing).toEqual({ partners: 0, reports: 0 });
   });
 
   it("says so when nobody owes a report", async () => {

@@ -68,6 +68,19 @@ describe("settings page: report submission date", () => {
     expect((await setDate("admin@example.org", "12-31-2028")).data.result.error.cutOffDate).toEqual(["Please select a valid date!"]);
   });
 
+  it("takes the date picker's YYYY-MM-DD (posted without JavaScript) over the field's stored date, and checks it the same way", async () => {
+    const picked = await post("admin@example.org", { intent: "cut-off", cutOffDate: formatDate(await getCutOffDate()), cutOffDatePicked: "2028-06-30" });
+    expect(picked.status).toBe(302);
+    expect(await getCutOffDate()).toBe("2028-06-30");
+    // Nothing picked: the typed field counts.
+    expect((await post("admin@example.org", { intent: "cut-off", cutOffDate: "01-07-2028", cutOffDatePicked: "" })).status).toBe(302);
+    expect(await getCutOffDate()).toBe("2028-07-01");
+    const early = await post("admin@example.org", { intent: "cut-off", cutOffDate: "01-07-2028", cutOffDatePicked: "2020-01-01" });
+    expect(early.status).toBe(400);
+    expect(early.data.result.error.cutOffDate).toEqual([CUT_OFF_BEFORE_OPEN_QUARTER]);
+    expect(await getCutOffDate()).toBe("2028-07-01");
+  });
+
   it("refuses a date before the open quarter starts, with a message; the quarter's first day is taken", async () => {
     const { startDate } = openQuarterSpan();
     const stored = await getCutOffDate();

@@ -16,22 +16,9 @@ import type { AuthUser } from "~/models/user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { PRODUCT_NAME_MAX } from "~/schemas/product";
+import { isProjectStatus, VERIFICATION_MESSAGES } from "~/reports/sales/product-verification-rules";
 
 type Reader = Pick<typeof db, "select">;
-
-/** The spec's messages of the product verification dialog (section 5), also translation keys. */
-const VERIFICATION_MESSAGES = {
-  productName: "Please Enter Product name",
-  decision: "Please enter status.",
-  category: "Please select category",
-  therapyArea: "Please select therapy area.",
-  projectStatus: "Please select Product Status!",
-  wrongProduct: "Please select a product of the same category.",
-  notFound: "Product verification not found",
-  alreadyDecided: "This product has already been verified.",
-  approved: "Product approved and assigned to the partner.",
-  rejected: "Product rejected.",
-} as const;
 
 // ---------------------------------------------------------------- the partner's products
 
@@ -307,8 +294,6 @@ class FieldRefusal extends Error {
     super("refused");
   }
 }
-
-const isProjectStatus = (value: unknown): value is ProjectStatus => typeof value === "string" && (PROJECT_STATUSES as readonly string[]).includes(value);
 
 /** The admin approves (mapping to an existing product or creating one, and assigning it to the partner) or rejects a name. */
 export async function decideProductVerification(input: DecideProductVerificationInput): Promise<DecideProductVerificationResult> {

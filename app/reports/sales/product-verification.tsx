@@ -5,6 +5,7 @@ import type { ProductVerificationList } from "~/reports/sales/product-verificati
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { ErrorList } from "~/components/error-list";
 import { ModalDialog } from "~/reports/frame/dialogs";
+import { verificationFormProblems } from "~/reports/sales/product-verification-rules";
 
 type VerificationErrors = { verificationId: number; errors: Record<string, string[]> } | null;
 
@@ -49,10 +50,28 @@ function PendingProductForm({
   const navigation = useNavigation();
   const id = useId();
   const [mapTo, setMapTo] = useState(item.existing_product_id ? String(item.existing_product_id) : "");
+  // What the browser's check refused; else the server's errors.
+  const [browserErrors, setBrowserErrors] = useState<Record<string, string[]> | null>(null);
+  const shown = browserErrors ?? errors;
   const creating = mapTo === "";
   const busy = navigation.state !== "idle" && navigation.formData?.get("verificationId") === String(item.product_verification_id);
   return (
-    <Form method="post" className="verification-item" data-testid="pending-product" aria-labelledby={`${id}-name`}>
+    <Form
+      method="post"
+      className="verification-item"
+      data-testid="pending-product"
+      aria-labelledby={`${id}-name`}
+      onSubmit={(event) => {
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        const problems = verificationFormProblems({
+          decision: submitter instanceof HTMLButtonElement ? submitter.value : null,
+          projectStatus: new FormData(event.currentTarget).get("projectStatus") as string | null,
+        });
+        const refused = Object.keys(problems).length > 0;
+        setBrowserErrors(refused ? problems : null);
+        if (refused) event.preventDefault();
+      }}
+    >
       <input type="hidden" name="intent" value="verify-product" />
       <input type="hidden" name="quarterId" value={quarterId} />
       <input type="hidden" name="verificationId" value={item.product_verification_id} />
@@ -62,7 +81,7 @@ function PendingProductForm({
       <p className="verification-item__rows">{t("Sales rows with this name: {{count}}", { count: item.row_count })}</p>
       <div className="form__row form__row--split">
         {/* Marked with the product name's errors (said below the name): the name is what the choice resolves. */}
-        <VerificationField controlId={`${id}-map`} label={t("Map to an existing product")} invalid={Boolean(errors?.productName)}>
+        <VerificationField controlId={`${id}-map`} label={t("Map to an existing product")} invalid={Boolean(shown?.productName)}>
           <select id={`${id}-map`} name="mapToProductId" className="input" value={mapTo} onChange={(event) => setMapTo(event.target.value)}>
             <option value="">{t("Create a new product")}</option>
             {list.catalogue[item.category].map((product) => (
@@ -72,26 +91,26 @@ function PendingProductForm({
             ))}
           </select>
         </VerificationField>
-        <VerificationField controlId={`${id}-product`} label={t("Product Name")} errors={errors?.productName}>
+        <VerificationField controlId={`${id}-product`} label={t("Product Name")} errors={shown?.productName}>
           <input
             id={`${id}-product`}
             name="productName"
             className="input"
             defaultValue={item.product_name}
-            aria-describedby={errors?.productName ? `${id}-product-error` : undefined}
-            aria-invalid={errors?.productName ? true : undefined}
+            aria-describedby={shown?.productName ? `${id}-product-error` : undefined}
+            aria-invalid={shown?.productName ? true : undefined}
           />
         </VerificationField>
       </div>
       <div className="form__row form__row--split">
-        <VerificationField controlId={`${id}-therapy`} label={t("Therapy Area")} errors={errors?.therapyArea}>
+        <VerificationField controlId={`${id}-therapy`} label={t("Therapy Area")} errors={shown?.therapyArea}>
           <select
             id={`${id}-therapy`}
             name="therapyArea"
             className="input"
             defaultValue=""
             disabled={!creating}
-            aria-describedby={errors?.therapyArea ? `${id}-therapy-error` : undefined}
+            aria-describedby={shown?.therapyArea ? `${id}-therapy-error` : undefined}
           >
             <option value="">{t("Select therapy area")}</option>
             {list.therapyAreas.map((area) => (
@@ -101,8 +120,17 @@ function PendingProductForm({
             ))}
           </select>
         </VerificationField>
-        <VerificationField controlId={`${id}-status`} label={t("Product Status")} errors={errors?.projectStatus}>
-          <select id={`${id}-status`} name="projectStatus" className="input" defaultValue="PLANNED">
+        <VerificationField controlId={`${id}-status`} label={t("Product Status")} errors={shown?.projectStatus}>
+          <select
+            id={`${id}-status`}
+            name="projectStatus"
+            className="input"
+            defaultValue=""
+            onChange={() => setBrowserErrors(null)}
+            aria-describedby={shown?.projectStatus ? `${id}-status-error` : undefined}
+            aria-invalid={shown?.projectStatus ? true : undefined}
+          >
+            <option value="">{t("Select product status")}</option>
             {list.projectStatuses.map((status) => (
               <option key={status} value={status}>
                 {t(PROJECT_STATUS_LABELS[status])}
@@ -111,7 +139,7 @@ function PendingProductForm({
           </select>
         </VerificationField>
       </div>
-      <ErrorList id={`${id}-decision-error`} errors={errors?.decision} />
+      <ErrorList id={`${id}-decision-error`} errors={shown?.decision} />
       <div className="verification-item__actions">
         <button type="submit" name="decision" value="approve" className="button button--primary" disabled={busy}>
           {t("Approve")}
