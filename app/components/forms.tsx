@@ -40,21 +40,54 @@ const hintIdOf = (field: FieldMetadata<unknown>) => `${field.id}-hint`;
 const describedBy = (field: FieldMetadata<unknown>, hasHint = false) =>
   [hasHint ? hintIdOf(field) : null, field.errors?.length ? errorIdOf(field) : null].filter(Boolean).join(" ") || undefined;
 
-/** Label, control, hint and translated errors of one form field. */
-function FieldFrame({ label, field, hint, children }: { label: ReactNode; field: FieldMetadata<unknown>; hint?: ReactNode; children: ReactNode }) {
+/** Label, control and hint of a field; on its own for a control that is not a form schema's field (a file, a locked value). */
+export function PlainField({
+  id,
+  label,
+  hint,
+  className,
+  controlClassName,
+  children,
+  after,
+}: {
+  id: string;
+  label: ReactNode;
+  /** Shown under the control as `<id>-hint` (the control's aria-describedby names it). */
+  hint?: ReactNode;
+  className?: string;
+  controlClassName?: string;
+  children: ReactNode;
+  /** Under the hint: the field's errors. */
+  after?: ReactNode;
+}) {
   return (
-    <div className={`field${field.errors?.length ? " field--invalid" : ""}`}>
-      <label className="field__label" htmlFor={field.id}>
+    <div className={className ? `field ${className}` : "field"}>
+      <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <div className="field__control">{children}</div>
+      <div className={controlClassName ? `field__control ${controlClassName}` : "field__control"}>{children}</div>
       {hint ? (
-        <p id={hintIdOf(field)} className="field__hint">
+        <p id={`${id}-hint`} className="field__hint">
           {hint}
         </p>
       ) : null}
-      <ErrorList id={errorIdOf(field)} errors={field.errors} />
+      {after}
     </div>
+  );
+}
+
+/** Label, control, hint and translated errors of one form field. */
+function FieldFrame({ label, field, hint, children }: { label: ReactNode; field: FieldMetadata<unknown>; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <PlainField
+      id={field.id}
+      label={label}
+      hint={hint}
+      className={field.errors?.length ? "field--invalid" : undefined}
+      after={<ErrorList id={errorIdOf(field)} errors={field.errors} />}
+    >
+      {children}
+    </PlainField>
   );
 }
 

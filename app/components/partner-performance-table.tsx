@@ -4,7 +4,8 @@ import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerPerformanceRow, PartnerPerformanceView, PerformanceChart, PerformanceQuery, PerformanceSort } from "~/models/partner-performance.server";
 import { pickValues, queryLinks } from "~/reports/consolidated/paging";
-import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, FilterBar, SortHeader } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { ScrollRegion } from "./scroll-region";
 import { EmptyRow } from "./table-parts";
 

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DefaultSubmitButton, SelectField, TextField, useValidatedForm } from "~/components/forms";
+import { DefaultSubmitButton, PlainField, SelectField, TextField, useValidatedForm } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import type { StageRow } from "~/models/product.server";
 import {
@@ -98,25 +98,17 @@ function ProductForm({
             selectAttributes={{ onChange: (event) => setCategory(event.currentTarget.value) }}
           />
         ) : (
-          <div className="field">
-            <label className="field__label" htmlFor="product-category-locked">
-              {t("Category")}
-            </label>
-            <div className="field__control">
-              <select
-                id="product-category-locked"
-                className="input"
-                defaultValue={defaultValue.category}
-                aria-describedby="product-category-locked-hint"
-                disabled
-              >
-                <option value={defaultValue.category}>{defaultValue.category}</option>
-              </select>
-            </div>
-            <p id="product-category-locked-hint" className="field__hint">
-              {t("The category cannot be changed once the product is created.")}
-            </p>
-          </div>
+          <PlainField id="product-category-locked" label={t("Category")} hint={t("The category cannot be changed once the product is created.")}>
+            <select
+              id="product-category-locked"
+              className="input"
+              defaultValue={defaultValue.category}
+              aria-describedby="product-category-locked-hint"
+              disabled
+            >
+              <option value={defaultValue.category}>{defaultValue.category}</option>
+            </select>
+          </PlainField>
         )}
         <SelectField
           label={t("Therapy Area")}

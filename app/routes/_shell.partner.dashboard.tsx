@@ -49,7 +49,7 @@ export default function PartnerDashboard() {
           </>
         ) : null}
       </p>
-      <p className="partner-owed" data-testid="reports-owed" role="status">
+      <p className="partner-owed" data-testid="reports-owed">
         {owed === 0
           ? t("All reports submitted")
           : cutOff

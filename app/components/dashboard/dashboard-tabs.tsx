@@ -5,7 +5,7 @@ import { BarChart } from "~/components/charts/bar-chart";
 import { LineChart } from "~/components/charts/line-chart";
 import { WorldMap } from "~/components/charts/world-map";
 import { ReportStatusIcon } from "~/components/report-status-icon";
-import { FilterSelect } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
 import { queryHref } from "~/reports/consolidated/paging";

@@ -5,7 +5,8 @@ import type { FilingConsolidatedView, FilingQuery, FilingSort } from "~/reports/
 import { pickValues, queryHref, queryLinks, type FilterOption, type QueryValues, type QueryLinks } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
-import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, SortHeader } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { ScrollRegion } from "~/components/scroll-region";
 
 const FILING_REPORT_PATH = "/admin/report/filing-plans";

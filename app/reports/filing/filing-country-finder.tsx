@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import { FilterSelect } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { FILING_COUNTRY_FILTER_MAX, type FilingCountryList, type FilingCountryOrder } from "~/reports/filing/country-list";
 
 export const NO_COUNTRY_MATCHES = "No country matches “{{country}}”.";
@@ -38,7 +38,7 @@ export function FilingCountryFinder({
     <Form
       method="get"
       role="search"
-      className="filing-finder"
+      className="filter-bar filing-finder"
       data-testid="filing-finder"
       onSubmit={(event) => {
         // The list already follows the fields.
@@ -46,7 +46,7 @@ export function FilingCountryFinder({
       }}
     >
       {quarter ? <input type="hidden" name="quarter" value={quarter} /> : null}
-      <div className="filing-finder__field">
+      <div className="stacked-field">
         <label htmlFor="filing-country">{t("Find a country")}</label>
         <input
           id="filing-country"
@@ -66,7 +66,7 @@ export function FilingCountryFinder({
         value={list.order === "filed" ? "filed" : ""}
         choices={ORDER_CHOICES}
         translate
-        className="filing-finder__field"
+        className="stacked-field"
         onChange={(event) => onChange({ ...list, order: (event.target.value || "name") as FilingCountryOrder })}
       />
       {hydrated ? null : (

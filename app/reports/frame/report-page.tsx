@@ -9,6 +9,8 @@ import { downloadFileName } from "~/utils/download-names";
 import { REPORT_REGISTRY, templateFile } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
+import { FilterSelect } from "~/components/filter-select";
+import { PlainField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { CONFIRMATION_ANSWERS } from "~/utils/confirmation-answers";
 import { CommentField } from "./comment-field";
@@ -40,27 +42,20 @@ function QuarterPicker({ frame, hydrated }: { frame: ReportFrameView; hydrated: 
   const current = frame.quarter.historic ? frame.quarter.name : "";
   return (
     <Form method="get" className="quarter-picker">
-      <div className="quarter-picker__label">
-        <label htmlFor="report-quarter">{t("Quarter")}</label>
-        <select
-          id="report-quarter"
-          name="quarter"
-          className="input"
-          defaultValue={current}
-          key={current}
-          onChange={(event) => {
-            if (!hydrated) return;
-            const value = event.target.value;
-            navigate(value ? `${location.pathname}?quarter=${encodeURIComponent(value)}` : location.pathname);
-          }}
-        >
-          {frame.quarterDropdown.map((quarter, index) => (
-            <option key={quarter.id} value={index === 0 ? "" : quarter.name}>
-              {quarter.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="report-quarter"
+        name="quarter"
+        label={t("Quarter")}
+        value={current}
+        choices={frame.quarterDropdown.map((quarter, index) => ({ id: index === 0 ? "" : quarter.name, name: quarter.name }))}
+        remountOn={current}
+        className="stacked-field"
+        onChange={(event) => {
+          if (!hydrated) return;
+          const value = event.target.value;
+          navigate(value ? `${location.pathname}?quarter=${encodeURIComponent(value)}` : location.pathname);
+        }}
+      />
       {hydrated ? null : (
         <button type="submit" className="button button--secondary">
           {t("Go")}
@@ -147,24 +142,19 @@ function UploadForm({
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="quarter" value={frame.quarter.name} />
       <input type="hidden" name="version" value={frame.report.version} />
-      <div className="field">
-        <label className="field__label" htmlFor="report-upload-file">
-          {t("Excel file (.xlsx, at most 10 MB)")}
-        </label>
-        <div className="field__control report-upload__file">
-          <input
-            id="report-upload-file"
-            type="file"
-            name="file"
-            className="input"
-            required
-            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          />
-          <a href={template.href} download={template.name} className="report-upload__template" data-testid="template-download">
-            {t("Download a blank template")}
-          </a>
-        </div>
-      </div>
+      <PlainField id="report-upload-file" label={t("Excel file (.xlsx, at most 10 MB)")} controlClassName="report-upload__file">
+        <input
+          id="report-upload-file"
+          type="file"
+          name="file"
+          className="input"
+          required
+          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        />
+        <a href={template.href} download={template.name} className="report-upload__template" data-testid="template-download">
+          {t("Download a blank template")}
+        </a>
+      </PlainField>
       {modes ? (
         <fieldset className="report-upload__mode">
           <legend>{t("The workbook's rows")}</legend>

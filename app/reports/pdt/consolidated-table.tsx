@@ -4,7 +4,8 @@ import { pickValues, queryLinks, type FilterOption } from "~/reports/consolidate
 import { Pager } from "~/components/pager";
 import { formatPdtDate } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
-import { DownloadLinks, FilterBar, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, FilterBar, SortHeader } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { ScrollRegion } from "~/components/scroll-region";
 import { EmptyRow } from "~/components/table-parts";
 

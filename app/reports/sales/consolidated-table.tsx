@@ -6,7 +6,8 @@ import { pickValues, queryHref, queryLinks, type FilterOption, type QueryValues 
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
 import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/rows";
-import { DownloadLinks, FilterSelect, SortHeader } from "~/reports/consolidated/table-kit";
+import { DownloadLinks, SortHeader } from "~/reports/consolidated/table-kit";
+import { FilterSelect } from "~/components/filter-select";
 import { ScrollRegion } from "~/components/scroll-region";
 
 const SALES_REPORT_PATH = "/admin/report/sales-report";
