@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
-import ExcelJS from "exceljs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { salesWorkbook } from "./support/workbooks";
 
 /**
  * What a refusal says: why a button is disabled, as text the button is described by; the bad value
@@ -58,36 +58,8 @@ test.describe("the bad value beside its row and column", () => {
   test("with JavaScript, in Spanish: an uploaded workbook's invalid cells are listed with what they hold", async ({ page, open, signIn }) => {
     await signIn("partner1");
     await open("/partner/sales-report?lng=es");
-    const workbook = new ExcelJS.Workbook();
-    workbook.addWorksheet("API").addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
-    workbook.getWorksheet("API")!.addRow([Number(year), "March", "India", "Global Fund", "Abacavir API", "12,5x", 20]);
-    // An FDF sheet with its headers and no rows.
-    workbook
-      .addWorksheet("FDF")
-      .addRow([
-        "Year",
-        "Month",
-        "Country",
-        "Purchaser",
-        "Product",
-        "Strength",
-        "Formulation Type",
-        "Pack Size",
-        "Quantity",
-        "Currency",
-        "Gross Sale Price (per pack) (Local Currency)",
-        "Applicable Currency Exchange Rate to USD",
-        "Gross Sale Price (per pack) (USD)",
-        "Total Gross Sales Value (USD)",
-        "Deductable Expenses (USD)",
-        "Total Net Sales Value",
-        "Royalty %",
-        "Royalty Due",
-        "Procurement Agency End-Country",
-        "Comments",
-      ]);
     const file = test.info().outputPath("bad-value.xlsx");
-    await fs.writeFile(file, Buffer.from(await workbook.xlsx.writeBuffer()));
+    await fs.writeFile(file, await salesWorkbook({ API: [[Number(year), "March", "India", "Global Fund", "Abacavir API", "12,5x", 20]] }));
     const upload = page.getByTestId("report-upload");
     await upload.locator('input[type="file"]').setInputFiles(file);
     await upload.locator('input[name="mode"][value="append"]').check();

@@ -124,6 +124,14 @@ test("a partner's quarter by keyboard alone: sign in, a Sales row, a timeline da
     await page.context().clearCookies();
 
     const keys = new Keyboard(page);
+    /** Leaves the grid (Escape, Shift+Tab), goes back to Save and presses it: the report is Saved. */
+    const saveFromGrid = async () => {
+      await keys.press("Escape");
+      await keys.press("Shift+Tab");
+      await keys.tabTo(saveButton(page), { backwards: true });
+      await keys.press("Enter");
+      await expect(page.getByTestId("report-status")).toContainText("Saved");
+    };
     await page.goto("/login");
     await hydrated(page);
     await keys.tabTo(page.getByLabel("E-mail"));
@@ -149,11 +157,7 @@ test("a partner's quarter by keyboard alone: sign in, a Sales row, a timeline da
       await keys.type(text);
     }
     await keys.press("Enter");
-    await keys.press("Escape");
-    await keys.press("Shift+Tab");
-    await keys.tabTo(saveButton(page), { backwards: true });
-    await keys.press("Enter");
-    await expect(page.getByTestId("report-status")).toContainText("Saved");
+    await saveFromGrid();
     await expect(cell(sales, 1, 8)).toHaveText("300");
     // The focus stays on Save.
     await expect(saveButton(page)).toBeFocused();
@@ -168,11 +172,7 @@ test("a partner's quarter by keyboard alone: sign in, a Sales row, a timeline da
     await keys.press("Tab");
     await keys.type(`1/15/${year}`);
     await keys.press("Enter");
-    await keys.press("Escape");
-    await keys.press("Shift+Tab");
-    await keys.tabTo(saveButton(page), { backwards: true });
-    await keys.press("Enter");
-    await expect(page.getByTestId("report-status")).toContainText("Saved");
+    await saveFromGrid();
     await expect(cell(pdt, 1, 4)).toContainText(new RegExp(`Jan.*${year}`));
     await expect(saveButton(page)).toBeFocused();
 
@@ -186,11 +186,7 @@ test("a partner's quarter by keyboard alone: sign in, a Sales row, a timeline da
     await keys.press("Enter");
     await keys.press("ArrowDown");
     await expect(cell(filing, 1, 2)).not.toHaveText("0");
-    await keys.press("Escape");
-    await keys.press("Shift+Tab");
-    await keys.tabTo(saveButton(page), { backwards: true });
-    await keys.press("Enter");
-    await expect(page.getByTestId("report-status")).toContainText("Saved");
+    await saveFromGrid();
     await expect(saveButton(page)).toBeFocused();
     const dialog = page.getByTestId("comment-dialog");
     await keys.tabTo(page.getByRole("button", { name: "Submit Report", exact: true }));

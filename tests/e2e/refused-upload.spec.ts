@@ -1,43 +1,12 @@
-import ExcelJS from "exceljs";
 import { expect, test } from "./support/fixtures";
+import { salesWorkbook } from "./support/workbooks";
 
 /**
  * Without JavaScript, a workbook refused for what its sheets hold is answered by its problems
  * alone: the page does not load and draw the report's rows again. partner1's refused upload saves
  * nothing, so the specs that edit its report are not disturbed.
  */
-async function workbookWithWrongYear(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.addWorksheet("API").addRows([
-    ["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"],
-    ["not a year", "March", "India", "Refused Purchaser", "Abacavir API", 1, 100],
-  ]);
-  workbook
-    .addWorksheet("FDF")
-    .addRow([
-      "Year",
-      "Month",
-      "Country",
-      "Purchaser",
-      "Product",
-      "Strength",
-      "Formulation Type",
-      "Pack Size",
-      "Quantity",
-      "Currency",
-      "Gross Sale Price (per pack) (Local Currency)",
-      "Applicable Currency Exchange Rate to USD",
-      "Gross Sale Price (per pack) (USD)",
-      "Total Gross Sales Value (USD)",
-      "Deductable Expenses (USD)",
-      "Total Net Sales Value",
-      "Royalty %",
-      "Royalty Due",
-      "Procurement Agency End-Country",
-      "Comments",
-    ]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const workbookWithWrongYear = () => salesWorkbook({ API: [["not a year", "March", "India", "Refused Purchaser", "Abacavir API", 1, 100]] });
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
