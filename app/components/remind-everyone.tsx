@@ -32,7 +32,10 @@ export function RemindEveryoneQuestion({
     <Form method="post" action="/admin/reminders" reloadDocument className="form" aria-labelledby={questionId}>
       <p id={questionId} className="dialog__message">
         {owing.partners
-          ? t("This will e-mail {{partners}} partners about {{reports}} reports. Send?", { partners: owing.partners, reports: owing.reports })
+          ? t("Send a reminder to everyone who owes a report? Partners: {{partners}}. Reports owed: {{reports}}.", {
+              partners: owing.partners,
+              reports: owing.reports,
+            })
           : t("No reminder to send: every report still owed was reminded of in the last hour, or none is owed.")}
       </p>
       <input type="hidden" name="intent" value={REMIND_EVERYONE_OWING} />

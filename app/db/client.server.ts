@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { streamedReadsOn, type StreamedReads } from "./streamed-reads.server";
 import * as schema from "./schema";
@@ -218,6 +219,12 @@ export function executeSql(text: string, values?: unknown[]) {
 /** Reads streamed on connections of their own; null on the embedded database, which reads in batches instead. */
 export function streamedReads(): StreamedReads | null {
   return globalForDb.__portalDb?.streamedReads ?? null;
+}
+
+/** The rows of a statement written in SQL, whichever driver runs it (postgres answers an array, the embedded database `{ rows }`). */
+export async function selectRows<Row extends Record<string, unknown>>(query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as Row[] | { rows: Row[] };
+  return Array.isArray(result) ? result : result.rows;
 }
 
 /** The process's database; `initDatabase()` must have finished first (server start, test setup). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -218,6 +218,57 @@ export const partnerProducts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("partner_products_partner_product_uq").on(t.partnerId, t.productId), index("partner_products_product_idx").on(t.productId)],
+);
+
+// ---------------------------------------------------------------- licence terms
+
+/** Royalty rates in percent, as the Sales Report's Royalty % (numeric(9,4), 0 to 100). */
+const royaltyRate = (name: string) => numeric(name, { precision: 9, scale: 4 });
+
+/** A partner's licence for one of its products: the default royalty rate and whether it may sell the product's API. */
+export const licenceTerms = pgTable(
+  "licence_terms",
+  {
+    id: serial("id").primaryKey(),
+    partnerId: integer("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    royaltyRate: royaltyRate("royalty_rate").notNull(),
+    apiLicensed: boolean("api_licensed").notNull().default(false),
+    updatedBy: integer("updated_by").references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("licence_terms_partner_product_uq").on(t.partnerId, t.productId),
+    check("licence_terms_royalty_rate_range", sql`${t.royaltyRate} between 0 and 100`),
+  ],
+);
+
+/**
+ * A country where a licence differs from its default: another rate (0 is royalty-free), or not
+ * licensed at all (outside the territory: no rate).
+ */
+export const licenceCountryTerms = pgTable(
+  "licence_country_terms",
+  {
+    licenceTermId: integer("licence_term_id")
+      .notNull()
+      .references(() => licenceTerms.id, { onDelete: "cascade" }),
+    countryId: integer("country_id")
+      .notNull()
+      .references(() => countries.id),
+    royaltyRate: royaltyRate("royalty_rate"),
+    isLicensed: boolean("is_licensed").notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.licenceTermId, t.countryId] }),
+    check("licence_country_terms_licensed_rate", sql`${t.isLicensed} = false or ${t.royaltyRate} is not null`),
+    check("licence_country_terms_royalty_rate_range", sql`${t.royaltyRate} between 0 and 100`),
+  ],
 );
 
 // ---------------------------------------------------------------- reports

@@ -5,3 +5,6 @@ export const PAGE_NOT_FOUND = "Oops, an error has occurred. Page not found!";
 export const ACCESS_DENIED = "Access Denied!";
 export const BAD_REQUEST = "The request could not be understood. Reload the page and try again.";
 export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
+
+/** A message (an i18n key with `{{name}}` placeholders) in English, its values put in: what the API and the logs say. */
+export const inEnglish = (message: string, values?: Record<string, string>) => message.replace(/{{(\w+)}}/g, (field, name: string) => values?.[name] ?? field);

@@ -143,6 +143,39 @@ test.describe("with JavaScript", () => {
     await editCell(page, 3, COLUMN.startDate, "12/1/2026");
     await expect(cell(page, 3, COLUMN.startDate)).toHaveText("lu comme 1 décembre 2026");
   });
+
+  test("typing on without a pause while the grid takes over from the plain form (a slow link): every character arrives in the grid's cell", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn("admin");
+    const path = await partnerWithTimeline(page, "Pdt-takeover");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The page's own code is held back: the plain form is what the partner types into until it arrives.
+    await page.route(/\/build\/routes\/_shell\.admin\.development-timeline\.(\$|%24)id-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The page's load waits for its code: only the document is awaited.
+    await page.goto(path, { waitUntil: "commit" });
+    const notes = page.locator('input[name="pdt[0][notes]"]');
+    await notes.click();
+    const text = "Typed on while the grid took over";
+    const gridShownAt = grid(page)
+      .waitFor()
+      .then(() => Date.now());
+    const typing = page.keyboard.type(text, { delay: 60 });
+    setTimeout(release, 400);
+    await typing;
+    const typedAt = Date.now();
+    expect(await gridShownAt, "the grid took over in the middle of the typing").toBeLessThan(typedAt - 600);
+    await expect(notes).toHaveCount(0);
+    await expect(grid(page).locator(".report-grid__editor")).toHaveValue(text);
+    await page.keyboard.press("Enter");
+    await expect(cell(page, 1, COLUMN.notes)).toHaveText(text);
+    await expect(page.locator(".report-editor")).toHaveAttribute("data-dirty", "true");
+  });
 });
 
 test.describe("without JavaScript", () => {

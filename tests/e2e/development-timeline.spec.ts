@@ -140,7 +140,7 @@ test.describe.serial("with JavaScript (partner3 and the admin)", () => {
     const invalid = page.getByTestId("invalid-data-dialog");
     await expect(invalid).toContainText("Invalid data!");
     await expect(invalid).toContainText("Please input valid entries!");
-    await expect(invalid).toContainText("Row No. 2: Start Date");
+    await expect(invalid).toContainText(`Row No. 2: Start Date: “2/30/${year}”`);
     expect(posted).toBe(false);
     await invalid.getByRole("button", { name: "Ok" }).click();
     await expect(invalid).toBeHidden();

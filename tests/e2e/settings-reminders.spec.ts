@@ -186,8 +186,8 @@ test.describe("reminders", () => {
 const BOREALIS = "Borealis Pharma Pvt";
 const rowOf = (page: Page, companyName: string) => page.getByTestId("partner-list").getByRole("row").filter({ hasText: companyName });
 
-/** The confirmation's numbers: 'This will e-mail 12 partners about 20 reports. Send?'. */
-const QUESTION = /^This will e-mail (\d+) partners about (\d+) reports\. Send\?$/;
+/** The confirmation's numbers: 'Send a reminder to everyone who owes a report? Partners: 12. Reports owed: 20.'. */
+const QUESTION = /^Send a reminder to everyone who owes a report\? Partners: (\d+)\. Reports owed: (\d+)\.$/;
 
 test.describe("reminding everyone asks first, with JavaScript", () => {
   test("a dialog names the partners and reports (in the page's language); Cancel mails nothing", async ({ page, open, signIn }) => {
@@ -210,7 +210,7 @@ test.describe("reminding everyone asks first, with JavaScript", () => {
 
       await open("/admin/partner-list?lng=fr");
       await page.getByRole("link", { name: "Relancer tous les partenaires ayant un rapport en attente" }).click();
-      await expect(dialog.getByText(/^Un e-mail sera envoyé à \d+ partenaires au sujet de \d+ rapports\. Envoyer \?$/)).toBeVisible();
+      await expect(dialog.getByText(/^Envoyer un rappel à tous ceux qui doivent un rapport \? Partenaires : \d+\. Rapports dus : \d+\.$/)).toBeVisible();
       await dialog.getByRole("button", { name: "Annuler" }).click();
       await expect(dialog).toBeHidden();
       await open("/admin/partner-list?lng=en");

@@ -822,14 +822,19 @@ describe("POST /template/product_verification/{partnerId}", () => {
 
     const noArea = await callApi("POST", `/template/product_verification/${demo.acme}`, {
       token: demo.admin,
-      body: { product_verification_id: id, is_approved: true, product_name: "A Brand New Name" },
+      body: { product_verification_id: id, is_approved: true, product_name: "A Brand New Name", product_status: "FILED" },
     });
     expectInvalid("POST", "/template/product_verification/{partnerId}", noArea, ["therapy_area"]);
     const noName = await callApi("POST", `/template/product_verification/${demo.acme}`, {
       token: demo.admin,
-      body: { product_verification_id: id, is_approved: true },
+      body: { product_verification_id: id, is_approved: true, product_status: "FILED" },
     });
     expectInvalid("POST", "/template/product_verification/{partnerId}", noName, ["product_name"]);
+    const noStatus = await callApi("POST", `/template/product_verification/${demo.acme}`, {
+      token: demo.admin,
+      body: { product_verification_id: id, is_approved: true, product_name: "A Brand New Name", therapy_area: "HIV" },
+    });
+    expectInvalid("POST", "/template/product_verification/{partnerId}", noStatus, ["product_status"]);
     expectInvalid(
       "POST",
       "/template/product_verification/{partnerId}",

@@ -913,7 +913,13 @@ describe("the aggregates follow every change of the rows, the reports and the pa
       .select()
       .from(productVerifications)
       .where(and(eq(productVerifications.reportId, first.reportId), eq(productVerifications.status, "pending")));
-    const decided = await decideProductVerification({ actor: admin, verificationId: verification.id, decision: "approve", mapToProductId: ids.dtg });
+    const decided = await decideProductVerification({
+      actor: admin,
+      verificationId: verification.id,
+      decision: "approve",
+      mapToProductId: ids.dtg,
+      projectStatus: "PLANNED",
+    });
     expect(decided).toMatchObject({ ok: true, rowsMapped: 1 });
     const withVerified = (paedFigures: string[]) => [
       [DTG, BOREALIS, "735", "310.29"],

@@ -298,6 +298,10 @@ describe("saving from the grid (JSON)", () => {
     // A save without warnings carries none.
     const clean = await saveJson(CEDAR, { FDF: [fdfRow()] });
     expect((await pageAfter(CEDAR, clean)).data.savedWarnings).toBeNull();
+    // Submitting rows lists their warnings the same way.
+    const submitted = await saveJson(CEDAR, { FDF: [fdfRow({ royaltyDue: "1" })] }, { intent: "submit", comment: "Our quarter." });
+    expect(await toastOf(submitted)).toMatchObject({ message: "Report has been submitted to the admin!" });
+    expect((await pageAfter(CEDAR, submitted)).data.savedWarnings).toMatchObject({ items: [{ row: 1, column: "Royalty Due" }], more: 0 });
   });
 
   it("many warnings: the first 20 are listed and the rest counted", async () => {

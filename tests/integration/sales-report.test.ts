@@ -778,11 +778,14 @@ describe("approval and product verification", () => {
     expect(view).toMatchObject({ pendingProductCount: 1, permissions: { approve: false, reject: false } });
 
     const [dolutegravir] = await db.select().from(products).where(eq(products.name, "Dolutegravir 50 mg"));
+    const withoutStatus = await decideProductVerification({ actor: admin, verificationId, decision: "approve", mapToProductId: dolutegravir.id });
+    expect(withoutStatus).toEqual({ ok: false, errors: { projectStatus: ["Please select Product Status!"] } });
     const decided = await decideProductVerification({
       actor: admin,
       verificationId,
       decision: "approve",
       mapToProductId: dolutegravir.id,
+      projectStatus: "PLANNED",
       requestId: "verify",
     });
     expect(decided).toEqual({
@@ -842,6 +845,7 @@ describe("approval and product verification", () => {
       verificationId,
       decision: "approve",
       newProduct: { name: "Efavirenz 600 mg" },
+      projectStatus: "FILED",
     });
     expect(missingArea).toEqual({ ok: false, errors: { therapyArea: ["Please select therapy area."] } });
     const missingName = await decideProductVerification({
@@ -849,6 +853,7 @@ describe("approval and product verification", () => {
       verificationId,
       decision: "approve",
       newProduct: { name: " ", therapyArea: "HIV" },
+      projectStatus: "FILED",
     });
     expect(missingName).toEqual({ ok: false, errors: { productName: ["Please Enter Product name"] } });
     const badStatus = await decideProductVerification({
@@ -864,10 +869,17 @@ describe("approval and product verification", () => {
       verificationId,
       decision: "approve",
       newProduct: { name: "sofosbuvir api", therapyArea: "HCV" },
+      projectStatus: "FILED",
     });
     expect(otherCategory).toEqual({ ok: false, errors: { productName: ["A product with this name already exists."] } });
     const [apiProduct] = await db.select().from(products).where(eq(products.name, "Sofosbuvir API"));
-    const wrongMap = await decideProductVerification({ actor: admin, verificationId, decision: "approve", mapToProductId: apiProduct.id });
+    const wrongMap = await decideProductVerification({
+      actor: admin,
+      verificationId,
+      decision: "approve",
+      mapToProductId: apiProduct.id,
+      projectStatus: "FILED",
+    });
     expect(wrongMap).toEqual({ ok: false, errors: { productName: ["Please select a product of the same category."] } });
     expect(
       await db

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filingCountryListParams, readFilingCountryList, shownFilingRows } from "~/reports/filing/country-list";
-import { countryName } from "~/utils/locale-format";
+import { countryName, sortByLabel } from "~/utils/locale-format";
 
 /** Four countries in the grid's order (by English name), two products each; "0" is an empty cell. */
 const ROWS = [
@@ -9,7 +9,12 @@ const ROWS = [
   { countryId: 3, country: "Kenya", cells: { "7": "0", "8": "0" } },
   { countryId: 4, country: "Zambia", cells: { "7": "Filed", "8": "0" } },
 ];
-const english = (name: string) => name;
+/** The page's naming in a language, as useFormatters gives it. */
+const namingIn = (locale: string) => ({
+  country: (name: string) => countryName(name, locale),
+  sortByLabel: <T>(items: readonly T[], label: (item: T) => string) => sortByLabel(items, label, locale),
+});
+const english = namingIn("en");
 const names = (shown: { row: { country: string } }[]) => shown.map(({ row }) => row.country);
 
 describe("readFilingCountryList", () => {
@@ -36,10 +41,18 @@ describe("shownFilingRows", () => {
   });
 
   it("matches the name shown in the page's language as well as the English one", () => {
-    const spanish = (name: string) => countryName(name, "es");
+    const spanish = namingIn("es");
     expect(names(shownFilingRows(ROWS, { country: "alemania", order: "name" }, spanish))).toEqual(["Germany"]);
     expect(names(shownFilingRows(ROWS, { country: "germ", order: "name" }, spanish))).toEqual(["Germany"]);
     expect(names(shownFilingRows(ROWS, { country: "kenia", order: "name" }, spanish))).toEqual(["Kenya"]);
+  });
+
+  it("lists A to Z by the name shown: Germany is 'Alemania' first in Spanish and 'Allemagne' in French, filed or not", () => {
+    expect(names(shownFilingRows(ROWS, { country: "", order: "name" }, namingIn("es")))).toEqual(["Germany", "Côte d'Ivoire", "Kenya", "Zambia"]);
+    const french = shownFilingRows(ROWS, { country: "", order: "filed" }, namingIn("fr"));
+    expect(names(french)).toEqual(["Germany", "Zambia", "Côte d'Ivoire", "Kenya"]);
+    expect(french.map(({ index }) => index)).toEqual([1, 3, 0, 2]);
+    expect(names(shownFilingRows(ROWS, { country: "", order: "name" }, namingIn("fr")))).toEqual(["Germany", "Côte d'Ivoire", "Kenya", "Zambia"]);
   });
 
   it("ordered 'filed', puts the countries holding a status first, each group in the list's order", () => {

@@ -427,11 +427,7 @@ const VerificationDecision = z.object({
   product_id: idParam.nullable().optional().meta({ description: "Approve by mapping to this existing product of the same category..." }),
   product_name: boundedText(PRODUCT_NAME_MAX).optional().meta({ description: "...or to the product of this name (created when there is none)." }),
   therapy_area: boundedText(TEXT_MAX.name).nullable().optional().meta({ description: "Required when a new product is created." }),
-  product_status: z
-    .enum(PROJECT_STATUSES)
-    .nullable()
-    .optional()
-    .meta({ description: "The partner's project status of the product; default unchanged, PLANNED for a new assignment." }),
+  product_status: z.enum(PROJECT_STATUSES).nullable().optional().meta({ description: "The partner's project status of the product: required to approve." }),
   category: VerificationItem.shape.category.optional().meta(readOnly),
   mapped_product_name: VerificationItem.shape.mapped_product_name.optional().meta(readOnly),
   does_product_exist: VerificationItem.shape.does_product_exist.optional().meta(readOnly),

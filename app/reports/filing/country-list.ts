@@ -50,20 +50,24 @@ export interface ShownRow<Row> {
   row: Row;
 }
 
+/** How the page names a country and sorts by name, in its language (useFormatters). */
+interface CountryNaming {
+  country: (englishName: string) => string;
+  sortByLabel: <T>(items: readonly T[], label: (item: T) => string) => T[];
+}
+
 /**
  * The rows the list shows, each with its position among all the rows (what a refused save and
- * the plain form's echo refer to). A country matches by the name it is shown with or by its
- * English name. Ordered "filed", the countries whose cells hold a status come first; within each
- * group the rows keep their order (A to Z).
+ * the plain form's echo refer to), A to Z by the name the page shows. A country matches by that
+ * name or by its English name. Ordered "filed", the countries whose cells hold a status come first.
  */
-export function shownFilingRows<Row extends CountryRow>(
-  rows: readonly Row[],
-  list: FilingCountryList,
-  shownName: (englishName: string) => string,
-): ShownRow<Row>[] {
+export function shownFilingRows<Row extends CountryRow>(rows: readonly Row[], list: FilingCountryList, naming: CountryNaming): ShownRow<Row>[] {
   const wanted = folded(list.country.trim());
-  const matches = (row: Row) => !wanted || folded(shownName(row.country)).includes(wanted) || folded(row.country).includes(wanted);
-  const shown = rows.map((row, index) => ({ index, row })).filter(({ row }) => matches(row));
+  const matches = (row: Row) => !wanted || folded(naming.country(row.country)).includes(wanted) || folded(row.country).includes(wanted);
+  const shown = naming.sortByLabel(
+    rows.map((row, index) => ({ index, row })).filter(({ row }) => matches(row)),
+    ({ row }) => naming.country(row.country),
+  );
   if (list.order !== "filed") return shown;
   const hasFiling = ({ row }: ShownRow<Row>) => Object.values(row.cells).some((status) => status !== FILING_EMPTY);
   return [...shown.filter(hasFiling), ...shown.filter((entry) => !hasFiling(entry))];

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { FilingPlanView, FilingProduct } from "~/reports/filing/model.server";
 import type { ShownRow } from "~/reports/filing/country-list";
-import { NOTHING_TO_REPORT_NEEDS_EMPTY, type RowProblem } from "~/reports/frame/contract";
+import { enteredValues, NOTHING_TO_REPORT_NEEDS_EMPTY, type RowProblem } from "~/reports/frame/contract";
 import { FILING_NO_DATA, FILING_TABLE, filingFieldName, type FilingPayload } from "~/reports/filing/contract";
 import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
 import type { ReportScreen } from "~/reports/frame/report-page";
@@ -135,7 +135,15 @@ export function FilingGridEditor({
         const key = productKey(product.id);
         return cellOf(row, key) !== cellOf(loaded[index], key) && isInvalid(product.id, cellOf(row, key));
       });
-      if (bad.length) found.push({ rowNumber: index + 1, keys: bad.map((product) => String(product.id)), columns: bad.map((product) => product.name) });
+      if (bad.length) {
+        const keys = bad.map((product) => String(product.id));
+        found.push({
+          rowNumber: index + 1,
+          keys,
+          columns: bad.map((product) => product.name),
+          entered: enteredValues(keys, (key) => cellOf(row, productKey(Number(key)))),
+        });
+      }
     });
     return found.length ? { problems: { [FILING_TABLE]: found } } : { payload: { cells: changes.cells } satisfies FilingPayload };
   };

@@ -37,7 +37,7 @@ export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanP
   const hasFilings = view.rows.some((row) => Object.values(row.cells).some((value) => value !== FILING_EMPTY));
   const { list, addressKey, setList } = useCountryList();
   // By the plan as loaded: a row being edited does not jump to the other group.
-  const shown = useMemo(() => shownFilingRows(view.rows, list, format.country), [view.rows, list, format]);
+  const shown = useMemo(() => shownFilingRows(view.rows, list, format), [view.rows, list, format]);
   const noRowsText = t(NO_COUNTRY_MATCHES, { country: list.country.trim() });
   // The pager keeps the list it pages through.
   const plainForm = { ...screen.plainForm, pageHref: (page: number) => screen.href({ page, ...filingCountryListParams(list) }) };

@@ -11,6 +11,9 @@ import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { boundedText } from "~/schemas/fields";
 import { REPORT_REGISTRY, REPORT_STATES, type ReportTypeKey } from "~/reports/frame/registry";
 import { TEXT_MAX } from "~/utils/text-rules";
+import { inEnglish } from "~/utils/messages";
+import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, reportChecks, type FindingKind } from "~/reports/frame/checks";
+import { loadReportChecks } from "~/reports/frame/checks.server";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
 
 const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
@@ -318,5 +321,63 @@ export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
     }),
     decisionCall(type),
     inboxCall(type),
+  ];
+}
+
+const ReportFindingSchema = z
+  .object({
+    kind: z
+      .enum(FINDING_KINDS)
+      .meta({ description: "licence: against the licence terms; contradiction: against the partner's other reports; unusual: far from the usual figures." }),
+    rule: z.string().meta({ description: "The rule that found it, e.g. royalty-rate." }),
+    table: z.string().meta({ description: "The report's table (Sales: API or FDF)." }),
+    row: z.number().int().meta({ description: "The row, 1-based, as the screen's grid numbers it." }),
+    column: z.string().meta({ description: "The column's key." }),
+    message: z.string().meta({ description: "What was found, in English." }),
+    values: z.record(z.string(), z.string()).meta({ description: "The figures and names of the message." }),
+  })
+  .meta({ id: "ReportFinding" });
+
+const ReportChecksSchema = z
+  .object({
+    quarter: z.string(),
+    total: z.number().int().meta({ description: "Findings in all, listed or not." }),
+    counts: z.object(Object.fromEntries(FINDING_KINDS.map((kind) => [kind, z.number().int()])) as Record<FindingKind, z.ZodNumber>),
+    findings: z.array(ReportFindingSchema).meta({ description: `The first ${FINDINGS_LISTED_PER_RULE} findings of each rule.` }),
+  })
+  .meta({ id: "ReportChecks" });
+
+/**
+ * GET /template/{type}/checks/ (a partner's own report) and /template/{type}/checks/{partnerId}/
+ * (administrators, with the findings derived from other partners' figures): the Checks panel's findings.
+ */
+export function reportChecksCalls(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
+  const checksCall = (summary: string, params?: typeof PartnerParams) =>
+    signedInCall({
+      method: "GET",
+      path: params ? `/template/${type}/checks/{partnerId}/` : `/template/${type}/checks/`,
+      summary,
+      tag: title,
+      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
+      params,
+      query: QuarterQuery,
+      answer: ReportChecksSchema,
+      errors: [400, 404],
+      async handle({ user, params, query }) {
+        const partnerId = partnerOf(user, params);
+        const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
+        const checks = (await loadReportChecks({ type, reportId: frame.report.id, partnerId, quarterId: frame.quarter.id }, user)) ?? reportChecks([]);
+        return {
+          quarter: frame.quarter.name,
+          total: checks.total,
+          counts: checks.counts,
+          findings: checks.findings.map(({ kind, rule, at, message, values }) => ({ kind, rule, ...at, message: inEnglish(message, values), values })),
+        };
+      },
+    });
+  return [
+    checksCall(`What the checks find in the caller's own ${title} of the open quarter (or ?quarter=).`),
+    checksCall(`What the checks find in a partner's ${title}, with the prices of other partners compared.`, PartnerParams),
   ];
 }

@@ -15,12 +15,13 @@ import {
   type ReportViewInput,
 } from "~/reports/frame/screen.server";
 import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import { loadReportChecks } from "~/reports/frame/checks.server";
 import type { AuthUser } from "~/models/user.server";
 import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { isRefusal, readForm, readJsonBody, readMultipartForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
-import { BAD_REQUEST, PAGE_NOT_FOUND } from "~/utils/messages";
+import { BAD_REQUEST, inEnglish, PAGE_NOT_FOUND } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -94,11 +95,14 @@ export function viewForPage<View>(load: (input: ReportViewInput) => Promise<View
   return load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForPage);
 }
 
-/** A page's data around the report's view: its history, who looks, and the plain form's page. */
+/** A page's data around the report's view: its history, its checks' findings, who looks, and the plain form's page. */
 async function reportPageData<View extends ReportFrameView>(load: (input: ReportViewInput) => Promise<View>, page: ReportPageRequest) {
   const view = await viewForPage(load, page);
-  const history = view.report.id ? await listReportHistory(view.report.id) : [];
-  return { view, history, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
+  const [history, checks] = await Promise.all([
+    view.report.id ? listReportHistory(view.report.id) : [],
+    loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
+  ]);
+  return { view, history, checks, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
 }
 
 export type ReportPageData<View extends ReportFrameView> = Awaited<ReturnType<typeof reportPageData<View>>>;
@@ -265,7 +269,7 @@ export type SaveOutcome =
       ok: true;
       /** The save's toast: 'Data successfully recorded. Total Rows: n' and its variants. */
       message: { message: string; values?: Record<string, string | number> };
-      /** Extra headers for the redirect (Sales: its FDF warnings). */
+      /** Extra headers for the redirect after the rows are written (Sales: its FDF warnings; PDT: the dates read either way round). */
       headers?: Headers;
     };
 
@@ -293,12 +297,9 @@ export const UPLOAD_MESSAGES = {
   nothingFilled: "The file holds no values to save: nothing was changed. Fill in the rows, then upload it again.",
 } as const;
 
-/** An English message with its values filled in. */
-const english = (message: string, values?: Record<string, string>) => message.replace(/{{(\w+)}}/g, (field, name: string) => values?.[name] ?? field);
-
 /** An invalid row of an uploaded sheet, by its sheet row: the labels of its invalid columns, with what each cell holds. */
 export function sheetRowProblem(sheet: string, row: number, problem: Pick<RowProblem, "columns" | "keys" | "entered">): UploadProblem {
-  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: invalidCellsText(problem, english) }, sheet, row, columns: problem.columns };
+  return { message: UPLOAD_MESSAGES.row, values: { sheet, row, columns: invalidCellsText(problem, inEnglish) }, sheet, row, columns: problem.columns };
 }
 
 export interface ReportRoutePlugin<Posted extends PostedRowsBase> {
@@ -502,7 +503,7 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
       }
       case "submit": {
         const saved = await plugin.save({ ...saveRequest, posted: post.posted, action: "submit", comment });
-        return saved.ok ? success({ message: REPORT_ROUTE_MESSAGES.submitted }) : problems(saved);
+        return saved.ok ? success({ message: REPORT_ROUTE_MESSAGES.submitted }, saved.headers) : problems(saved);
       }
       case "submit-empty":
         await plugin.save({ ...saveRequest, posted: plugin.emptyPosted(), action: "submit", nothingToReport: true, comment });
@@ -514,10 +515,9 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
         // rejection leaves them unsaved (the page can still save them).
         if (post.posted) {
           const saved = await plugin.save({ ...saveRequest, posted: post.posted, action: post.intent, comment });
-          if (!saved.ok) return problems(saved);
-        } else {
-          await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: post.intent, comment, requestId });
+          return saved.ok ? success({ message: decisionMessage(post.intent) }, saved.headers) : problems(saved);
         }
+        await decideReport({ actor, partnerId, quarterId, type: plugin.type, action: post.intent, comment, requestId });
         return success({ message: decisionMessage(post.intent) });
       }
       default:

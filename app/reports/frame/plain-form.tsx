@@ -28,10 +28,10 @@ export function formPage<Row>(state: PlainFormState, rows: readonly Row[], table
   };
 }
 
-/** A row of the plain form's table: its number as the user sees it (1-based), marked when it holds an invalid cell. */
-export function FormRow({ n, invalid, children }: { n: number; invalid: boolean; children: ReactNode }) {
+/** A row of the plain form's table: its number as the user sees it (1-based), marked when it holds an invalid cell; `anchor` its id for links to it. */
+export function FormRow({ n, invalid, anchor, children }: { n: number; invalid: boolean; anchor?: string; children: ReactNode }) {
   return (
-    <tr data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
+    <tr id={anchor} data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
       {children}
     </tr>
   );

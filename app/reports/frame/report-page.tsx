@@ -18,6 +18,8 @@ import type { PlainFormState } from "./plain-form";
 import { InvalidDataList, ModalDialog } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
+import { ChecksPanel } from "./checks-panel";
+import type { ReportChecks } from "./checks";
 import { DecisionButtons } from "./workflow-toolbar";
 
 type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
@@ -302,6 +304,8 @@ interface ReportPageData {
   viewerRole: ViewerRole;
   history: ReportHistoryEntry[];
   changes: ChangesSinceSubmission | null;
+  /** What the report's checks found in its saved rows (null: the report declares none, or has no rows yet). */
+  checks: ReportChecks | null;
   /** The page of the plain form asked for (`?page=`). */
   page: number;
 }
@@ -314,6 +318,8 @@ export interface ReportTexts {
   problemHeadings: Record<string, string>;
   /** What "Nothing to report this quarter" does to this report. */
   nothingToReportDescription: string;
+  /** A column's label by table and key, for the Checks panel's links (reports that declare checks). */
+  columnLabel?: (table: string, column: string) => string;
 }
 
 /**
@@ -505,6 +511,8 @@ export function ReportPage({
       {isPartner && view.report.status === "Approved" && !view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.approved)}</p> : null}
 
       {notices}
+
+      {data.checks ? <ChecksPanel checks={data.checks} href={screen.href} columnLabel={texts.columnLabel ?? ((_table, column) => column)} /> : null}
 
       {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
 

@@ -6,6 +6,7 @@ import { auditLog, quarters, reportMessages, reports, reportSnapshots, users } f
 import { formatDateTime } from "~/utils/dates";
 import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
+import type { Finding } from "~/reports/frame/checks";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "~/models/audit.server";
@@ -20,6 +21,16 @@ export interface ReportDeclaration {
   rowTable: PgTable & { id: PgColumn; reportId: PgColumn };
   /** How many checks still hold up an approval or a rejection (Sales: product verifications pending); none when left out. */
   decisionBlockers?(executor: Pick<typeof db, "select">, reportId: number): Promise<number>;
+  /** What the report's checks find in its saved rows (app/reports/frame/checks.ts); none when left out. */
+  checks?(input: ReportChecksInput): Promise<Finding[]>;
+}
+
+/** A saved report to check, and whether the findings may use other partners' figures (administrators and staff only). */
+export interface ReportChecksInput {
+  reportId: number;
+  partnerId: number;
+  quarterId: number;
+  withPeers: boolean;
 }
 
 export interface ReportKey {

@@ -32,6 +32,9 @@ export function pdtFieldName(index: number, key: PdtFormKey): string {
   return `pdt[${index}][${key}]`;
 }
 
+/** A plain-form field name read back: the row's position and the key. */
+export const PDT_FIELD_PATTERN = /^pdt\[(\d{1,7})\]\[([A-Za-z]+)\]$/;
+
 /** A date the plain form's last save read from an M/D/YYYY that could be meant either way round: the row's position and the column. */
 export interface PdtDateReading {
   index: number;

@@ -1,9 +1,9 @@
-import { useCallback, useMemo, useState, type FocusEvent } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent } from "react";
 import type { Column, RenderEditCellProps } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { PdtGridRow, PdtReportView } from "~/reports/pdt/model.server";
-import { SAVE_CHANGES_FIRST, type RowProblem } from "~/reports/frame/contract";
-import { PDT_EMPTY, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
+import { enteredValues, SAVE_CHANGES_FIRST, type RowProblem } from "~/reports/frame/contract";
+import { PDT_EMPTY, PDT_FIELD_PATTERN, PDT_TABLE, pdtFieldName } from "~/reports/pdt/contract";
 import {
   isAmbiguousPdtDate,
   namedPdtDate,
@@ -17,8 +17,18 @@ import {
 } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import type { ReportScreen } from "~/reports/frame/report-page";
-import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
-import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
+import { EditorShell, focusedBeforeHydration, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
+import {
+  CellEditor,
+  cellOf,
+  CellValue,
+  nextRowKey,
+  ReportGrid,
+  SelectCellEditor,
+  useCellRules,
+  type EditableRow,
+  type ReportGridHandle,
+} from "~/reports/frame/editable-grid";
 import { DatePicker, usePdtDateText } from "./pdt-date";
 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
@@ -127,6 +137,10 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
   const readOnly = !view.canEditRows;
   const loaded = useMemo(() => view.rows.map(gridRow), [view.rows]);
   const [rows, setRowsState] = useState<EditableRow[]>(() => (readOnly ? loaded : withTypedCells(loaded)));
+  // The plain form's field being typed in as the grid took over: the typing carries on in its cell.
+  const [typingIn] = useState(() => (readOnly ? null : focusedBeforeHydration("pdt")));
+  const carriedOn = useRef(false);
+  const gridRef = useRef<ReportGridHandle>(null);
   const byKey = useMemo(() => new Map(view.rows.map((row) => [`${row.productId}:${row.stageId}`, row])), [view.rows]);
   const earlierQuarters = useMemo(
     () =>
@@ -170,7 +184,13 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
     const found: RowProblem[] = [];
     rows.forEach((row, index) => {
       const invalid = [...invalidCells(row)] as PdtColumnKey[];
-      if (invalid.length) found.push({ rowNumber: index + 1, keys: invalid, columns: invalid.map((key) => PDT_COLUMN_LABELS[key]) });
+      if (invalid.length)
+        found.push({
+          rowNumber: index + 1,
+          keys: invalid,
+          columns: invalid.map((key) => PDT_COLUMN_LABELS[key]),
+          entered: enteredValues(invalid, (key) => cellOf(row, key)),
+        });
     });
     return found.length ? { problems: { [PDT_TABLE]: found } } : { payload: { rows: changed } };
   };
@@ -255,6 +275,13 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
     ];
   }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules, dateText, locale, view.quarter.name]);
 
+  useLayoutEffect(() => {
+    const field = typingIn && PDT_FIELD_PATTERN.exec(typingIn.name);
+    if (!field || carriedOn.current) return;
+    carriedOn.current = true;
+    gridRef.current?.continueTyping({ rowIdx: Number(field[1]), idx: columns.findIndex((column) => column.key === field[2]) }, typingIn.caret);
+  }, [typingIn, columns]);
+
   return (
     <EditorShell
       screen={screen}
@@ -264,6 +291,7 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
       checkedChanges={checkedChanges}
     >
       <ReportGrid
+        ref={gridRef}
         testId="report-grid-PDT"
         rules={rules.element}
         aria-label={t("Development Timeline")}

@@ -24,7 +24,7 @@ import {
   type SalesRowInput,
 } from "~/reports/sales/rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportWorkflowCalls } from "~/reports/frame/api.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportChecksCalls, reportMeta, reportWorkflowCalls } from "~/reports/frame/api.server";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
 
 const TAG = REPORT_REGISTRY.sales.labels.title;
@@ -347,4 +347,5 @@ export const SALES_CALLS: ApiCall[] = [
     summary: "Submits the caller's report of the open quarter to the administrators, with a comment.",
     example: { message: "Q4 sales as agreed.", version: 4 },
   }),
+  ...reportChecksCalls("sales"),
 ];

@@ -1,9 +1,11 @@
 import { salesRows } from "~/db/schema";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { salesFindings } from "./checks.server";
 import { pendingVerificationCount } from "./pending-verifications.server";
 
 /** The Sales Report as the workflow knows it. */
 export const salesDeclaration: ReportDeclaration = {
   rowTable: salesRows,
   decisionBlockers: pendingVerificationCount,
+  checks: salesFindings,
 };

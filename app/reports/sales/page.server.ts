@@ -5,8 +5,8 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
-import { verificationFormProblems } from "~/reports/sales/product-verification-rules";
 import { listReportHistory } from "~/reports/frame/workflow.server";
+import { loadReportChecks } from "~/reports/frame/checks.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
 import {
   changesSinceLastSubmission,
@@ -69,11 +69,16 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [history, changes] = reportId ? await Promise.all([listReportHistory(reportId), changesSinceLastSubmission(reportId)]) : [[], null];
+  const [history, changes, checks] = await Promise.all([
+    reportId ? listReportHistory(reportId) : [],
+    reportId ? changesSinceLastSubmission(reportId) : null,
+    loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
+  ]);
   const body = {
     view: { ...view, rows: packSalesRows(view.rows) },
     history,
     changes,
+    checks,
     viewerRole: viewer.role,
     tab: parseTab(url.searchParams.get("tab")),
     page: parsePage(url.searchParams.get("page")),
@@ -283,8 +288,6 @@ async function handleVerification({ actor, partnerId, context, request }: Report
   }
   const verificationId = parseId(fields.verificationId) ?? 0;
   if ((await verificationPartnerId(verificationId)) !== partnerId) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-  const problems = verificationFormProblems(fields);
-  if (Object.keys(problems).length) return reply({ kind: "verification-errors", intent, verificationId, errors: problems }, 400);
   try {
     const result = await decideProductVerification({
       actor,

@@ -16,7 +16,7 @@ import type { AuthUser } from "~/models/user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { PRODUCT_NAME_MAX } from "~/schemas/product";
-import { isProjectStatus, VERIFICATION_MESSAGES } from "~/reports/sales/product-verification-rules";
+import { verificationFormProblems, VERIFICATION_MESSAGES } from "~/reports/sales/product-verification-rules";
 
 type Reader = Pick<typeof db, "select">;
 
@@ -280,7 +280,7 @@ interface DecideProductVerificationInput {
   mapToProductId?: number | null;
   /** ...or to the product of this name: an existing one of the category, else a new one (therapy area required). */
   newProduct?: { name?: string | null; therapyArea?: string | null } | null;
-  /** The partner's project status of the product; default: unchanged for a product it has, PLANNED for a new assignment. */
+  /** The partner's project status of the product: required to approve. */
   projectStatus?: string | null;
   requestId?: string | null;
 }
@@ -299,16 +299,15 @@ class FieldRefusal extends Error {
 export async function decideProductVerification(input: DecideProductVerificationInput): Promise<DecideProductVerificationResult> {
   const { actor, verificationId, decision } = input;
   if (actor.role !== "ADMIN") throw new WorkflowError(NOT_AUTHORIZED, 403);
-  if (decision !== "approve" && decision !== "reject") return { ok: false, errors: { decision: [VERIFICATION_MESSAGES.decision] } };
+  const projectStatus = input.projectStatus || null;
+  const errors: Record<string, string[]> = verificationFormProblems({ decision, projectStatus });
+  if (errors.decision) return { ok: false, errors };
   if (!Number.isSafeInteger(verificationId) || verificationId <= 0) throw new WorkflowError(VERIFICATION_MESSAGES.notFound, 404);
 
-  const errors: Record<string, string[]> = {};
-  const projectStatus = input.projectStatus == null || input.projectStatus === "" ? null : input.projectStatus;
   const mapTo = input.mapToProductId ?? null;
   const newName = input.newProduct?.name?.trim() ?? "";
   const therapyArea = input.newProduct?.therapyArea?.trim() ?? "";
   if (decision === "approve") {
-    if (projectStatus !== null && !isProjectStatus(projectStatus)) errors.projectStatus = [VERIFICATION_MESSAGES.projectStatus];
     if (mapTo == null && !newName) errors.productName = [VERIFICATION_MESSAGES.productName];
     const nameProblem = mapTo == null ? textProblem(newName, PRODUCT_NAME_MAX) : null;
     if (nameProblem) errors.productName = [nameProblem];
@@ -381,18 +380,14 @@ export async function decideProductVerification(input: DecideProductVerification
         }
       }
 
-      // Assign it to the partner: a new assignment gets the status (default PLANNED); an existing one
-      // is reactivated and keeps its status unless one was chosen.
+      // Assign it to the partner with the chosen status (an existing assignment is reactivated).
+      const chosenStatus = projectStatus as ProjectStatus;
       const [assignment] = await tx
         .insert(partnerProducts)
-        .values({
-          partnerId: verification.partnerId,
-          productId: product.id,
-          projectStatus: (projectStatus as ProjectStatus | null) ?? "PLANNED",
-        })
+        .values({ partnerId: verification.partnerId, productId: product.id, projectStatus: chosenStatus })
         .onConflictDoUpdate({
           target: [partnerProducts.partnerId, partnerProducts.productId],
-          set: projectStatus ? { isActive: true, projectStatus: projectStatus as ProjectStatus } : { isActive: true },
+          set: { isActive: true, projectStatus: chosenStatus },
         })
         .returning({ projectStatus: partnerProducts.projectStatus });
 

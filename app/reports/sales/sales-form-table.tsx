@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
+import { findingRowAnchor } from "~/reports/frame/checks";
 import { datalistIdFor } from "./sales-datalists";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
@@ -102,7 +103,7 @@ export function SalesFormTable({
         const id = typeof row.id === "number" ? row.id : undefined;
         const n = index + 1;
         return (
-          <FormRow key={index} n={n} invalid={Boolean(invalid)}>
+          <FormRow key={index} n={n} invalid={Boolean(invalid)} anchor={findingRowAnchor(kind, n)}>
             <th scope="row">
               {n}
               {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}

@@ -6,6 +6,7 @@ import { ADD_ROWS_MAX, FORM_FIELD_PATTERN, formFieldName, GRID_PADDING_ROWS, typ
 import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, type SalesKind } from "~/reports/sales/rows";
 import type { ReportScreen } from "~/reports/frame/report-page";
 import { EditorShell, focusedBeforeHydration, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
+import { GO_TO_CELL_EVENT, type GoToCell } from "~/reports/frame/checks";
 import { nextRowKey, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
 import { emptyEditableRow, gridColumnIdx, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
 
@@ -131,6 +132,26 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
   useLayoutEffect(() => {
     if (initial.typingIn) gridRef.current?.continueTyping(initial.typingIn.position, initial.typingIn.caret);
   }, [initial]);
+
+  // A finding of the Checks panel: its tab, then its cell, selected once the tab's grid is there.
+  const [goTo, setGoTo] = useState<{ kind: SalesKind; position: { rowIdx: number; idx: number } } | null>(null);
+  useEffect(() => {
+    const onGoTo = (event: Event) => {
+      const { table, row, column } = (event as CustomEvent<GoToCell>).detail;
+      const kind: SalesKind = table === "FDF" ? "FDF" : "API";
+      event.preventDefault();
+      setTab(kind);
+      setGoTo({ kind, position: { rowIdx: row - 1, idx: gridColumnIdx(kind, column) } });
+    };
+    window.addEventListener(GO_TO_CELL_EVENT, onGoTo);
+    return () => window.removeEventListener(GO_TO_CELL_EVENT, onGoTo);
+  }, []);
+  useEffect(() => {
+    if (!goTo || goTo.kind !== tab) return;
+    gridRef.current?.scrollToCell(goTo.position);
+    gridRef.current?.selectCell(goTo.position);
+    setGoTo(null);
+  }, [goTo, tab]);
 
   useEffect(() => {
     if (!added) return;

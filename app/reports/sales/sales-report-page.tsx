@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
-import { SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
+import { columnLabel, SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";
@@ -51,7 +51,12 @@ function useSalesGridEditor(hydrated: boolean): typeof SalesGridEditor | null {
   return hydrated ? loadedEditor : null;
 }
 
-const SALES_TEXTS: ReportTexts = { name: "Sales Report", problemHeadings: VALIDATION_HEADINGS, nothingToReportDescription: NOTHING_TO_REPORT_DESCRIPTION };
+const SALES_TEXTS: ReportTexts = {
+  name: "Sales Report",
+  problemHeadings: VALIDATION_HEADINGS,
+  nothingToReportDescription: NOTHING_TO_REPORT_DESCRIPTION,
+  columnLabel: (table, column) => columnLabel(table === "FDF" ? "FDF" : "API", column),
+};
 
 /** The Sales Report screen in the report frame: API and FDF tabs of the grid editor, or of the plain form. */
 export function SalesReportPage({
