@@ -264,7 +264,16 @@ async function main() {
     [shape.countries, saleCurrencies, skewed],
   );
   await q(`CREATE INDEX ON bpp (partner_id, j); CREATE INDEX ON bpc (partner_id, j); ANALYZE bpp; ANALYZE bpc;`);
-  step(`partners, users, products, partner products and countries`);
+  // Licence terms of every partner product: 3 to 5 %, an API licence for three products in four; per partner, one
+  // country in seven royalty-free and the next outside the territory.
+  await q(
+    `INSERT INTO licence_terms (partner_id, product_id, royalty_rate, api_licensed)
+     SELECT partner_id, product_id, 3 + (n + j) % 3, (n + j) % 4 <> 0 FROM bpp;
+     INSERT INTO licence_country_terms (licence_term_id, country_id, royalty_rate, is_licensed)
+     SELECT lt.id, pc.country_id, CASE WHEN pc.j % 7 = 2 THEN 0 END, pc.j % 7 = 2
+     FROM licence_terms lt JOIN bpc pc ON pc.partner_id = lt.partner_id WHERE pc.j % 7 IN (2, 3);`,
+  );
+  step(`partners, users, products, partner products, licence terms and countries`);
 
   // ------------------------------------------------------------ reports in every state
   const [{ admin_id: adminId }] = await q(`SELECT id AS admin_id FROM users WHERE email = 'admin@bench.example.org'`);

@@ -49,7 +49,20 @@ interface Meta {
   savePartner: { id: number; email: string };
 }
 
-const BENCH_GROUPS = ["dashboard", "consolidated", "sorted", "downloads", "fresh", "save", "verifications", "page", "upload", "signin", "js"] as const;
+const BENCH_GROUPS = [
+  "dashboard",
+  "consolidated",
+  "sorted",
+  "downloads",
+  "fresh",
+  "save",
+  "verifications",
+  "page",
+  "upload",
+  "signin",
+  "js",
+  "checks",
+] as const;
 type BenchGroup = (typeof BENCH_GROUPS)[number];
 
 /** `--only=save,js`: measure some groups of figures (all when absent). */
@@ -209,12 +222,12 @@ const startServer = (databaseUrl: string, logFile: string) =>
 // ---------------------------------------------------------------- measurement loops
 
 /** p50/p95 of `times` requests after 3 to warm up; `before` runs before each measured request, untimed. */
-async function latency(pathname: string, cookie: string, times = REPEAT, before?: () => Promise<unknown>) {
-  for (let i = 0; i < 3; i++) await get(pathname, cookie);
+async function latency(pathname: string, cookie: string, times = REPEAT, before?: () => Promise<unknown>, headers: Record<string, string> = {}) {
+  for (let i = 0; i < 3; i++) await get(pathname, cookie, headers);
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     await before?.();
-    samples.push((await get(pathname, cookie)).ms);
+    samples.push((await get(pathname, cookie, headers)).ms);
   }
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), samples };
 }
@@ -637,6 +650,29 @@ async function benchFreshServer(restartServer: () => Promise<Restarted>, admin: 
     "no target named; the page's own target is p95 < 100 ms (L)",
     "info",
     { pathname: path, firstMs: first, warmP50: warm.p50, warmP95: warm.p95 },
+  );
+}
+
+/** The checks of the largest Sales Report through the API, as an administrator reads them (with the other partners' prices). */
+async function benchChecks(meta: Meta, largest: LargestReport) {
+  const login = await request("/api/login/", {
+    method: "POST",
+    body: JSON.stringify({ email: meta.admin, password: meta.password }),
+    headers: { "Content-Type": "application/json" },
+  });
+  if (login.status !== 200) throw new Error(`API sign-in: ${login.status}`);
+  const token = String(JSON.parse(login.body.toString("utf8")).access);
+  const path = `/api/template/sales/checks/${largest.partnerId}/?quarter=${encodeURIComponent(largest.quarter)}`;
+  console.log(`Checks of the largest report: ${path}`);
+  const { p50, p95 } = await latency(path, "", COLD_REPEAT, undefined, { Authorization: `Bearer ${token}` });
+  const answer = JSON.parse((await get(path, "", { Authorization: `Bearer ${token}` })).body.toString("utf8")) as { total: number };
+  record(
+    "checks",
+    `checks of the largest Sales Report (${largest.rows.toLocaleString("en")} rows, ${answer.total.toLocaleString("en")} findings), administrator`,
+    `p50 ${ms(p50)}, p95 ${ms(p95)} (${COLD_REPEAT} requests)`,
+    "target < 300 ms for 12,000 rows (L)",
+    p95 < 300 ? "ok" : "missed",
+    { pathname: path, p50, p95, rows: largest.rows, findings: answer.total },
   );
 }
 
@@ -1219,6 +1255,7 @@ async function main() {
       upload: () => benchUpload(sql, meta, Number(openQuarterId), restartServer),
       signin: () => benchSignIn(sql, meta),
       js: () => benchJavaScript(meta, admin),
+      checks: () => benchChecks(meta, largest),
     };
     for (const group of only ?? BENCH_GROUPS) await groups[group]();
     record("server", "server RSS", `${mb(startRss)} after start, ${mb(readRss(child.pid!))} at the end`, "context for the download peaks", "info", {

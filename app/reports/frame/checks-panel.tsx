@@ -65,9 +65,8 @@ export function ChecksPanel({
                 return (
                   <li key={`${finding.rule}:${table}:${row}`} data-rule={finding.rule}>
                     <a href={link} onClick={(event) => goTo(event, finding.at)}>
-                      {t("{{table}} row {{n}}, {{column}}", { table, n: row, column: t(columnLabel(table, column)) })}
-                    </a>
-                    {": "}
+                      {t("{{table}} row {{n}}, {{column}}:", { table, n: row, column: t(columnLabel(table, column)) })}
+                    </a>{" "}
                     {t(finding.message, shown(finding))}
                   </li>
                 );

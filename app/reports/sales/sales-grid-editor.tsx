@@ -148,9 +148,13 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
   }, []);
   useEffect(() => {
     if (!goTo || goTo.kind !== tab) return;
-    gridRef.current?.scrollToCell(goTo.position);
-    gridRef.current?.selectCell(goTo.position);
-    setGoTo(null);
+    // After the frame that draws the tab's new grid: a cell selected while it mounts is not kept.
+    const frame = requestAnimationFrame(() => {
+      gridRef.current?.scrollToCell(goTo.position);
+      gridRef.current?.selectCell(goTo.position);
+      setGoTo(null);
+    });
+    return () => cancelAnimationFrame(frame);
   }, [goTo, tab]);
 
   useEffect(() => {
