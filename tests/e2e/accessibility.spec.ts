@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test, type AccountName } from "./support/fixtures";
+import { ACCOUNTS, expect, test, type AccountName } from "./support/fixtures";
 import { linkFrom, startMailbox } from "./support/mailbox";
+import { createPartner, mailTo } from "./support/partners";
 
 /**
  * axe-core (WCAG 2.1 A and AA) on every screen of the portal, in the states a user meets: errors
@@ -60,6 +61,71 @@ async function switchTo(page: Page, signIn: (account: AccountName) => Promise<vo
   await page.context().clearCookies();
   await signIn(account);
 }
+
+/** Signs in as another account without opening a page (the `signIn` fixture waits for React, which a page without JavaScript never gets). */
+async function signInOverHttp(page: Page, account: AccountName) {
+  await page.context().clearCookies();
+  const { email, password } = ACCOUNTS[account];
+  expect((await page.request.post("/login", { form: { email, password }, maxRedirects: 0 })).status()).toBe(302);
+}
+
+/**
+ * A partner of this spec with one API product (thirteen stages, no plan yet) and a password of its
+ * own, made once per worker: its timeline is saved and its grids are refused here, so the demo
+ * partners' reports, which other specs read, stay as they are.
+ */
+const OWN_PARTNER_PRODUCT = "Abacavir API";
+let ownPartner: { email: string; password: string } | null = null;
+
+/** Signs the page in as the partner of this spec (made on first use, by the administrator), over HTTP: nothing is opened. */
+async function signInOwnPartner(page: Page, signIn: (account: AccountName) => Promise<void>) {
+  if (!ownPartner) {
+    await switchTo(page, signIn, "admin");
+    await page.goto("/admin/product-list?category=API");
+    const edit = await page.getByRole("link", { name: `Edit ${OWN_PARTNER_PRODUCT}`, exact: true }).getAttribute("href");
+    const mailbox = await startMailbox();
+    try {
+      const partner = await createPartner(page, "Axe", { "products[0].productId": edit!.split("/").pop()!, "products[0].status": "PLANNED" });
+      const link = linkFrom((await mailTo(mailbox.received, partner.email)).raw);
+      await page.context().clearCookies();
+      await page.goto(new URL(link!).pathname);
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      const password = `axe-pass-${partner.unique}`;
+      await page.getByLabel("Password", { exact: true }).fill(password);
+      await page.getByLabel("Confirm Password").fill(password);
+      await page.getByLabel("Confirm Password").press("Enter");
+      await expect(page).toHaveURL("/login");
+      ownPartner = { email: partner.email, password };
+    } finally {
+      await mailbox.close();
+    }
+  }
+  await page.context().clearCookies();
+  const response = await page.request.post("/login", { form: ownPartner, maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+}
+
+const pdtGrid = (page: Page) => page.getByTestId("report-grid-PDT");
+/** A timeline grid cell by 1-based row number and column position (4: Start Date, 5: End Date of this quarter). */
+const pdtCell = (page: Page, row: number, column: number) =>
+  pdtGrid(page).locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
+const PDT_START = 4;
+const PDT_END = 5;
+
+async function editPdtCell(page: Page, row: number, column: number, text: string) {
+  await pdtCell(page, row, column).dblclick();
+  const editor = pdtGrid(page).locator(".report-grid__editor");
+  await editor.fill(text);
+  await editor.press("Enter");
+  await expect(editor).toHaveCount(0);
+}
+
+/** The plain form's date field of the partner of this spec's product, by column and stage (0-based). */
+const pdtDateField = (page: Page, column: "Start Date" | "End Date", stage: number) =>
+  page
+    .getByTestId("pdt-table")
+    .getByLabel(new RegExp(`^${column}, ${OWN_PARTNER_PRODUCT}, `))
+    .nth(stage);
 
 test("public pages: sign-in (also failed), password reset, set password, 404, API documentation", async ({ page, open }) => {
   const axe = audit(page);
@@ -232,6 +298,146 @@ test("partner screens, the Sales Report's submit dialog with its error, and a pa
   axe.check();
 });
 
+test("the Development Timeline's grid: a date read either way round, the date editor with its calendar open, 'Invalid data!', the plan saved", async ({
+  page,
+  open,
+  signIn,
+}) => {
+  await signInOwnPartner(page, signIn);
+  const axe = audit(page);
+  await open("/partner/development-timeline");
+  await expect(pdtCell(page, 1, 1)).toHaveText(OWN_PARTNER_PRODUCT);
+  await axe.scan("/partner/development-timeline");
+
+  // 05/11 could be 5 November: the cell says how it was read before anything is saved.
+  await editPdtCell(page, 2, PDT_START, "05/11/2026");
+  await expect(pdtCell(page, 2, PDT_START)).toHaveText("read as 11 May 2026");
+  await axe.scan("/partner/development-timeline, 'read as' before saving");
+
+  await pdtCell(page, 2, PDT_END).dblclick();
+  const calendar = pdtGrid(page).getByRole("button", { name: "Choose a date" });
+  await calendar.click();
+  await expect(calendar).toBeFocused();
+  await axe.scan("/partner/development-timeline, the date editor with its calendar open");
+  await pdtGrid(page).locator(".pdt-date-picker__input").fill("2026-11-05");
+  await expect(pdtCell(page, 2, PDT_END)).toHaveText("5 November 2026");
+
+  await editPdtCell(page, 3, PDT_START, "2/30/2026");
+  await expect(pdtCell(page, 3, PDT_START)).toHaveAttribute("aria-invalid", "true");
+  await axe.scan("/partner/development-timeline, invalid cell");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  const invalid = page.getByTestId("invalid-data-dialog");
+  await expect(invalid).toContainText("Row No. 3: Start Date");
+  await axe.scan("/partner/development-timeline, 'Invalid data!'");
+  await invalid.getByRole("button", { name: "Ok" }).click();
+
+  await editPdtCell(page, 3, PDT_START, "");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.locator(".toast")).toContainText("Data recorded successfully!");
+  // The grid names the saved date; the plain form's 'read as' after a save is scanned on the phone.
+  await expect(pdtCell(page, 2, PDT_START)).toHaveText("11 May 2026");
+  await axe.scan("/partner/development-timeline, saved");
+  axe.check();
+});
+
+test("Filing Plans: the country finder and the order 'with a filing first', and the grid's 'Invalid data!'", async ({ page, open, signIn }) => {
+  await signIn("partner1");
+  const axe = audit(page);
+  await open("/partner/filing-plans?country=ken");
+  await expect(page.getByTestId("report-grid-Filing").locator('[role="gridcell"][aria-colindex="1"]')).toHaveText(["Kenya"]);
+  await expect(page.getByTestId("filing-finder-count")).toHaveText(/^Countries shown: 1 of \d{3}$/);
+  await axe.scan("/partner/filing-plans?country=ken");
+  await page.getByLabel("Find a country").fill("atlantis");
+  await expect(page.getByTestId("filing-finder-count")).toHaveText("No country matches “atlantis”.");
+  await axe.scan("/partner/filing-plans, no country matches");
+  await axe.scanPaths(["/partner/filing-plans?order=filed"]);
+  await expect(page.getByLabel("Order", { exact: true })).toHaveValue("filed");
+
+  await signInOwnPartner(page, signIn);
+  await open("/partner/filing-plans");
+  const grid = page.getByTestId("report-grid-Filing");
+  const cell = grid.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2"]');
+  await cell.dblclick();
+  // The list offers only the statuses a cell may hold: a stale one (a quarter since opened) is put in, as a page loaded before the quarter opened would offer it.
+  const editor = grid.locator("select.report-grid__editor");
+  await editor.evaluate((select) => select.append(new Option("Q1 2020", "Q1 2020")));
+  await editor.selectOption("Q1 2020");
+  await expect(cell).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("invalid-data-dialog")).toContainText(`Row No. 1: ${OWN_PARTNER_PRODUCT}`);
+  await axe.scan("/partner/filing-plans, 'Invalid data!'");
+  axe.check();
+});
+
+test("the partner dashboard with a report sent back and what is owed; a report whose toolbar says why its buttons are disabled", async ({
+  page,
+  open,
+  signIn,
+}) => {
+  // partner1 (Acme): the seed's Filing Plan rejected with a comment, its timeline submitted.
+  await signIn("partner1");
+  const axe = audit(page);
+  await expect(page.getByTestId("tile-filing").getByTestId("rejection-filing")).toHaveText("Please check the quantities for the second month.");
+  await expect(page.getByTestId("reports-owed")).toHaveText(/^Reports to submit by \d{2}-\d{2}-\d{4}: [1-3]$/);
+  await axe.scan("/partner/dashboard, a rejected report flagged and the reports owed");
+
+  await open("/partner/development-timeline");
+  await expect(page.getByTestId("report-status")).toContainText("Report Status: Submitted on");
+  await expect(page.getByTestId("unavailable-reasons")).toContainText("not available:");
+  await axe.scan("/partner/development-timeline, submitted: the disabled buttons' reasons");
+
+  await switchTo(page, signIn, "staff");
+  await page.goto("/admin/partner-list");
+  const partnerId = await page.locator("tbody tr").first().getAttribute("data-partner-id");
+  await open(`/admin/development-timeline/${partnerId}`);
+  await expect(page.getByTestId("unavailable-reasons")).toContainText("Staff members can read reports but cannot change them.");
+  await axe.scan("/admin/development-timeline/{id} (staff): the disabled buttons' reasons");
+  axe.check();
+});
+
+test("the administrator's Development Timeline and Filing Plans in Arabic", async ({ page, open, signIn }) => {
+  await signIn("admin");
+  const axe = audit(page);
+  await page.goto("/admin/partner-list");
+  const partnerId = await page
+    .locator("tbody tr", { has: page.getByRole("rowheader", { name: "Acme Generics Ltd", exact: true }) })
+    .getAttribute("data-partner-id");
+  try {
+    await open(`/admin/development-timeline/${partnerId}?lng=ar`);
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await axe.scan("/admin/development-timeline/{id} (ar)");
+    await axe.scanPaths([`/admin/filing-plans/${partnerId}`]);
+  } finally {
+    // The language is remembered per user: back to English for the specs after this one.
+    await page.request.get("/admin/dashboard?lng=en");
+  }
+  axe.check();
+});
+
+test("in the dark theme: the partner dashboard, the timeline's grid with a date read either way round and an invalid cell, the Filing Plans", async ({
+  page,
+  open,
+  signIn,
+}) => {
+  // The theme is kept in a cookie of this browser context alone.
+  await signIn("partner1");
+  const axe = audit(page);
+  await open("/partner/dashboard?theme=dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await axe.scan("/partner/dashboard (dark)");
+  await axe.scanPaths(["/partner/filing-plans?country=ken", "/partner/sales-report"]);
+
+  await signInOwnPartner(page, signIn);
+  await open("/partner/development-timeline?theme=dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await editPdtCell(page, 6, PDT_START, "03/04/2026");
+  await expect(pdtCell(page, 6, PDT_START)).toHaveText("read as 4 March 2026");
+  await editPdtCell(page, 7, PDT_START, "2/30/2026");
+  await expect(pdtCell(page, 7, PDT_START)).toHaveAttribute("aria-invalid", "true");
+  await axe.scan("/partner/development-timeline (dark), 'read as' and an invalid cell");
+  axe.check();
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -269,6 +475,25 @@ test.describe("on a phone", () => {
     await open("/partner/dashboard?lng=en");
     axe.check();
   });
+
+  test("the Development Timeline's cards at 390 px: a date read either way round, before and after Save", async ({ page, open, signIn }) => {
+    await signInOwnPartner(page, signIn);
+    const axe = audit(page);
+    await open("/partner/development-timeline");
+    await expect(page.getByTestId("pdt-table")).toBeVisible();
+    await expect(pdtGrid(page)).toHaveCount(0);
+    await axe.scan("/partner/development-timeline at 390 px");
+    const start = pdtDateField(page, "Start Date", 3);
+    await start.fill("06/12/2026");
+    await expect(start).toHaveAccessibleDescription("read as 12 June 2026");
+    await axe.scan("/partner/development-timeline at 390 px, 'read as' before saving");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.locator(".toast")).toContainText("Data recorded successfully!");
+    await expect(start).toHaveValue("2026-06-12");
+    await expect(start).toHaveAccessibleDescription("read as 12 June 2026");
+    await axe.scan("/partner/development-timeline at 390 px, saved, 'read as' after saving");
+    axe.check();
+  });
 });
 
 test("without JavaScript: the plain report forms and a refused sign-in", async ({ page }) => {
@@ -284,6 +509,40 @@ test("without JavaScript: the plain report forms and a refused sign-in", async (
   await page.request.post("/login", { form: { email: "partner3@example.org", password: "partner-pass-3" }, maxRedirects: 0 });
   await axe.scanPaths(["/partner/sales-report", "/partner/development-timeline", "/partner/filing-plans"]);
   await expect(page.getByTestId("filing-table")).toBeVisible();
+  axe.check();
+});
+
+test("without JavaScript: the timeline's cards at 390 px, the country finder and order, the 'Remind everyone' confirmation", async ({ page, signIn }) => {
+  await signInOwnPartner(page, signIn);
+  await page.route("**/build/**/*.js", (route) => route.abort());
+  const axe = audit(page, { javaScript: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/partner/development-timeline");
+  await expect(page.getByTestId("pdt-table")).toBeVisible();
+  await axe.scan("/partner/development-timeline at 390 px (no JavaScript)");
+  const start = pdtDateField(page, "Start Date", 4);
+  await start.fill("07/08/2026");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.locator(".toast")).toContainText("Data recorded successfully!");
+  await expect(start).toHaveAccessibleDescription("read as 8 July 2026");
+  await axe.scan("/partner/development-timeline at 390 px, saved, 'read as' (no JavaScript)");
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // partner1's (Acme's) plan, which has filings to put first: only read.
+  await signInOverHttp(page, "partner1");
+  await axe.scanPaths(["/partner/filing-plans?country=ken"]);
+  await expect(page.getByTestId("filing-table").locator('tbody th[scope="row"]')).toHaveText(["Kenya"]);
+  await axe.scanPaths(["/partner/filing-plans?order=filed"]);
+  await expect(page.getByLabel("Order", { exact: true })).toHaveValue("filed");
+  await axe.scanPaths(["/partner/filing-plans?country=atlantis"]);
+  await expect(page.getByTestId("filing-table")).toContainText("No country matches “atlantis”.");
+
+  await signInOverHttp(page, "admin");
+  await page.goto("/admin/partner-list");
+  await page.getByRole("link", { name: "Remind everyone who owes a report" }).click();
+  await expect(page).toHaveURL(/\/admin\/partner-list\/remind-everyone/);
+  await expect(page.getByRole("main").getByRole("button", { name: "Ok", exact: true })).toBeVisible();
+  await axe.scan("/admin/partner-list/remind-everyone (no JavaScript)");
   axe.check();
 });
 
