@@ -25,7 +25,13 @@ export function PartnerFormPage({ title, partnerId, ...form }: PartnerFormProps 
   const { t } = useTranslation();
   return (
     <>
-      <PageHeader title={title} />
+      <PageHeader title={title}>
+        {partnerId === undefined ? null : (
+          <Link to={`/admin/licence-terms/${partnerId}`} className="button button--secondary">
+            {t("Licence Terms")}
+          </Link>
+        )}
+      </PageHeader>
       <PartnerForm key={partnerId} id={partnerId === undefined ? "add-partner" : `edit-partner-${partnerId}`} submitLabel={t("Save")} {...form} />
     </>
   );

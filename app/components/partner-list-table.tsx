@@ -132,6 +132,12 @@ function PartnerActions({
 }) {
   const { t } = useTranslation();
   const name = <span className="visually-hidden">{row.companyName}</span>;
+  // Staff reads the terms too.
+  const licenceTerms = (
+    <Link to={`/admin/licence-terms/${row.id}`} className="button button--secondary">
+      {t("Licence Terms")} {name}
+    </Link>
+  );
 
   if (!canEdit) {
     return (
@@ -147,6 +153,7 @@ function PartnerActions({
             {t("Send reminder")} {name}
           </button>
         ) : null}
+        {licenceTerms}
       </>
     );
   }
@@ -197,6 +204,7 @@ function PartnerActions({
           </button>
         </Form>
       )}
+      {licenceTerms}
     </>
   );
 }

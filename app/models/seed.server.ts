@@ -8,6 +8,8 @@ import {
   filingStatuses,
   filingValues,
   formulationTypes,
+  licenceCountryTerms,
+  licenceTerms,
   partnerProducts,
   partners,
   pdtValues,
@@ -251,6 +253,75 @@ function demoSalesRows(
   return rows;
 }
 
+// ---------------------------------------------------------------- demo licence terms
+
+interface DemoLicence {
+  /** The default royalty rate, percent. */
+  rate: string;
+  apiLicensed: boolean;
+  /** Country exceptions by name: another rate, or null (not licensed: outside the territory). */
+  countries?: Record<string, string | null>;
+}
+
+/**
+ * The demo partners' licence terms by product: 5% for some products, 3% or 4% for others,
+ * royalty-free in a few low-income countries, a high-income market or two not licensed, and an API
+ * licence for some products only. The demo Sales rows (DEMO_API_SALES, DEMO_FDF_SALES) agree with
+ * them but for two findings of every quarter: Acme sells Sofosbuvir/Daclatasvir in Nigeria at 5%
+ * where its licence says 4%, and Cedar sells Lopinavir/ritonavir pellets in South Africa, outside
+ * its territory.
+ */
+const DEMO_LICENCES: Record<string, Record<string, DemoLicence>> = {
+  "partner1@example.org": {
+    "Dolutegravir 50 mg": { rate: "5", apiLicensed: true, countries: { Malawi: "0", Mozambique: "0", Brazil: null } },
+    "TLD (Tenofovir/Lamivudine/Dolutegravir)": { rate: "3", apiLicensed: false, countries: { Zimbabwe: "0", "United States": null } },
+    "Sofosbuvir/Daclatasvir": { rate: "4", apiLicensed: false, countries: { Egypt: "2.5" } },
+    "Dolutegravir API": { rate: "5", apiLicensed: true },
+  },
+  "partner2@example.org": {
+    "Daclatasvir 60 mg": { rate: "5", apiLicensed: false, countries: { Ethiopia: "0", Rwanda: "0" } },
+    "Tenofovir Alafenamide 25 mg": { rate: "3", apiLicensed: false, countries: { Uganda: "0", China: null } },
+    "Sofosbuvir API": { rate: "4", apiLicensed: true },
+    "Tenofovir Alafenamide API": { rate: "3", apiLicensed: true },
+  },
+  "partner3@example.org": {
+    "Paediatric Abacavir/Lamivudine/Dolutegravir": { rate: "5", apiLicensed: true, countries: { Malawi: "0", Zambia: "0", "United States": null } },
+    "Lopinavir/ritonavir pellets": { rate: "3", apiLicensed: false, countries: { "South Africa": null, Japan: null } },
+    "Abacavir API": { rate: "4", apiLicensed: true },
+    "Ravidasvir API": { rate: "4", apiLicensed: true },
+  },
+};
+
+async function seedDemoLicences(
+  tx: Executor,
+  partnerId: number,
+  licences: Record<string, DemoLicence>,
+  ids: { product: (name: string) => number; country: (name: string) => number; admin: number },
+) {
+  const named = Object.entries(licences);
+  const terms = await tx
+    .insert(licenceTerms)
+    .values(
+      named.map(([name, licence]) => ({
+        partnerId,
+        productId: ids.product(name),
+        royaltyRate: licence.rate,
+        apiLicensed: licence.apiLicensed,
+        updatedBy: ids.admin,
+      })),
+    )
+    .returning({ id: licenceTerms.id, productId: licenceTerms.productId });
+  const countryRows = named.flatMap(([name, licence]) =>
+    Object.entries(licence.countries ?? {}).map(([country, rate]) => ({
+      licenceTermId: terms.find((term) => term.productId === ids.product(name))!.id,
+      countryId: ids.country(country),
+      royaltyRate: rate,
+      isLicensed: rate !== null,
+    })),
+  );
+  if (countryRows.length) await tx.insert(licenceCountryTerms).values(countryRows);
+}
+
 // ---------------------------------------------------------------- demo PDT and Filing Plans values
 
 const DAY_MS = 86_400_000;
@@ -443,6 +514,7 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
     await tx
       .insert(employees)
       .values(demo.people.map(([firstName, lastName, contactNumber]) => ({ partnerId: partner.id, firstName, lastName, contactNumber })));
+    await seedDemoLicences(tx, partner.id, DEMO_LICENCES[demo.email], { product: productId, country: referenceIds.country, admin: admin.id });
 
     for (const [type, states] of Object.entries(DEMO_REPORT_STATES[demo.email]) as [ReportType, (ReportStatus | null)[]][]) {
       for (const [offset, status] of states.entries()) {

@@ -23,6 +23,7 @@ export function navigationFor(role: Role): NavItem[] {
     return [
       { label: "Dashboard", to: "/partner/dashboard", icon: "dashboard" },
       ...REPORT_TYPES.map((type) => ({ label: REPORT_REGISTRY[type].labels.title, to: REPORT_REGISTRY[type].partnerPath, icon: REPORT_ICONS[type] })),
+      { label: "Licence Terms", to: "/partner/licence-terms", icon: "reports" },
       {
         label: "User Profile",
         icon: "user",

@@ -826,6 +826,41 @@ const VARIANTS: Variant[] = [
     repeatField: "name",
   },
   {
+    module: "/app/routes/_shell.admin.licence-terms.$id.tsx",
+    name: "licence terms",
+    role: "ADMIN",
+    path: (_ctx, params) => `/admin/licence-terms/${encodeURIComponent(params.id)}`,
+    params: (ctx) => ({ id: String(ctx.acme) }),
+    hostileParams: ["id"],
+    base: (ctx) =>
+      formOf({
+        partnerId: String(ctx.acme),
+        "products[0].productId": String(ctx.productId),
+        "products[0].royaltyRate": "5",
+        "products[0].apiLicensed": "on",
+        "products[0].countries[0].countryId": String(ctx.filing.countryId),
+        "products[0].countries[0].royaltyRate": "0.5",
+      }),
+    fields: {
+      partnerId: "id",
+      "products[0].productId": "id",
+      "products[0].royaltyRate": "number?",
+      "products[0].apiLicensed": "checkbox",
+      "products[0].countries[0].countryId": "id",
+      "products[0].countries[0].royaltyRate": "number",
+    },
+    extraCases: (ctx, base) => [
+      {
+        label: "products[1]: a product of another partner",
+        expect: "refuse",
+        form: [...base, entry("products[1].productId", String(ctx.otherProduct.id)), entry("products[1].royaltyRate", "1")],
+      },
+    ],
+    conform: true,
+    sparse: ["products[99999].productId=1", "products[0].countries[5000].countryId=1"],
+    repeatField: "products[0].productId",
+  },
+  {
     module: "/app/routes/_shell.admin.partner-list.tsx",
     name: "deactivate partner",
     role: "ADMIN",
