@@ -24,6 +24,7 @@ import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { db } from "~/db/client.server";
 import { employees, partners, productVerifications, products, salesRows, users } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
+import { getPartnerLicence } from "~/licences/licences.server";
 import { loadFilingPlan } from "~/reports/filing/model.server";
 import { getPartnerFormValues } from "~/models/partner.server";
 import { createPasswordToken } from "~/models/password-token.server";
@@ -351,6 +352,25 @@ async function partnerFormOf(id: number): Promise<Record<string, string>> {
   return form;
 }
 
+/** A partner's Licence Terms form as the browser posts it, the first product's default rate set to `rate`. */
+async function licenceFormOf(id: number, rate?: string): Promise<Record<string, string>> {
+  const licence = (await getPartnerLicence(id))!;
+  const form: Record<string, string> = { partnerId: String(id) };
+  licence.products.forEach((product, index) => {
+    const at = `products[${index}]`;
+    form[`${at}.productId`] = String(product.id);
+    if (!product.terms) return;
+    form[`${at}.royaltyRate`] = index === 0 && rate ? rate : product.terms.royaltyRate;
+    if (product.terms.apiLicensed) form[`${at}.apiLicensed`] = "on";
+    product.terms.countries.forEach((row, rowIndex) => {
+      form[`${at}.countries[${rowIndex}].countryId`] = String(row.countryId);
+      if (row.royaltyRate !== null) form[`${at}.countries[${rowIndex}].royaltyRate`] = row.royaltyRate;
+      if (!row.isLicensed) form[`${at}.countries[${rowIndex}].notLicensed`] = "on";
+    });
+  });
+  return form;
+}
+
 // ---------------------------------------------------------------- the pages
 
 const PAGE_MATRIX: Record<string, RouteEntry> = {
@@ -470,6 +490,24 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
             payload: JSON.stringify({ cells: { [ctx.acme.filing.countryId]: { [ctx.borealis.filing.productId]: "Filed" } } }),
           }),
         })),
+      ],
+    ),
+  },
+  "routes/_shell.admin.licence-terms.$id": {
+    loader: adminPage((_ctx, t) => `/admin/licence-terms/${t.partner.id}`),
+    action: adminChange(
+      async (_ctx, t) => ({ path: `/admin/licence-terms/${t.partner.id}`, form: await licenceFormOf(t.partner.id, "4.5") }),
+      [
+        redirectTo("/admin/licence-terms/{acme}"),
+        {
+          label: "a Borealis product on Acme's terms",
+          probe: async (ctx) => ({
+            path: `/admin/licence-terms/${ctx.acme.id}`,
+            form: { ...(await licenceFormOf(ctx.acme.id)), "products[4].productId": String(ctx.borealis.filing.productId), "products[4].royaltyRate": "1" },
+          }),
+          status: 400,
+          unchanged: true,
+        },
       ],
     ),
   },
@@ -640,6 +678,9 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       staff: FORBIDDEN,
       admin: FORBIDDEN,
     },
+  },
+  "routes/_shell.partner.licence-terms": {
+    loader: partnerPage("/partner/licence-terms", (answer, ctx) => expect((answer as PageAnswer).data.partner.id).toBe(ctx.acme.id)),
   },
   "routes/_shell.partner.profile": {
     loader: partnerPage("/partner/profile", (answer, ctx) => expect((answer as PageAnswer).data.profile.companyName).toBe(ctx.acme.name)),
@@ -1220,6 +1261,37 @@ const API_MATRIX: Record<string, MethodEntry> = {
     OK,
   ),
   "GET /country_list/": apiEveryRole(() => ({ path: "/country_list/" })),
+  // A partner reads its own terms only.
+  "GET /licence_terms/{partnerId}": {
+    probe: (_ctx, t) => ({ path: `/licence_terms/${t.partner.id}` }),
+    anonymous: UNAUTHORIZED,
+    partner: ok(200, { check: (answer, ctx) => expect((answer as ApiAnswer).body.partner_id).toBe(ctx.acme.id) }),
+    otherPartner: API_FORBIDDEN,
+    staff: OK,
+    admin: OK,
+  },
+  // PUT takes the terms back as GET answers them.
+  "PUT /licence_terms/{partnerId}": apiAdminChange(
+    async (ctx, t) => {
+      const terms = await readAsAdmin(ctx, `/licence_terms/${t.partner.id}`);
+      return {
+        path: `/licence_terms/${t.partner.id}`,
+        json: { ...terms, products: [{ ...terms.products[0], royalty_rate: "4.5" }, ...terms.products.slice(1)] },
+      };
+    },
+    [
+      OK,
+      {
+        label: "a Borealis product in Acme's terms",
+        probe: async (ctx) => {
+          const terms = await readAsAdmin(ctx, `/licence_terms/${ctx.acme.id}`);
+          const borealisProduct = { product_id: ctx.borealis.filing.productId, royalty_rate: "1", api_licensed: false, countries: [] };
+          return { path: `/licence_terms/${ctx.acme.id}`, json: { ...terms, products: [...terms.products, borealisProduct] } };
+        },
+        ...INVALID,
+      },
+    ],
+  ),
   "GET /partner/dashboard/": {
     probe: (ctx, t) => ({ path: "/partner/dashboard/", query: t.actor === "otherPartner" ? { partner_id: String(ctx.borealis.id) } : undefined }),
     anonymous: UNAUTHORIZED,
@@ -1235,6 +1307,20 @@ const API_MATRIX: Record<string, MethodEntry> = {
   ...templateCalls("pdt", { submit: CONFLICT(WORKFLOW_REFUSALS.alreadySubmitted), decide: OK }),
   ...templateCalls("filing", { submit: OK, decide: CONFLICT(WORKFLOW_REFUSALS.notSubmitted) }),
   ...templateCalls("sales", { submit: OK, decide: CONFLICT(WORKFLOW_REFUSALS.notSubmitted) }),
+  // The Sales Report's checks: the partner's own (without peer figures), a partner's for the administrators.
+  "GET /template/sales/checks/": {
+    probe: () => ({ path: "/template/sales/checks/" }),
+    anonymous: UNAUTHORIZED,
+    partner: OK,
+    otherPartner: {
+      label: "partner_id of Borealis in the query",
+      probe: (ctx) => ({ path: "/template/sales/checks/", query: { partner_id: String(ctx.borealis.id) } }),
+      ...INVALID,
+    },
+    staff: API_FORBIDDEN,
+    admin: API_FORBIDDEN,
+  },
+  "GET /template/sales/checks/{partnerId}/": apiAdminRead((_ctx, t) => ({ path: `/template/sales/checks/${t.partner.id}/` })),
 
   // Consolidated reports: reads made with POST.
   "POST /report/pdt/": apiAdminQuery(() => ({ path: "/report/pdt/", json: { page_number: 1 } })),

@@ -38,7 +38,7 @@ const MAY_SELL: readonly string[] = ["Filed", "Registered"];
 const PEERS_FOR_PRODUCT_MEDIAN = 2;
 const PEERS_FOR_COUNTRY_MEDIAN = 3;
 
-export const SALES_CHECK_MESSAGES = {
+const SALES_CHECK_MESSAGES = {
   royaltyRate: "Royalty {{entered}}% — the licence sets {{expected}}% for {{country}}.",
   royaltyDue: "Royalty Due {{entered}} — {{expected}} at the licence's {{rate}}% of the net value {{net}}.",
   territory: "{{country}} is outside the licence territory of {{product}}.",

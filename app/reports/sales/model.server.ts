@@ -30,7 +30,8 @@ import {
 import type { SalesGridRows } from "~/reports/sales/contract";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
-import { dropUnusedVerifications, partnerActiveProducts, resolveProductNames, type PartnerProductName } from "./product-verification.server";
+import type { ProductCategory } from "~/schemas/product";
+import { dropUnusedVerifications, partnerActiveProductsQuery, resolveProductNames, type PartnerProductName } from "./product-verification.server";
 import {
   assertMayAccess,
   saveTarget,
@@ -64,10 +65,16 @@ interface ReferenceData {
 
 const key = (name: string) => name.normalize("NFC").trim().toLowerCase();
 
-/** The three lists a Sales Report's cells choose from, in one statement: [id, name] pairs in the grid's order, and currencies with their rates as text. */
-async function loadSalesLists() {
+/**
+ * The lists a Sales Report's cells choose from, in one statement: [id, name] pairs in the grid's
+ * order, currencies with their rates as text, and the partner's active products by name.
+ */
+async function loadSalesLists(partnerId: number) {
   const [lists] = await db
     .select({
+      products: sql<
+        [number, string, ProductCategory][]
+      >`(select coalesce(json_agg(json_build_array(active.id, active.name, active.category) order by lower(active.name), active.id), '[]') from (${partnerActiveProductsQuery(partnerId)}) as active)`,
       countries: sql<
         [number, string][]
       >`(select coalesce(json_agg(json_build_array(${countries.id}, ${countries.name}) order by ${countries.name}), '[]') from ${countries})`,
@@ -83,7 +90,8 @@ async function loadSalesLists() {
 }
 
 async function loadReferenceData(partnerId: number): Promise<ReferenceData> {
-  const [lists, productRows] = await Promise.all([loadSalesLists(), partnerActiveProducts(partnerId)]);
+  const lists = await loadSalesLists(partnerId);
+  const productRows: PartnerProductName[] = lists.products.map(([id, name, category]) => ({ id, name, category }));
   const countryRows = lists.countries.map(([id, name]) => ({ id, name }));
   const formulationRows = lists.formulationTypes.map(([id, name]) => ({ id, name }));
   const currencyRows = lists.currencies.map(([code, usdRate]) => ({ code, usdRate }));

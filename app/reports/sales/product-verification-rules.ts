@@ -18,7 +18,7 @@ export const VERIFICATION_MESSAGES = {
   rejected: "Product rejected.",
 } as const;
 
-export const isProjectStatus = (value: unknown): value is ProjectStatus => typeof value === "string" && (PROJECT_STATUSES as readonly string[]).includes(value);
+const isProjectStatus = (value: unknown): value is ProjectStatus => typeof value === "string" && (PROJECT_STATUSES as readonly string[]).includes(value);
 
 /** The form's errors by field: a decision is needed, and approving needs a product status (a rejection does not). */
 export function verificationFormProblems({ decision, projectStatus }: { decision: string | null; projectStatus: string | null }): Record<string, string[]> {

@@ -28,14 +28,18 @@ export interface PartnerProductName {
   category: ProductCategory;
 }
 
-/** The partner's active products (active assignment of an active product), by name. */
-export async function partnerActiveProducts(partnerId: number, executor: Reader = db): Promise<PartnerProductName[]> {
+/** The partner's active products (active assignment of an active product), by name: a query, also read inside other statements. */
+export function partnerActiveProductsQuery(partnerId: number, executor: Reader = db) {
   return executor
     .select({ id: products.id, name: products.name, category: products.category })
     .from(partnerProducts)
     .innerJoin(products, eq(products.id, partnerProducts.productId))
     .where(and(eq(partnerProducts.partnerId, partnerId), eq(partnerProducts.isActive, true), eq(products.isActive, true)))
     .orderBy(asc(sql`lower(${products.name})`), asc(products.id));
+}
+
+export async function partnerActiveProducts(partnerId: number, executor: Reader = db): Promise<PartnerProductName[]> {
+  return partnerActiveProductsQuery(partnerId, executor);
 }
 
 const lower = (name: string) => name.normalize("NFC").trim().toLowerCase();
