@@ -38,8 +38,12 @@ export async function purgeExpired() {
  */
 export async function startWorker(): Promise<() => Promise<void>> {
   const boss = await openJobQueue({ maintain: true });
-  await boss.work<JobData["mail-delivery"]>("mail-delivery", { pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
+  // Known once work() answers; a job may run before it does.
+  let mailWorker: string | null = null;
+  mailWorker = await boss.work<JobData["mail-delivery"]>("mail-delivery", { pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
     await deliverMail(job.data.mailId, { finalAttempt: job.retryCount >= job.retryLimit });
+    // A mail was waiting: the next is fetched at once, not a polling interval later (reminding everyone queues one per partner).
+    if (mailWorker) boss.notifyWorker(mailWorker);
   });
   await boss.work("scheduled-reminders", { pollingIntervalSeconds: 5 }, async () => {
     await runScheduledReminders();

@@ -45,7 +45,7 @@ export function downloadFileName(name: DownloadName): string {
 }
 
 /** The file's name in ASCII only (the plain `filename` of Content-Disposition). */
-function asciiDownloadFileName(name: DownloadName): string {
+export function asciiDownloadFileName(name: DownloadName): string {
   return fileName(name, asciiPart);
 }
 

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { createPartner } from "./support/partners";
@@ -15,6 +16,17 @@ const FINDING = "FDF row 1, Applicable Currency Exchange Rate to USD: Exchange r
 let reportPath = "";
 
 const panel = (page: Page) => page.getByTestId("checks-panel");
+
+/** Downloads the royalty statement's CSV from the page and compares its lines after the header. */
+async function expectStatementCsv(page: Page, lines: string[]) {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("royalty-statement").getByRole("link", { name: "Download CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^royalty-statement_Zz-Checks-\d+_\d{4}-Q[1-4]\.csv$/);
+  const text = fs.readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
+  expect(text.trim().split(/\r?\n/).slice(1)).toEqual(lines);
+}
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -59,6 +71,12 @@ test.describe("without JavaScript", () => {
     await expect(page.locator("#row-fdf-1")).toBeInViewport();
     await expect(page.locator("#row-fdf-1").getByLabel("Applicable Currency Exchange Rate to USD, row 1", { exact: true })).toHaveValue("2");
 
+    // The administrators' royalty statement: the partner has no licence terms, so nothing is expected.
+    const statement = page.getByTestId("royalty-statement");
+    await expect(statement.locator("tbody tr")).toHaveText([/^Dolutegravir 50 mg\s*Kenya\s*2,000\s*100\s*—\s*—\s*—$/]);
+    await expect(statement.locator("tfoot tr")).toHaveText(/^Total\s*2,000\s*100\s*—\s*—$/);
+    await expectStatementCsv(page, ["Dolutegravir 50 mg,Kenya,2000,100,,,", "Total,,2000,100,,,"]);
+
     await open(`${reportPath}?lng=fr`);
     await panel(page).locator("summary").click();
     await expect(panel(page).getByRole("listitem")).toHaveText([
@@ -68,7 +86,11 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("with JavaScript the finding's link opens the FDF tab and selects the cell in the grid", async ({ page, open, signIn }) => {
+test("with JavaScript the finding's link opens the FDF tab and selects the cell in the grid; the royalty statement downloads", async ({
+  page,
+  open,
+  signIn,
+}) => {
   expect(reportPath, "the test before made the partner's report").not.toBe("");
   await signIn("admin");
   await open(reportPath);
@@ -81,4 +103,5 @@ test("with JavaScript the finding's link opens the FDF tab and selects the cell 
   await expect(selected).toBeFocused();
   // The link did not navigate: the page is where it was.
   await expect(page).toHaveURL(new RegExp(`${reportPath}$`));
+  await expectStatementCsv(page, ["Dolutegravir 50 mg,Kenya,2000,100,,,", "Total,,2000,100,,,"]);
 });

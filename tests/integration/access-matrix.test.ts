@@ -793,6 +793,12 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
   "routes/admin.report.sales-report.xlsx": { loader: adminPage(() => "/admin/report/sales-report/xlsx") },
   "routes/admin.sales-report.$id.template[.]xlsx": { loader: adminPage((_ctx, t) => `/admin/sales-report/${t.partner.id}/template.xlsx`, { check: acmeFile }) },
   "routes/admin.sales-report.$id.xlsx": { loader: adminPage((_ctx, t) => `/admin/sales-report/${t.partner.id}/xlsx`, { check: acmeFile }) },
+  "routes/admin.sales-report.$id.royalty-statement[.]csv": {
+    loader: adminPage((_ctx, t) => `/admin/sales-report/${t.partner.id}/royalty-statement.csv`, { check: acmeFile }),
+  },
+  "routes/admin.sales-report.$id.royalty-statement[.]xlsx": {
+    loader: adminPage((_ctx, t) => `/admin/sales-report/${t.partner.id}/royalty-statement.xlsx`, { check: acmeFile }),
+  },
   "routes/api.$": {
     // The JSON API opens with a bearer token only: a session cookie opens nothing there.
     loader: sameForAll(() => ({ path: "/api/country_list/" }), UNAUTHORIZED),

@@ -110,6 +110,8 @@ const TABLE: Record<string, Entry> = {
   "routes/admin.report.sales-report.xlsx": admin("/admin/report/sales-report/xlsx", keysOf(salesConsolidatedQuery)),
   "routes/admin.sales-report.$id.template[.]xlsx": admin((ctx) => `/admin/sales-report/${ctx.acme}/template.xlsx`, WORKBOOK),
   "routes/admin.sales-report.$id.xlsx": admin((ctx) => `/admin/sales-report/${ctx.acme}/xlsx`, WORKBOOK),
+  "routes/admin.sales-report.$id.royalty-statement[.]csv": admin((ctx) => `/admin/sales-report/${ctx.acme}/royalty-statement.csv`, WORKBOOK),
+  "routes/admin.sales-report.$id.royalty-statement[.]xlsx": admin((ctx) => `/admin/sales-report/${ctx.acme}/royalty-statement.xlsx`, WORKBOOK),
   // The JSON API refuses these itself (tests/integration/hostile-api.test.ts); without a token it reads no query.
   "routes/api.$": anonymous("/api/country_list/"),
   "routes/api.docs": anonymous("/api/docs"),

@@ -24,9 +24,13 @@ import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { FINDINGS_LISTED_PER_RULE } from "~/reports/frame/checks";
 import { loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
+import { loader as statementCsvLoader } from "~/routes/admin.sales-report.$id.royalty-statement[.]csv";
+import { loader as statementXlsxLoader } from "~/routes/admin.sales-report.$id.royalty-statement[.]xlsx";
+import { royaltyStatement } from "~/reports/sales/royalty-statement.server";
+import ExcelJS from "exceljs";
 import { loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
 import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
-import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 
 const DTG = "Dolutegravir 50 mg";
 const DTG_API = "Dolutegravir API";
@@ -295,5 +299,71 @@ describe("GET /template/sales/checks/", () => {
     );
     expectRefused("GET", "/template/sales/checks/", await callApi("GET", "/template/sales/checks/", { token: demo.admin }), 403);
     expectRefused("GET", "/template/sales/checks/{partnerId}/", await callApi("GET", "/template/sales/checks/999999/", { token: demo.admin }), 404);
+  });
+});
+
+describe("the royalty statement", () => {
+  /*
+   * Acme's FDF rows by product and country (net value 1000 each):
+   *   Brazil  reported 40,                 licence 5% (default): expected 50, difference −10
+   *   India   reported 50,                 outside the territory: no rate, nothing expected
+   *   Kenya   reported 30 + 30.01 + 30.02, licence 3% (Kenya):  expected 3 × 30, difference 0.03
+   * Total: net 5000, reported 180.03, expected 140, difference −9.97 (over the lines with a rate).
+   */
+  const EXPECTED = {
+    lines: [
+      { product: DTG, country: "Brazil", netValue: "1000", reported: "40", rate: "5", expected: "50", difference: "-10" },
+      { product: DTG, country: "India", netValue: "1000", reported: "50", rate: null, expected: null, difference: null },
+      { product: DTG, country: "Kenya", netValue: "3000", reported: "90.03", rate: "3", expected: "90", difference: "0.03" },
+    ],
+    totals: { netValue: "5000", reported: "180.03", expected: "140", difference: "-9.97" },
+  };
+
+  it("reported against the licence by product and country, with the differences and the total, worked out by hand", async () => {
+    expect(await royaltyStatement(acmeReport, ids.acme)).toEqual(EXPECTED);
+    const admin = await runRoute(adminSalesLoader, buildRequest(`/admin/sales-report/${ids.acme}`, { cookie: await sessionCookieFor("staff@example.org") }), {
+      params: { id: String(ids.acme) },
+    });
+    expect(admin.data.royaltyStatement).toEqual(EXPECTED);
+    const partner = await runRoute(partnerSalesLoader, buildRequest("/partner/sales-report", { cookie: await sessionCookieFor("partner1@example.org") }));
+    expect(partner.data.royaltyStatement).toBeNull();
+  });
+
+  const download = async (loader: typeof statementCsvLoader, file: string, email: string) => {
+    const request = buildRequest(`/admin/sales-report/${ids.acme}/${file}`, { cookie: await sessionCookieFor(email) });
+    return loader({ request, params: { id: String(ids.acme) }, context: testContext() });
+  };
+
+  it("downloads as CSV and Excel for ADMIN and STAFF, the lines then the total; a partner is refused", async () => {
+    for (const email of ["admin@example.org", "staff@example.org"]) {
+      const csv = await download(statementCsvLoader, "royalty-statement.csv", email);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("Content-Disposition")).toMatch(/^attachment; filename="royalty-statement_Acme-Generics-Ltd_\d{4}-Q[1-4]\.csv"$/);
+      expect(
+        (await csv.text())
+          .replace(/^\uFEFF/, "")
+          .trim()
+          .split(/\r?\n/),
+      ).toEqual([
+        "Product,Country,Total Net Sales Value,Royalty Due (reported),Licence rate (%),Royalty Due (licence),Difference",
+        `${DTG},Brazil,1000,40,5,50,-10`,
+        `${DTG},India,1000,50,,,`,
+        `${DTG},Kenya,3000,90.03,3,90,0.03`,
+        "Total,,5000,180.03,,140,-9.97",
+      ]);
+    }
+    const xlsx = await download(statementXlsxLoader, "royalty-statement.xlsx", "admin@example.org");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);
+    const sheet = workbook.getWorksheet("Royalty Statement")!;
+    expect(sheet.getRow(4).values).toEqual([undefined, DTG, "Kenya", 3000, 90.03, 3, 90, 0.03]);
+    expect(sheet.getRow(5).values).toEqual([undefined, "Total", undefined, 5000, 180.03, undefined, 140, -9.97]);
+
+    const refused = await runRoute(
+      statementCsvLoader,
+      buildRequest(`/admin/sales-report/${ids.acme}/royalty-statement.csv`, { cookie: await sessionCookieFor("partner1@example.org") }),
+      { params: { id: String(ids.acme) } },
+    );
+    expect(refused).toMatchObject({ status: 403, data: { message: "YOU ARE NOT AUTHORIZED TO USE THE PAGE" } });
   });
 });

@@ -81,7 +81,7 @@ export function parsePage(value: string | null): number {
 }
 
 /** The quarter the page's link names (`?quarter=Q3 2026`), or none: the open quarter. */
-const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
+export const quarterParam = (url: URL) => queryText(url.searchParams.get("quarter"));
 
 /** Who asks for a report's page or workbook, and whose report it is. */
 export interface ReportPageRequest {

@@ -7,6 +7,9 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
 import { listReportHistory } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
+import { loadReportFrame } from "~/reports/frame/screen.server";
+import type { DownloadFormat } from "~/reports/consolidated/download.server";
+import { royaltyStatement, royaltyStatementDownload } from "./royalty-statement.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
 import {
   changesSinceLastSubmission,
@@ -33,6 +36,8 @@ import {
   pageUrl,
   parsePage,
   parsePayload,
+  quarterParam,
+  rethrowForDownload,
   refusal,
   reply,
   REPORT_ROUTE_MESSAGES,
@@ -69,16 +74,19 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [history, changes, checks] = await Promise.all([
+  const [history, changes, checks, statement] = await Promise.all([
     reportId ? listReportHistory(reportId) : [],
     reportId ? changesSinceLastSubmission(reportId) : null,
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
+    // The royalty statement is the administrators' (ADMIN and STAFF).
+    reportId && viewer.role !== "PARTNER" ? royaltyStatement(reportId, partnerId) : null,
   ]);
   const body = {
     view: { ...view, rows: packSalesRows(view.rows) },
     history,
     changes,
     checks,
+    royaltyStatement: statement,
     viewerRole: viewer.role,
     tab: parseTab(url.searchParams.get("tab")),
     page: parsePage(url.searchParams.get("page")),
@@ -89,6 +97,15 @@ async function salesReportPage(page: ReportPageRequest) {
 }
 
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
+
+/** A partner's royalty statement in the quarter the link names (`?quarter=`), as CSV or xlsx: for ADMIN and STAFF, whose routes guard it. */
+export async function royaltyStatementFile({ request, viewer, partnerId }: ReportPageRequest, format: DownloadFormat) {
+  const frame = await loadReportFrame({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)), type: "sales" }).catch(rethrowForDownload);
+  const statement = frame.report.id
+    ? await royaltyStatement(frame.report.id, partnerId)
+    : { lines: [], totals: { netValue: "0", reported: "0", expected: null, difference: null } };
+  return royaltyStatementDownload(statement, { partner: frame.partner.companyName, quarter: frame.quarter.name }, format);
+}
 
 /** The report's workbook, or (`template`) its blank template: the same sheets, drop-downs and formats without rows. */
 export const salesWorkbookDownload = workbookDownload(loadSalesReport, salesWorkbookResponse);

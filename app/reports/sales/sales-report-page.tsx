@@ -7,6 +7,8 @@ import { columnLabel, SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";
+import { REPORT_REGISTRY } from "~/reports/frame/registry";
+import { RoyaltyStatementSection } from "./royalty-statement";
 import { SalesDatalists } from "./sales-datalists";
 import { SalesFormTable } from "./sales-form-table";
 import type { SalesGridEditor } from "./sales-grid-editor";
@@ -123,6 +125,14 @@ export function SalesReportPage({
       }
       nothingToReport={savedRows === 0}
     >
+      {data.royaltyStatement ? (
+        <RoyaltyStatementSection
+          statement={data.royaltyStatement}
+          downloadHref={(file) => screen.downloadHref(`${REPORT_REGISTRY.sales.adminPath}/${view.partner.id}/${file}`)}
+          partner={view.partner.companyName}
+          quarter={view.quarter.name}
+        />
+      ) : null}
       <SalesDatalists lists={view.lists} />
     </ReportPage>
   );
