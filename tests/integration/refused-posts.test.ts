@@ -23,6 +23,7 @@ import * as partnerPdt from "~/routes/_shell.partner.development-timeline";
 import * as partnerSales from "~/routes/_shell.partner.sales-report";
 import { REFUSAL_PAGE } from "~/reports/frame/contract";
 import { buildRequest, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
+import { sheetHeaders } from "../support/sales-grid-rows";
 
 const ACME = "partner1@example.org";
 const year = String(new Date().getUTCFullYear());
@@ -63,32 +64,9 @@ async function gridSave(rows: object[]) {
 async function workbookWith(rows: unknown[][]): Promise<Blob> {
   const workbook = new ExcelJS.Workbook();
   const api = workbook.addWorksheet("API");
-  api.addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]);
+  api.addRow(sheetHeaders("API"));
   for (const row of rows) api.addRow(row);
-  workbook
-    .addWorksheet("FDF")
-    .addRow([
-      "Year",
-      "Month",
-      "Country",
-      "Purchaser",
-      "Product",
-      "Strength",
-      "Formulation Type",
-      "Pack Size",
-      "Quantity",
-      "Currency",
-      "Gross Sale Price (per pack) (Local Currency)",
-      "Applicable Currency Exchange Rate to USD",
-      "Gross Sale Price (per pack) (USD)",
-      "Total Gross Sales Value (USD)",
-      "Deductable Expenses (USD)",
-      "Total Net Sales Value",
-      "Royalty %",
-      "Royalty Due",
-      "Procurement Agency End-Country",
-      "Comments",
-    ]);
+  workbook.addWorksheet("FDF").addRow(sheetHeaders("FDF"));
   return new Blob([await workbook.xlsx.writeBuffer()]);
 }
 

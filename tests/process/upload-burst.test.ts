@@ -13,7 +13,7 @@ import ExcelJS from "exceljs";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./support/portal-http";
-import { apiGridRow, fdfGridRow } from "../support/sales-grid-rows";
+import { apiGridRow, fdfGridRow, sheetHeaders } from "../support/sales-grid-rows";
 import { freePort, freshDatabase, startPortal, type PortalProcess } from "./support/server";
 
 const PARTNER = { email: "partner1@example.org", password: "partner-pass-1" };
@@ -76,37 +76,14 @@ async function refusedWorkbook(): Promise<Buffer> {
   stream.on("data", (chunk: Buffer) => chunks.push(chunk));
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
   const api = workbook.addWorksheet("API");
-  api.addRow(["Year", "Month", "Country", "Purchaser", "Api Name", "Quantity (Kg)", "Total Value (USD)"]).commit();
+  api.addRow(sheetHeaders("API")).commit();
   for (let index = 0; index < WORKBOOK_ROWS; index++) {
     const purchaser = crypto.randomBytes(PURCHASER_CHARS).toString("base64").slice(0, PURCHASER_CHARS);
     api.addRow(["not a year", "March", "India", purchaser, "Abacavir API", 12.5, 1000 + index]).commit();
   }
   api.commit();
   const fdf = workbook.addWorksheet("FDF");
-  fdf
-    .addRow([
-      "Year",
-      "Month",
-      "Country",
-      "Purchaser",
-      "Product",
-      "Strength",
-      "Formulation Type",
-      "Pack Size",
-      "Quantity",
-      "Currency",
-      "Gross Sale Price (per pack) (Local Currency)",
-      "Applicable Currency Exchange Rate to USD",
-      "Gross Sale Price (per pack) (USD)",
-      "Total Gross Sales Value (USD)",
-      "Deductable Expenses (USD)",
-      "Total Net Sales Value",
-      "Royalty %",
-      "Royalty Due",
-      "Procurement Agency End-Country",
-      "Comments",
-    ])
-    .commit();
+  fdf.addRow(sheetHeaders("FDF")).commit();
   fdf.commit();
   await workbook.commit();
   return Buffer.concat(chunks);

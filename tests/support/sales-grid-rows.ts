@@ -1,4 +1,7 @@
-import { deriveFdfValues } from "~/reports/sales/rows";
+import { columnsFor, deriveFdfValues, type SalesKind } from "~/reports/sales/rows";
+
+/** A Sales Report workbook sheet's header row, as the portal writes and reads it. */
+export const sheetHeaders = (kind: SalesKind) => columnsFor(kind).map((column) => column.label);
 
 /** Sales Report rows as the grid posts them (every cell a text; the FDF's derived cells but Royalty Due empty, for the server to work out). */
 
