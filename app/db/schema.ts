@@ -335,10 +335,30 @@ export const reportSnapshots = pgTable(
     rowCount: integer("row_count").notNull(),
     sha256: text("sha256").notNull(),
     comment: text("comment"),
+    /** The partner's reasons for the changes to explain, as submitted (null when there were none). */
+    explanations: jsonb("explanations"),
     createdBy: integer("created_by").references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [index("report_snapshots_report_idx").on(t.reportId, t.createdAt)],
+);
+
+/**
+ * The partner's reason for a change its report must explain before it is submitted (a sales swing,
+ * a timeline slip), one per report and subject: the report declares the subjects ("sales:<product>:<country>").
+ */
+export const reportExplanations = pgTable(
+  "report_explanations",
+  {
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    reason: text("reason").notNull(),
+    updatedBy: integer("updated_by").references(() => users.id),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.subject] })],
 );
 
 export const pdtValues = pgTable(
