@@ -7,11 +7,11 @@ import * as z from "zod";
 import type { AppLoadContext } from "@remix-run/node";
 import { isDatabaseUnavailable } from "~/db/unavailable.server";
 import { findApiTokenUser } from "~/models/api-token.server";
-import { StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import { WorkflowError } from "~/reports/frame/workflow.server";
 import { readJsonBody, REQUEST_REFUSALS } from "~/utils/form-data.server";
 import { logger } from "~/utils/logger.server";
 import { CHARACTERS_NOT_ALLOWED, isStorableText } from "~/utils/text-rules";
-import { NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
+import { inEnglish, NOT_AUTHORIZED, PAGE_NOT_FOUND } from "~/utils/messages";
 import { ApiError, invalid, MAX_NAMED_FIELDS, type ApiCall, type ApiErrorBody } from "./call.server";
 import { API_CALLS } from "./calls/index.server";
 
@@ -164,9 +164,7 @@ const STATUS_WORDS: Record<number, ApiErrorBody["status"]> = {
 async function asApiError(error: unknown): Promise<ApiError | null> {
   if (error instanceof ApiError) return error;
   if (error instanceof WorkflowError) {
-    const values: Record<string, string> = error instanceof StaleReportError ? error.values : {};
-    const detail = error.message.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
-    return new ApiError(error.status, { status: STATUS_WORDS[error.status] ?? "error", detail });
+    return new ApiError(error.status, { status: STATUS_WORDS[error.status] ?? "error", detail: inEnglish(error.message, error.values) });
   }
   const init = (error as { init?: ResponseInit | null; data?: unknown } | null)?.init;
   if (init?.status && init.status >= 400 && init.status < 500) {

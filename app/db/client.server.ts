@@ -221,9 +221,12 @@ export function streamedReads(): StreamedReads | null {
   return globalForDb.__portalDb?.streamedReads ?? null;
 }
 
-/** The rows of a statement written in SQL, whichever driver runs it (postgres answers an array, the embedded database `{ rows }`). */
-export async function selectRows<Row extends Record<string, unknown>>(query: SQL): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as Row[] | { rows: Row[] };
+/**
+ * The rows of a statement written in SQL, whichever driver runs it (postgres answers an array, the
+ * embedded database `{ rows }`); `executor`: a transaction under way.
+ */
+export async function selectRows<Row extends Record<string, unknown>>(query: SQL, executor: Pick<Database, "execute"> = db): Promise<Row[]> {
+  const result = (await executor.execute(query)) as unknown as Row[] | { rows: Row[] };
   return Array.isArray(result) ? result : result.rows;
 }
 

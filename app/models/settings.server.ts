@@ -1,8 +1,18 @@
 import crypto from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { settings } from "~/db/schema";
-import { CUT_OFF_DATE_KEY, DEFAULT_REMINDER_SCHEDULE, REMINDER_SCHEDULE_KEY, StoredReminderScheduleSchema, type ReminderSchedule } from "~/schemas/settings";
+import {
+  CUT_OFF_DATE_KEY,
+  DEFAULT_REMINDER_SCHEDULE,
+  DEFAULT_SWING_THRESHOLDS,
+  REMINDER_SCHEDULE_KEY,
+  StoredReminderScheduleSchema,
+  StoredSwingThresholdsSchema,
+  SWING_THRESHOLDS_KEY,
+  type ReminderSchedule,
+  type SwingThresholds,
+} from "~/schemas/settings";
 import { logger } from "~/utils/logger.server";
 import { writeAudit } from "./audit.server";
 
@@ -59,6 +69,22 @@ export async function getReminderSchedule(): Promise<ReminderSchedule> {
 export function setReminderSchedule(schedule: ReminderSchedule, change: Change) {
   const value: ReminderSchedule = { daysBefore: [...schedule.daysBefore], daysAfter: [...schedule.daysAfter] };
   return changeSetting(REMINDER_SCHEDULE_KEY, value, "setting.reminder_schedule", change);
+}
+
+/** When a report's figure is a change to explain; the default until an administrator sets them. */
+export async function getSwingThresholds(): Promise<SwingThresholds> {
+  const stored = StoredSwingThresholdsSchema.safeParse(await getSetting<unknown>(SWING_THRESHOLDS_KEY));
+  return stored.success ? stored.data : DEFAULT_SWING_THRESHOLDS;
+}
+
+/** The thresholds inside a report's statement (no statement of their own): stored, else the defaults. */
+export const swingThresholdsSql = {
+  percent: sql`coalesce((select (${settings.value} ->> 'percent')::numeric from ${settings} where ${settings.key} = ${SWING_THRESHOLDS_KEY}), ${DEFAULT_SWING_THRESHOLDS.percent}::numeric)`,
+  floorUsd: sql`coalesce((select (${settings.value} ->> 'floorUsd')::numeric from ${settings} where ${settings.key} = ${SWING_THRESHOLDS_KEY}), ${DEFAULT_SWING_THRESHOLDS.floorUsd}::numeric)`,
+};
+
+export function setSwingThresholds(thresholds: SwingThresholds, change: Change) {
+  return changeSetting(SWING_THRESHOLDS_KEY, { percent: thresholds.percent, floorUsd: thresholds.floorUsd }, "setting.swing_thresholds", change);
 }
 
 /**

@@ -8,7 +8,15 @@ import { PageHeader } from "~/components/page-header";
 import { UndeliveredMails } from "~/components/undelivered-mails";
 import { countUndeliveredMails, listUndeliveredMails, sendUndeliveredMailAgain } from "~/models/mail.server";
 import { openQuarterSpan } from "~/models/quarter.server";
-import { getCutOffDate, getReminderSchedule, setCutOffDate, setReminderSchedule, settingVersions } from "~/models/settings.server";
+import {
+  getCutOffDate,
+  getReminderSchedule,
+  getSwingThresholds,
+  setCutOffDate,
+  setReminderSchedule,
+  setSwingThresholds,
+  settingVersions,
+} from "~/models/settings.server";
 import {
   CUT_OFF_DATE_FORMAT,
   CUT_OFF_DATE_KEY,
@@ -19,7 +27,10 @@ import {
   REMINDER_SCHEDULE_KEY,
   ReminderScheduleSchema,
   RETRY_MAIL_INTENT,
+  SWING_THRESHOLDS_KEY,
+  SwingThresholdsSchema,
   type SettingsIntent,
+  type SwingThresholds,
 } from "~/schemas/settings";
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { parseForm, readForm } from "~/utils/form-data.server";
@@ -34,10 +45,11 @@ export const handle: PageHandle = { title: "Settings" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
-  const [cutOffDate, schedule, versions, undeliveredMails, undeliveredTotal] = await Promise.all([
+  const [cutOffDate, schedule, swingThresholds, versions, undeliveredMails, undeliveredTotal] = await Promise.all([
     getCutOffDate(),
     getReminderSchedule(),
-    settingVersions([CUT_OFF_DATE_KEY, REMINDER_SCHEDULE_KEY]),
+    getSwingThresholds(),
+    settingVersions([CUT_OFF_DATE_KEY, REMINDER_SCHEDULE_KEY, SWING_THRESHOLDS_KEY]),
     // The newest 50, and how many there are in all.
     listUndeliveredMails(),
     countUndeliveredMails(),
@@ -47,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cutOffDate: cutOffDate ?? null,
     openQuarter: { name, startDate },
     schedule,
+    swingThresholds,
     versions,
     undeliveredMails,
     undeliveredTotal,
@@ -54,7 +67,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Three forms post here, told apart by `intent`: the cut-off date, the reminder schedule and "Send again" of an undelivered mail. ADMIN only. */
+/**
+ * Four forms post here, told apart by `intent`: the cut-off date, the reminder schedule, the changes
+ * to explain and "Send again" of an undelivered mail. ADMIN only.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, "ADMIN");
   const formData = await readForm(request);
@@ -79,6 +95,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast("/admin/settings", { type: "success", message: "Reminder schedule saved successfully!" });
   }
 
+  if (intent === "swings") {
+    const submission = parseForm(formData, SwingThresholdsSchema);
+    if (submission.status !== "success") {
+      return data({ intent: "swings" as SettingsIntent, result: submission.reply() }, { status: 400 });
+    }
+    await setSwingThresholds(submission.value, change);
+    return redirectWithToast("/admin/settings", { type: "success", message: "Changes to explain saved successfully!" });
+  }
+
   if (intent === RETRY_MAIL_INTENT) {
     const mailId = parseId(formData.get("mailId"));
     if (!mailId) throw new Response("Bad Request", { status: 400 });
@@ -98,7 +123,7 @@ type ActionData = ReturnType<typeof useActionData<typeof action>>;
 
 export default function AdminSettings() {
   const { t } = useTranslation();
-  const { cutOffDate, openQuarter, schedule, versions, undeliveredMails, undeliveredTotal, canEdit } = useLoaderData<typeof loader>();
+  const { cutOffDate, openQuarter, schedule, swingThresholds, versions, undeliveredMails, undeliveredTotal, canEdit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const scheduleText = { daysBefore: formatDayList(schedule.daysBefore), daysAfter: formatDayList(schedule.daysAfter) };
   return (
@@ -112,6 +137,7 @@ export default function AdminSettings() {
       {/* Keyed by the stored version: after a save the form starts again from what was stored. */}
       <CutOffDateForm key={versions[CUT_OFF_DATE_KEY] ?? ""} cutOffDate={cutOffDate} openQuarter={openQuarter} canEdit={canEdit} actionData={actionData} />
       <ReminderScheduleForm key={versions[REMINDER_SCHEDULE_KEY] ?? ""} schedule={scheduleText} canEdit={canEdit} actionData={actionData} />
+      <SwingThresholdsForm key={versions[SWING_THRESHOLDS_KEY] ?? ""} thresholds={swingThresholds} canEdit={canEdit} actionData={actionData} />
       <UndeliveredMails mails={undeliveredMails} total={undeliveredTotal} canRetry={canEdit} />
     </>
   );
@@ -249,6 +275,37 @@ function ReminderScheduleForm({
             inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "1, 7" }}
           />
           <FormActions intent="schedule" canEdit={canEdit} />
+        </fieldset>
+      </Form>
+    </section>
+  );
+}
+
+function SwingThresholdsForm({ thresholds, canEdit, actionData }: { thresholds: SwingThresholds; canEdit: boolean; actionData: ActionData }) {
+  const { t } = useTranslation();
+  const [form, fields] = useValidatedForm({
+    id: "swing-thresholds",
+    lastResult: actionData?.intent === "swings" ? actionData.result : undefined,
+    defaultValue: { percent: String(thresholds.percent), floorUsd: thresholds.floorUsd },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SwingThresholdsSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card card--narrow">
+      <h2 className="card__title">{t("Changes to explain")}</h2>
+      <p className="field__hint">
+        {t(
+          "A Sales Report line (product and country) whose sales value or quantity changed by more than this percentage since the previous quarter, or since the same quarter a year before, needs the partner's reason before the report can be submitted. Lines under the floor in both quarters are left out.",
+        )}
+      </p>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <fieldset className="settings__fieldset" disabled={!canEdit}>
+          <input type="hidden" name="intent" value="swings" />
+          <FormErrors errors={form.errors} />
+          <TextField label={t("Change beyond (%)")} field={fields.percent} inputAttributes={{ inputMode: "numeric", autoComplete: "off" }} />
+          <TextField label={t("Floor (sales value in USD)")} field={fields.floorUsd} inputAttributes={{ inputMode: "decimal", autoComplete: "off" }} />
+          <FormActions intent="swings" canEdit={canEdit} />
         </fieldset>
       </Form>
     </section>

@@ -122,13 +122,53 @@ export const StoredReminderScheduleSchema = z.object({
   daysAfter: z.array(z.number().int().min(0).max(REMINDER_MAX_DAYS)),
 });
 
+// ---------------------------------------------------------------- changes to explain
+
+/**
+ * When a report's figure counts as a change to explain (issue 32): a change beyond `percent` of
+ * the earlier quarter's figure, on lines whose sales value reaches `floorUsd` in one of the two.
+ */
+export interface SwingThresholds {
+  /** Whole percent, 1 to 1000. */
+  percent: number;
+  /** USD, a decimal string. */
+  floorUsd: string;
+}
+
+export const DEFAULT_SWING_THRESHOLDS: SwingThresholds = { percent: 50, floorUsd: "10000" };
+export const SWING_PERCENT_ERROR = "Enter a whole percentage from 1 to 1000.";
+export const SWING_FLOOR_ERROR = "Enter an amount in USD of 0 or more, with at most two decimals.";
+
+const SWING_FLOOR_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** The Settings form's fields, in the browser and on the server. */
+export const SwingThresholdsSchema = z.object({
+  percent: boundedText(10, { missing: SWING_PERCENT_ERROR })
+    .trim()
+    .regex(/^\d{1,4}$/, { error: SWING_PERCENT_ERROR })
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= 1000, { error: SWING_PERCENT_ERROR }),
+  floorUsd: boundedText(20, { missing: SWING_FLOOR_ERROR })
+    .trim()
+    .transform((value) => value.replace(/,/g, ""))
+    .refine((value) => SWING_FLOOR_PATTERN.test(value), { error: SWING_FLOOR_ERROR })
+    .transform((value) => value.replace(/^0+(?=\d)/, "")),
+});
+
+/** A stored value (JSON) checked before use. */
+export const StoredSwingThresholdsSchema = z.object({
+  percent: z.number().int().min(1).max(1000),
+  floorUsd: z.string().regex(SWING_FLOOR_PATTERN),
+});
+
 // ---------------------------------------------------------------- settings page
 
 /** Keys of the `settings` table. */
 export const CUT_OFF_DATE_KEY = "cut_off_date";
 export const REMINDER_SCHEDULE_KEY = "reminder_schedule";
+export const SWING_THRESHOLDS_KEY = "swing_thresholds";
 
-export const SETTINGS_INTENTS = ["cut-off", "schedule"] as const;
+export const SETTINGS_INTENTS = ["cut-off", "schedule", "swings"] as const;
 export type SettingsIntent = (typeof SETTINGS_INTENTS)[number];
 
 /** The "Send again" button of an undelivered mail posts this `intent` with the `mailId` (a record id, nothing typed). */

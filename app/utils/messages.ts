@@ -7,4 +7,5 @@ export const BAD_REQUEST = "The request could not be understood. Reload the page
 export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
 
 /** A message (an i18n key with `{{name}}` placeholders) in English, its values put in: what the API and the logs say. */
-export const inEnglish = (message: string, values?: Record<string, string>) => message.replace(/{{(\w+)}}/g, (field, name: string) => values?.[name] ?? field);
+export const inEnglish = (message: string, values?: Record<string, string | number>) =>
+  message.replace(/{{(\w+)}}/g, (field, name: string) => (values?.[name] === undefined ? field : String(values[name])));

@@ -38,6 +38,18 @@ const SEEDED_UNVERIFIED = "Efavirenz/Lamivudine/TDF 600/300/300 mg";
 /** The API name partner3 enters without JavaScript, which the admin then rejects. */
 const UNKNOWN_NOJS_API = "Islatravir API (no-JS)";
 
+/** Writes a reason for each line under "Changes to explain" and saves them (the same form with and without JavaScript). */
+async function explainEveryChange(page: Page) {
+  const changes = page.getByTestId("changes-to-explain");
+  const reasons = changes.getByRole("textbox", { name: "Reason" });
+  const count = await reasons.count();
+  expect(count).toBeGreaterThan(0);
+  for (let index = 0; index < count; index += 1) await reasons.nth(index).fill(`Reason ${index + 1} from the partner.`);
+  await changes.getByRole("button", { name: "Save reasons" }).click();
+  await expect(toast(page)).toContainText("Reasons saved.");
+  await expect(changes).toContainText("Each line has a reason.");
+}
+
 async function partnerIdOf(page: Page, companyName: string) {
   await page.goto("/admin/partner-list");
   const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: companyName, exact: true }) }).getAttribute("data-partner-id");
@@ -256,8 +268,18 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await expect(dialog).toContainText("Enter comments for admin");
     await dialog.getByLabel("Comment").fill("Sales of the quarter, one new API.");
     await dialog.getByRole("button", { name: "Submit Report" }).click();
+    // The demo draft sells in two countries new this quarter: Submit waits for a reason for each.
+    await expect(page.getByTestId("report-error")).toContainText("Write a reason for each line under “Changes to explain” before submitting: 2 without a reason.");
+    await expect(page.getByTestId("report-status")).toContainText("Report Status: Saved");
+    await explainEveryChange(page);
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await dialog.getByLabel("Comment").fill("Sales of the quarter, one new API.");
+    await dialog.getByRole("button", { name: "Submit Report" }).click();
     await expect(toast(page)).toContainText("Report has been submitted to the admin!");
     await expect(page.getByTestId("report-status")).toContainText(/Report Status: (Submitted|Resubmitted) on \d/);
+    // Submitted: the reasons are read, no longer written.
+    await expect(page.getByTestId("changes-to-explain")).toContainText("Reason: “Reason 1 from the partner.”");
+    await expect(page.getByTestId("changes-to-explain").locator("textarea")).toHaveCount(0);
 
     // The admin: the new product holds up the decision until it is verified.
     await switchUser(page, signIn, "admin");
@@ -504,6 +526,11 @@ test.describe("without JavaScript (partner3 and the admin)", () => {
 
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect(page.getByText("Enter comments for admin").first()).toBeVisible();
+    await page.getByRole("textbox", { name: "Comment" }).fill("Our first sales.");
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    // Last quarter's sales are gone from this one: Submit waits for a reason for each line.
+    await expect(page.getByTestId("report-error")).toContainText("before submitting:");
+    await explainEveryChange(page);
     await page.getByRole("textbox", { name: "Comment" }).fill("Our first sales.");
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect(toast(page)).toContainText("Report has been submitted to the admin!");

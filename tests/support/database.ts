@@ -5,6 +5,7 @@ import { db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { hashPassword } from "~/models/password.server";
 import { seedDemoData, seedReferenceData } from "~/models/seed.server";
+import { SWING_THRESHOLDS_KEY } from "~/schemas/settings";
 
 const tableNames = Object.values(schema as Record<string, unknown>)
   .filter((value): value is PgTable => value instanceof PgTable)
@@ -17,11 +18,19 @@ export function memoisedHash(password: string) {
   return hashes.get(password)!;
 }
 
+/**
+ * The changes to explain hold up any submission of rows that moved far from the quarters before:
+ * tests that submit made-up rows are about other things, so the thresholds start out of their way
+ * (tests/integration/sales-swings.test.ts sets them as it needs; the demo keeps the defaults).
+ */
+export const SWINGS_OUT_OF_THE_WAY = { percent: 1000, floorUsd: "999999999999" };
+
 async function seedFromEmpty() {
   await db.execute(sql.raw(`TRUNCATE ${tableNames.join(", ")} RESTART IDENTITY CASCADE`));
   await db.transaction(async (tx) => {
     await seedReferenceData(tx);
     await seedDemoData(tx, { hash: memoisedHash });
+    await tx.insert(schema.settings).values({ key: SWING_THRESHOLDS_KEY, value: SWINGS_OUT_OF_THE_WAY });
   });
 }
 

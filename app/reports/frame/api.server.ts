@@ -14,6 +14,7 @@ import { TEXT_MAX } from "~/utils/text-rules";
 import { inEnglish } from "~/utils/messages";
 import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, reportChecks, type FindingKind } from "~/reports/frame/checks";
 import { loadReportChecks } from "~/reports/frame/checks.server";
+import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
 
 const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
@@ -324,6 +325,15 @@ export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
   ];
 }
 
+const ChangeToExplainSchema = z
+  .object({
+    subject: z.string().meta({ description: "The line's key, e.g. sales:FDF:12:45 (table, product id, country id): the reason's key." }),
+    line: z.string().meta({ description: "What the line is, in English." }),
+    changes: z.array(z.string()).meta({ description: "Each change found on it, in English." }),
+    reason: z.string().nullable(),
+  })
+  .meta({ id: "ChangeToExplain" });
+
 const ReportFindingSchema = z
   .object({
     kind: z
@@ -344,8 +354,26 @@ const ReportChecksSchema = z
     total: z.number().int().meta({ description: "Findings in all, listed or not." }),
     counts: z.object(Object.fromEntries(FINDING_KINDS.map((kind) => [kind, z.number().int()])) as Record<FindingKind, z.ZodNumber>),
     findings: z.array(ReportFindingSchema).meta({ description: `The first ${FINDINGS_LISTED_PER_RULE} findings of each rule.` }),
+    changes_to_explain: z
+      .array(ChangeToExplainSchema)
+      .meta({ description: "Lines that moved beyond the thresholds set in Settings since an earlier quarter: each needs the partner's reason before Submit." }),
+    changes_without_reason: z.number().int().meta({ description: "Lines to explain that have no reason yet: Submit is refused while there are some." }),
   })
   .meta({ id: "ReportChecks" });
+
+/** The partner's reasons, by the subject of each line to explain. */
+const ExplanationsBody = z
+  .object({
+    reasons: z
+      .array(
+        z.strictObject({
+          subject: z.string().max(200),
+          reason: z.string().max(TEXT_MAX.note).meta({ description: "Empty removes the reason." }),
+        }),
+      )
+      .max(5000),
+  })
+  .meta({ id: "ReportExplanations" });
 
 /**
  * GET /template/{type}/checks/ (a partner's own report) and /template/{type}/checks/{partnerId}/
@@ -367,17 +395,50 @@ export function reportChecksCalls(type: ReportTypeKey) {
       async handle({ user, params, query }) {
         const partnerId = partnerOf(user, params);
         const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
-        const checks = (await loadReportChecks({ type, reportId: frame.report.id, partnerId, quarterId: frame.quarter.id }, user)) ?? reportChecks([]);
+        const [found, explained] = await Promise.all([
+          loadReportChecks({ type, reportId: frame.report.id, partnerId, quarterId: frame.quarter.id }, user),
+          loadChangesToExplain(frame, user),
+        ]);
+        const checks = found ?? reportChecks([]);
         return {
           quarter: frame.quarter.name,
           total: checks.total,
           counts: checks.counts,
           findings: checks.findings.map(({ kind, rule, at, message, values }) => ({ kind, rule, ...at, message: inEnglish(message, values), values })),
+          changes_to_explain: (explained?.lines ?? []).map((line) => ({
+            subject: line.subject,
+            line: inEnglish(line.line.message, line.line.values),
+            changes: line.changes.map((change) => inEnglish(change.message, change.values)),
+            reason: line.reason,
+          })),
+          changes_without_reason: explained?.missing ?? 0,
         };
       },
     });
   return [
     checksCall(`What the checks find in the caller's own ${title} of the open quarter (or ?quarter=).`),
     checksCall(`What the checks find in a partner's ${title}, with the prices of other partners compared.`, PartnerParams),
+    signedInCall({
+      method: "PUT",
+      path: `/template/${type}/explanations/`,
+      summary: `The caller's reasons for the changes to explain of its ${title} of the open quarter, before Submit (a line not sent keeps its reason).`,
+      tag: title,
+      access: ["PARTNER"],
+      body: ExplanationsBody,
+      answer: ReportChecksSchema.pick({ changes_without_reason: true }),
+      errors: [400, 409],
+      async handle({ user, body, context }) {
+        const partnerId = ownPartner(user);
+        const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: undefined, type });
+        const reasons = new Map(body.reasons.map(({ subject, reason }) => [subject, reason]));
+        const saved = await saveExplanations({ actor: user, key: { partnerId, quarterId: frame.quarter.id, type }, reasons, requestId: context.requestId });
+        if (!saved.ok) {
+          const index = new Map(body.reasons.map(({ subject }, position) => [subject, position]));
+          throw invalid(Object.fromEntries(Object.entries(saved.errors).map(([subject, problem]) => [`reasons.${index.get(subject)}.reason`, [problem]])));
+        }
+        const explained = await loadChangesToExplain(frame, user);
+        return { changes_without_reason: explained?.missing ?? 0 };
+      },
+    }),
   ];
 }

@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
-import { FINDING_KIND_LABELS, FINDING_KINDS, findingRowAnchor, GO_TO_CELL_EVENT, type Finding, type GoToCell, type ReportChecks } from "~/reports/frame/checks";
+import { FINDING_KIND_LABELS, FINDING_KINDS, findingRowAnchor, GO_TO_CELL_EVENT, type GoToCell, type ReportChecks } from "~/reports/frame/checks";
 import { FORM_PAGE_SIZE } from "~/reports/frame/contract";
 
 /**
@@ -22,6 +22,7 @@ export function ChecksPanel({
 }) {
   const { t } = useTranslation();
   const format = useFormatters();
+  const shown = useShownValues();
   if (checks.total === 0) {
     return (
       <p className="checks-panel checks-panel--clear" data-testid="checks-panel">
@@ -29,13 +30,6 @@ export function ChecksPanel({
       </p>
     );
   }
-  const shown = (finding: Finding) =>
-    Object.fromEntries(
-      Object.entries(finding.values).map(([key, value]) => [
-        key,
-        key === "country" ? format.country(value) : key === "status" ? t(value) : key === "product" || key === "currency" ? value : format.number(value),
-      ]),
-    );
   const goTo = (event: MouseEvent<HTMLAnchorElement>, at: GoToCell) => {
     const handled = !window.dispatchEvent(new CustomEvent<GoToCell>(GO_TO_CELL_EVENT, { detail: at, cancelable: true }));
     if (handled) event.preventDefault();
@@ -67,7 +61,7 @@ export function ChecksPanel({
                     <a href={link} onClick={(event) => goTo(event, finding.at)}>
                       {t("{{table}} row {{n}}, {{column}}:", { table, n: row, column: t(columnLabel(table, column)) })}
                     </a>{" "}
-                    {t(finding.message, shown(finding))}
+                    {t(finding.message, shown(finding.values))}
                   </li>
                 );
               })}
@@ -78,4 +72,23 @@ export function ChecksPanel({
       })}
     </details>
   );
+}
+
+/** Values shown as they are: names, codes and quarters. */
+const VALUES_AS_THEY_ARE = new Set(["product", "currency", "table", "quarter"]);
+
+/**
+ * A finding's or a change's values as the page shows them: a country, a status or a measure in the
+ * page's language, names as they are, figures in the page's number format.
+ */
+export function useShownValues() {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  return (values: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [
+        key,
+        key === "country" ? format.country(value) : key === "status" || key === "measure" ? t(value) : VALUES_AS_THEY_ARE.has(key) ? value : format.number(value),
+      ]),
+    );
 }

@@ -5,7 +5,7 @@
  */
 
 /** What every report's page posts; a report may add intents of its own (Sales: verify-product). */
-export const FRAME_INTENTS = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "upload"] as const;
+export const FRAME_INTENTS = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "explain", "upload"] as const;
 export type FrameIntent = (typeof FRAME_INTENTS)[number];
 export type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
 
@@ -137,7 +137,9 @@ export type ReportActionData =
       more?: number;
     }
   | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
-  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number };
+  | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number }
+  /** Reasons refused (a problem by subject): nothing was saved; `posted` is what the form sent, shown again. */
+  | { kind: "explanation-problems"; intent: "explain"; errors: Record<string, string>; posted: Record<string, string> };
 
 /** A refused post keeps the page as loaded (the editor keeps the user's input); anything else reloads. */
 export function keepsPageAfter(result: ReportActionData | undefined): boolean {

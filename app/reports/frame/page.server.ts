@@ -16,6 +16,8 @@ import {
 } from "~/reports/frame/screen.server";
 import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
+import { EXPLANATION_MESSAGES, REASON_FIELD_PREFIX } from "~/reports/frame/explanations";
+import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
 import type { AuthUser } from "~/models/user.server";
 import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
@@ -98,11 +100,12 @@ export function viewForPage<View>(load: (input: ReportViewInput) => Promise<View
 /** A page's data around the report's view: its history, its checks' findings, who looks, and the plain form's page. */
 async function reportPageData<View extends ReportFrameView>(load: (input: ReportViewInput) => Promise<View>, page: ReportPageRequest) {
   const view = await viewForPage(load, page);
-  const [history, checks] = await Promise.all([
+  const [history, checks, changesToExplain] = await Promise.all([
     view.report.id ? listReportHistory(view.report.id) : [],
     loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
+    loadChangesToExplain(view, page.viewer),
   ]);
-  return { view, history, checks, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
+  return { view, history, checks, changesToExplain, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
 }
 
 export type ReportPageData<View extends ReportFrameView> = Awaited<ReturnType<typeof reportPageData<View>>>;
@@ -228,7 +231,7 @@ export function refusal(intent: string, error: unknown, submitted?: SubmittedFor
   }
   if (error instanceof WorkflowError) {
     const field = error.message === WORKFLOW_REFUSALS.partnerComment || error.message === WORKFLOW_REFUSALS.adminComment ? "comment" : undefined;
-    return reply({ kind: "error", intent, message: error.message, field, submitted }, error.status);
+    return reply({ kind: "error", intent, message: error.message, values: error.values, field, submitted }, error.status);
   }
   if (error instanceof BadRequest) {
     return reply({ kind: "error", intent, message: error.message || REPORT_ROUTE_MESSAGES.badRequest, submitted }, 400);
@@ -401,6 +404,7 @@ const isPostIntent = (intent: string): intent is PostIntent => intent !== "uploa
 /** A post of the frame's, by intent: the rows it carries where it may carry some, and its comment. */
 type FramePost<Posted> =
   | { intent: "read-messages" }
+  | { intent: "explain"; reasons: Map<string, string> }
   | { intent: "save" | "submit"; posted: Posted; comment: string }
   | { intent: "submit-empty"; comment: string }
   | { intent: DecisionAction; posted: Posted | null; comment: string };
@@ -417,6 +421,7 @@ function framePost<Posted extends PostedRowsBase>(
 ): FramePost<Posted> {
   const { intent, comment, payload } = envelope;
   if (intent === "read-messages") return { intent };
+  if (intent === "explain") return { intent, reasons: postedReasons(form) };
   const readPosted = () => (payload !== null ? plugin.rowsFromPayload(payload) : plugin.rowsFromForm(form, envelope));
   // The version is required wherever rows are written; a decision without rows has none.
   const versioned = <Post>(post: Post) => {
@@ -441,6 +446,20 @@ function framePost<Posted extends PostedRowsBase>(
       return unknownIntent(intent);
   }
 }
+
+/** The reasons' form: `reason:<subject>` fields, each once. */
+function postedReasons(form: FormData): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const name of new Set(form.keys())) {
+    if (!name.startsWith(REASON_FIELD_PREFIX)) continue;
+    if (reasons.size >= REASONS_MAX) throw new BadRequest();
+    reasons.set(name.slice(REASON_FIELD_PREFIX.length), single(form, name) ?? "");
+  }
+  return reasons;
+}
+
+/** Reasons one post carries at most: far more lines than a report lists. */
+const REASONS_MAX = 5000;
 
 async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlugin<Posted>, args: ReportActionArgs) {
   const { request, actor, partnerId } = args;
@@ -469,6 +488,15 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
     post = framePost(plugin, form, { ...envelope, intent });
   } catch (error) {
     return refusal(intent, error);
+  }
+  if (post.intent === "explain") {
+    try {
+      const saved = await saveExplanations({ actor, key: { partnerId, quarterId, type: plugin.type }, reasons: post.reasons, requestId });
+      if (!saved.ok) return reply({ kind: "explanation-problems", intent: post.intent, errors: saved.errors, posted: Object.fromEntries(post.reasons) }, 400);
+      return redirectWithToast(pageUrl(request, {}, plugin.pageParams), { type: "success", message: EXPLANATION_MESSAGES.saved });
+    } catch (error) {
+      return refusal(intent, error);
+    }
   }
   if (post.intent === "read-messages") {
     try {
@@ -573,9 +601,8 @@ async function handleUpload<Posted extends PostedRowsBase>(plugin: ReportRoutePl
     if (!outcome.ok) return uploadReply(outcome.problems);
     return redirectWithToast(pageUrl(request, {}, plugin.pageParams), { type: "success", ...outcome.message }, { headers: outcome.headers });
   } catch (error) {
-    if (error instanceof StaleReportError) return uploadReply([{ message: error.message, values: error.values }], 409);
     if (error instanceof WorkflowError && error.status === 404) throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
-    if (error instanceof WorkflowError) return uploadReply([{ message: error.message }], error.status);
+    if (error instanceof WorkflowError) return uploadReply([{ message: error.message, values: error.values }], error.status);
     throw error;
   }
 }

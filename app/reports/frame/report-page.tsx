@@ -19,6 +19,8 @@ import { InvalidDataList, ModalDialog } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
 import { ReportMessages } from "./report-messages";
 import { ChecksPanel } from "./checks-panel";
+import { ChangesToExplain } from "./changes-to-explain";
+import type { ChangesToExplainView } from "./explanations";
 import type { ReportChecks } from "./checks";
 import { DecisionButtons } from "./workflow-toolbar";
 
@@ -306,6 +308,8 @@ interface ReportPageData {
   changes: ChangesSinceSubmission | null;
   /** What the report's checks found in its saved rows (null: the report declares none, or has no rows yet). */
   checks: ReportChecks | null;
+  /** The lines the partner must explain before submitting (null: none, or the report declares none). */
+  changesToExplain: ChangesToExplainView | null;
   /** The page of the plain form asked for (`?page=`). */
   page: number;
 }
@@ -513,6 +517,15 @@ export function ReportPage({
       {notices}
 
       {data.checks ? <ChecksPanel checks={data.checks} href={screen.href} columnLabel={texts.columnLabel ?? ((_table, column) => column)} /> : null}
+
+      {data.changesToExplain ? (
+        <ChangesToExplain
+          changes={data.changesToExplain}
+          quarterId={view.quarter.id}
+          refused={result?.kind === "explanation-problems" ? result : null}
+          busy={screen.busy}
+        />
+      ) : null}
 
       {pageError ? <ReportErrorAlert error={pageError} reloadHref={pageError.stale ? screen.href({}) : null} /> : null}
 

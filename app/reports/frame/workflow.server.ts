@@ -7,6 +7,7 @@ import { formatDateTime } from "~/utils/dates";
 import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import type { Finding } from "~/reports/frame/checks";
+import { EXPLANATION_MESSAGES, type ExplainedChange } from "~/reports/frame/explanations";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "~/models/audit.server";
@@ -23,6 +24,8 @@ export interface ReportDeclaration {
   decisionBlockers?(executor: Pick<typeof db, "select">, reportId: number): Promise<number>;
   /** What the report's checks find in its saved rows (app/reports/frame/checks.ts); none when left out. */
   checks?(input: ReportChecksInput): Promise<Finding[]>;
+  /** The changes its saved rows must explain before a submission, with the reasons stored (app/reports/frame/explanations.ts); none when left out. */
+  changesToExplain?(executor: Pick<typeof db, "execute">, report: ReportChecksInput): Promise<ExplainedChange[]>;
 }
 
 /** A saved report to check, and whether the findings may use other partners' figures (administrators and staff only). */
@@ -39,11 +42,12 @@ export interface ReportKey {
   type: ReportTypeKey;
 }
 
-/** A refused action: nothing was changed. `status` is the HTTP status an API answers with. */
+/** A refused action: nothing was changed. `status` is the HTTP status an API answers with; `values` fill the message. */
 export class WorkflowError extends Error {
   constructor(
     message: string,
     readonly status: 400 | 403 | 404 | 409 = 409,
+    readonly values: Record<string, string | number> = {},
   ) {
     super(message);
     this.name = "WorkflowError";
@@ -56,11 +60,11 @@ export class StaleReportError extends WorkflowError {
     readonly savedByName: string,
     readonly savedAt: Date | null,
   ) {
-    super("This report was saved by {{name}} on {{time}} after you opened it. Reload it to see their changes.", 409);
+    super("This report was saved by {{name}} on {{time}} after you opened it. Reload it to see their changes.", 409, {
+      name: savedByName,
+      time: formatDateTime(savedAt),
+    });
     this.name = "StaleReportError";
-  }
-  get values() {
-    return { name: this.savedByName, time: formatDateTime(this.savedAt) };
   }
 }
 
@@ -104,11 +108,27 @@ export async function inSlices<T>(rows: readonly T[], write: (slice: T[]) => Pro
   for (let start = 0; start < rows.length; start += SLICE_ROWS) await write(rows.slice(start, start + SLICE_ROWS));
 }
 
-/** The report's rows as stored, in a stable order, and the SHA-256 of their canonical JSON. */
-async function snapshotRows(tx: Transaction, { rowTable: table }: ReportDeclaration, reportId: number) {
-  const rows = await tx.select().from(table).where(eq(table.reportId, reportId)).orderBy(asc(table.id));
-  const canonical = JSON.stringify(rows, (_key, value) => (value instanceof Date ? value.toISOString() : value));
-  return { rows: JSON.parse(canonical) as unknown[], sha256: crypto.createHash("sha256").update(canonical).digest("hex") };
+/**
+ * JSON with every object's keys in sorted order (dates as ISO text): the same text from the rows as
+ * read and from the snapshot as stored (jsonb keeps keys in an order of its own), so a snapshot's
+ * hash can be checked against the snapshot itself.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+/**
+ * The report's rows as stored, in a stable order, and the SHA-256 of their canonical JSON: the rows
+ * alone, or with the changes explained and their reasons (`{"explanations":…,"rows":…}`) when there are some.
+ */
+async function snapshotRows(tx: Transaction, { rowTable: table }: ReportDeclaration, reportId: number, explanations: readonly unknown[]) {
+  const rows = JSON.parse(canonicalJson(await tx.select().from(table).where(eq(table.reportId, reportId)).orderBy(asc(table.id)))) as unknown[];
+  const canonical = canonicalJson(explanations.length ? { rows, explanations } : rows);
+  return { rows, sha256: crypto.createHash("sha256").update(canonical).digest("hex") };
 }
 
 async function lockReport(tx: Transaction, key: ReportKey) {
@@ -193,6 +213,14 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       }
     }
 
+    // The changes the rows must explain, with the partner's reasons: none missing, or no submission.
+    let explanations: ExplainedChange[] = [];
+    if (action === "submit" && declaration.changesToExplain) {
+      explanations = await declaration.changesToExplain(tx, { reportId: report.id, partnerId: key.partnerId, quarterId: key.quarterId, withPeers: false });
+      const missing = explanations.filter((line) => !line.reason).length;
+      if (missing > 0) throw new WorkflowError(EXPLANATION_MESSAGES.submitRefused, 409, { count: missing });
+    }
+
     const changes: Partial<typeof reports.$inferInsert> = {
       status: decision.to,
       version: report.version + 1,
@@ -229,13 +257,14 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
 
     let snapshotSha256: string | null = null;
     if (action === "submit" || action === "approve" || action === "reject") {
-      const snapshot = await snapshotRows(tx, declaration, report.id);
+      const snapshot = await snapshotRows(tx, declaration, report.id, explanations);
       snapshotSha256 = snapshot.sha256;
       await tx.insert(reportSnapshots).values({
         reportId: report.id,
         event: action,
         version: updated.version,
         rows: snapshot.rows,
+        explanations: explanations.length ? explanations : null,
         rowCount: snapshot.rows.length,
         sha256: snapshot.sha256,
         comment,
@@ -321,7 +350,8 @@ export interface ReportHistoryEntry {
   who: string | null;
   comment: string | null;
   version: number | null;
-  /** Rows of the snapshot taken by this entry (submissions and decisions); null for saves. */
+  /** The snapshot taken by this entry (submissions and decisions) and its rows; null for saves. */
+  snapshotId: number | null;
   rowCount: number | null;
   snapshotSha256: string | null;
 }
@@ -344,6 +374,7 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
       after: auditLog.after,
       createdAt: auditLog.createdAt,
       who: users.name,
+      snapshotId: snapshotOf<number>(reportSnapshots.id),
       snapshotRowCount: snapshotOf<number>(reportSnapshots.rowCount),
       snapshotSha256: snapshotOf<string>(reportSnapshots.sha256),
     })
@@ -366,6 +397,7 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
       who: entry.who,
       comment: typeof after.comment === "string" ? after.comment : null,
       version,
+      snapshotId: matching ? entry.snapshotId : null,
       rowCount: matching ? entry.snapshotRowCount : null,
       snapshotSha256: sha256 ?? (matching ? entry.snapshotSha256 : null),
     });
@@ -373,13 +405,7 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
   return history;
 }
 
-/** The report's latest submission snapshot, or null when it was never submitted. */
-export async function latestSubmissionId(reportId: number): Promise<number | null> {
-  const [snapshot] = await db
-    .select({ id: reportSnapshots.id })
-    .from(reportSnapshots)
-    .where(and(eq(reportSnapshots.reportId, reportId), eq(reportSnapshots.event, "submit")))
-    .orderBy(desc(reportSnapshots.version), desc(reportSnapshots.id))
-    .limit(1);
-  return snapshot?.id ?? null;
+/** The snapshot of the report's latest submission in its history (newest first), or null when it was never submitted. */
+export function latestSubmissionSnapshot(history: readonly ReportHistoryEntry[]): number | null {
+  return history.find((entry) => entry.action === "submit" && entry.snapshotId !== null)?.snapshotId ?? null;
 }

@@ -111,3 +111,11 @@ export function workflowPermissions(input: Omit<TransitionInput, "action" | "com
   }
   return permissions;
 }
+
+/**
+ * The partner writes the reasons for its report's changes to explain while the report can still be
+ * submitted: not once it is submitted or approved, nor in a closed quarter.
+ */
+export function mayExplainChanges(role: WorkflowRole, status: ReportState, historic: boolean): boolean {
+  return role === "PARTNER" && !historic && status !== "Approved" && !isSubmitted(status);
+}

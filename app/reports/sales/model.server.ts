@@ -45,7 +45,7 @@ import {
   type ReportFrameView,
   type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { latestSubmissionId, WorkflowError } from "~/reports/frame/workflow.server";
+import { latestSubmissionSnapshot, WorkflowError, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { pendingVerificationCount } from "~/reports/sales/pending-verifications.server";
 
 // ---------------------------------------------------------------- reference lists
@@ -541,7 +541,7 @@ interface SalesRowChange {
   change: "added" | "changed" | "removed";
 }
 
-interface SalesChangesSinceSubmission {
+export interface SalesChangesSinceSubmission {
   added: number;
   changed: number;
   removed: number;
@@ -554,11 +554,11 @@ const CHANGES_LISTED = 20;
 /**
  * The report's rows now against those of its latest submission (by row id): rows added, changed
  * and removed since; the listed ones are added and changed rows by id, then removed ones. null when
- * the report was never submitted. Compared in the database (the snapshot read as typed columns
+ * the report was never submitted (its history, newest first, names the submission). Compared in the database (the snapshot read as typed columns
  * beside the rows): a 12,000-row snapshot is neither sent to the server nor parsed there.
  */
-export async function changesSinceLastSubmission(reportId: number): Promise<SalesChangesSinceSubmission | null> {
-  const snapshotId = await latestSubmissionId(reportId);
+export async function changesSinceLastSubmission(reportId: number, history: readonly ReportHistoryEntry[]): Promise<SalesChangesSinceSubmission | null> {
+  const snapshotId = latestSubmissionSnapshot(history);
   if (snapshotId == null) return null;
   // Worked out once per state of the rows: every save updates the report (its row version, xmin,
   // is new with every update and never comes back), and a product verification decided rewrites

@@ -5,8 +5,9 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
-import { listReportHistory } from "~/reports/frame/workflow.server";
+import { listReportHistory, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
+import { loadChangesToExplain } from "~/reports/frame/explanations.server";
 import { loadReportFrame } from "~/reports/frame/screen.server";
 import type { DownloadFormat } from "~/reports/consolidated/download.server";
 import { royaltyStatement, royaltyStatementDownload } from "./royalty-statement.server";
@@ -17,6 +18,7 @@ import {
   loadSalesRowIds,
   saveMessage,
   saveSalesReport,
+  type SalesChangesSinceSubmission,
   type SaveSalesReportResult,
 } from "~/reports/sales/model.server";
 import { TEXT_MAX } from "~/utils/text-rules";
@@ -74,10 +76,10 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [history, changes, checks, statement] = await Promise.all([
-    reportId ? listReportHistory(reportId) : [],
-    reportId ? changesSinceLastSubmission(reportId) : null,
+  const [[history, changes], checks, changesToExplain, statement] = await Promise.all([
+    historyAndChanges(reportId),
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
+    loadChangesToExplain(view, viewer),
     // The royalty statement is the administrators' (ADMIN and STAFF).
     reportId && viewer.role !== "PARTNER" ? royaltyStatement(reportId, partnerId) : null,
   ]);
@@ -86,6 +88,7 @@ async function salesReportPage(page: ReportPageRequest) {
     history,
     changes,
     checks,
+    changesToExplain,
     royaltyStatement: statement,
     viewerRole: viewer.role,
     tab: parseTab(url.searchParams.get("tab")),
@@ -94,6 +97,13 @@ async function salesReportPage(page: ReportPageRequest) {
     savedWarnings: flashedWarnings && flashedWarnings.reportId === reportId ? flashedWarnings : null,
   };
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+/** The report's history, and its rows' changes since the latest submission the history names. */
+async function historyAndChanges(reportId: number | null): Promise<[ReportHistoryEntry[], SalesChangesSinceSubmission | null]> {
+  if (!reportId) return [[], null];
+  const history = await listReportHistory(reportId);
+  return [history, await changesSinceLastSubmission(reportId, history)];
 }
 
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
