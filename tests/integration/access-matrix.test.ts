@@ -1327,6 +1327,19 @@ const API_MATRIX: Record<string, MethodEntry> = {
     admin: API_FORBIDDEN,
   },
   "GET /template/sales/checks/{partnerId}/": apiAdminRead((_ctx, t) => ({ path: `/template/sales/checks/${t.partner.id}/` })),
+  // The partner's reasons for its Sales Report's changes to explain: its own report only, never the administrators'.
+  "PUT /template/sales/explanations/": {
+    probe: () => ({ path: "/template/sales/explanations/", json: { reasons: [] } }),
+    anonymous: UNAUTHORIZED,
+    partner: OK,
+    otherPartner: {
+      label: "partner_id of Borealis in the body",
+      probe: (ctx) => ({ path: "/template/sales/explanations/", json: { reasons: [], partner_id: ctx.borealis.id } }),
+      ...INVALID,
+    },
+    staff: API_FORBIDDEN,
+    admin: API_FORBIDDEN,
+  },
 
   // Consolidated reports: reads made with POST.
   "POST /report/pdt/": apiAdminQuery(() => ({ path: "/report/pdt/", json: { page_number: 1 } })),

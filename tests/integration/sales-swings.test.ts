@@ -19,6 +19,7 @@ import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/ro
 import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
 import { action as settingsAction } from "~/routes/_shell.admin.settings";
 import { addQuarters } from "~/utils/quarters";
+import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
 const DTG = "Dolutegravir 50 mg";
@@ -254,5 +255,52 @@ describe("reasons before Submit", () => {
     await runRoute(partnerSalesAction, buildRequest("/partner/sales-report", { cookie, form: { intent: "explain", quarterId: String(quarterIds.open), [reasonField(line.subject)]: "Tender." } }));
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "report.explain")).orderBy(asc(auditLog.id));
     expect(audit).toMatchObject({ entity: "report:sales", entityId: String(acmeReport), before: { [line.subject]: null }, after: { [line.subject]: "Tender." } });
+  });
+});
+
+describe("the changes to explain in the API", () => {
+  const demo = demoSignInBeforeEach(["admin", "staff", "partner1", "partner2"]);
+
+  it("GET .../checks lists them in English; PUT /template/sales/explanations/ writes the caller's reasons; administrators and staff read them", async () => {
+    const [brazil, india, api] = await changesOfAcme();
+    const own = await callApi("GET", "/template/sales/checks/", { token: demo.partner1 });
+    expectStatus(own, 200);
+    expectDocumented("GET", "/template/sales/checks/", own);
+    expect(own.body.changes_without_reason).toBe(3);
+    expect(own.body.changes_to_explain[1]).toEqual({
+      subject: india.subject,
+      line: `${DTG} in India (FDF)`,
+      changes: [
+        `Total Net Sales Value: 20000 in ${quarterNames.previous}, now 9000 (down 55%).`,
+        `Quantity: 1000 in ${quarterNames.previous}, now 450 (down 55%).`,
+      ],
+      reason: null,
+    });
+
+    // A reason too long: refused beside its field, nothing saved.
+    const refused = await callApi("PUT", "/template/sales/explanations/", {
+      token: demo.partner1,
+      body: { reasons: [{ subject: brazil.subject, reason: "Tender." }, { subject: india.subject, reason: "x".repeat(2001) }] },
+    });
+    expectRefused("PUT", "/template/sales/explanations/", refused, 400);
+    expect(await db.select().from(reportExplanations)).toEqual([]);
+
+    const saved = await callApi("PUT", "/template/sales/explanations/", {
+      token: demo.partner1,
+      body: { reasons: [{ subject: brazil.subject, reason: "Tender." }, { subject: api.subject, reason: "New formulator." }, { subject: "sales:FDF:1:1", reason: "Not a line." }] },
+    });
+    expectStatus(saved, 200);
+    expectDocumented("PUT", "/template/sales/explanations/", saved);
+    expect(saved.body).toEqual({ changes_without_reason: 1 });
+
+    for (const token of [demo.admin, demo.staff]) {
+      const answer = await callApi("GET", `/template/sales/checks/${demo.acme}/`, { token });
+      expect(answer.body.changes_to_explain.map((line: { reason: string | null }) => line.reason)).toEqual(["Tender.", null, "New formulator."]);
+    }
+    // The administrators' own reasons call does not exist for them; another partner has no lines of Acme's to write.
+    expectRefused("PUT", "/template/sales/explanations/", await callApi("PUT", "/template/sales/explanations/", { token: demo.admin, body: { reasons: [] } }), 403);
+    const other = await callApi("PUT", "/template/sales/explanations/", { token: demo.partner2, body: { reasons: [{ subject: india.subject, reason: "Borealis writing." }] } });
+    expect(await db.select({ reason: reportExplanations.reason }).from(reportExplanations).where(eq(reportExplanations.reason, "Borealis writing."))).toEqual([]);
+    expect([200, 409]).toContain(other.status);
   });
 });

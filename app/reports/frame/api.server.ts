@@ -363,7 +363,7 @@ const ReportChecksSchema = z
 
 /** The partner's reasons, by the subject of each line to explain. */
 const ExplanationsBody = z
-  .object({
+  .strictObject({
     reasons: z
       .array(
         z.strictObject({

@@ -76,10 +76,12 @@ export function ChecksPanel({
 
 /** Values shown as they are: names, codes and quarters. */
 const VALUES_AS_THEY_ARE = new Set(["product", "currency", "table", "quarter"]);
+/** Values that are dates (YYYY-MM-DD). */
+const DATE_VALUES = new Set(["from", "to"]);
 
 /**
- * A finding's or a change's values as the page shows them: a country, a status or a measure in the
- * page's language, names as they are, figures in the page's number format.
+ * A finding's or a change's values as the page shows them: a country, a status, a measure or a date
+ * in the page's language, names as they are, figures in the page's number format.
  */
 export function useShownValues() {
   const { t } = useTranslation();
@@ -88,7 +90,15 @@ export function useShownValues() {
     Object.fromEntries(
       Object.entries(values).map(([key, value]) => [
         key,
-        key === "country" ? format.country(value) : key === "status" || key === "measure" ? t(value) : VALUES_AS_THEY_ARE.has(key) ? value : format.number(value),
+        key === "country"
+          ? format.country(value)
+          : key === "status" || key === "measure" || key === "stage"
+            ? t(value)
+            : DATE_VALUES.has(key)
+              ? format.date(value)
+              : VALUES_AS_THEY_ARE.has(key)
+                ? value
+                : format.number(value),
       ]),
     );
 }

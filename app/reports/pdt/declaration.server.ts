@@ -1,7 +1,9 @@
 import { pdtValues } from "~/db/schema";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { pdtChangesToExplain } from "./slips.server";
 
 /** The Development Timeline as the workflow knows it. */
 export const pdtDeclaration: ReportDeclaration = {
   rowTable: pdtValues,
+  changesToExplain: pdtChangesToExplain,
 };
