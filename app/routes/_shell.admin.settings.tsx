@@ -1,4 +1,5 @@
-import { getFormProps } from "@conform-to/react";
+import type { ReactNode } from "react";
+import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -253,28 +254,54 @@ function ReminderScheduleForm({
     shouldRevalidate: "onInput",
   });
   return (
+    <SettingsCard
+      title="Reminder schedule"
+      hint="Partners that have not submitted a report of the open quarter are reminded by mail on these days. Enter numbers of days separated by commas; leave a field empty for no reminders."
+      intent="schedule"
+      form={form}
+      canEdit={canEdit}
+    >
+      <TextField
+        label={t("Days before the submission date")}
+        field={fields.daysBefore}
+        inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "7" }}
+      />
+      <TextField
+        label={t("Days after the submission date")}
+        field={fields.daysAfter}
+        inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "1, 7" }}
+      />
+    </SettingsCard>
+  );
+}
+
+/** A settings form in its card: the title, what it does (translation keys), the fields, Save and Cancel. */
+function SettingsCard<Fields extends Record<string, unknown>>({
+  title,
+  hint,
+  intent,
+  form,
+  canEdit,
+  children,
+}: {
+  title: string;
+  hint: string;
+  intent: SettingsIntent;
+  form: FormMetadata<Fields, string[]>;
+  canEdit: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
     <section className="card card--narrow">
-      <h2 className="card__title">{t("Reminder schedule")}</h2>
-      <p className="field__hint">
-        {t(
-          "Partners that have not submitted a report of the open quarter are reminded by mail on these days. Enter numbers of days separated by commas; leave a field empty for no reminders.",
-        )}
-      </p>
+      <h2 className="card__title">{t(title)}</h2>
+      <p className="field__hint">{t(hint)}</p>
       <Form method="post" className="form" {...getFormProps(form)}>
         <fieldset className="settings__fieldset" disabled={!canEdit}>
-          <input type="hidden" name="intent" value="schedule" />
+          <input type="hidden" name="intent" value={intent} />
           <FormErrors errors={form.errors} />
-          <TextField
-            label={t("Days before the submission date")}
-            field={fields.daysBefore}
-            inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "7" }}
-          />
-          <TextField
-            label={t("Days after the submission date")}
-            field={fields.daysAfter}
-            inputAttributes={{ inputMode: "numeric", autoComplete: "off", placeholder: "1, 7" }}
-          />
-          <FormActions intent="schedule" canEdit={canEdit} />
+          {children}
+          <FormActions intent={intent} canEdit={canEdit} />
         </fieldset>
       </Form>
     </section>
@@ -292,22 +319,15 @@ function SwingThresholdsForm({ thresholds, canEdit, actionData }: { thresholds: 
     shouldRevalidate: "onInput",
   });
   return (
-    <section className="card card--narrow">
-      <h2 className="card__title">{t("Changes to explain")}</h2>
-      <p className="field__hint">
-        {t(
-          "A Sales Report line (product and country) whose sales value or quantity changed by more than this percentage since the previous quarter, or since the same quarter a year before, needs the partner's reason before the report can be submitted. Lines under the floor in both quarters are left out.",
-        )}
-      </p>
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <fieldset className="settings__fieldset" disabled={!canEdit}>
-          <input type="hidden" name="intent" value="swings" />
-          <FormErrors errors={form.errors} />
-          <TextField label={t("Change beyond (%)")} field={fields.percent} inputAttributes={{ inputMode: "numeric", autoComplete: "off" }} />
-          <TextField label={t("Floor (sales value in USD)")} field={fields.floorUsd} inputAttributes={{ inputMode: "decimal", autoComplete: "off" }} />
-          <FormActions intent="swings" canEdit={canEdit} />
-        </fieldset>
-      </Form>
-    </section>
+    <SettingsCard
+      title="Changes to explain"
+      hint="A Sales Report line (product and country) whose sales value or quantity changed by more than this percentage since the previous quarter, or since the same quarter a year before, needs the partner's reason before the report can be submitted. Lines under the floor in both quarters are left out."
+      intent="swings"
+      form={form}
+      canEdit={canEdit}
+    >
+      <TextField label={t("Change beyond (%)")} field={fields.percent} inputAttributes={{ inputMode: "numeric", autoComplete: "off" }} />
+      <TextField label={t("Floor (sales value in USD)")} field={fields.floorUsd} inputAttributes={{ inputMode: "decimal", autoComplete: "off" }} />
+    </SettingsCard>
   );
 }

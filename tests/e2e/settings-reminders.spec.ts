@@ -15,6 +15,17 @@ function daysAhead(days: number) {
 const dateInput = (page: Page) => page.getByLabel("Set Report submission date");
 const datePicker = (page: Page) => page.getByLabel("Pick the date");
 const cutOffCard = (page: Page) => page.locator("form#cut-off-date");
+const swingsCard = (page: Page) => page.locator("form#swing-thresholds");
+
+/** Sets the changes' thresholds and checks the toast and the stored values shown again. */
+async function saveSwingThresholds(page: Page, percent: string, floor: string, shownFloor: string) {
+  await swingsCard(page).getByLabel("Change beyond (%)").fill(percent);
+  await swingsCard(page).getByLabel("Floor (sales value in USD)").fill(floor);
+  await swingsCard(page).getByRole("button", { name: "Save" }).click();
+  await expect(page.locator(".toast")).toContainText("Changes to explain saved successfully!");
+  await expect(swingsCard(page).getByLabel("Change beyond (%)")).toHaveValue(percent);
+  await expect(swingsCard(page).getByLabel("Floor (sales value in USD)")).toHaveValue(shownFloor);
+}
 
 async function partnerSeesCutOff(page: Page, signIn: (account: "partner1") => Promise<void>, shown: string) {
   await page.context().clearCookies();
@@ -88,6 +99,19 @@ test.describe("settings with JavaScript", () => {
     await expect(after).toHaveValue("1, 7");
   });
 
+  test("the changes to explain: a percentage out of range is refused beside the field; new thresholds are saved", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    await open("/admin/settings");
+    await expect(swingsCard(page).getByLabel("Change beyond (%)")).toHaveValue("50");
+    await expect(swingsCard(page).getByLabel("Floor (sales value in USD)")).toHaveValue("10000");
+    await swingsCard(page).getByLabel("Change beyond (%)").fill("0");
+    await swingsCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(swingsCard(page).getByText("Enter a whole percentage from 1 to 1000.")).toBeVisible();
+    await saveSwingThresholds(page, "60", "5,000", "5000");
+    // The defaults again, as the other specs expect them.
+    await saveSwingThresholds(page, "50", "10000", "10000");
+  });
+
   test("STAFF sees the settings disabled, and the server refuses a post", async ({ page, open, signIn }) => {
     await signIn("staff");
     await open("/admin/settings");
@@ -130,6 +154,20 @@ test.describe("settings without JavaScript", () => {
     await expect(page.getByTestId("current-cut-off-date")).toContainText(date.shown);
 
     await partnerSeesCutOff(page, signIn, date.shown);
+  });
+
+  test("the changes to explain: a floor that is no amount is refused by the server beside the field; new thresholds are saved", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    await signIn("admin");
+    await open("/admin/settings");
+    await swingsCard(page).getByLabel("Floor (sales value in USD)").fill("ten thousand");
+    await swingsCard(page).getByRole("button", { name: "Save" }).click();
+    await expect(swingsCard(page).getByText("Enter an amount in USD of 0 or more, with at most two decimals.")).toBeVisible();
+    await saveSwingThresholds(page, "75", "2500.50", "2500.50");
+    await saveSwingThresholds(page, "50", "10000", "10000");
   });
 
   test("a date picked in the picker is posted as it is and saved; the field keeps working beside it", async ({ page, open, signIn }) => {

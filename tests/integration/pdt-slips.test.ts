@@ -37,8 +37,16 @@ async function pdtReportOf(quarterId: number) {
 
 beforeEach(async () => {
   acme = (await db.select().from(partners).where(eq(partners.email, "partner1@example.org")))[0].id;
-  const acmeReports = await db.select({ id: reports.id }).from(reports).where(and(eq(reports.partnerId, acme), eq(reports.type, "pdt")));
-  await db.delete(pdtValues).where(inArray(pdtValues.reportId, acmeReports.map((row) => row.id)));
+  const acmeReports = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(and(eq(reports.partnerId, acme), eq(reports.type, "pdt")));
+  await db.delete(pdtValues).where(
+    inArray(
+      pdtValues.reportId,
+      acmeReports.map((row) => row.id),
+    ),
+  );
   const openQuarter = await ensureQuarter(openQuarterRef());
   open = { id: openQuarter.id, endDate: openQuarter.endDate };
   const previous = await ensureQuarter(addQuarters(openQuarterRef(), -1));
@@ -82,13 +90,19 @@ describe("the Development Timeline's changes to explain", () => {
         subject: `pdt:ended:${ids.dtg}`,
         line: { message: "{{product}}: {{stage}}", values: { product: DTG, stage: ids.second.name } },
         changes: [
-          { message: "The timeline's last stage ended on {{to}}, but the project status is still {{status}}.", values: { to: "2026-09-30", status: "Under Development" } },
+          {
+            message: "The timeline's last stage ended on {{to}}, but the project status is still {{status}}.",
+            values: { to: "2026-09-30", status: "Under Development" },
+          },
         ],
         reason: null,
       },
     ]);
     // Approved: the status changed, nothing to explain about the last stage.
-    await db.update(partnerProducts).set({ projectStatus: "APPROVED" }).where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, ids.dtg)));
+    await db
+      .update(partnerProducts)
+      .set({ projectStatus: "APPROVED" })
+      .where(and(eq(partnerProducts.partnerId, acme), eq(partnerProducts.productId, ids.dtg)));
     expect((await linesOfAcme()).map((line) => line.subject)).toEqual([`pdt:slipped:${ids.dtg}:${ids.first.id}`]);
   });
 

@@ -198,7 +198,10 @@ describe("reasons before Submit", () => {
     const cookie = await sessionCookieFor("partner1@example.org");
     const lines = await changesOfAcme();
     const explain = (reasons: Record<string, string>) =>
-      runRoute(partnerSalesAction, buildRequest("/partner/sales-report", { cookie, form: { intent: "explain", quarterId: String(quarterIds.open), ...reasons } }));
+      runRoute(
+        partnerSalesAction,
+        buildRequest("/partner/sales-report", { cookie, form: { intent: "explain", quarterId: String(quarterIds.open), ...reasons } }),
+      );
 
     // Two reasons of three: saved; the submission is still refused, now for one line.
     const partly = await explain({ [reasonField(lines[0].subject)]: "  New tender in Brazil.  ", [reasonField(lines[1].subject)]: "Stock-out at the CMS." });
@@ -219,7 +222,9 @@ describe("reasons before Submit", () => {
     expect(result.status).toBe("Submitted");
     const [snapshot] = await db.select().from(reportSnapshots).where(eq(reportSnapshots.reportId, acmeReport));
     const kept = snapshot.explanations as ExplainedChange[];
-    expect(kept.map((line) => [line.subject, line.reason])).toEqual(lines.map((line, index) => [line.subject, ["New tender in Brazil.", "Stock-out at the CMS.", "API sold to a new formulator."][index]]));
+    expect(kept.map((line) => [line.subject, line.reason])).toEqual(
+      lines.map((line, index) => [line.subject, ["New tender in Brazil.", "Stock-out at the CMS.", "API sold to a new formulator."][index]]),
+    );
     // The hash proves the rows and the reasons together, and can be checked against the snapshot as stored.
     const canonical = canonicalJson({ rows: snapshot.rows, explanations: snapshot.explanations });
     expect(snapshot.sha256).toBe(crypto.createHash("sha256").update(canonical).digest("hex"));
@@ -238,13 +243,21 @@ describe("reasons before Submit", () => {
   it("administrators and staff cannot write the partner's reasons", async () => {
     const [line] = await changesOfAcme();
     const form = { intent: "explain", quarterId: String(quarterIds.open), [reasonField(line.subject)]: "Written by the pool." };
-    const admin = await runRoute(adminSalesAction, buildRequest(`/admin/sales-report/${ids.acme}`, { cookie: await sessionCookieFor("admin@example.org"), form }), {
-      params: { id: String(ids.acme) },
-    });
+    const admin = await runRoute(
+      adminSalesAction,
+      buildRequest(`/admin/sales-report/${ids.acme}`, { cookie: await sessionCookieFor("admin@example.org"), form }),
+      {
+        params: { id: String(ids.acme) },
+      },
+    );
     expect(admin.status).toBe(403);
-    const staff = await runRoute(adminSalesAction, buildRequest(`/admin/sales-report/${ids.acme}`, { cookie: await sessionCookieFor("staff@example.org"), form }), {
-      params: { id: String(ids.acme) },
-    });
+    const staff = await runRoute(
+      adminSalesAction,
+      buildRequest(`/admin/sales-report/${ids.acme}`, { cookie: await sessionCookieFor("staff@example.org"), form }),
+      {
+        params: { id: String(ids.acme) },
+      },
+    );
     expect(staff.status).toBe(403);
     expect(await db.select().from(reportExplanations)).toEqual([]);
   });
@@ -252,9 +265,20 @@ describe("reasons before Submit", () => {
   it("the reasons' save is audited with what it changed", async () => {
     const [line] = await changesOfAcme();
     const cookie = await sessionCookieFor("partner1@example.org");
-    await runRoute(partnerSalesAction, buildRequest("/partner/sales-report", { cookie, form: { intent: "explain", quarterId: String(quarterIds.open), [reasonField(line.subject)]: "Tender." } }));
+    await runRoute(
+      partnerSalesAction,
+      buildRequest("/partner/sales-report", {
+        cookie,
+        form: { intent: "explain", quarterId: String(quarterIds.open), [reasonField(line.subject)]: "Tender." },
+      }),
+    );
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "report.explain")).orderBy(asc(auditLog.id));
-    expect(audit).toMatchObject({ entity: "report:sales", entityId: String(acmeReport), before: { [line.subject]: null }, after: { [line.subject]: "Tender." } });
+    expect(audit).toMatchObject({
+      entity: "report:sales",
+      entityId: String(acmeReport),
+      before: { [line.subject]: null },
+      after: { [line.subject]: "Tender." },
+    });
   });
 });
 
@@ -280,14 +304,25 @@ describe("the changes to explain in the API", () => {
     // A reason too long: refused beside its field, nothing saved.
     const refused = await callApi("PUT", "/template/sales/explanations/", {
       token: demo.partner1,
-      body: { reasons: [{ subject: brazil.subject, reason: "Tender." }, { subject: india.subject, reason: "x".repeat(2001) }] },
+      body: {
+        reasons: [
+          { subject: brazil.subject, reason: "Tender." },
+          { subject: india.subject, reason: "x".repeat(2001) },
+        ],
+      },
     });
     expectRefused("PUT", "/template/sales/explanations/", refused, 400);
     expect(await db.select().from(reportExplanations)).toEqual([]);
 
     const saved = await callApi("PUT", "/template/sales/explanations/", {
       token: demo.partner1,
-      body: { reasons: [{ subject: brazil.subject, reason: "Tender." }, { subject: api.subject, reason: "New formulator." }, { subject: "sales:FDF:1:1", reason: "Not a line." }] },
+      body: {
+        reasons: [
+          { subject: brazil.subject, reason: "Tender." },
+          { subject: api.subject, reason: "New formulator." },
+          { subject: "sales:FDF:1:1", reason: "Not a line." },
+        ],
+      },
     });
     expectStatus(saved, 200);
     expectDocumented("PUT", "/template/sales/explanations/", saved);
@@ -298,9 +333,19 @@ describe("the changes to explain in the API", () => {
       expect(answer.body.changes_to_explain.map((line: { reason: string | null }) => line.reason)).toEqual(["Tender.", null, "New formulator."]);
     }
     // The administrators' own reasons call does not exist for them; another partner has no lines of Acme's to write.
-    expectRefused("PUT", "/template/sales/explanations/", await callApi("PUT", "/template/sales/explanations/", { token: demo.admin, body: { reasons: [] } }), 403);
-    const other = await callApi("PUT", "/template/sales/explanations/", { token: demo.partner2, body: { reasons: [{ subject: india.subject, reason: "Borealis writing." }] } });
-    expect(await db.select({ reason: reportExplanations.reason }).from(reportExplanations).where(eq(reportExplanations.reason, "Borealis writing."))).toEqual([]);
+    expectRefused(
+      "PUT",
+      "/template/sales/explanations/",
+      await callApi("PUT", "/template/sales/explanations/", { token: demo.admin, body: { reasons: [] } }),
+      403,
+    );
+    const other = await callApi("PUT", "/template/sales/explanations/", {
+      token: demo.partner2,
+      body: { reasons: [{ subject: india.subject, reason: "Borealis writing." }] },
+    });
+    expect(await db.select({ reason: reportExplanations.reason }).from(reportExplanations).where(eq(reportExplanations.reason, "Borealis writing."))).toEqual(
+      [],
+    );
     expect([200, 409]).toContain(other.status);
   });
 });

@@ -427,6 +427,7 @@ export function reportChecksCalls(type: ReportTypeKey) {
       body: ExplanationsBody,
       answer: ReportChecksSchema.pick({ changes_without_reason: true }),
       errors: [400, 409],
+      example: { body: { reasons: [{ subject: `${type}:FDF:12:45`, reason: "A new national tender started this quarter." }] } },
       async handle({ user, body, context }) {
         const partnerId = ownPartner(user);
         const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: undefined, type });

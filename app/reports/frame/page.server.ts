@@ -105,7 +105,15 @@ async function reportPageData<View extends ReportFrameView>(load: (input: Report
     loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
     loadChangesToExplain(view, page.viewer),
   ]);
-  return { view, history, checks, changesToExplain, changes: null, viewerRole: page.viewer.role, page: parsePage(new URL(page.request.url).searchParams.get("page")) };
+  return {
+    view,
+    history,
+    checks,
+    changesToExplain,
+    changes: null,
+    viewerRole: page.viewer.role,
+    page: parsePage(new URL(page.request.url).searchParams.get("page")),
+  };
 }
 
 export type ReportPageData<View extends ReportFrameView> = Awaited<ReturnType<typeof reportPageData<View>>>;

@@ -37,7 +37,10 @@ function change(row: SlipRow): ExplanationText {
   return { message: PDT_MESSAGES.ended, values: { to: row.to, status: row.status ? PROJECT_STATUS_LABELS[row.status] : "" } };
 }
 
-export async function pdtChangesToExplain(executor: Pick<Database, "execute">, { reportId, partnerId, quarterId }: ReportChecksInput): Promise<ExplainedChange[]> {
+export async function pdtChangesToExplain(
+  executor: Pick<Database, "execute">,
+  { reportId, partnerId, quarterId }: ReportChecksInput,
+): Promise<ExplainedChange[]> {
   const rows = await selectRows<SlipRow>(
     sql`
     with this_quarter as (

@@ -50,11 +50,15 @@ function changeText(row: SwingRow, measure: "value" | "quantity"): ExplanationTe
   return { message: row[`${measure}_down`] ? EXPLANATION_MESSAGES.down : EXPLANATION_MESSAGES.up, values: { ...values, change } };
 }
 
-export async function salesChangesToExplain(executor: Pick<Database, "execute">, { reportId, partnerId, quarterId }: ReportChecksInput): Promise<ExplainedChange[]> {
+export async function salesChangesToExplain(
+  executor: Pick<Database, "execute">,
+  { reportId, partnerId, quarterId }: ReportChecksInput,
+): Promise<ExplainedChange[]> {
   const { percent, floorUsd } = swingThresholdsSql;
   const beyond = (now: string, before: string) =>
     sql`(${sql.raw(now)} <> ${sql.raw(before)} and (${sql.raw(before)} = 0 or abs(${sql.raw(now)} - ${sql.raw(before)}) * 100 > abs(${sql.raw(before)}) * ${percent}))`;
-  const change = (now: string, before: string) => sql`trim_scale(round(abs(${sql.raw(now)} - ${sql.raw(before)}) * 100 / nullif(abs(${sql.raw(before)}), 0)))::text`;
+  const change = (now: string, before: string) =>
+    sql`trim_scale(round(abs(${sql.raw(now)} - ${sql.raw(before)}) * 100 / nullif(abs(${sql.raw(before)}), 0)))::text`;
   const rows = await selectRows<SwingRow>(
     sql`
     with this_quarter as (select ${quarters.year} * 4 + ${quarters.quarter} as position from ${quarters} where ${quarters.id} = ${quarterId}),
@@ -107,7 +111,12 @@ export async function salesChangesToExplain(executor: Pick<Database, "execute">,
   for (const row of rows) {
     let line = lines.get(row.subject);
     if (!line) {
-      line = { subject: row.subject, line: { message: LINE_MESSAGE, values: { product: row.product, country: row.country, table: row.kind } }, changes: [], reason: row.reason };
+      line = {
+        subject: row.subject,
+        line: { message: LINE_MESSAGE, values: { product: row.product, country: row.country, table: row.kind } },
+        changes: [],
+        reason: row.reason,
+      };
       lines.set(row.subject, line);
     }
     if (row.value_off) line.changes.push(changeText(row, "value"));
