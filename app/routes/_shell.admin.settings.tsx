@@ -135,10 +135,16 @@ export default function AdminSettings() {
           {t("Only an administrator can change these settings.")}
         </p>
       ) : null}
-      {/* Keyed by the stored version: after a save the form starts again from what was stored. */}
-      <CutOffDateForm key={versions[CUT_OFF_DATE_KEY] ?? ""} cutOffDate={cutOffDate} openQuarter={openQuarter} canEdit={canEdit} actionData={actionData} />
-      <ReminderScheduleForm key={versions[REMINDER_SCHEDULE_KEY] ?? ""} schedule={scheduleText} canEdit={canEdit} actionData={actionData} />
-      <SwingThresholdsForm key={versions[SWING_THRESHOLDS_KEY] ?? ""} thresholds={swingThresholds} canEdit={canEdit} actionData={actionData} />
+      {/* Keyed by the stored version (and the form: siblings need keys of their own): after a save the form starts again from what was stored. */}
+      <CutOffDateForm
+        key={`cut-off:${versions[CUT_OFF_DATE_KEY] ?? ""}`}
+        cutOffDate={cutOffDate}
+        openQuarter={openQuarter}
+        canEdit={canEdit}
+        actionData={actionData}
+      />
+      <ReminderScheduleForm key={`schedule:${versions[REMINDER_SCHEDULE_KEY] ?? ""}`} schedule={scheduleText} canEdit={canEdit} actionData={actionData} />
+      <SwingThresholdsForm key={`swings:${versions[SWING_THRESHOLDS_KEY] ?? ""}`} thresholds={swingThresholds} canEdit={canEdit} actionData={actionData} />
       <UndeliveredMails mails={undeliveredMails} total={undeliveredTotal} canRetry={canEdit} />
     </>
   );

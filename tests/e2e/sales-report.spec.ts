@@ -338,6 +338,9 @@ test.describe.serial("with JavaScript (partner1 and the admin)", () => {
     await expect.poll(async () => (await page.request.get("/partner/sales-report")).ok()).toBe(true);
     await open("/partner/sales-report");
     await expect(page.getByTestId("report-messages").getByTestId("unread-count")).toHaveText("0");
+    // The verification gave the Uganda row its product: a line new since the submission asks for its reason.
+    await expect(page.getByTestId("changes-to-explain")).toContainText("Without a reason: 1.");
+    await explainEveryChange(page);
     await page.getByRole("button", { name: "Submit Report" }).click();
     await page.getByTestId("comment-dialog").getByLabel("Comment").fill("Kenya added.");
     await page.getByTestId("comment-dialog").getByRole("button", { name: "Submit Report" }).click();
