@@ -19,7 +19,9 @@
  *   each sales report sells the partner's products in its countries to a few purchasers over the
  *   quarter's three months, bigger partners and later quarters selling more;
  * - one designated partner (partner 1) whose open-quarter Sales Report is a draft of 12,000 rows,
- *   and one partner (partner 2) with no open-quarter Sales Report: `npm run bench` saves into it.
+ *   and one partner (partner 2) with no open-quarter Sales Report: `npm run bench` saves into it;
+ * - the Sales Reports' stored checks (the partners' mean prices, each report's finding counts), as
+ *   the app's jobs keep them after a save, refreshed quarter by quarter with the app's functions.
  * `bench_meta` records what the benchmark needs to find (users, quarters, partner ids).
  *
  * `--shape=skewed` (into portal_bench_<size>_skewed) makes the same kinds of data with the shape of
@@ -30,12 +32,14 @@
  * product_verifications row of the report, its rows holding the name and the verification instead
  * of a product), 12 of them on partner 1's draft.
  */
+import { sql as sqlText } from "drizzle-orm";
 import postgres from "postgres";
-import { closeDatabase, db, initDatabase } from "../app/db/client.server";
+import { closeDatabase, db, initDatabase, selectRows } from "../app/db/client.server";
 import { COUNTRIES } from "../app/db/reference-data";
 import { ensureQuarter, openQuarterRef } from "../app/models/quarter.server";
 import { hashPassword } from "../app/models/password.server";
 import { seedReferenceData } from "../app/models/seed.server";
+import { refreshAllSalesChecks } from "../app/reports/sales/stored-checks.server";
 import { plannedFilingQuarters } from "../app/reports/filing/statuses";
 import { addQuarters, quarterBounds, quarterName } from "../app/utils/quarters";
 
@@ -558,6 +562,8 @@ async function main() {
 
   await q(`VACUUM ANALYZE`);
   step("VACUUM ANALYZE");
+  const quartersChecked = await refreshStoredChecks();
+  step(`stored checks: mean prices and finding counts of ${quartersChecked} quarters`);
 
   const counts = await q(
     `SELECT (SELECT count(*) FROM partners)::int AS partners, (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM products)::int AS products,
@@ -580,6 +586,35 @@ async function main() {
   console.log(`Generated ${size} (${shapeName}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await sql.end();
   await closeDatabase();
+}
+
+/**
+ * The Sales Reports' stored checks of the open database, refreshed with the app's own functions
+ * (after ANALYZE: their statements join the sales rows), then the new rows analysed; answers the
+ * quarters refreshed.
+ */
+async function refreshStoredChecks(): Promise<number> {
+  const quarters = await refreshAllSalesChecks(db);
+  await db.execute(sqlText`ANALYZE sales_price_means`);
+  await db.execute(sqlText`ANALYZE report_check_counts`);
+  return quarters;
+}
+
+/**
+ * A data set generated before the stored checks existed: migrated, and its stored checks refreshed
+ * (what generating it again would add). Nothing when they are there.
+ */
+export async function addStoredChecks(url: string): Promise<number | null> {
+  process.env.DATABASE_URL = url;
+  await initDatabase();
+  try {
+    const [{ missing }] = await selectRows<{ missing: boolean }>(
+      sqlText`SELECT EXISTS (SELECT 1 FROM reports r WHERE r.type = 'sales' AND NOT EXISTS (SELECT 1 FROM report_check_counts c WHERE c.report_id = r.id)) AS missing`,
+    );
+    return missing ? await refreshStoredChecks() : null;
+  } finally {
+    await closeDatabase();
+  }
 }
 
 // Run only as a script (run.ts imports the sizes and URLs).

@@ -2,8 +2,10 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ReportStatusIcon } from "~/components/report-status-icon";
+import { useFormatters } from "~/hooks/use-formatters";
 import type { PartnerListRow } from "~/models/partner-list.server";
-import { partnerListHref, partnerListSearch, type PartnerListQuery } from "~/utils/partner-list";
+import { SortHeader } from "~/reports/consolidated/table-kit";
+import { partnerListHref, partnerListSearch, type PartnerListQuery, type PartnerListSort } from "~/utils/partner-list";
 import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
 import { REMOVAL_ANSWERS } from "~/utils/confirmation-answers";
 import { ScrollRegion } from "./scroll-region";
@@ -14,11 +16,13 @@ interface Target {
 }
 
 /**
- * The partners with their active products, the open quarter's report states and the admin's
- * actions. STAFF sees every control disabled (the server refuses their posts anyway).
+ * The partners with their active products, the open quarter's report states, the open findings of
+ * its Sales Report (linking to the report's checks) and the admin's actions. STAFF sees every
+ * control disabled (the server refuses their posts anyway).
  */
 export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRow[]; query: PartnerListQuery; canEdit: boolean }) {
   const { t } = useTranslation();
+  const format = useFormatters();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [target, setTarget] = useState<Target | null>(null);
   const back = partnerListHref(query);
@@ -35,7 +39,16 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
     setTarget({ id: row.id, companyName: row.companyName });
   };
 
-  const nextDir = query.dir === "asc" ? "desc" : "asc";
+  const sortHeader = (sort: PartnerListSort, label: string, className?: string) => (
+    <SortHeader
+      label={label}
+      active={query.sort === sort}
+      dir={query.dir}
+      sortKey={sort}
+      hrefFor={(dir) => partnerListHref(query, { sort, dir })}
+      className={className}
+    />
+  );
 
   return (
     <>
@@ -44,11 +57,7 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
           <table className="table partner-list__table" data-testid="partner-list">
             <thead>
               <tr>
-                <th scope="col" aria-sort={query.dir === "asc" ? "ascending" : "descending"}>
-                  <Link to={partnerListHref(query, { dir: nextDir })} className="partner-list__sort" data-dir={query.dir}>
-                    {t("Company Name")} <span aria-hidden="true">{query.dir === "asc" ? "▲" : "▼"}</span>
-                  </Link>
-                </th>
+                {sortHeader("company", t("Company Name"))}
                 <th scope="col">{t("E-mail")}</th>
                 <th scope="col">{t("Active Products")}</th>
                 {REPORT_TYPES.map((type) => (
@@ -56,6 +65,7 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
                     {t(REPORT_REGISTRY[type].labels.status)}
                   </th>
                 ))}
+                {sortHeader("findings", t("Findings"), "table__number")}
                 <th scope="col">{t("Actions")}</th>
               </tr>
             </thead>
@@ -82,6 +92,13 @@ export function PartnerListTable({ rows, query, canEdit }: { rows: PartnerListRo
                       <ReportStatusIcon type={type} state={row.statuses[type]} to={`${REPORT_REGISTRY[type].adminPath}/${row.id}`} />
                     </td>
                   ))}
+                  <td className="table__number" data-label={t("Findings")}>
+                    {row.findings === null ? null : (
+                      <Link to={`${REPORT_REGISTRY.sales.adminPath}/${row.id}#checks`} data-testid="findings">
+                        {format.number(row.findings)}
+                      </Link>
+                    )}
+                  </td>
                   <td className="partner-list__actions-cell">
                     <div className="partner-list__actions">
                       <PartnerActions row={row} canEdit={canEdit} back={back} query={query} onDeactivate={confirmDeactivate} />

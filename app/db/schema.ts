@@ -1,5 +1,21 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -597,3 +613,45 @@ export const dashboardFilings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.quarterId, t.approvedOnly, t.status, t.productId, t.countryId] })],
 );
+
+// ---------------------------------------------------------------- stored checks (issue 32)
+
+/**
+ * Each partner's mean FDF price per pack (USD) per quarter and product, per country and, with
+ * country null, over all its rows of the product: the Sales Report's peer-price rule takes the
+ * other partners' medians from here instead of reading the quarter's sales rows. Only rows with a
+ * product and a price above 0 count. Refreshed per partner and quarter by the "sales-price-means"
+ * job after each Sales save (app/reports/sales/price-means.server.ts).
+ */
+export const salesPriceMeans = pgTable(
+  "sales_price_means",
+  {
+    quarterId: integer("quarter_id").notNull(),
+    productId: integer("product_id").notNull(),
+    countryId: integer("country_id"),
+    partnerId: integer("partner_id").notNull(),
+    /** avg() of the rows' gross sale price per pack in USD, unrounded. */
+    meanPriceUsd: numeric("mean_price_usd").notNull(),
+    rowCount: integer("row_count").notNull(),
+  },
+  (t) => [
+    unique("sales_price_means_uq").on(t.quarterId, t.productId, t.countryId, t.partnerId).nullsNotDistinct(),
+    index("sales_price_means_partner_idx").on(t.partnerId, t.quarterId),
+  ],
+);
+
+/**
+ * The open findings of a report's checks, as an administrator sees them (with the other partners'
+ * prices), counted by kind (app/reports/frame/checks.ts): what the partner list and the dashboard
+ * Summary show and sort by. Refreshed by the "report-checks" job after the changes the checks read.
+ */
+export const reportCheckCounts = pgTable("report_check_counts", {
+  reportId: integer("report_id")
+    .primaryKey()
+    .references(() => reports.id, { onDelete: "cascade" }),
+  total: integer("total").notNull(),
+  licence: integer("licence").notNull(),
+  contradiction: integer("contradiction").notNull(),
+  unusual: integer("unusual").notNull(),
+  computedAt: timestamp("computed_at", { withTimezone: true }).notNull().defaultNow(),
+});

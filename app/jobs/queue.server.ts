@@ -8,12 +8,21 @@
 import { sql, type SQL } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import { executeSql, type Database, type Transaction } from "~/db/client.server";
+/** Which reports' stored checks a job refreshes: a partner's in a quarter, a partner's in every quarter, a quarter's, or (neither) all. */
+export interface ChecksScope {
+  partnerId?: number;
+  quarterId?: number;
+}
 
 /** The queues and what each job carries. */
 export interface JobData {
   "mail-delivery": { mailId: number };
   "scheduled-reminders": Record<string, never>;
   "purge-expired": Record<string, never>;
+  /** The partners' mean prices of the Sales Reports in scope (app/reports/sales/price-means.server.ts). */
+  "sales-price-means": ChecksScope;
+  /** The stored finding counts of the Sales Reports in scope (app/reports/sales/checks.server.ts). */
+  "report-checks": ChecksScope;
 }
 export type QueueName = keyof JobData;
 
@@ -30,6 +39,10 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
   "mail-delivery": MAIL_RETRY,
   "scheduled-reminders": { retryLimit: 0, expireInSeconds: 600 },
   "purge-expired": { retryLimit: 0, expireInSeconds: 600 },
+  // At most one job of a key waits ("short": a job sent while one waits is dropped, as the waiting
+  // one will read the latest rows); one may wait while another of the key runs.
+  "sales-price-means": { policy: "short", retryLimit: 3, retryDelay: 10, expireInSeconds: 600 },
+  "report-checks": { policy: "short", retryLimit: 3, retryDelay: 10, expireInSeconds: 1800 },
 };
 
 /** pg-boss is written for node-postgres, which sends an object parameter as its JSON text and undefined as null. */
@@ -93,13 +106,27 @@ export async function closeJobQueue() {
   if (opening) await (await opening).stop({ graceful: true, wait: true, timeout: 8000 });
 }
 
+/** The open queue (opening it here would wait for the connection a transaction holds: the embedded database has one). */
+async function openedQueue(): Promise<PgBoss> {
+  if (!globalForQueue.__portalQueue) throw new Error("The job queue is not open: call openJobQueue() at start.");
+  return globalForQueue.__portalQueue;
+}
+
 /**
  * Adds a job in the caller's transaction: it exists only if the transaction commits, and a worker
  * picks it up only after that.
  */
 export async function enqueueJob<Name extends QueueName>(tx: Transaction, name: Name, data: JobData[Name], options: PgBoss.SendOptions = {}): Promise<void> {
-  // Opening it here would wait for the connection the transaction holds (the embedded database has one).
-  if (!globalForQueue.__portalQueue) throw new Error("The job queue is not open: call openJobQueue() at start.");
-  const boss = await globalForQueue.__portalQueue;
+  const boss = await openedQueue();
   await boss.send(name, data, { ...options, db: queueExecutor(tx) });
+}
+
+/** A job for enqueueJobs: its queue, data and, for the "short" queues, the key of which one job waits at most. */
+export type QueuedJob = { [Name in QueueName]: { name: Name; data: JobData[Name]; singletonKey?: string } }[QueueName];
+
+/** Adds jobs in the caller's transaction (as enqueueJob), in one statement; none: nothing is sent. */
+export async function enqueueJobs(tx: Transaction, jobs: readonly QueuedJob[]): Promise<void> {
+  if (!jobs.length) return;
+  const boss = await openedQueue();
+  await boss.insert([...jobs], { db: queueExecutor(tx) });
 }

@@ -1,14 +1,16 @@
 /**
- * The background worker: delivers queued mails, runs the scheduled reminders and the purge of
- * ended sessions, spent password links and old rate-limit counters as recurring jobs. It runs in
- * the web process by default (`npm start`), alone with `npm run worker`, and not at all in an
- * instance started with WORKER=off.
+ * The background worker: delivers queued mails, keeps the Sales Report's stored checks current
+ * (the partners' mean prices and each report's finding counts, queued by the changes they read),
+ * runs the scheduled reminders and the purge of ended sessions, spent password links and old
+ * rate-limit counters as recurring jobs. It runs in the web process by default (`npm start`), alone
+ * with `npm run worker`, and not at all in an instance started with WORKER=off.
  */
 import { deliverMail } from "~/models/mail.server";
 import { deleteSpentPasswordTokens } from "~/models/password-token.server";
 import { deleteStaleRateLimits } from "~/models/rate-limit.server";
 import { runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { deleteEndedSessions } from "~/models/session.server";
+import { queueUncountedSalesChecks, workReportChecks, workSalesPriceMeans } from "~/reports/sales/stored-checks.server";
 import { logger } from "~/utils/logger.server";
 import { openJobQueue, type JobData, type QueueName } from "./queue.server";
 
@@ -45,6 +47,12 @@ export async function startWorker(): Promise<() => Promise<void>> {
     // A mail was waiting: the next is fetched at once, not a polling interval later (reminding everyone queues one per partner).
     if (mailWorker) boss.notifyWorker(mailWorker);
   });
+  await boss.work<JobData["sales-price-means"]>("sales-price-means", { pollingIntervalSeconds: 2 }, async ([job]) => {
+    await workSalesPriceMeans(job.data);
+  });
+  await boss.work<JobData["report-checks"]>("report-checks", { pollingIntervalSeconds: 2 }, async ([job]) => {
+    await workReportChecks(job.data);
+  });
   await boss.work("scheduled-reminders", { pollingIntervalSeconds: 5 }, async () => {
     await runScheduledReminders();
   });
@@ -59,8 +67,9 @@ export async function startWorker(): Promise<() => Promise<void>> {
     await boss.schedule("scheduled-reminders", process.env.REMINDER_CRON || DEFAULT_REMINDER_CRON);
   }
   await boss.schedule("purge-expired", PURGE_CRON);
-  logger.info("worker started: mail delivery, scheduled reminders, purges");
-  const worked: QueueName[] = ["mail-delivery", "scheduled-reminders", "purge-expired"];
+  await queueUncountedSalesChecks();
+  logger.info("worker started: mail delivery, stored checks, scheduled reminders, purges");
+  const worked: QueueName[] = ["mail-delivery", "sales-price-means", "report-checks", "scheduled-reminders", "purge-expired"];
   return async () => {
     await Promise.all(worked.map((name) => boss.offWork(name)));
   };

@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { db, type Database, type Transaction } from "~/db/client.server";
 import { countries, licenceCountryTerms, licenceTerms, partnerProducts, partners, products } from "~/db/schema";
+import { queuePartnerChecks } from "~/jobs/checks-jobs.server";
 import { writeAudit } from "~/models/audit.server";
 import type { LicenceRefusal, LicenceTermsInput } from "./schema";
 
@@ -170,6 +171,7 @@ export async function saveLicenceTerms(partnerId: number, input: LicenceTermsInp
       },
       tx,
     );
+    await queuePartnerChecks(tx, partnerId);
     return { ok: true, changed: true };
   });
 }

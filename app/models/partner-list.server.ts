@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { db } from "~/db/client.server";
-import { apiTokens, partnerProducts, partners, products, reportMessages, reports, sessions, users } from "~/db/schema";
+import { apiTokens, partnerProducts, partners, products, reportCheckCounts, reportMessages, reports, sessions, users } from "~/db/schema";
 import type { PartnerListQuery } from "~/utils/partner-list";
 import type { ProjectStatus } from "~/utils/project-status";
 import { owedReportTypes, type ReportState, type ReportTypeKey } from "~/reports/frame/registry";
@@ -22,11 +23,15 @@ export interface PartnerListRow {
   reports: PartnerReports;
   /** The reports of the open quarter it still owes: what its reminder menu offers. */
   owed: ReportTypeKey[];
+  /** Open findings of its open-quarter Sales Report (as administrators see them); null: no report, or not counted yet. */
+  findings: number | null;
 }
 
 interface PartnerList {
   quarterName: string;
   rows: PartnerListRow[];
+  /** Where the rows stand in the whole list (one page holding every row when the list is not paged). */
+  page: { page: number; pages: number; total: number; pageSize: number };
 }
 
 /** `%`, `_` and `\` typed by a user are searched for literally. */
@@ -70,9 +75,11 @@ export async function reportsOfQuarter(partnerIds: number[], quarterId: number, 
 
 /**
  * The admin partner list in four statements whatever the number of partners: the open quarter,
- * the partners, their active products and their reports of the open quarter.
+ * the partners with their Sales Report's open findings (stored by the "report-checks" job) and how
+ * many match, their active products and their reports of the open quarter. With `pageSize`, the
+ * query's page of that many partners (past the last page: the last, in two statements more).
  */
-export async function listPartners(query: PartnerListQuery): Promise<PartnerList> {
+export async function listPartners(query: PartnerListQuery, { pageSize }: { pageSize?: number } = {}): Promise<PartnerList> {
   const quarter = await getOpenQuarter();
   const filters = [eq(partners.isActive, query.status === "active")];
   if (query.q) {
@@ -89,14 +96,40 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
     filters.push(state === "not started" ? notExists(partnersReport()) : exists(partnersReport(eq(reports.status, state))));
   }
   const order = query.dir === "desc" ? desc : asc;
-  const partnerRows = await db
-    .select({ id: partners.id, companyName: partners.companyName, email: partners.email, isActive: partners.isActive })
+  const byCompany = (by: typeof asc) => [by(sql`lower(${partners.companyName})`), by(partners.companyName), asc(partners.id)];
+  const salesReport = alias(reports, "open_sales_report");
+  const listed = db
+    .select({
+      id: partners.id,
+      companyName: partners.companyName,
+      email: partners.email,
+      isActive: partners.isActive,
+      findings: reportCheckCounts.total,
+      matching: sql<number>`count(*) over ()`.mapWith(Number),
+    })
     .from(partners)
+    .leftJoin(salesReport, and(eq(salesReport.partnerId, partners.id), eq(salesReport.quarterId, quarter.id), eq(salesReport.type, "sales")))
+    .leftJoin(reportCheckCounts, eq(reportCheckCounts.reportId, salesReport.id))
     .where(and(...filters))
-    .orderBy(order(sql`lower(${partners.companyName})`), order(partners.companyName), asc(partners.id));
+    // Partners without a count come last either way.
+    .orderBy(...(query.sort === "findings" ? [sql`${reportCheckCounts.total} ${sql.raw(query.dir)} nulls last`, ...byCompany(asc)] : byCompany(order)))
+    .$dynamic();
+  const partnerRows = await (pageSize ? listed.limit(pageSize).offset((query.page - 1) * pageSize) : listed);
+  if (pageSize && !partnerRows.length && query.page > 1) {
+    const [{ matching }] = await db
+      .select({ matching: count() })
+      .from(partners)
+      .where(and(...filters));
+    const last = Math.max(1, Math.ceil(matching / pageSize));
+    if (last < query.page) return listPartners({ ...query, page: last }, { pageSize });
+  }
+  const matching = partnerRows[0]?.matching ?? 0;
+  const page = pageSize
+    ? { page: query.page, pages: Math.max(1, Math.ceil(matching / pageSize)), total: matching, pageSize }
+    : { page: 1, pages: 1, total: matching, pageSize: matching };
 
   const ids = partnerRows.map((partner) => partner.id);
-  if (!ids.length) return { quarterName: quarter.name, rows: [] };
+  if (!ids.length) return { quarterName: quarter.name, rows: [], page };
 
   const [productRows, reportsByPartner] = await Promise.all([
     db
@@ -109,7 +142,7 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
     reportsOfQuarter(ids, quarter.id, "admin"),
   ]);
 
-  const rows = partnerRows.map<PartnerListRow>((partner) => {
+  const rows = partnerRows.map<PartnerListRow>(({ matching: _matching, ...partner }) => {
     const partnerReports = reportsByPartner.get(partner.id)!;
     const statuses: Record<ReportTypeKey, ReportState> = {
       pdt: partnerReports.pdt?.status ?? "not started",
@@ -120,7 +153,7 @@ export async function listPartners(query: PartnerListQuery): Promise<PartnerList
   });
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const { partnerId, ...product } of productRows) byId.get(partnerId)!.products.push(product);
-  return { quarterName: quarter.name, rows };
+  return { quarterName: quarter.name, rows, page };
 }
 
 // ---------------------------------------------------------------- deactivate / reactivate

@@ -26,6 +26,7 @@ import {
 import { plannedFilingQuarters } from "~/reports/filing/statuses";
 import { addQuarters, quarterBounds, type QuarterRef } from "~/utils/quarters";
 import { deriveFdfValues } from "~/reports/sales/rows";
+import { refreshAllSalesChecks } from "~/reports/sales/stored-checks.server";
 import { hashPassword } from "./password.server";
 import { ensureQuarter, openQuarterRef } from "./quarter.server";
 
@@ -608,6 +609,8 @@ export async function seedDemoData(tx: Executor = db, options: SeedOptions = {})
   await insertInSlices(demoSales, (rows) => tx.insert(salesRows).values(rows));
   await insertInSlices(demoPdt, (rows) => tx.insert(pdtValues).values(rows));
   await insertInSlices(demoFiling, (rows) => tx.insert(filingValues).values(rows));
+  // Rows written without a save: their stored checks (the partners' mean prices, the finding counts) too.
+  await refreshAllSalesChecks(tx);
 
   // The open quarter's deadline: 15 days before it closes, so that the reminders after it
   // (1 and 7 days by default) still fall inside the quarter they are about.

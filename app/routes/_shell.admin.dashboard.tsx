@@ -5,7 +5,16 @@ import chartStyles from "~/components/charts/charts.css";
 import consolidatedStyles from "~/reports/consolidated/consolidated-report.css";
 import { stylesheetLinks } from "~/reports/consolidated/page-links";
 import dashboardStyles from "~/components/dashboard/dashboard.css";
-import { DashboardTabNav, FilingsTab, PriceTab, ProductTab, SalesTablesTab, SalesTimeTab, SummaryTab } from "~/components/dashboard/dashboard-tabs";
+import {
+  DashboardTabNav,
+  FilingsTab,
+  PriceTab,
+  ProductTab,
+  RoyaltiesTab,
+  SalesTablesTab,
+  SalesTimeTab,
+  SummaryTab,
+} from "~/components/dashboard/dashboard-tabs";
 import { ReportStatusCounts } from "~/components/dashboard/report-status-counts";
 import { PageHeader } from "~/components/page-header";
 import { useFormatters } from "~/hooks/use-formatters";
@@ -22,7 +31,7 @@ export const handle: PageHandle = { title: "Dashboard" };
 
 export const links = stylesheetLinks(consolidatedStyles, chartStyles, dashboardStyles);
 
-/** GET /admin/dashboard?tab=…&…filters: the open quarter's report counts and one of the eight tabs (ADMIN and STAFF). */
+/** GET /admin/dashboard?tab=…&…filters: the open quarter's report counts and one of the nine tabs (ADMIN and STAFF). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
   const query = readDashboardQuery(new URL(request.url));
@@ -60,6 +69,7 @@ export default function AdminDashboard() {
         {view.tab === "sales-product" || view.tab === "sales-company" || view.tab === "sales-country" ? <SalesTablesTab view={view} query={query} /> : null}
         {view.tab === "sales-time" ? <SalesTimeTab view={view} query={query} /> : null}
         {view.tab === "price" ? <PriceTab view={view} query={query} /> : null}
+        {view.tab === "royalties" ? <RoyaltiesTab view={view} query={query} /> : null}
       </div>
     </>
   );

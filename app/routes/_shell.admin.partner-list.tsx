@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/page-header";
+import { Pager } from "~/components/pager";
 import { PartnerListTable } from "~/components/partner-list-table";
 import { PartnerListToolbar } from "~/components/partner-list-toolbar";
 import { RemindEveryoneControl } from "~/components/remind-everyone";
@@ -10,7 +11,7 @@ import { deactivatePartner, listPartners, reactivatePartner } from "~/models/par
 import { requireAdminOrStaff, requireRole } from "~/utils/auth.server";
 import { readForm } from "~/utils/form-data.server";
 import { parseId } from "~/utils/ids";
-import { partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
+import { PARTNER_LIST_PAGE_SIZE, partnerListHref, parsePartnerListQuery } from "~/utils/partner-list";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { PageHandle } from "~/utils/page-title";
 
@@ -19,8 +20,8 @@ export const handle: PageHandle = { title: "Partner List" };
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdminOrStaff(request);
   const query = parsePartnerListQuery(new URL(request.url).searchParams);
-  const { quarterName, rows } = await listPartners(query);
-  return { quarterName, rows, query, canEdit: user.role === "ADMIN" };
+  const { quarterName, rows, page } = await listPartners(query, { pageSize: PARTNER_LIST_PAGE_SIZE });
+  return { quarterName, rows, page, query: { ...query, page: page.page }, canEdit: user.role === "ADMIN" };
 }
 
 /** `intent=deactivate|reactivate` with `partnerId`; back to the list in the state it was posted from. */
@@ -44,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function PartnerListPage() {
   const { t } = useTranslation();
-  const { quarterName, rows, query, canEdit } = useLoaderData<typeof loader>();
+  const { quarterName, rows, page, query, canEdit } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title={t("Partner List")}>
@@ -62,6 +63,7 @@ export default function PartnerListPage() {
       <section className="card partner-list">
         <PartnerListToolbar query={query} quarterName={quarterName} />
         <PartnerListTable rows={rows} query={query} canEdit={canEdit} />
+        <Pager page={page.page} pages={page.pages} pageHref={(to) => partnerListHref(query, { page: to })} />
       </section>
     </>
   );

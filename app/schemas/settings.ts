@@ -136,8 +136,8 @@ export interface SwingThresholds {
 }
 
 export const DEFAULT_SWING_THRESHOLDS: SwingThresholds = { percent: 50, floorUsd: "10000" };
-export const SWING_PERCENT_ERROR = "Enter a whole percentage from 1 to 1000.";
-export const SWING_FLOOR_ERROR = "Enter an amount in USD of 0 or more, with at most two decimals.";
+const SWING_PERCENT_ERROR = "Enter a whole percentage from 1 to 1000.";
+const SWING_FLOOR_ERROR = "Enter an amount in USD of 0 or more, with at most two decimals.";
 
 const SWING_FLOOR_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
 

@@ -13,7 +13,7 @@ const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 // axe takes a second or more per screen on a busy machine.
 test.describe.configure({ timeout: 120_000 });
 
-const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales-company", "sales-country", "sales-time", "price"];
+const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales-company", "sales-country", "sales-time", "price", "royalties"];
 
 /** The serious and critical findings on the page as it is now, one readable block per rule. */
 async function findings(page: Page, where: string): Promise<string[]> {

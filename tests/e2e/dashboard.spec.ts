@@ -5,7 +5,7 @@ import type { Download, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * The admin dashboard's eight tabs. The browser tests share one seeded database that other specs
+ * The admin dashboard's tabs. The browser tests share one seeded database that other specs
  * change, so the figures are checked against each other (a table against its downloads, a filter
  * against the view without it) rather than as fixed numbers; the integration suite checks them by hand.
  */
@@ -161,6 +161,20 @@ test.describe("with JavaScript", () => {
       .evaluateAll((icons) => icons.map((icon) => icon.getAttribute("data-state")))) {
       expect(["submitted", "resubmitted"]).toContain(state);
     }
+  });
+
+  test("the Summary shows each partner's open findings, linked to its Sales Report's checks, and sorts by them", async ({ page, open, signIn }) => {
+    await signIn("admin");
+    await open(`${PATH}?tab=summary&view=not-submitted`);
+    // Borealis' Sales Report of the open quarter is approved in the demo seed: counted.
+    const borealis = card(page, "summary").locator('tr[data-partner="Borealis Pharma Pvt"]');
+    await expect(borealis.getByRole("link", { name: /^\d[\d,]*$/ })).toHaveAttribute("href", /^\/admin\/sales-report\/\d+#checks$/);
+    await card(page, "summary").getByRole("link", { name: "Findings" }).click();
+    await expect(page).toHaveURL(/tab=summary&view=not-submitted&sort=findings/);
+    await expect(card(page, "summary").getByRole("columnheader", { name: "Findings" })).toHaveAttribute("aria-sort", "ascending");
+    // Another view keeps the order.
+    await page.getByLabel("View").selectOption("awaiting-approval");
+    await expect(page).toHaveURL(/view=awaiting-approval&sort=findings/);
   });
 
   test("STAFF reads every tab but cannot send reminders; a partner is refused", async ({ page, open, signIn, browser }) => {

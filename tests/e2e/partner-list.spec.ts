@@ -88,6 +88,45 @@ test.describe("partner list with JavaScript", () => {
     expect(new Set(shapes.values()).size).toBe(shapes.size);
   });
 
+  test("the Findings column: the open Sales Report's open findings, linked to its checks, sorted both ways, empty ones last", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    await signIn("admin");
+    await open("/admin/partner-list");
+    const acme = rowOf(page, "Acme Generics Ltd").getByTestId("findings");
+    await expect(acme).toHaveText(/^\d[\d,]*$/);
+    await expect(acme).toHaveAttribute("href", /^\/admin\/sales-report\/\d+#checks$/);
+    // Cedar has no Sales Report this quarter: nothing to count.
+    await expect(rowOf(page, "Cedar Life Sciences").getByTestId("findings")).toHaveCount(0);
+
+    /** The Findings cells top to bottom: a number, or null when empty. */
+    const counts = () =>
+      table(page)
+        .locator("tbody tr")
+        .evaluateAll((rows) =>
+          rows.map((row) => {
+            const text = row.querySelector('[data-testid="findings"]')?.textContent;
+            return text ? Number(text.replace(/,/g, "")) : null;
+          }),
+        );
+    const inOrder = (values: (number | null)[], dir: "asc" | "desc") => {
+      const numbers = values.filter((value): value is number => value !== null);
+      const sorted = [...numbers].sort((a, b) => (dir === "asc" ? a - b : b - a));
+      return values.slice(0, numbers.length).every((value, index) => value === sorted[index]);
+    };
+    await page.getByRole("link", { name: "Findings" }).click();
+    await expect(page).toHaveURL("/admin/partner-list?sort=findings&dir=asc");
+    await expect(page.getByRole("columnheader", { name: "Findings" })).toHaveAttribute("aria-sort", "ascending");
+    await expect.poll(async () => inOrder(await counts(), "asc")).toBe(true);
+    await page.getByRole("link", { name: "Findings" }).click();
+    await expect(page).toHaveURL("/admin/partner-list?sort=findings&dir=desc");
+    await expect(page.getByRole("columnheader", { name: "Company Name" })).not.toHaveAttribute("aria-sort");
+    await expect.poll(async () => inOrder(await counts(), "desc")).toBe(true);
+    expect((await demoOrder(page)).at(-1)).toBe("Cedar Life Sciences");
+  });
+
   test("deactivate through the dialog: the partner is signed out, cannot sign in, and comes back with Reactivate", async ({
     page,
     open,

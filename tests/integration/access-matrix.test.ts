@@ -1340,6 +1340,20 @@ const API_MATRIX: Record<string, MethodEntry> = {
     staff: API_FORBIDDEN,
     admin: API_FORBIDDEN,
   },
+  // The royalty statement: the partner's own, a partner's for the administrators.
+  "GET /template/sales/royalty_statement/": {
+    probe: () => ({ path: "/template/sales/royalty_statement/" }),
+    anonymous: UNAUTHORIZED,
+    partner: ok(200, { check: (answer, ctx) => expect((answer as ApiAnswer).body.partner.id).toBe(ctx.acme.id) }),
+    otherPartner: {
+      label: "partner_id of Borealis in the query",
+      probe: (ctx) => ({ path: "/template/sales/royalty_statement/", query: { partner_id: String(ctx.borealis.id) } }),
+      ...INVALID,
+    },
+    staff: API_FORBIDDEN,
+    admin: API_FORBIDDEN,
+  },
+  "GET /template/sales/royalty_statement/{partnerId}/": apiAdminRead((_ctx, t) => ({ path: `/template/sales/royalty_statement/${t.partner.id}/` })),
 
   // Consolidated reports: reads made with POST.
   "POST /report/pdt/": apiAdminQuery(() => ({ path: "/report/pdt/", json: { page_number: 1 } })),

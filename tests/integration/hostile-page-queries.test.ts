@@ -48,7 +48,7 @@ interface Entry {
 const keysOf = (schema: { shape: object }) => Object.keys(schema.shape);
 
 const ROOT = ["lng", "theme", "nav-style", "layout-type"];
-const PARTNER_LIST = ["q", "sort", "dir", "status", "report", "state"];
+const PARTNER_LIST = ["q", "sort", "dir", "status", "report", "state", "page"];
 const PRODUCT_LIST = ["sort", "dir", "category", "status"];
 const SALES_SCREEN = ["quarter", "tab", "page"];
 const REPORT_SCREEN = ["quarter", "page"];

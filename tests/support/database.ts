@@ -23,7 +23,7 @@ export function memoisedHash(password: string) {
  * tests that submit made-up rows are about other things, so the thresholds start out of their way
  * (tests/integration/sales-swings.test.ts sets them as it needs; the demo keeps the defaults).
  */
-export const SWINGS_OUT_OF_THE_WAY = { percent: 1000, floorUsd: "999999999999" };
+const SWINGS_OUT_OF_THE_WAY = { percent: 1000, floorUsd: "999999999999" };
 
 async function seedFromEmpty() {
   await db.execute(sql.raw(`TRUNCATE ${tableNames.join(", ")} RESTART IDENTITY CASCADE`));

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pager } from "~/components/pager";
 import { queryHref } from "~/reports/consolidated/paging";
@@ -75,7 +76,7 @@ export function DashboardTableCard({ table, query }: { table: DashboardTable; qu
                     {row.map((cell, column) =>
                       column === 0 ? (
                         <th key={column} scope="row">
-                          {shown(cell, table.columns[column])}
+                          {table.links ? <Link to={table.links[index]}>{shown(cell, table.columns[column])}</Link> : shown(cell, table.columns[column])}
                         </th>
                       ) : (
                         <td key={column} className={table.columns[column].numeric ? "table__number" : undefined}>

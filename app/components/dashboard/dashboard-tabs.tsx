@@ -4,7 +4,6 @@ import { useTranslation } from "react-i18next";
 import { BarChart } from "~/components/charts/bar-chart";
 import { LineChart } from "~/components/charts/line-chart";
 import { WorldMap } from "~/components/charts/world-map";
-import { ReportStatusIcon } from "~/components/report-status-icon";
 import { FilterSelect } from "~/components/filter-select";
 import { useFormatters } from "~/hooks/use-formatters";
 import type { DashboardTabView } from "~/models/dashboard/dashboard.server";
@@ -27,12 +26,11 @@ import type { DashboardTable } from "~/reports/dashboard/tables";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { REPORT_REGISTRY, REPORT_TYPES } from "~/reports/frame/registry";
 import { DashboardTableCard, DashboardTableFooter, TableDownloads } from "./dashboard-table";
-import { ScrollRegion } from "~/components/scroll-region";
-import { ColumnHeads } from "~/components/table-parts";
+import { SummaryTable } from "./summary-table";
 
 type TabView<Tab extends DashboardTabView["tab"]> = Extract<DashboardTabView, { tab: Tab }>;
 
-/** The eight tabs as links: each tab is its own page view, so they work without JavaScript. */
+/** The nine tabs as links: each tab is its own page view, so they work without JavaScript. */
 export function DashboardTabNav({ query }: { query: DashboardQuery }) {
   const { t } = useTranslation();
   return (
@@ -158,11 +156,15 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
   const format = useFormatters();
   const { summary } = view;
   const remindable = REMINDER_VIEWS.includes(query.view);
-  const here = queryHref(DASHBOARD_PATH, { ...dashboardLinkValues(query), table: "summary", page: summary.page.page });
+  const kept = dashboardLinkValues(query);
+  const here = queryHref(DASHBOARD_PATH, { ...kept, table: "summary", page: summary.page.page });
   return (
     <>
       <FilterForm query={query} approvedRule={false}>
         <FilterSelect name="view" label={t("View")} value={query.view} choices={SUMMARY_VIEWS.map((id) => ({ id, name: SUMMARY_VIEW_LABELS[id] }))} translate />
+        {/* Another view keeps the order. */}
+        {kept.sort ? <input type="hidden" name="sort" value={kept.sort} /> : null}
+        {kept.dir ? <input type="hidden" name="dir" value={kept.dir} /> : null}
       </FilterForm>
       <section className="card dashboard-card" data-table="summary" aria-labelledby="summary-title">
         <header className="dashboard-card__header">
@@ -191,26 +193,7 @@ export function SummaryTab({ view, query, canRemind }: { view: TabView<"summary"
         ) : null}
         {summary.rows.length ? (
           <>
-            <ScrollRegion labelledBy="summary-title">
-              <table className="table">
-                <ColumnHeads columns={[t("Company Name"), t("E-mail"), t("Reports")]} />
-                <tbody>
-                  {summary.rows.map((row) => (
-                    <tr key={row.partnerId} data-partner={row.companyName}>
-                      <th scope="row">{row.companyName}</th>
-                      <td>{row.email}</td>
-                      <td className="dashboard-summary__reports">
-                        {REPORT_TYPES.map((type) =>
-                          query.view === "awaiting-approval" && !["Submitted", "Resubmitted"].includes(row.statuses[type]) ? null : (
-                            <ReportStatusIcon key={type} type={type} state={row.statuses[type]} to={`${REPORT_REGISTRY[type].adminPath}/${row.partnerId}`} />
-                          ),
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
+            <SummaryTable summary={summary} query={query} />
             <DashboardTableFooter tableId="summary" page={summary.page} query={query} />
           </>
         ) : (
@@ -376,5 +359,27 @@ export function PriceTab({ view, query }: { view: TabView<"price">; query: Dashb
         />
       }
     />
+  );
+}
+
+// ---------------------------------------------------------------- 9. Royalties
+
+export function RoyaltiesTab({ view, query }: { view: TabView<"royalties">; query: DashboardQuery }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <FilterForm query={query}>
+        <FilterSelect name="quarter" label={t("Quarter")} value={view.quarterName} choices={namedById(view.quarters)} />
+      </FilterForm>
+      <CountedReports query={query} />
+      <p className="notice">
+        {t(
+          "Royalty expected = each FDF row's net value × its licence rate (the country's rate, else the product's default rate), to the cent. A row without a licence rate (no licence terms, or a country outside the territory) expects nothing and counts in no difference.",
+        )}
+      </p>
+      {view.tables.map((table) => (
+        <DashboardTableCard key={table.id} table={table} query={query} />
+      ))}
+    </>
   );
 }

@@ -14,6 +14,7 @@ import { resolveQuarter } from "~/reports/frame/screen.server";
 import { WorkflowError } from "~/reports/frame/workflow.server";
 import { countryProductCount, filingMap, filingScope, productCountryCount } from "./filings.server";
 import { projectStatusCounts, projectStatusTable, statusCountTable } from "./projects.server";
+import { royaltiesTable } from "./royalties.server";
 import { priceByPeriod, pricedProducts, salesByPeriod, salesCrossTable, salesOverTimeTable, type PeriodFigure, type PriceFigure } from "./sales.server";
 import { summaryPage, summaryTable } from "./summary.server";
 
@@ -23,6 +24,13 @@ type TableBuilder = (query: DashboardQuery, all: boolean) => Promise<DashboardTa
 async function filingScopeOf(query: DashboardQuery, openQuarter?: Quarter) {
   return filingScope(!query.quarter && openQuarter ? openQuarter : await resolveQuarter(query.quarter));
 }
+
+/** The Royalties tab's quarter: the one the link names, else the open quarter. */
+const royaltiesQuarterOf = async (query: DashboardQuery, openQuarter?: Quarter) =>
+  !query.quarter && openQuarter ? openQuarter : resolveQuarter(query.quarter);
+
+/** The quarters a tab's quarter list offers: the open one first, then earlier ones. */
+const quarterChoices = async () => (await listQuartersUpTo(openQuarterRef())).map((quarter) => quarter.name).reverse();
 
 /** Periods a chart shows: the latest ones. */
 const CHART_PERIODS = 24;
@@ -90,6 +98,7 @@ const TABLES: Record<DashboardTableId, TableBuilder> = {
   "country-time-sales": (query, all) => salesOverTimeTable("country-time-sales", "Country Wise Sales over Time", "country", query, all),
   "sales-over-time": async (query, all) => salesPeriodsTable(await salesByPeriod(query), query, all),
   "price-over-time": async (query, all) => pricePeriodsTable(await priceByPeriod(query), query, all),
+  royalties: async (query, all) => royaltiesTable(await royaltiesQuarterOf(query), query, all),
 };
 
 /** One dashboard table under the query's filters: the page the query names, or every row (`all`). */
@@ -102,21 +111,27 @@ export function readDashboardQuery(url: URL): DashboardQuery {
   return readQuery(dashboardQuery, url);
 }
 
+/** Characters a worksheet's name may not hold. */
+const NOT_IN_SHEET_NAMES = /[*?:\\/[\]]/g;
+
 /**
  * A table's download: every row under the link's filters. In a workbook the figures are numbers;
- * in a CSV they stay the exact decimals shown on the page.
+ * in a CSV they stay the exact decimals shown on the page, written as numbers when they are
+ * exactly one (a negative figure is a number, not text to neutralise as a formula).
  */
 export async function dashboardDownload(tableId: string | undefined, url: URL, format: DownloadFormat): Promise<Response> {
   if (!isDashboardTableId(tableId)) throw new WorkflowError(PAGE_NOT_FOUND, 404);
   const query = readDashboardQuery(url);
   const table = await TABLES[tableId](query, true);
   const numeric = table.columns.map((column) => Boolean(column.numeric));
-  const rows = table.rows.map((row) =>
-    format === "xlsx" ? row.map((cell, index) => (numeric[index] && typeof cell === "string" ? Number(cell) : cell)) : row,
-  );
+  const figure = (cell: string) => {
+    const value = Number(cell);
+    return format === "xlsx" || String(value) === cell ? value : cell;
+  };
+  const rows = table.rows.map((row) => row.map((cell, index) => (numeric[index] && typeof cell === "string" ? figure(cell) : cell)));
   return tableDownload(
     format,
-    { basename: tableId, sheet: table.title.slice(0, 31) },
+    { basename: tableId, sheet: table.title.replace(NOT_IN_SHEET_NAMES, "").slice(0, 31) },
     table.columns.map((column) => ({ key: column.key, label: column.label })),
     (async function* () {
       yield* rows;
@@ -147,12 +162,12 @@ export async function loadDashboardTab(query: DashboardQuery, openQuarter: Quart
       const [tables, map, quarters] = await Promise.all([
         Promise.all([productCountryCount(scope, query), countryProductCount(scope, query)]),
         filingMap(scope, query),
-        listQuartersUpTo(openQuarterRef()),
+        quarterChoices(),
       ]);
       return {
         tab: query.tab,
         quarterName: scope.quarter.name,
-        quarters: quarters.map((quarter) => quarter.name).reverse(),
+        quarters,
         futureQuarters: scope.futureQuarters,
         tables,
         map,
@@ -169,6 +184,11 @@ export async function loadDashboardTab(query: DashboardQuery, openQuarter: Quart
     case "price": {
       const [prices, products] = await Promise.all([priceByPeriod(query), pricedProducts(query)]);
       return { tab: query.tab, chart: prices.slice(0, CHART_PERIODS).reverse(), tables: [pricePeriodsTable(prices, query, false)], products };
+    }
+    case "royalties": {
+      const quarter = await royaltiesQuarterOf(query, openQuarter);
+      const [table, quarters] = await Promise.all([royaltiesTable(quarter, query), quarterChoices()]);
+      return { tab: query.tab, quarterName: quarter.name, quarters, tables: [table] };
     }
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Summary (dashboard tab 2): the active partners of the open quarter in one of four views, with
- * their three reports' states. One query for the page, one for the ids a bulk reminder names.
+ * their three reports' states and their Sales Report's open findings (stored by the "report-checks"
+ * job), by company or by findings. One query for the page, one for the ids a bulk reminder names.
  */
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, reports } from "~/db/schema";
+import { partners, reportCheckCounts, reports } from "~/db/schema";
 import type { DashboardQuery } from "~/reports/dashboard/query";
 import type { SummaryView } from "~/reports/dashboard/view";
 import { tableWindow, type DashboardTable } from "~/reports/dashboard/tables";
@@ -33,7 +34,13 @@ const VIEW_CONDITION: Record<SummaryView, SQL> = {
   "awaiting-approval": sql`${countWhere(["Submitted", "Resubmitted"])} > 0`,
 };
 
-function partnersInView(quarter: Quarter, view: SummaryView) {
+/** The page's order: the sorted column, then the company (partners without a count of findings last either way). */
+function orderOf({ sort, dir }: Pick<DashboardQuery, "sort" | "dir">): SQL[] {
+  const company = (by: typeof asc) => [by(sql`lower(${partners.companyName})`), by(partners.id)];
+  return sort === "findings" ? [sql`findings ${sql.raw(dir)} nulls last`, ...company(asc)] : company(dir === "desc" ? desc : asc);
+}
+
+function partnersInView(quarter: Quarter, query: DashboardQuery) {
   return db
     .select({
       partnerId: partners.id,
@@ -42,13 +49,16 @@ function partnersInView(quarter: Quarter, view: SummaryView) {
       pdt: statusOf("pdt"),
       filing: statusOf("filing"),
       sales: statusOf("sales"),
+      // Only Sales Reports are counted.
+      findings: sql<number | null>`max(${reportCheckCounts.total})`.as("findings"),
     })
     .from(partners)
     .leftJoin(reports, and(eq(reports.partnerId, partners.id), eq(reports.quarterId, quarter.id)))
+    .leftJoin(reportCheckCounts, eq(reportCheckCounts.reportId, reports.id))
     .where(eq(partners.isActive, true))
     .groupBy(partners.id)
-    .having(VIEW_CONDITION[view])
-    .orderBy(asc(sql`lower(${partners.companyName})`), asc(partners.id));
+    .having(VIEW_CONDITION[query.view])
+    .orderBy(...orderOf(query));
 }
 
 interface SummaryPage {
@@ -56,6 +66,8 @@ interface SummaryPage {
   page: DashboardTable["page"];
   /** Every partner of the view (all pages): whom a bulk reminder names. */
   partnerIds: number[];
+  /** The open findings of the listed partners' Sales Reports (as administrators see them), by partner id; none: no report, or not counted yet. */
+  findings: Record<number, number>;
 }
 
 export async function summaryPage(quarter: Quarter, query: DashboardQuery, all = false): Promise<SummaryPage> {
@@ -67,7 +79,7 @@ export async function summaryPage(quarter: Quarter, query: DashboardQuery, all =
     .groupBy(partners.id)
     .having(VIEW_CONDITION[query.view]);
   const window = tableWindow(query, "summary", ids.length, all);
-  const rows = await partnersInView(quarter, query.view).limit(window.limit).offset(window.offset);
+  const rows = await partnersInView(quarter, query).limit(window.limit).offset(window.offset);
   return {
     rows: rows.map((row) => ({
       partnerId: row.partnerId,
@@ -81,6 +93,7 @@ export async function summaryPage(quarter: Quarter, query: DashboardQuery, all =
     })),
     page: window.page,
     partnerIds: ids.map((row) => row.id),
+    findings: Object.fromEntries(rows.flatMap((row) => (row.findings === null ? [] : [[row.partnerId, Number(row.findings)]]))),
   };
 }
 

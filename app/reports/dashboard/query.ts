@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { idFilter, textFilter } from "~/reports/consolidated/query";
-import { COUNTRY_FILING_VIEWS, DASHBOARD_TABS, PERIODS, PRODUCT_FILING_VIEWS, SUMMARY_VIEWS } from "./view";
+import { COUNTRY_FILING_VIEWS, DASHBOARD_TABS, PERIODS, PRODUCT_FILING_VIEWS, SUMMARY_SORTS, SUMMARY_VIEWS } from "./view";
 
 /** `?tab=filings&quarter=Q3 2026&filing=Future-Quarters&countryFiling=Registered&unapproved=1&table=…&page=2` */
 export const dashboardQuery = z.object({
@@ -17,9 +17,12 @@ export const dashboardQuery = z.object({
     .transform((value) => value === "1")
     .catch(false),
   view: z.enum(SUMMARY_VIEWS).catch("submitted"),
+  /** The Summary's order (partners without a count of findings last either way). */
+  sort: z.enum(SUMMARY_SORTS).catch("company"),
+  dir: z.enum(["asc", "desc"]).catch("asc"),
   filing: z.enum(PRODUCT_FILING_VIEWS).catch("Filed"),
   countryFiling: z.enum(COUNTRY_FILING_VIEWS).catch("Filed"),
-  /** The Country Filings tab's quarter (a quarter name); none: the open quarter. */
+  /** The Country Filings and Royalties tabs' quarter (a quarter name); none: the open quarter. */
   quarter: textFilter,
   period: z.enum(PERIODS).catch("quarter"),
   /** The Price tab's product; none: every FDF product together. */

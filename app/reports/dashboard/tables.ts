@@ -27,6 +27,8 @@ export interface DashboardTable {
   title: string;
   columns: DashboardColumn[];
   rows: DashboardCell[][];
+  /** Where each row's heading (its first cell) links to, if anywhere: a report's screen. Downloads leave it out. */
+  links?: string[];
   page: Omit<Page<unknown>, "rows">;
 }
 
@@ -49,6 +51,7 @@ export const DASHBOARD_TABLE_IDS = [
   "country-time-sales",
   "sales-over-time",
   "price-over-time",
+  "royalties",
 ] as const;
 export type DashboardTableId = (typeof DASHBOARD_TABLE_IDS)[number];
 

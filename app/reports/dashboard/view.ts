@@ -8,7 +8,7 @@ import type { DashboardQuery } from "./query";
 export const DASHBOARD_PATH = "/admin/dashboard";
 export const DASHBOARD_PAGE_SIZE = 50;
 
-export const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales-company", "sales-country", "sales-time", "price"] as const;
+export const DASHBOARD_TABS = ["product", "summary", "filings", "sales-product", "sales-company", "sales-country", "sales-time", "price", "royalties"] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 export const DASHBOARD_TAB_LABELS: Record<DashboardTab, string> = {
@@ -20,6 +20,7 @@ export const DASHBOARD_TAB_LABELS: Record<DashboardTab, string> = {
   "sales-country": "Sales by Country",
   "sales-time": "Sales over Time",
   price: "Price",
+  royalties: "Royalties",
 };
 
 /** The Summary tab's views of the open quarter, each a set of partners. */
@@ -31,6 +32,9 @@ export const SUMMARY_VIEW_LABELS: Record<SummaryView, string> = {
   saved: "Saved but not submitted data",
   "awaiting-approval": "Submitted but not approved",
 };
+/** The Summary's sortable columns: the company name, or the open findings of the partner's Sales Report ("review the riskiest first"). */
+export const SUMMARY_SORTS = ["company", "findings"] as const;
+export type SummarySort = (typeof SUMMARY_SORTS)[number];
 /** The views in which partners still owe a report: they offer Send Reminder. */
 export const REMINDER_VIEWS: readonly SummaryView[] = ["not-submitted", "saved"];
 
@@ -51,9 +55,11 @@ export function dashboardLinkValues(query: DashboardQuery): Record<string, strin
     tab: query.tab === "product" ? undefined : query.tab,
     unapproved: query.unapproved ? "1" : undefined,
     view: query.tab === "summary" && query.view !== "submitted" ? query.view : undefined,
+    sort: query.tab === "summary" && query.sort !== "company" ? query.sort : undefined,
+    dir: query.tab === "summary" && query.dir !== "asc" ? query.dir : undefined,
     filing: query.tab === "filings" && query.filing !== "Filed" ? query.filing : undefined,
     countryFiling: query.tab === "filings" && query.countryFiling !== "Filed" ? query.countryFiling : undefined,
-    quarter: query.tab === "filings" ? query.quarter : undefined,
+    quarter: query.tab === "filings" || query.tab === "royalties" ? query.quarter : undefined,
     period: query.tab.startsWith("sales-") || query.tab === "price" ? (query.period === "quarter" ? undefined : query.period) : undefined,
     product: query.tab === "price" && query.product ? String(query.product) : undefined,
   };

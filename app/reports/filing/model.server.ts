@@ -8,6 +8,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { countries, filingValues, quarters, reports } from "~/db/schema";
+import { queuePartnerChecks } from "~/jobs/checks-jobs.server";
 import { enteredValues, type RowProblem } from "~/reports/frame/contract";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY, normaliseFilingCell } from "~/reports/filing/statuses";
@@ -277,6 +278,8 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     const [report] = await tx.select({ isEmpty: reports.isEmpty }).from(reports).where(eq(reports.id, reportId));
     const isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? report.isEmpty && counts.total === 0 : false;
     if (isEmpty !== report.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
+    // The Sales Reports' checks read the latest Filing Plans (this quarter's, and later ones' until they have their own).
+    if (counts.updated > 0) await queuePartnerChecks(tx, partnerId);
     return { changed: counts.updated > 0 };
   };
 

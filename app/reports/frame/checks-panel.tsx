@@ -25,7 +25,7 @@ export function ChecksPanel({
   const shown = useShownValues();
   if (checks.total === 0) {
     return (
-      <p className="checks-panel checks-panel--clear" data-testid="checks-panel">
+      <p className="checks-panel checks-panel--clear" id="checks" data-testid="checks-panel">
         {t("Checks: nothing found in the saved rows.")}
       </p>
     );
@@ -38,7 +38,7 @@ export function ChecksPanel({
     .map((kind) => `${t(FINDING_KIND_LABELS[kind])}: ${format.number(checks.counts[kind])}`)
     .join(" · ");
   return (
-    <details className="checks-panel" data-testid="checks-panel">
+    <details className="checks-panel" id="checks" data-testid="checks-panel">
       <summary className="checks-panel__summary">
         <span className="checks-panel__title">{t("Checks")}</span> <span className="badge checks-panel__count">{format.number(checks.total)}</span>{" "}
         <span className="checks-panel__counts">{summary}</span>

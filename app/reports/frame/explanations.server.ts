@@ -31,7 +31,7 @@ export async function loadChangesToExplain(view: ReportFrameView, viewer: Pick<V
 }
 
 /** Refused reasons: the problem (a translation key) by subject. */
-export type SaveExplanationsResult = { ok: true } | { ok: false; errors: Record<string, string> };
+type SaveExplanationsResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
 /**
  * The partner's reasons for its report's lines to explain, by subject: a reason posted empty is

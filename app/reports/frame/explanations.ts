@@ -13,7 +13,7 @@ export interface ExplanationText {
 }
 
 /** One line to explain: what it is about, and each change found on it. */
-export interface ChangeToExplain {
+interface ChangeToExplain {
   /** Stable across saves within the report, e.g. "sales:FDF:12:45" (kind, product, country). */
   subject: string;
   line: ExplanationText;

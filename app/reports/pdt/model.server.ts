@@ -8,6 +8,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { partnerProducts, pdtValues, products, quarters, reports, stages } from "~/db/schema";
+import { queuePartnerChecks } from "~/jobs/checks-jobs.server";
 import { PDT_COLUMN_LABELS, normalisePdtRow, slipDays, type PdtCells, type PdtColumnKey, type PdtStatus } from "~/reports/pdt/rows";
 import { enteredValues, type RowProblem } from "~/reports/frame/contract";
 import { addQuarters, parseQuarterName, quarterBounds, quarterIndex, quarterName } from "~/utils/quarters";
@@ -327,7 +328,10 @@ export async function savePdtReport(input: SavePdtInput): Promise<SavePdtResult>
       );
       statusChanges += 1;
     }
-    return { changed: writes.length + statusChanges > 0 };
+    const changed = writes.length + statusChanges > 0;
+    // The Sales Reports' checks read the timeline's approval stages and the project statuses (of every quarter).
+    if (changed) await queuePartnerChecks(tx, partnerId);
+    return { changed };
   };
 
   const result = await performRowsAction("pdt", { ...input, quarter }, writeRows, () => ({

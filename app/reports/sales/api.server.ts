@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { listCountries } from "~/models/partner.server";
 import { partnerActiveProducts } from "~/reports/sales/product-verification.server";
-import { resolveQuarter } from "~/reports/frame/screen.server";
+import { loadReportFrame, resolveQuarter } from "~/reports/frame/screen.server";
 import { loadSalesReport, rowsOfOtherKind, saveMessage, saveSalesReport } from "~/reports/sales/model.server";
 import type { AuthUser } from "~/models/user.server";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
@@ -23,9 +23,10 @@ import {
   type SalesKind,
   type SalesRowInput,
 } from "~/reports/sales/rows";
-import { ADMIN_AND_STAFF, ApiError, idParam, invalid, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
+import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
 import { frameAnswer, frameShape, ReportMetaSchema, reportChecksCalls, reportMeta, reportWorkflowCalls } from "~/reports/frame/api.server";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
+import { royaltyStatement } from "./royalty-statement.server";
 
 const TAG = REPORT_REGISTRY.sales.labels.title;
 
@@ -334,6 +335,72 @@ const saveTabCall = (own: boolean, summary: string) =>
     },
   });
 
+const reportedFigures = {
+  net_value: z.string().meta({ description: "Total Net Sales Value (USD), a decimal." }),
+  reported: z.string().meta({ description: "Royalty Due as reported, a decimal." }),
+};
+const expectedFigures = {
+  expected: z.string().nullable().meta({ description: "Royalty Due by the licence terms (net value × rate, to the cent per row); null: no rate." }),
+  difference: z.string().nullable().meta({ description: "Reported minus expected, over the rows with a licence rate; null: no rate." }),
+};
+
+const RoyaltyStatementSchema = z
+  .object({
+    partner: z.object({ id: z.number().int(), name: z.string() }),
+    quarter: z.string(),
+    lines: z.array(
+      z.object({
+        product: z.string(),
+        country: z.string().nullable().meta({ description: "null: rows without a country." }),
+        ...reportedFigures,
+        rate: z
+          .string()
+          .nullable()
+          .meta({ description: "The licence's rate in percent: the country's, else the default; null outside the territory or without licence terms." }),
+        ...expectedFigures,
+      }),
+    ),
+    totals: z.object({ ...reportedFigures, ...expectedFigures }).meta({ description: "The sums; expected and difference over the lines with a rate." }),
+  })
+  .meta({ id: "RoyaltyStatement" });
+
+/**
+ * GET /template/sales/royalty_statement/ (a partner's own) and /template/sales/royalty_statement/{partnerId}/
+ * (administrators): the royalty statement of the admin's Sales Report screen, by product and country.
+ */
+const royaltyStatementCall = (summary: string, params?: typeof PartnerParams) =>
+  signedInCall({
+    method: "GET",
+    path: params ? "/template/sales/royalty_statement/{partnerId}/" : "/template/sales/royalty_statement/",
+    summary,
+    tag: TAG,
+    access: params ? ADMIN_AND_STAFF : ["PARTNER"],
+    params,
+    query: QuarterQuery,
+    answer: RoyaltyStatementSchema,
+    errors: [400, 404],
+    async handle({ user, params, query }) {
+      const partnerId = params?.partnerId ?? user.partnerId!;
+      const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type: "sales" });
+      if (!frame.report.id) throw notFound(`No Sales Report of ${frame.quarter.name}.`);
+      const { lines, totals } = await royaltyStatement(frame.report.id, partnerId);
+      return {
+        partner: { id: frame.partner.id, name: frame.partner.companyName },
+        quarter: frame.quarter.name,
+        lines: lines.map((line) => ({
+          product: line.product,
+          country: line.country,
+          net_value: line.netValue,
+          reported: line.reported,
+          rate: line.rate,
+          expected: line.expected,
+          difference: line.difference,
+        })),
+        totals: { net_value: totals.netValue, reported: totals.reported, expected: totals.expected, difference: totals.difference },
+      };
+    },
+  });
+
 export const SALES_CALLS: ApiCall[] = [
   readTabCall(true, "A tab of the caller's own Sales Report of the open quarter (or ?quarter=)."),
   readTabCall(false, "A tab of partner y's Sales Report, as the administrators see it."),
@@ -348,4 +415,11 @@ export const SALES_CALLS: ApiCall[] = [
     example: { message: "Q4 sales as agreed.", version: 4 },
   }),
   ...reportChecksCalls("sales"),
+  royaltyStatementCall(
+    "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
+  ),
+  royaltyStatementCall(
+    "A partner's royalty statement of the quarter: reported against the licence terms by product and country, with the differences.",
+    PartnerParams,
+  ),
 ];

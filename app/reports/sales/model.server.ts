@@ -32,6 +32,7 @@ import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";
 import type { ProductCategory } from "~/schemas/product";
 import { dropUnusedVerifications, partnerActiveProductsQuery, resolveProductNames, type PartnerProductName } from "./product-verification.server";
+import { queueSalesReportChecks } from "~/jobs/checks-jobs.server";
 import {
   assertMayAccess,
   saveTarget,
@@ -490,7 +491,9 @@ export async function saveSalesReport(input: SaveSalesReportInput): Promise<Save
     // an admin's correction keeps the flag while the report stays without rows.
     isEmpty = action === "submit" ? counts.total === 0 : actor.role === "ADMIN" ? report.isEmpty && counts.total === 0 : false;
     if (isEmpty !== report.isEmpty) await tx.update(reports).set({ isEmpty }).where(eq(reports.id, reportId));
-    return { changed: counts.added + counts.updated + counts.deleted > 0 };
+    const changed = counts.added + counts.updated + counts.deleted > 0;
+    await queueSalesReportChecks(tx, { partnerId, quarterId }, changed);
+    return { changed };
   };
 
   const result = await performRowsAction("sales", { ...input, quarter }, writeRows, () => ({

@@ -17,6 +17,7 @@ import { NOT_AUTHORIZED } from "~/utils/messages";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { PRODUCT_NAME_MAX } from "~/schemas/product";
 import { verificationFormProblems, VERIFICATION_MESSAGES } from "~/reports/sales/product-verification-rules";
+import { queuePartnerSalesChecks } from "~/jobs/checks-jobs.server";
 
 type Reader = Pick<typeof db, "select">;
 
@@ -409,6 +410,8 @@ export async function decideProductVerification(input: DecideProductVerification
           ),
         )
         .returning({ id: salesRows.id });
+      // The rows now count in the partner's means and checks; the product's status is read by every quarter's.
+      await queuePartnerSalesChecks(tx, verification.partnerId);
 
       await writeAudit(
         {

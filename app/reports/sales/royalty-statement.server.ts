@@ -4,7 +4,7 @@
  * per row), by product and country, with the difference. A country outside the territory, or a
  * product without licence terms, has no rate: nothing is expected and no difference is counted.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { selectRows } from "~/db/client.server";
 import { countries, licenceCountryTerms, licenceTerms, products, salesRows } from "~/db/schema";
 import { tableDownload, type DownloadFormat } from "~/reports/consolidated/download.server";
@@ -30,18 +30,34 @@ export interface RoyaltyStatement {
   totals: Omit<RoyaltyStatementLine, "product" | "country" | "rate">;
 }
 
+/**
+ * An FDF row's licence rate and the Royalty Due it expects, for every reader of royalties (this
+ * statement, the dashboard's Royalties): `joins` follows the sales rows in a FROM and brings in the
+ * partner's licence terms; `rate` is then the country's rate, none when the country is outside the
+ * territory or the product has no terms, else the default rate; `expected` is net value × rate,
+ * rounded to the cent per row (null without a rate).
+ */
+export function licenceRoyalty(row: { partnerId: SQL | number; productId: SQL; countryId: SQL; netValue: SQL }) {
+  const rate = sql`case when ${licenceCountryTerms.isLicensed} = false then null else coalesce(${licenceCountryTerms.royaltyRate}, ${licenceTerms.royaltyRate}) end`;
+  return {
+    joins: sql`left join ${licenceTerms} on ${licenceTerms.partnerId} = ${row.partnerId} and ${licenceTerms.productId} = ${row.productId}
+      left join ${licenceCountryTerms} on ${licenceCountryTerms.licenceTermId} = ${licenceTerms.id} and ${licenceCountryTerms.countryId} = ${row.countryId}`,
+    rate,
+    expected: sql`round(${row.netValue} * ${rate} / 100, 2)`,
+  };
+}
+
 /** The statement of a Sales Report's saved FDF rows, in one statement (its lines and their total). */
 export async function royaltyStatement(reportId: number, partnerId: number): Promise<RoyaltyStatement> {
-  const rate = sql`case when ${licenceCountryTerms.isLicensed} = false then null else coalesce(${licenceCountryTerms.royaltyRate}, ${licenceTerms.royaltyRate}) end`;
+  const royalty = licenceRoyalty({ partnerId, productId: sql`s.product_id`, countryId: sql`s.country_id`, netValue: sql`s.total_value` });
   const rows = await selectRows<Record<string, string | null>>(sql`
     with lines as (
-      select ${products.name} as product, ${countries.name} as country, s.total_value, s.royalty_due, ${rate} as rate,
-        round(s.total_value * ${rate} / 100, 2) as expected
+      select ${products.name} as product, ${countries.name} as country, s.total_value, s.royalty_due, ${royalty.rate} as rate,
+        ${royalty.expected} as expected
       from ${salesRows} s
       join ${products} on ${products.id} = s.product_id
       left join ${countries} on ${countries.id} = s.country_id
-      left join ${licenceTerms} on ${licenceTerms.partnerId} = ${partnerId} and ${licenceTerms.productId} = s.product_id
-      left join ${licenceCountryTerms} on ${licenceCountryTerms.licenceTermId} = ${licenceTerms.id} and ${licenceCountryTerms.countryId} = s.country_id
+      ${royalty.joins}
       where s.report_id = ${reportId} and s.kind = 'FDF'
     )
     select product, country, trim_scale(rate)::text as rate, grouping(product) as is_total,
