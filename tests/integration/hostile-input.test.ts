@@ -20,11 +20,12 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/node";
 import { db } from "~/db/client.server";
-import { employees, partnerProducts, partners, products, quarters, rateLimits, reports, salesRows, stages } from "~/db/schema";
+import { employees, partnerProducts, partners, products, quarters, rateLimits, reportExplanations, reports, salesRows, stages } from "~/db/schema";
 import { loadFilingPlan, saveFilingPlan } from "~/reports/filing/model.server";
 import { getPartnerFormValues } from "~/models/partner.server";
 import { createPasswordToken } from "~/models/password-token.server";
 import { loadPdtReport, savePdtReport } from "~/reports/pdt/model.server";
+import { pdtChangesToExplain } from "~/reports/pdt/slips.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { loadSalesReport } from "~/reports/sales/model.server";
 import { findUserByEmail } from "~/models/user.server";
@@ -460,6 +461,25 @@ async function deactivateAcmesProduct(ctx: Ctx) {
     .where(and(eq(partnerProducts.partnerId, ctx.acme), eq(partnerProducts.productId, ctx.inactiveProductId)));
 }
 
+/**
+ * Acme's timeline of the open quarter has changes to explain (the demo's plans slip), and the
+ * suite's row moves its first stage later still: their reasons are written first, so that a
+ * submission is refused only for what a case changes.
+ */
+async function explainAcmesTimeline(ctx: Ctx) {
+  await deactivateAcmesProduct(ctx);
+  const [report] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(and(eq(reports.partnerId, ctx.acme), eq(reports.quarterId, ctx.openQuarter.id), eq(reports.type, "pdt")));
+  const lines = await pdtChangesToExplain(db, { reportId: report.id, partnerId: ctx.acme, quarterId: ctx.openQuarter.id, withPeers: false });
+  const subjects = new Set([...lines.map((line) => line.subject), `pdt:slipped:${ctx.productId}:${ctx.pdt.stageIds[0]}`]);
+  await db
+    .insert(reportExplanations)
+    .values([...subjects].map((subject) => ({ reportId: report.id, subject, reason: "Explained by the hostile-input suite." })))
+    .onConflictDoNothing();
+}
+
 const partnerPdt = "/app/routes/_shell.partner.development-timeline.tsx";
 const adminPdt = "/app/routes/_shell.admin.development-timeline.$id.tsx";
 const partnerFiling = "/app/routes/_shell.partner.filing-plans.tsx";
@@ -548,6 +568,8 @@ function reportVariants(report: {
   /** A cell of the plain form, posted 20,000 times. */
   plainRepeat: (ctx: Ctx) => string;
   submitEmptySetup?: (ctx: Ctx) => Promise<void>;
+  /** What the submission needs first (the timeline: reasons for its changes to explain). */
+  submitSetup?: (ctx: Ctx) => Promise<void>;
   submitEmptyVersion: string;
   upload: (ctx: Ctx) => { filename: string; bytes: Uint8Array; bad: BadWorkbook[] };
 }): Variant[] {
@@ -629,7 +651,7 @@ function reportVariants(report: {
       refused: (base) => without(base, "comment"),
       json: report.json,
       repeatField: "comment",
-      setup: deactivateAcmesProduct,
+      setup: report.submitSetup ?? deactivateAcmesProduct,
     },
     {
       module: report.partnerModule,
@@ -1122,6 +1144,7 @@ const VARIANTS: Variant[] = [
     adminPath: "/admin/development-timeline",
     version: (ctx) => ctx.pdt.version,
     payload: pdtPayload,
+    submitSetup: explainAcmesTimeline,
     json: pdtJsonCases,
     // Date inputs post ISO dates.
     plainCells: (ctx) => ({
