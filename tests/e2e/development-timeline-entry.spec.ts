@@ -30,7 +30,8 @@ async function partnerWithTimeline(page: Page, label: string) {
   const productId = /\/(\d+)$/.exec(edit ?? "")?.[1];
   expect(productId, "the product's id").toBeTruthy();
   const partner = await createPartner(page, label, { "products[0].productId": productId!, "products[0].status": "PLANNED" });
-  await page.goto("/admin/partner-list");
+  // The list is paged: the partner is looked up by its name.
+  await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
   const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
   expect(id).toBeTruthy();
   return `/admin/development-timeline/${id}`;

@@ -60,7 +60,8 @@ const iso = (time: number) => utc(time).toISOString().slice(0, 10);
 const isoTime = (value: string) => Date.parse(`${value}T00:00:00Z`);
 
 async function partnerIdOf(page: Page, companyName: string) {
-  await page.goto("/admin/partner-list");
+  // The list is paged: the partner is looked up by its name.
+  await page.goto(`/admin/partner-list?q=${encodeURIComponent(companyName)}`);
   const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: companyName, exact: true }) }).getAttribute("data-partner-id");
   expect(id).toBeTruthy();
   return id!;

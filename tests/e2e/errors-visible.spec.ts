@@ -10,7 +10,8 @@ import { salesWorkbook } from "./support/workbooks";
 const year = String(new Date().getUTCFullYear());
 
 async function partnerIdOf(page: Page, companyName: string) {
-  await page.goto("/admin/partner-list");
+  // The list is paged: the partner is looked up by its name.
+  await page.goto(`/admin/partner-list?q=${encodeURIComponent(companyName)}`);
   const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: companyName, exact: true }) }).getAttribute("data-partner-id");
   expect(id).toBeTruthy();
   return id!;

@@ -18,7 +18,8 @@ const SALES_PURCHASER_COLUMN = 5;
 const LEAVE_QUESTION = "You have unsaved changes. Leave this page and lose them?";
 
 async function partnerIdOf(page: Page, companyName: string) {
-  await page.goto("/admin/partner-list");
+  // The list is paged: the partner is looked up by its name.
+  await page.goto(`/admin/partner-list?q=${encodeURIComponent(companyName)}`);
   const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: companyName, exact: true }) }).getAttribute("data-partner-id");
   expect(id).toBeTruthy();
   return id!;

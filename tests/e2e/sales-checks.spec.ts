@@ -40,7 +40,8 @@ test.describe("without JavaScript", () => {
     await page.goto("/admin/product-list?category=FDF");
     const edit = await page.getByRole("link", { name: `Edit ${PRODUCT}`, exact: true }).getAttribute("href");
     const partner = await createPartner(page, "Checks", { "products[0].productId": /\/(\d+)$/.exec(edit ?? "")![1], "products[0].status": "APPROVED" });
-    await page.goto("/admin/partner-list");
+    // The list is paged: the partner is looked up by its name.
+    await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
     const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
     reportPath = `/admin/sales-report/${id}`;
 
