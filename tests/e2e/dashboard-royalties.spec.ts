@@ -5,7 +5,8 @@ import { createPartner } from "./support/partners";
 
 /**
  * The dashboard's Royalties tab. A partner of this spec, licensed for Dolutegravir 50 mg at 4%, has
- * one saved FDF row: 100 packs at 10 USD, net value 1,000, Royalty Due 60 reported where the licence
+ * one saved FDF row: 400 packs at 2.50 USD (about the demo partners' price, so other specs' partners
+ * see no peer-price finding from it), net value 1,000, Royalty Due 60 reported where the licence
  * expects 1,000 × 4% = 40, a difference of 20, every row with a rate. Its report is saved, not
  * approved: the line shows once unapproved reports count. The demo partners' reports stay as they are.
  */
@@ -68,9 +69,9 @@ test.describe("without JavaScript", () => {
     await field("Country").fill("Kenya");
     await field("Purchaser").fill("Central Medical Stores");
     await field("Product").fill(PRODUCT);
-    await field("Quantity").fill("100");
+    await field("Quantity").fill("400");
     await field("Currency").fill("USD");
-    await field("Gross Sale Price (per pack) (Local Currency)").fill("10");
+    await field("Gross Sale Price (per pack) (Local Currency)").fill("2.5");
     await field("Applicable Currency Exchange Rate to USD").fill("1");
     await field("Royalty %").fill("4");
     await field("Royalty Due").fill("60");

@@ -7,7 +7,9 @@ import { createPartner } from "./support/partners";
  * The Sales Report's Checks panel: a partner of this spec (its product approved, no licence terms,
  * no filing plan) has one FDF row whose exchange rate is twice the currency table's. Without
  * JavaScript the panel lists it and its link opens the row; with JavaScript the link selects the
- * grid's cell. The demo partners' reports, which other specs read, stay as they are.
+ * grid's cell. Its price per pack (2.50 USD) is the demo partners' (about 3 USD), so the peer-price
+ * rule finds nothing whichever other specs' partners sell the product in the quarter. The demo
+ * partners' reports, which other specs read, stay as they are.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -54,9 +56,9 @@ test.describe("without JavaScript", () => {
     await field("Country").fill("Kenya");
     await field("Purchaser").fill("Central Medical Stores");
     await field("Product").fill(PRODUCT);
-    await field("Quantity").fill("100");
+    await field("Quantity").fill("800");
     await field("Currency").fill("USD");
-    await field("Gross Sale Price (per pack) (Local Currency)").fill("10");
+    await field("Gross Sale Price (per pack) (Local Currency)").fill("1.25");
     await field("Applicable Currency Exchange Rate to USD").fill("2");
     await field("Royalty %").fill("5");
     await field("Royalty Due").fill("100");
