@@ -25,10 +25,12 @@ import DataGrid, {
   type Column,
   type DataGridHandle,
   type DataGridProps,
+  type RenderCellProps,
   type RenderEditCellProps,
 } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import { useDisplay } from "~/hooks/use-display";
+import { usePrinting } from "~/hooks/use-printing";
 import { GRID_HEIGHT_OFFSET, type CellRule } from "~/reports/frame/contract";
 
 /** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
@@ -219,6 +221,52 @@ function useGridHeight() {
   return Math.max(height - GRID_HEIGHT_OFFSET, 300);
 }
 
+/** The key of a grid's row-number column: printed as the row's number (its cell is the grid's own selection box). */
+export const ROW_NUMBER_COLUMN_KEY = "srNo";
+
+/**
+ * The grid's rows as a plain table, rendered only while the page prints: every row (the grid draws
+ * only those in view), the headers repeated on each printed page, each cell as the grid shows it.
+ */
+function PrintedGrid({ columns, rows }: { columns: readonly Column<EditableRow>[]; rows: readonly EditableRow[] }) {
+  const noChange = () => {};
+  return (
+    <table className="report-grid__print">
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column.key} scope="col">
+              {column.name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, rowIdx) => (
+          <tr key={row._key}>
+            {columns.map((column) => (
+              <td key={column.key}>
+                {column.key === ROW_NUMBER_COLUMN_KEY
+                  ? rowIdx + 1
+                  : column.renderCell
+                    ? column.renderCell({
+                        row,
+                        rowIdx,
+                        column,
+                        isCellEditable: false,
+                        tabIndex: -1,
+                        onRowChange: noChange,
+                      } as unknown as RenderCellProps<EditableRow>)
+                    : cellOf(row, column.key)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "className" | "columns" | "direction" | "rowKeyGetter" | "style"> & {
   columns: readonly Column<EditableRow>[];
   testId: string;
@@ -243,6 +291,7 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
   const gridRef = useRef<DataGridHandle | null>(null);
   const caret = useRef<[number, number] | null>(null);
   const tabRule = useTabRule(grid.columns, grid.rows, gridRef);
+  const printing = usePrinting();
   useImperativeHandle(ref, () => ({
     get element() {
       return gridRef.current?.element ?? null;
@@ -277,6 +326,7 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
           {...grid}
         />
       </EditorCaretContext.Provider>
+      {printing ? <PrintedGrid columns={grid.columns} rows={grid.rows} /> : null}
       {rules}
     </div>
   );

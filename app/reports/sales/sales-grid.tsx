@@ -27,7 +27,17 @@ import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, useCellRules, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
+import {
+  CellEditor,
+  cellOf,
+  CellValue,
+  nextRowKey,
+  ReportGrid,
+  ROW_NUMBER_COLUMN_KEY,
+  useCellRules,
+  type EditableRow,
+  type ReportGridHandle,
+} from "~/reports/frame/editable-grid";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -151,7 +161,6 @@ function SrNoCell({ row, rowIdx, tabIndex }: RenderCellProps<EditableRow>) {
   );
 }
 
-const SR_NO_KEY = "srNo";
 /** A Sales column's index in the grid: after Sr.No. */
 export const gridColumnIdx = (kind: SalesKind, key: string) => columnsFor(kind).findIndex((column) => column.key === key) + 1;
 /** Room for a header wrapped on three lines. */
@@ -204,7 +213,7 @@ export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelect
 
   const columns = useMemo((): Column<EditableRow>[] => {
     const srNo: Column<EditableRow> = {
-      key: SR_NO_KEY,
+      key: ROW_NUMBER_COLUMN_KEY,
       name: t("Sr.No"),
       width: 90,
       minWidth: 90,
@@ -254,7 +263,7 @@ export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelect
         return;
       }
       // Delete clears the selected cell.
-      if ((event.key === "Delete" || event.key === "Backspace") && isEditable(args.column.key) && args.column.key !== SR_NO_KEY) {
+      if ((event.key === "Delete" || event.key === "Backspace") && isEditable(args.column.key) && args.column.key !== ROW_NUMBER_COLUMN_KEY) {
         event.preventGridDefault();
         event.preventDefault();
         const key = args.column.key;
