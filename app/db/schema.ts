@@ -377,6 +377,47 @@ export const reportExplanations = pgTable(
   (t) => [primaryKey({ columns: [t.reportId, t.subject] })],
 );
 
+/**
+ * A conversation on a row or a cell of a report, between the partner and the administrators. It
+ * names the row by its id in the report's row table (no foreign key: a removed row keeps its
+ * thread, shown as removed) and the table the row is in ("API", "FDF"); `column` is null for the
+ * whole row. Open until someone resolves it.
+ */
+export const reportThreads = pgTable(
+  "report_threads",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    tableName: text("table_name").notNull(),
+    rowId: integer("row_id").notNull(),
+    column: text("column"),
+    /** How the row read when the thread was opened (product, country, purchaser): named so when the row is gone. */
+    rowLabel: text("row_label").notNull(),
+    openedBy: integer("opened_by").references(() => users.id),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedBy: integer("resolved_by").references(() => users.id),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [index("report_threads_report_idx").on(t.reportId, t.resolvedAt)],
+);
+
+/** A message of a thread, in the order written. */
+export const reportThreadMessages = pgTable(
+  "report_thread_messages",
+  {
+    id: serial("id").primaryKey(),
+    threadId: integer("thread_id")
+      .notNull()
+      .references(() => reportThreads.id, { onDelete: "cascade" }),
+    authorId: integer("author_id").references(() => users.id),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("report_thread_messages_thread_idx").on(t.threadId, t.id)],
+);
+
 export const pdtValues = pgTable(
   "pdt_values",
   {

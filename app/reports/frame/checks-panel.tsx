@@ -1,4 +1,4 @@
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/hooks/use-formatters";
 import { FINDING_KIND_LABELS, FINDING_KINDS, findingRowAnchor, GO_TO_CELL_EVENT, type GoToCell, type ReportChecks } from "~/reports/frame/checks";
@@ -30,10 +30,6 @@ export function ChecksPanel({
       </p>
     );
   }
-  const goTo = (event: MouseEvent<HTMLAnchorElement>, at: GoToCell) => {
-    const handled = !window.dispatchEvent(new CustomEvent<GoToCell>(GO_TO_CELL_EVENT, { detail: at, cancelable: true }));
-    if (handled) event.preventDefault();
-  };
   const summary = FINDING_KINDS.filter((kind) => checks.counts[kind] > 0)
     .map((kind) => `${t(FINDING_KIND_LABELS[kind])}: ${format.number(checks.counts[kind])}`)
     .join(" · ");
@@ -55,12 +51,11 @@ export function ChecksPanel({
             <ul className="checks-panel__list">
               {findings.map((finding) => {
                 const { table, row, column } = finding.at;
-                const link = `${href({ tab: table, page: Math.ceil(row / FORM_PAGE_SIZE) > 1 ? Math.ceil(row / FORM_PAGE_SIZE) : null })}#${findingRowAnchor(table, row)}`;
                 return (
                   <li key={`${finding.rule}:${table}:${row}`} data-rule={finding.rule}>
-                    <a href={link} onClick={(event) => goTo(event, finding.at)}>
+                    <CellLink at={finding.at} href={href}>
                       {t("{{table}} row {{n}}, {{column}}:", { table, n: row, column: t(columnLabel(table, column)) })}
-                    </a>{" "}
+                    </CellLink>{" "}
                     {t(finding.message, shown(finding.values))}
                   </li>
                 );
@@ -71,6 +66,23 @@ export function ChecksPanel({
         );
       })}
     </details>
+  );
+}
+
+/**
+ * A link to a row's cell: without JavaScript it opens the plain form's page of the row at that row;
+ * with it, the grid selects the cell (GO_TO_CELL_EVENT) and the page stays where it is.
+ */
+export function CellLink({ at, href, children }: { at: GoToCell; href: (params: Record<string, string | number | null>) => string; children: ReactNode }) {
+  const page = Math.ceil(at.row / FORM_PAGE_SIZE);
+  const goTo = (event: MouseEvent<HTMLAnchorElement>) => {
+    const handled = !window.dispatchEvent(new CustomEvent<GoToCell>(GO_TO_CELL_EVENT, { detail: at, cancelable: true }));
+    if (handled) event.preventDefault();
+  };
+  return (
+    <a href={`${href({ tab: at.table, page: page > 1 ? page : null })}#${findingRowAnchor(at.table, at.row)}`} onClick={goTo}>
+      {children}
+    </a>
   );
 }
 

@@ -4,8 +4,21 @@
  * constants of the forms that work without JavaScript.
  */
 
+import { THREAD_INTENTS, type ThreadProblem } from "./threads";
+
 /** What every report's page posts; a report may add intents of its own (Sales: verify-product). */
-export const FRAME_INTENTS = ["save", "submit", "submit-empty", "approve", "reject", "reopen", "read-messages", "explain", "upload"] as const;
+export const FRAME_INTENTS = [
+  "save",
+  "submit",
+  "submit-empty",
+  "approve",
+  "reject",
+  "reopen",
+  "read-messages",
+  "explain",
+  "upload",
+  ...THREAD_INTENTS,
+] as const;
 export type FrameIntent = (typeof FRAME_INTENTS)[number];
 export type DecisionIntent = "submit" | "submit-empty" | "approve" | "reject" | "reopen";
 
@@ -139,7 +152,8 @@ export type ReportActionData =
   | { kind: "verification-errors"; intent: "verify-product"; verificationId: number; errors: Record<string, string[]> }
   | { kind: "messages-read"; intent: "read-messages"; unreadMessageCount: number }
   /** Reasons refused (a problem by subject): nothing was saved; `posted` is what the form sent, shown again. */
-  | { kind: "explanation-problems"; intent: "explain"; errors: Record<string, string>; posted: Record<string, string> };
+  | { kind: "explanation-problems"; intent: "explain"; errors: Record<string, string>; posted: Record<string, string> }
+  | ThreadProblem;
 
 /** A refused post keeps the page as loaded (the editor keeps the user's input); anything else reloads. */
 export function keepsPageAfter(result: ReportActionData | undefined): boolean {

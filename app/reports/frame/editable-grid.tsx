@@ -20,6 +20,8 @@ import {
   type ReactNode,
 } from "react";
 import DataGrid, {
+  type CellClickArgs,
+  type CellMouseEvent,
   type CellKeyboardEvent,
   type CellKeyDownArgs,
   type Column,
@@ -32,6 +34,7 @@ import { useTranslation } from "react-i18next";
 import { useDisplay } from "~/hooks/use-display";
 import { usePrinting } from "~/hooks/use-printing";
 import { GRID_HEIGHT_OFFSET, type CellRule } from "~/reports/frame/contract";
+import { COMMENT_ON_CELL_EVENT, type CommentOnCell } from "~/reports/frame/threads";
 
 /** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
 export interface EditableRow {
@@ -267,8 +270,114 @@ function PrintedGrid({ columns, rows }: { columns: readonly Column<EditableRow>[
   );
 }
 
+/** Comments on the grid's saved rows: the table they are in, the open threads by place (openThreadPlaces), and whether the viewer may write. */
+export interface GridComments {
+  table: string;
+  open: ReadonlyMap<string, number>;
+  canWrite: boolean;
+}
+
+/** The grid's columns with the cells that have open threads marked (a whole row's on its first column). */
+function useDiscussedColumns(columns: readonly Column<EditableRow>[], comments: GridComments | undefined): readonly Column<EditableRow>[] {
+  return useMemo(() => {
+    if (!comments || comments.open.size === 0) return columns;
+    const { table, open } = comments;
+    return columns.map((column, index) => {
+      const base = column.cellClass;
+      const discussed = (row: EditableRow) =>
+        row.id !== undefined && (open.has(`${table}:${row.id}:${column.key}`) || (index === 0 && open.has(`${table}:${row.id}`)));
+      return {
+        ...column,
+        cellClass: (row: EditableRow) => {
+          const classes = typeof base === "function" ? base(row) : base;
+          return discussed(row) ? `${classes ?? ""} report-grid__cell--discussed` : classes;
+        },
+      };
+    });
+  }, [columns, comments]);
+}
+
+/** Ctrl+Alt+M (⌘⌥M): a new comment on the selected cell. */
+const isCommentShortcut = (event: CellKeyboardEvent) => (event.ctrlKey || event.metaKey) && event.altKey && event.code === "KeyM";
+
+/**
+ * Asking for a new thread on a cell (the panel opens its form): from the shortcut or the cell's
+ * context menu; a row not saved yet is told to be saved first.
+ */
+function useCommentOnCell(comments: GridComments | undefined, rows: readonly EditableRow[]) {
+  const { t } = useTranslation();
+  const [menu, setMenu] = useState<{ x: number; y: number; row: EditableRow; column: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const ask = (row: EditableRow, column: string) => {
+    setMenu(null);
+    if (!comments || row.id === undefined) {
+      setNotice(SAVE_ROW_TO_COMMENT);
+      return;
+    }
+    setNotice(null);
+    const detail: CommentOnCell = {
+      table: comments.table,
+      rowId: row.id,
+      row: rows.indexOf(row) + 1,
+      column: column === ROW_NUMBER_COLUMN_KEY ? null : column,
+    };
+    window.dispatchEvent(new CustomEvent<CommentOnCell>(COMMENT_ON_CELL_EVENT, { detail }));
+  };
+  const enabled = Boolean(comments?.canWrite);
+  return {
+    onKeyDown: (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
+      if (!enabled || args.mode !== "SELECT" || !isCommentShortcut(event)) return false;
+      event.preventGridDefault();
+      event.preventDefault();
+      ask(args.row, args.column.key);
+      return true;
+    },
+    onContextMenu: enabled
+      ? (args: CellClickArgs<EditableRow>, event: CellMouseEvent) => {
+          event.preventGridDefault();
+          event.preventDefault();
+          args.selectCell();
+          setMenu({ x: event.clientX, y: event.clientY, row: args.row, column: args.column.key });
+        }
+      : undefined,
+    element: (
+      <>
+        {menu ? <CommentMenu x={menu.x} y={menu.y} onChoose={() => ask(menu.row, menu.column)} onClose={() => setMenu(null)} /> : null}
+        <p className="report-grid__notice" role="status">
+          {notice ? t(notice) : null}
+        </p>
+      </>
+    ),
+  };
+}
+
+/** Said when a comment is asked for on a row not saved yet. */
+const SAVE_ROW_TO_COMMENT = "Save the row first, then comment on it.";
+
+/** The cell's context menu: one item, "Comment on this cell", focused as it opens; Escape or leaving it closes it. */
+function CommentMenu({ x, y, onChoose, onClose }: { x: number; y: number; onChoose: () => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  const item = useRef<HTMLButtonElement>(null);
+  useEffect(() => item.current?.focus(), []);
+  return (
+    <div
+      className="report-grid__menu"
+      role="menu"
+      tabIndex={-1}
+      style={{ insetBlockStart: y, insetInlineStart: x }}
+      onKeyDown={(event) => event.key === "Escape" && onClose()}
+    >
+      <button type="button" role="menuitem" ref={item} onClick={onChoose} onBlur={onClose}>
+        {t("Comment on this cell")}
+      </button>
+    </div>
+  );
+}
+
 type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "className" | "columns" | "direction" | "rowKeyGetter" | "style"> & {
   columns: readonly Column<EditableRow>[];
+  /** Comments on the rows: cells with open threads marked, the shortcut and context menu that open a new one. */
+  comments?: GridComments;
   testId: string;
   /** The hidden texts of the column rules (`useCellRules(…).element`). */
   rules: ReactNode;
@@ -284,7 +393,7 @@ export type ReportGridHandle = DataGridHandle & { continueTyping: (position: Cel
  * window allows, its rows by their own key, and the Tab rule before the report's own keys. Tabbing
  * into a grid without a selected cell lands on its first editable cell, not on the headers.
  */
-export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function ReportGrid({ testId, rules, wrapper, onCellKeyDown, ...grid }, ref) {
+export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function ReportGrid({ testId, rules, wrapper, onCellKeyDown, comments, ...grid }, ref) {
   const { i18n } = useTranslation();
   const display = useDisplay();
   const height = useGridHeight();
@@ -292,6 +401,8 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
   const caret = useRef<[number, number] | null>(null);
   const tabRule = useTabRule(grid.columns, grid.rows, gridRef);
   const printing = usePrinting();
+  const columns = useDiscussedColumns(grid.columns, comments);
+  const commentOnCell = useCommentOnCell(comments, grid.rows);
   useImperativeHandle(ref, () => ({
     get element() {
       return gridRef.current?.element ?? null;
@@ -321,11 +432,14 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
           direction={i18n.dir() === "rtl" ? "rtl" : "ltr"}
           style={{ blockSize: height }}
           onCellKeyDown={(args, event) => {
-            if (!tabRule(args, event)) onCellKeyDown?.(args, event);
+            if (!tabRule(args, event) && !commentOnCell.onKeyDown(args, event)) onCellKeyDown?.(args, event);
           }}
+          onCellContextMenu={commentOnCell.onContextMenu}
           {...grid}
+          columns={columns}
         />
       </EditorCaretContext.Provider>
+      {commentOnCell.element}
       {printing ? <PrintedGrid columns={grid.columns} rows={grid.rows} /> : null}
       {rules}
     </div>

@@ -12,7 +12,10 @@ import { formatDateTime } from "~/utils/dates";
 import { appUrl } from "~/utils/env.server";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { enqueueMail } from "~/models/mail.server";
+import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import type { ReportActionResult } from "./workflow.server";
+import { placeText } from "./threads";
+import { openThreadsOf } from "./threads.server";
 
 /** The report with its partner and quarter, as the mails name them. */
 async function reportContext(tx: Transaction, reportId: number) {
@@ -149,6 +152,9 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
     sha256: result.snapshotSha256 ?? "",
   };
   const texts = DECISION_TEXTS[decision];
+  const threads = decision === "reject" ? await openThreadsOf(context.type, result.reportId, tx) : [];
+  const columnLabel = REPORT_DECLARATIONS[context.type].columnLabel ?? ((_table: string, column: string) => column);
+  const say = (key: string, values?: Record<string, string | number>) => t(key, values);
   const text = mailText([
     t("Dear {{company}},", facts),
     "",
@@ -157,6 +163,16 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
     t("Decided on: {{time}} (UTC)", facts),
     t("Comment: {{comment}}", facts),
     result.snapshotSha256 ? t("Snapshot SHA-256: {{sha256}}", facts) : "",
+    ...(threads.length
+      ? [
+          "",
+          t("Open comments on rows ({{count}}):", { count: threads.length }),
+          ...threads.map(
+            (thread) =>
+              `- ${placeText(thread, say, columnLabel)} (${thread.rowLabel}): ${thread.messages.map((message) => `${message.author}: ${message.body}`).join(" / ")}`,
+          ),
+        ]
+      : []),
     "",
     t("Open the report:"),
     `${appUrl()}${REPORT_REGISTRY[context.type].partnerPath}`,

@@ -18,6 +18,8 @@ import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/fr
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { EXPLANATION_MESSAGES, REASON_FIELD_PREFIX } from "~/reports/frame/explanations";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
+import { THREAD_FIELDS, THREAD_INTENTS, THREAD_MESSAGES, threadAnchor, type ThreadIntent } from "~/reports/frame/threads";
+import { loadReportThreads, postToThread, ThreadRefusal, type ThreadPost } from "~/reports/frame/threads.server";
 import type { AuthUser } from "~/models/user.server";
 import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
@@ -100,16 +102,18 @@ export function viewForPage<View>(load: (input: ReportViewInput) => Promise<View
 /** A page's data around the report's view: its history, its checks' findings, who looks, and the plain form's page. */
 async function reportPageData<View extends ReportFrameView>(load: (input: ReportViewInput) => Promise<View>, page: ReportPageRequest) {
   const view = await viewForPage(load, page);
-  const [history, checks, changesToExplain] = await Promise.all([
+  const [history, checks, changesToExplain, threads] = await Promise.all([
     view.report.id ? listReportHistory(view.report.id) : [],
     loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
     loadChangesToExplain(view, page.viewer),
+    loadReportThreads(view, page.viewer, new URL(page.request.url)),
   ]);
   return {
     view,
     history,
     checks,
     changesToExplain,
+    threads,
     changes: null,
     viewerRole: page.viewer.role,
     page: parsePage(new URL(page.request.url).searchParams.get("page")),
@@ -413,6 +417,7 @@ const isPostIntent = (intent: string): intent is PostIntent => intent !== "uploa
 type FramePost<Posted> =
   | { intent: "read-messages" }
   | { intent: "explain"; reasons: Map<string, string> }
+  | { intent: ThreadIntent; thread: ThreadPost }
   | { intent: "save" | "submit"; posted: Posted; comment: string }
   | { intent: "submit-empty"; comment: string }
   | { intent: DecisionAction; posted: Posted | null; comment: string };
@@ -430,6 +435,7 @@ function framePost<Posted extends PostedRowsBase>(
   const { intent, comment, payload } = envelope;
   if (intent === "read-messages") return { intent };
   if (intent === "explain") return { intent, reasons: postedReasons(form) };
+  if (isThreadIntent(intent)) return { intent, thread: threadPost(form, intent) };
   const readPosted = () => (payload !== null ? plugin.rowsFromPayload(payload) : plugin.rowsFromForm(form, envelope));
   // The version is required wherever rows are written; a decision without rows has none.
   const versioned = <Post>(post: Post) => {
@@ -465,6 +471,29 @@ function postedReasons(form: FormData): Map<string, string> {
   }
   return reasons;
 }
+
+const isThreadIntent = (intent: string): intent is ThreadIntent => (THREAD_INTENTS as readonly string[]).includes(intent);
+
+/** A thread's form: the thread answered or resolved, or the row (and cell) of a new one, and the text. */
+function threadPost(form: FormData, intent: ThreadIntent): ThreadPost {
+  const field = (name: string) => single(form, name);
+  const body = () => field(THREAD_FIELDS.body) ?? "";
+  if (intent !== "thread-open") {
+    const threadId = parseId(field(THREAD_FIELDS.thread)) ?? badRequest();
+    return intent === "thread-reply" ? { intent, threadId, body: body() } : { intent, threadId };
+  }
+  const table = field(THREAD_FIELDS.table) ?? "";
+  const column = field(THREAD_FIELDS.column) || null;
+  if (!/^[A-Za-z]{1,16}$/.test(table) || (column !== null && !/^[A-Za-z]{1,40}$/.test(column))) badRequest();
+  return { intent, table, rowId: parseId(field(THREAD_FIELDS.row)) ?? badRequest(), column, body: body() };
+}
+
+const THREAD_TOASTS: Record<ThreadIntent, string> = {
+  "thread-open": THREAD_MESSAGES.opened,
+  "thread-reply": THREAD_MESSAGES.replied,
+  "thread-resolve": THREAD_MESSAGES.resolved,
+  "thread-reopen": THREAD_MESSAGES.reopened,
+};
 
 /** Reasons one post carries at most: far more lines than a report lists. */
 const REASONS_MAX = 5000;
@@ -504,6 +533,20 @@ async function handlePost<Posted extends PostedRowsBase>(plugin: ReportRoutePlug
       return redirectWithToast(pageUrl(request, {}, plugin.pageParams), { type: "success", message: EXPLANATION_MESSAGES.saved });
     } catch (error) {
       return refusal(intent, error);
+    }
+  }
+  if ("thread" in post) {
+    const { thread } = post;
+    try {
+      const threadId = await postToThread({ actor, key: { partnerId, quarterId, type: plugin.type }, post: thread, requestId });
+      return redirectWithToast(`${pageUrl(request, {}, plugin.pageParams)}#${threadAnchor(threadId)}`, {
+        type: "success",
+        message: THREAD_TOASTS[post.intent],
+      });
+    } catch (error) {
+      if (!(error instanceof ThreadRefusal)) return refusal(intent, error);
+      const threadId = "threadId" in thread ? thread.threadId : null;
+      return reply({ kind: "thread-problem", intent: post.intent, message: error.message, threadId, body: "body" in thread ? thread.body : "" }, 400);
     }
   }
   if (post.intent === "read-messages") {

@@ -79,7 +79,7 @@ export interface PlainFormState {
   page: number;
   /** The invalid rows of the last post, by table. */
   problems: TableProblems | null;
-  pageHref: (page: number) => string;
+  pageHref: (page: number, params?: Record<string, string>) => string;
 }
 
 /**

@@ -17,6 +17,8 @@ import { CommentField } from "./comment-field";
 import type { PlainFormState } from "./plain-form";
 import { InvalidDataList, ModalDialog } from "./dialogs";
 import { ReportHistory, type ChangesSinceSubmission } from "./report-history";
+import { ThreadsPanel } from "./threads-panel";
+import type { ReportThreadsView } from "./threads";
 import { ReportMessages } from "./report-messages";
 import { ChecksPanel } from "./checks-panel";
 import { ChangesToExplain } from "./changes-to-explain";
@@ -310,6 +312,8 @@ interface ReportPageData {
   checks: ReportChecks | null;
   /** The lines the partner must explain before submitting (null: none, or the report declares none). */
   changesToExplain: ChangesToExplainView | null;
+  /** The comments on its rows and cells (null: the report type has none). */
+  threads: ReportThreadsView | null;
   /** The page of the plain form asked for (`?page=`). */
   page: number;
 }
@@ -365,7 +369,7 @@ export function useReportScreen(data: ReportPageData, actionData: unknown, texts
     submitted,
     page: data.page,
     problems: formProblems,
-    pageHref: (page) => href({ page }),
+    pageHref: (page, params = {}) => href({ page, ...params }),
   };
   return {
     view,
@@ -517,6 +521,17 @@ export function ReportPage({
       {notices}
 
       {data.checks ? <ChecksPanel checks={data.checks} href={screen.href} columnLabel={texts.columnLabel ?? ((_table, column) => column)} /> : null}
+
+      {data.threads ? (
+        <ThreadsPanel
+          threads={data.threads}
+          quarterId={view.quarter.id}
+          href={screen.href}
+          columnLabel={texts.columnLabel ?? ((_table, column) => column)}
+          problem={result?.kind === "thread-problem" ? result : null}
+          busy={screen.busy}
+        />
+      ) : null}
 
       {data.changesToExplain ? (
         <ChangesToExplain

@@ -26,6 +26,18 @@ export interface ReportDeclaration {
   checks?(input: ReportChecksInput): Promise<Finding[]>;
   /** The changes its saved rows must explain before a submission, with the reasons stored (app/reports/frame/explanations.ts); none when left out. */
   changesToExplain?(executor: Pick<typeof db, "execute">, report: ReportChecksInput): Promise<ExplainedChange[]>;
+  /** Where the rows of the ids given are in the report now (threads name rows by id; app/reports/frame/threads.ts); no threads when left out. */
+  threadRows?(executor: Pick<typeof db, "execute">, reportId: number, rowIds: readonly number[]): Promise<ThreadRow[]>;
+  /** A column's label (a translation key) by table and key, as mails name a thread's cell; the key itself when left out. */
+  columnLabel?(table: string, column: string): string;
+}
+
+/** A saved row as a thread names it: its table, its 1-based number there as the grid numbers it, and how it reads. */
+export interface ThreadRow {
+  id: number;
+  table: string;
+  row: number;
+  label: string;
 }
 
 /** A saved report to check, and whether the findings may use other partners' figures (administrators and staff only). */

@@ -3,6 +3,8 @@ import type { ReportDeclaration } from "~/reports/frame/workflow.server";
 import { salesFindings } from "./checks.server";
 import { pendingVerificationCount } from "./pending-verifications.server";
 import { salesChangesToExplain } from "./swings.server";
+import { salesThreadRows } from "./thread-rows.server";
+import { tableColumnLabel } from "./rows";
 
 /** The Sales Report as the workflow knows it. */
 export const salesDeclaration: ReportDeclaration = {
@@ -10,4 +12,6 @@ export const salesDeclaration: ReportDeclaration = {
   decisionBlockers: pendingVerificationCount,
   checks: salesFindings,
   changesToExplain: salesChangesToExplain,
+  threadRows: salesThreadRows,
+  columnLabel: tableColumnLabel,
 };

@@ -7,6 +7,7 @@ import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
 import { listReportHistory, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
+import { loadReportThreads } from "~/reports/frame/threads.server";
 import { loadChangesToExplain } from "~/reports/frame/explanations.server";
 import { loadReportFrame } from "~/reports/frame/screen.server";
 import type { DownloadFormat } from "~/reports/consolidated/download.server";
@@ -76,10 +77,11 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [[history, changes], checks, changesToExplain, statement] = await Promise.all([
+  const [[history, changes], checks, changesToExplain, threads, statement] = await Promise.all([
     historyAndChanges(reportId),
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
     loadChangesToExplain(view, viewer),
+    loadReportThreads(view, viewer, url),
     // The royalty statement is the administrators' (ADMIN and STAFF).
     reportId && viewer.role !== "PARTNER" ? royaltyStatement(reportId, partnerId) : null,
   ]);
@@ -89,6 +91,7 @@ async function salesReportPage(page: ReportPageRequest) {
     changes,
     checks,
     changesToExplain,
+    threads,
     royaltyStatement: statement,
     viewerRole: viewer.role,
     tab: parseTab(url.searchParams.get("tab")),

@@ -88,6 +88,9 @@ export function columnLabel(kind: SalesKind, key: string): string {
   return columnsFor(kind).find((column) => column.key === key)?.label ?? key;
 }
 
+/** A column's label by table name ("API" or "FDF"), as findings and comments name cells. */
+export const tableColumnLabel = (table: string, key: string) => columnLabel(table === "FDF" ? "FDF" : "API", key);
+
 /** An empty row of a kind (the grid pads with these). */
 export function emptySalesRow<K extends SalesKind>(kind: K): SalesGridRow<K> {
   const row: Record<string, string> = {};

@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
+import { RowComments } from "~/reports/frame/threads-panel";
+import type { ReportThreadsView } from "~/reports/frame/threads";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 import { findingRowAnchor } from "~/reports/frame/checks";
 import { datalistIdFor } from "./sales-datalists";
@@ -55,9 +57,12 @@ export function SalesFormTable({
   lists,
   productEditable,
   form,
+  threads,
 }: {
   kind: SalesKind;
   rows: readonly LoadedRow[];
+  /** The report's comments: each saved row links to a new one and counts its open ones. */
+  threads: ReportThreadsView | null;
   lists: SalesScreenLists;
   productEditable: boolean;
   /** The plain form's shared state (hidden fields, buttons, the last post). */
@@ -107,6 +112,7 @@ export function SalesFormTable({
             <th scope="row">
               {n}
               {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}
+              <RowComments threads={threads} table={kind} rowId={id} n={n} pageHref={(params) => form.pageHref(page.current, params)} />
             </th>
             {canEdit ? (
               <td>

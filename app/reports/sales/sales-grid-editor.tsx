@@ -7,6 +7,7 @@ import { columnsFor, isEmptyRow, SALES_KINDS, validateTable, type SalesKind } fr
 import type { ReportScreen } from "~/reports/frame/report-page";
 import { EditorShell, focusedBeforeHydration, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
 import { GO_TO_CELL_EVENT, type GoToCell } from "~/reports/frame/checks";
+import { openThreadPlaces, type ReportThreadsView } from "~/reports/frame/threads";
 import { nextRowKey, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
 import { emptyEditableRow, gridColumnIdx, rowInput, SalesGrid, usdRateLookup } from "./sales-grid";
 
@@ -82,6 +83,8 @@ interface SalesGridEditorProps {
   view: SalesReportView;
   initialTab: SalesKind;
   screen: ReportScreen;
+  /** The report's comments: cells with open threads marked, a new one from the cell's menu or Ctrl+Alt+M. */
+  threads: ReportThreadsView | null;
 }
 
 /**
@@ -89,7 +92,8 @@ interface SalesGridEditorProps {
  * Rows, Save, Submit Report (partner) or Approve / Reject (admin). The page remounts it when the
  * report's version changes (after a save); a refused save keeps the unsaved grid as it is.
  */
-export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorProps) {
+export function SalesGridEditor({ view, initialTab, screen, threads }: SalesGridEditorProps) {
+  const openPlaces = useMemo(() => openThreadPlaces(threads), [threads]);
   const { t } = useTranslation();
   const readOnly = !view.canEditRows;
   const productEditable = view.canEditRows && !view.quarter.historic;
@@ -283,6 +287,7 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
           lists={view.lists}
           readOnly={readOnly}
           productEditable={productEditable}
+          comments={threads ? { table: tab, open: openPlaces, canWrite: threads.canWrite } : undefined}
         />
       </div>
     </EditorShell>

@@ -36,6 +36,7 @@ import {
   ROW_NUMBER_COLUMN_KEY,
   useCellRules,
   type EditableRow,
+  type GridComments,
   type ReportGridHandle,
 } from "~/reports/frame/editable-grid";
 
@@ -192,6 +193,7 @@ interface SalesGridProps {
   lists: SalesScreenLists;
   readOnly: boolean;
   productEditable: boolean;
+  comments?: GridComments;
 }
 
 /**
@@ -199,7 +201,7 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable }: SalesGridProps) {
+export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable, comments }: SalesGridProps) {
   const { t } = useTranslation();
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
   const checked = useCheckedRow(kind, lists);
@@ -314,6 +316,7 @@ export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelect
       <ReportGrid
         ref={gridRef}
         testId={`report-grid-${kind}`}
+        comments={comments}
         rules={rules.element}
         wrapper={{ onPaste, onCopy }}
         aria-label={t("{{kind}} sales", { kind })}

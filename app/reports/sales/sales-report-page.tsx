@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
-import { columnLabel, SALES_KINDS, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
+import { SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";
@@ -57,7 +57,7 @@ const SALES_TEXTS: ReportTexts = {
   name: "Sales Report",
   problemHeadings: VALIDATION_HEADINGS,
   nothingToReportDescription: NOTHING_TO_REPORT_DESCRIPTION,
-  columnLabel: (table, column) => columnLabel(table === "FDF" ? "FDF" : "API", column),
+  columnLabel: tableColumnLabel,
 };
 
 /** The Sales Report screen in the report frame: API and FDF tabs of the grid editor, or of the plain form. */
@@ -99,7 +99,7 @@ export function SalesReportPage({
           {data.savedWarnings && !result ? <SavedWarningsPanel warnings={data.savedWarnings} /> : null}
         </>
       }
-      editor={GridEditor ? <GridEditor view={view} initialTab={data.tab} screen={screen} /> : null}
+      editor={GridEditor ? <GridEditor view={view} initialTab={data.tab} screen={screen} threads={data.threads} /> : null}
       plainForm={
         <>
           <nav className="report-tabs" aria-label={t("Sales Report")}>
@@ -119,7 +119,8 @@ export function SalesReportPage({
             rows={view.rows[tab]}
             lists={view.lists}
             productEditable={view.canEditRows && !view.quarter.historic}
-            form={{ ...screen.plainForm, pageHref: (page) => screen.href({ tab, page }) }}
+            form={{ ...screen.plainForm, pageHref: (page, params = {}) => screen.href({ tab, page, ...params }) }}
+            threads={data.threads}
           />
         </>
       }

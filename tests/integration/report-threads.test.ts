@@ -1,0 +1,233 @@
+/**
+ * Comments on a report's rows and cells (issue "Review conversation and proof"): a partner and the
+ * administrators open, answer, resolve and reopen threads on the Sales Report's saved rows through
+ * the report's page; STAFF reads; a partner never reaches another partner's threads; a removed row
+ * keeps its thread; the rejection mail lists the open ones. Row numbers worked out by hand: FDF rows
+ * are numbered by id within the FDF table.
+ */
+import { and, asc, desc, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { auditLog, countries, outbox, partners, products, productVerifications, reports, reportThreadMessages, reportThreads, salesRows } from "~/db/schema";
+import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
+import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
+import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
+import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
+import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+
+let acme: number;
+let borealis: number;
+let quarterId: number;
+let acmeReport: number;
+/** Acme's rows by name: API row 1, FDF rows 1 to 3 (Kenya, India, Brazil). */
+let rows: { api1: number; fdf1: number; fdf2: number; fdf3: number };
+let borealisRow: number;
+
+const idOf = async (table: typeof products | typeof countries, name: string) => (await db.select().from(table).where(eq(table.name, name)))[0].id;
+
+async function reportOf(partnerId: number) {
+  const [found] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId), eq(reports.type, "sales")));
+  if (found) {
+    await db.update(reports).set({ status: "Saved" }).where(eq(reports.id, found.id));
+    await db.delete(salesRows).where(eq(salesRows.reportId, found.id));
+    return found.id;
+  }
+  return (await db.insert(reports).values({ partnerId, quarterId, type: "sales", status: "Saved" }).returning())[0].id;
+}
+
+beforeEach(async () => {
+  await db.delete(reportThreads);
+  await db.delete(outbox);
+  acme = (await db.select().from(partners).where(eq(partners.email, "partner1@example.org")))[0].id;
+  borealis = (await db.select().from(partners).where(eq(partners.email, "partner2@example.org")))[0].id;
+  quarterId = (await ensureQuarter(openQuarterRef())).id;
+  acmeReport = await reportOf(acme);
+  const borealisReport = await reportOf(borealis);
+  const dtg = await idOf(products, "Dolutegravir 50 mg");
+  const dtgApi = await idOf(products, "Dolutegravir API");
+  const country = (name: string) => idOf(countries, name);
+  const row = async (reportId: number, kind: "API" | "FDF", countryName: string) =>
+    (
+      await db
+        .insert(salesRows)
+        .values({
+          reportId,
+          kind,
+          year: 2026,
+          month: 1,
+          countryId: await country(countryName),
+          purchaser: "Central Medical Stores",
+          productId: kind === "FDF" ? dtg : dtgApi,
+          quantity: "10",
+          totalValue: "100",
+        })
+        .returning()
+    )[0].id;
+  // Inserted one by one: the ids, and so the rows' numbers, in this order.
+  rows = { fdf1: await row(acmeReport, "FDF", "Kenya"), api1: await row(acmeReport, "API", "India"), fdf2: 0, fdf3: 0 };
+  rows.fdf2 = await row(acmeReport, "FDF", "India");
+  rows.fdf3 = await row(acmeReport, "FDF", "Brazil");
+  borealisRow = await row(borealisReport, "FDF", "Kenya");
+});
+
+const partnerPost = async (email: string, form: Record<string, string>) =>
+  runRoute(
+    partnerSalesAction,
+    buildRequest("/partner/sales-report", { cookie: await sessionCookieFor(email), form: { quarterId: String(quarterId), ...form } }),
+  );
+const adminPost = async (email: string, form: Record<string, string>) =>
+  runRoute(
+    adminSalesAction,
+    buildRequest(`/admin/sales-report/${acme}`, { cookie: await sessionCookieFor(email), form: { quarterId: String(quarterId), ...form } }),
+    { params: { id: String(acme) } },
+  );
+const openOn = (email: string, row: number, column: string | null, body: string) =>
+  partnerPost(email, { intent: "thread-open", threadTable: "FDF", threadRow: String(row), ...(column ? { threadColumn: column } : {}), threadBody: body });
+
+async function threadsSeenBy(email: string, search = ""): Promise<ReportThreadsView> {
+  const cookie = await sessionCookieFor(email);
+  const page = email.startsWith("partner")
+    ? await runRoute(partnerSalesLoader, buildRequest(`/partner/sales-report${search}`, { cookie }))
+    : await runRoute(adminSalesLoader, buildRequest(`/admin/sales-report/${acme}${search}`, { cookie }), { params: { id: String(acme) } });
+  expect(page.status).toBe(200);
+  return (page.data as { threads: ReportThreadsView }).threads;
+}
+
+const threadIds = async () => (await db.select({ id: reportThreads.id }).from(reportThreads).orderBy(asc(reportThreads.id))).map((thread) => thread.id);
+
+describe("threads on the Sales Report's rows and cells", () => {
+  it("the partner opens a thread on a cell; the administrator sees it where it is and answers; STAFF reads and cannot write", async () => {
+    const opened = await openOn("partner1@example.org", rows.fdf2, "royaltyDue", "  Royalty is 0 here: the sale was donated.  ");
+    const [id] = await threadIds();
+    expect(opened.status).toBe(302);
+    expect(opened.location).toBe(`/partner/sales-report#thread-${id}`);
+
+    const seen = await threadsSeenBy("admin@example.org");
+    expect(seen.open).toBe(1);
+    expect(seen.canWrite).toBe(true);
+    expect(seen.threads).toMatchObject([
+      {
+        id,
+        table: "FDF",
+        row: 2,
+        column: "royaltyDue",
+        rowLabel: "Dolutegravir 50 mg · India · Central Medical Stores",
+        open: true,
+        messages: [{ author: "Acme Generics Ltd", fromPartner: true, body: "Royalty is 0 here: the sale was donated." }],
+      },
+    ]);
+
+    const replied = await adminPost("admin@example.org", { intent: "thread-reply", threadId: String(id), threadBody: "Please attach the donation letter." });
+    expect(replied.status).toBe(302);
+    expect((await threadsSeenBy("partner1@example.org")).threads[0].messages.map((message) => [message.fromPartner, message.body])).toEqual([
+      [true, "Royalty is 0 here: the sale was donated."],
+      [false, "Please attach the donation letter."],
+    ]);
+
+    const staffView = await threadsSeenBy("staff@example.org");
+    expect(staffView.canWrite).toBe(false);
+    expect(staffView.threads[0].messages).toHaveLength(2);
+    const staffPost = await adminPost("staff@example.org", { intent: "thread-reply", threadId: String(id), threadBody: "Noted." });
+    expect(staffPost.status).toBe(403);
+    expect(await db.select().from(reportThreadMessages)).toHaveLength(2);
+
+    const audited = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(acmeReport)))
+      .orderBy(desc(auditLog.id))
+      .limit(2);
+    expect(audited.map((entry) => entry.action)).toEqual(["report.thread.reply", "report.thread.open"]);
+    expect(audited[1].after).toMatchObject({ threadId: id, table: "FDF", rowId: rows.fdf2, column: "royaltyDue" });
+  });
+
+  it("an empty comment is refused beside its form and nothing is saved", async () => {
+    const refused = await openOn("partner1@example.org", rows.fdf1, null, "   ");
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({ kind: "thread-problem", intent: "thread-open", message: THREAD_MESSAGES.empty, threadId: null });
+    expect(await threadIds()).toEqual([]);
+  });
+
+  it("a partner never reaches another partner's rows or threads", async () => {
+    await openOn("partner1@example.org", rows.fdf1, null, "Kenya: check the purchaser.");
+    const [id] = await threadIds();
+
+    // Borealis names Acme's row: it is not in Borealis's report.
+    const onOthersRow = await openOn("partner2@example.org", rows.fdf1, null, "Mine now?");
+    expect(onOthersRow.status).toBe(409);
+    expect(onOthersRow.data).toMatchObject({ message: THREAD_MESSAGES.rowGone });
+    // Borealis answers and resolves Acme's thread by its id: not in its report.
+    const reply = await partnerPost("partner2@example.org", { intent: "thread-reply", threadId: String(id), threadBody: "Hello" });
+    const resolve = await partnerPost("partner2@example.org", { intent: "thread-resolve", threadId: String(id) });
+    expect([reply.status, resolve.status]).toEqual([404, 404]);
+    expect(await threadIds()).toEqual([id]);
+    expect(await db.select().from(reportThreadMessages)).toHaveLength(1);
+    expect((await db.select().from(reportThreads))[0].resolvedAt).toBeNull();
+
+    // Borealis's page lists none of Acme's threads, and a link to Acme's row opens no form.
+    const borealisView = await threadsSeenBy("partner2@example.org", `?comment=FDF:${rows.fdf1}`);
+    expect(borealisView.threads).toEqual([]);
+    expect(borealisView.draft).toBeNull();
+    // Its own row's link does.
+    expect((await threadsSeenBy("partner2@example.org", `?comment=FDF:${borealisRow}:quantity`)).draft).toMatchObject({
+      table: "FDF",
+      rowId: borealisRow,
+      row: 1,
+      column: "quantity",
+      rowLabel: "Dolutegravir 50 mg · Kenya · Central Medical Stores",
+    });
+  });
+
+  it("a removed row keeps its thread, named as removed; the rows after it are numbered again", async () => {
+    await openOn("partner1@example.org", rows.fdf2, null, "India row.");
+    await openOn("partner1@example.org", rows.fdf3, "quantity", "Brazil quantity.");
+    await db.delete(salesRows).where(eq(salesRows.id, rows.fdf2));
+    const seen = await threadsSeenBy("admin@example.org");
+    expect(seen.threads.map((thread) => [thread.row, thread.column, thread.rowLabel])).toEqual([
+      [null, null, "Dolutegravir 50 mg · India · Central Medical Stores"],
+      [2, "quantity", "Dolutegravir 50 mg · Brazil · Central Medical Stores"],
+    ]);
+    // A new thread on the removed row is refused.
+    const refused = await openOn("partner1@example.org", rows.fdf2, null, "Again?");
+    expect(refused.status).toBe(409);
+  });
+
+  it("resolved and reopened by either side; the count of open threads follows", async () => {
+    await openOn("partner1@example.org", rows.fdf1, null, "Kenya.");
+    const [id] = await threadIds();
+    const resolved = await adminPost("admin@example.org", { intent: "thread-resolve", threadId: String(id) });
+    expect(resolved.status).toBe(302);
+    let seen = await threadsSeenBy("partner1@example.org");
+    expect(seen.open).toBe(0);
+    expect(seen.threads[0]).toMatchObject({ open: false, resolvedBy: "Portal Administrator" });
+    await partnerPost("partner1@example.org", { intent: "thread-reopen", threadId: String(id) });
+    seen = await threadsSeenBy("partner1@example.org");
+    expect(seen.open).toBe(1);
+    expect(seen.threads[0]).toMatchObject({ open: true, resolvedBy: null, resolvedAt: null });
+  });
+
+  it("the rejection mail lists the open threads, where they are and what was said; resolved ones are left out", async () => {
+    await openOn("partner1@example.org", rows.fdf3, "quantity", "Brazil: 10 packs only.");
+    await adminPost("admin@example.org", { intent: "thread-open", threadTable: "FDF", threadRow: String(rows.fdf1), threadBody: "Kenya: wrong purchaser." });
+    const [brazil, kenya] = await threadIds();
+    await adminPost("admin@example.org", { intent: "thread-reply", threadId: String(brazil), threadBody: "Then correct the quantity." });
+    await adminPost("admin@example.org", { intent: "thread-resolve", threadId: String(kenya) });
+    await db.update(reports).set({ status: "Submitted", submittedAt: new Date() }).where(eq(reports.id, acmeReport));
+    // The demo's product waiting for verification would hold the rejection up.
+    await db.delete(productVerifications).where(eq(productVerifications.partnerId, acme));
+
+    const rejected = await adminPost("admin@example.org", { intent: "reject", comment: "See the comments on the rows." });
+    expect(rejected.status, JSON.stringify(rejected.data)).toBe(302);
+    const [mail] = await db.select().from(outbox).where(eq(outbox.kind, "report-reject"));
+    expect(mail.textBody).toContain(
+      [
+        "Open comments on rows (1):",
+        "- FDF row 3, Quantity (Dolutegravir 50 mg · Brazil · Central Medical Stores): Acme Generics Ltd: Brazil: 10 packs only. / Portal Administrator: Then correct the quantity.",
+      ].join("\n"),
+    );
+    expect(mail.textBody).not.toContain("Kenya: wrong purchaser.");
+  });
+});
