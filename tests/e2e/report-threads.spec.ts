@@ -1,0 +1,136 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { createPartner } from "./support/partners";
+
+/**
+ * Comments on the Sales Report's rows and cells, on a partner of this spec with one saved FDF row:
+ * without JavaScript the row's "Comment" link opens the form, the thread is answered and resolved;
+ * with JavaScript the cell's context menu and Ctrl+Alt+M open it on a cell, the cell is marked and
+ * the thread's link selects it; STAFF reads without a form. The demo partners' reports stay as they are.
+ */
+test.describe.configure({ mode: "serial" });
+
+const PRODUCT = "Dolutegravir 50 mg";
+let reportPath = "";
+
+const panel = (page: Page) => page.getByTestId("threads-panel");
+const toast = (page: Page) => page.locator(".toast");
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the row's Comment link opens the form; an empty comment is refused; the thread is written, answered and resolved", async ({ page, open, signIn }) => {
+    // A partner made, a row saved, then five posts of the comments' forms.
+    test.setTimeout(60_000);
+    await signIn("admin");
+    await page.goto("/admin/product-list?category=FDF");
+    const edit = await page.getByRole("link", { name: `Edit ${PRODUCT}`, exact: true }).getAttribute("href");
+    const partner = await createPartner(page, "Threads", { "products[0].productId": /\/(\d+)$/.exec(edit ?? "")![1], "products[0].status": "APPROVED" });
+    await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
+    const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
+    reportPath = `/admin/sales-report/${id}`;
+
+    await open(`${reportPath}?tab=FDF`);
+    await expect(panel(page)).toHaveCount(0);
+    const field = (label: string) => page.getByTestId("sales-table-FDF").getByLabel(`${label}, row 1`, { exact: true });
+    await field("Year").fill(String(new Date().getUTCFullYear()));
+    await field("Month").fill("January");
+    await field("Country").fill("Kenya");
+    await field("Purchaser").fill("Central Medical Stores");
+    await field("Product").fill(PRODUCT);
+    await field("Quantity").fill("800");
+    await field("Currency").fill("USD");
+    await field("Gross Sale Price (per pack) (Local Currency)").fill("2.5");
+    await field("Applicable Currency Exchange Rate to USD").fill("1");
+    await field("Royalty %").fill("5");
+    await field("Royalty Due").fill("100");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page)).toContainText("Data successfully recorded.");
+
+    // A blank row has no link: only a saved row can be commented on.
+    await expect(page.getByRole("link", { name: "Comment on row 2", exact: true })).toHaveCount(0);
+    await page.getByRole("link", { name: "Comment on row 1", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]comment=FDF%3A\d+#threads$/);
+    await expect(panel(page).getByRole("heading", { name: "New comment on FDF row 1 Dolutegravir 50 mg · Kenya · Central Medical Stores" })).toBeVisible();
+    await panel(page).getByRole("button", { name: "Add comment" }).click();
+    await expect(panel(page).getByText("Write a comment first.")).toBeVisible();
+
+    await panel(page).getByRole("textbox", { name: "Comment", exact: true }).fill("Royalty Due 100 is not 5% of 2,000.");
+    await panel(page).getByRole("button", { name: "Add comment" }).click();
+    await expect(toast(page)).toContainText("Comment added.");
+    await expect(page).toHaveURL(/#thread-\d+$/);
+    await expect(panel(page).locator("summary")).toHaveText(/^Comments 1 1 open, 0 resolved$/);
+    const thread = panel(page).locator("[data-thread]");
+    await expect(thread.getByRole("link", { name: "FDF row 1" })).toHaveAttribute("href", /tab=FDF#row-fdf-1$/);
+    await expect(thread.locator(".threads-panel__body")).toHaveText(["Royalty Due 100 is not 5% of 2,000."]);
+    await expect(page.getByTestId("sales-table-FDF").locator("#row-fdf-1")).toContainText("Open comments: 1");
+
+    await thread.getByRole("textbox", { name: "Comment", exact: true }).fill("The partner confirmed: 100 is right, a minimum royalty applies.");
+    await thread.getByRole("button", { name: "Reply" }).click();
+    await expect(toast(page)).toContainText("Reply added.");
+    await expect(thread.locator(".threads-panel__body")).toHaveText([
+      "Royalty Due 100 is not 5% of 2,000.",
+      "The partner confirmed: 100 is right, a minimum royalty applies.",
+    ]);
+
+    await thread.getByRole("button", { name: "Resolve" }).click();
+    await expect(toast(page)).toContainText("Comment resolved.");
+    await expect(thread).toContainText("Resolved by Portal Administrator on");
+    await expect(panel(page).locator("summary")).toHaveText(/^Comments 0 0 open, 1 resolved$/);
+    await thread.getByRole("button", { name: "Reopen" }).click();
+    await expect(toast(page)).toContainText("Comment reopened.");
+    await expect(panel(page).locator("summary")).toHaveText(/^Comments 1 1 open, 0 resolved$/);
+  });
+});
+
+test.describe("with JavaScript", () => {
+  test("the cell's context menu and Ctrl+Alt+M open a comment on the cell; the cell is marked and the thread's link selects it", async ({
+    page,
+    open,
+    signIn,
+  }) => {
+    expect(reportPath, "the test before made the partner's report").not.toBe("");
+    // Wide enough for the grid to draw every column.
+    await page.setViewportSize({ width: 3200, height: 900 });
+    await signIn("admin");
+    await open(`${reportPath}?tab=FDF`);
+    const grid = page.getByTestId("report-grid-FDF");
+    await expect(grid).toBeVisible();
+    // The first row's cell under a column, by the header's column index.
+    const cellUnder = async (header: string) => {
+      const column = await grid.getByRole("columnheader", { name: header, exact: true }).getAttribute("aria-colindex");
+      return grid.locator(`[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="${column}"]`);
+    };
+    const royaltyDue = await cellUnder("Royalty Due");
+
+    await royaltyDue.click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Comment on this cell" }).click();
+    const body = panel(page).getByRole("textbox", { name: "Comment", exact: true }).first();
+    await expect(panel(page).getByRole("heading", { name: "New comment on FDF row 1, Royalty Due" })).toBeVisible();
+    await expect(body).toBeFocused();
+    await body.fill("Which minimum royalty?");
+    await panel(page).getByRole("button", { name: "Add comment" }).click();
+    await expect(toast(page)).toContainText("Comment added.");
+    await expect(royaltyDue).toHaveClass(/report-grid__cell--discussed/);
+    await expect(panel(page).locator("summary")).toHaveText(/^Comments 2 2 open, 0 resolved$/);
+
+    await (await cellUnder("Quantity")).click();
+    await page.keyboard.press("Control+Alt+KeyM");
+    await expect(panel(page).getByRole("heading", { name: "New comment on FDF row 1, Quantity" })).toBeVisible();
+
+    const before = page.url();
+    await panel(page).getByRole("link", { name: "FDF row 1, Royalty Due" }).click();
+    const selected = grid.locator('[role="gridcell"][aria-selected="true"]');
+    await expect(selected).toHaveText("100");
+    // The link did not navigate: the page is where it was.
+    expect(page.url()).toBe(before);
+  });
+
+  test("STAFF reads the threads without a form or a link to comment", async ({ page, open, signIn }) => {
+    await signIn("staff");
+    await open(reportPath);
+    await expect(panel(page).locator("[data-thread]")).toHaveCount(2);
+    await expect(panel(page).getByRole("button")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Comment on row 1" })).toHaveCount(0);
+  });
+});
