@@ -37,6 +37,7 @@ import { getCutOffDate } from "~/models/settings.server";
 import { columnsFor } from "~/reports/sales/rows";
 import { ACCESS_DENIED, NOT_AUTHORIZED } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
+import { THREAD_MESSAGES } from "~/reports/frame/threads";
 import {
   appRoutes,
   paramsFor,
@@ -1340,6 +1341,39 @@ const API_MATRIX: Record<string, MethodEntry> = {
     staff: API_FORBIDDEN,
     admin: API_FORBIDDEN,
   },
+  // Comments on rows and cells: the partner's own report; a partner's for the administrators (STAFF reads).
+  "GET /template/sales/threads/": {
+    probe: () => ({ path: "/template/sales/threads/" }),
+    anonymous: UNAUTHORIZED,
+    partner: OK,
+    otherPartner: {
+      label: "partner_id of Borealis in the query",
+      probe: (ctx) => ({ path: "/template/sales/threads/", query: { partner_id: String(ctx.borealis.id) } }),
+      ...INVALID,
+    },
+    staff: API_FORBIDDEN,
+    admin: API_FORBIDDEN,
+  },
+  "GET /template/sales/threads/{partnerId}/": apiAdminRead((_ctx, t) => ({ path: `/template/sales/threads/${t.partner.id}/` })),
+  "POST /template/sales/threads/": {
+    probe: (_ctx, t) => ({
+      path: "/template/sales/threads/",
+      json: { action: "open", table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." },
+    }),
+    anonymous: UNAUTHORIZED,
+    partner: OK,
+    // Borealis's row named on Acme's own report: not in it.
+    otherPartner: CONFLICT(THREAD_MESSAGES.rowGone),
+    staff: API_FORBIDDEN,
+    admin: API_FORBIDDEN,
+  },
+  "POST /template/sales/threads/{partnerId}/": apiAdminChange(
+    (_ctx, t) => ({
+      path: `/template/sales/threads/${t.partner.id}/`,
+      json: { action: "open", table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." },
+    }),
+    OK,
+  ),
   // The royalty statement: the partner's own, a partner's for the administrators.
   "GET /template/sales/royalty_statement/": {
     probe: () => ({ path: "/template/sales/royalty_statement/" }),

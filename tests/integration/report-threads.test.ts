@@ -13,6 +13,7 @@ import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
 import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
 import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
+import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
 let acme: number;
@@ -229,5 +230,63 @@ describe("threads on the Sales Report's rows and cells", () => {
       ].join("\n"),
     );
     expect(mail.textBody).not.toContain("Kenya: wrong purchaser.");
+  });
+});
+
+describe("threads in the API", () => {
+  const demo = demoSignInBeforeEach(["admin", "staff", "partner1", "partner2"]);
+  const OWN = "/template/sales/threads/";
+  const acmes = () => `/template/sales/threads/${demo.acme}/`;
+
+  it("the partner opens a thread on its own cell and the administrator answers; STAFF reads; another partner reaches neither", async () => {
+    const opened = await callApi("POST", OWN, {
+      token: demo.partner1,
+      body: { action: "open", table: "FDF", row_id: rows.fdf3, column: "royaltyDue", body: "Royalty waived in Brazil." },
+    });
+    expectStatus(opened, 200);
+    expectDocumented("POST", OWN, opened);
+    expect(opened.body).toMatchObject({
+      open: 1,
+      threads: [
+        { table: "FDF", row_id: rows.fdf3, row: 3, column: "royaltyDue", row_label: "Dolutegravir 50 mg · Brazil · Central Medical Stores", open: true },
+      ],
+    });
+    const threadId = opened.body.threads[0].id as number;
+
+    const answered = await callApi("POST", acmes(), { token: demo.admin, body: { action: "reply", thread_id: threadId, body: "Show the waiver." } });
+    expectStatus(answered, 200);
+    expect(answered.body.threads[0].messages.map((message: { from_partner: boolean; body: string }) => [message.from_partner, message.body])).toEqual([
+      [true, "Royalty waived in Brazil."],
+      [false, "Show the waiver."],
+    ]);
+    const staff = await callApi("GET", acmes(), { token: demo.staff });
+    expectStatus(staff, 200);
+    expectDocumented("GET", "/template/sales/threads/{partnerId}/", staff);
+    expect(staff.body.threads).toHaveLength(1);
+    expectRefused(
+      "POST",
+      "/template/sales/threads/{partnerId}/",
+      await callApi("POST", acmes(), { token: demo.staff, body: { action: "resolve", thread_id: threadId } }),
+      403,
+    );
+
+    // Borealis: its own list is empty, Acme's list is refused, and Acme's thread and rows are not in its report.
+    const borealisOwn = await callApi("GET", OWN, { token: demo.partner2 });
+    expect(borealisOwn.body).toMatchObject({ open: 0, threads: [] });
+    expectRefused("GET", "/template/sales/threads/{partnerId}/", await callApi("GET", acmes(), { token: demo.partner2 }), 403);
+    expectRefused("POST", OWN, await callApi("POST", OWN, { token: demo.partner2, body: { action: "resolve", thread_id: threadId } }), 404);
+    expectRefused(
+      "POST",
+      OWN,
+      await callApi("POST", OWN, { token: demo.partner2, body: { action: "open", table: "FDF", row_id: rows.fdf1, body: "Mine?" } }),
+      409,
+    );
+    expect((await db.select().from(reportThreads))[0].resolvedAt).toBeNull();
+    expect(await db.select().from(reportThreadMessages)).toHaveLength(2);
+
+    // An empty comment is refused beside its field.
+    const empty = await callApi("POST", OWN, { token: demo.partner1, body: { action: "reply", thread_id: threadId, body: " " } });
+    expectRefused("POST", OWN, empty, 400);
+    expect(empty.body.errors).toEqual({ body: [THREAD_MESSAGES.empty] });
   });
 });

@@ -15,6 +15,7 @@ import { inEnglish } from "~/utils/messages";
 import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, reportChecks, type FindingKind } from "~/reports/frame/checks";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
+import { loadReportThreads, postToThread, ThreadRefusal, type ThreadPost } from "~/reports/frame/threads.server";
 import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
 
 const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
@@ -441,5 +442,134 @@ export function reportChecksCalls(type: ReportTypeKey) {
         return { changes_without_reason: explained?.missing ?? 0 };
       },
     }),
+  ];
+}
+
+const ThreadMessageSchema = z.object({ author: z.string(), from_partner: z.boolean(), body: z.string(), at: z.string() }).meta({ id: "ReportThreadMessage" });
+
+const ReportThreadSchema = z
+  .object({
+    id: z.number().int(),
+    table: z.string().meta({ description: "The report's table (Sales: API or FDF)." }),
+    row_id: z.number().int().meta({ description: "The row's id in the report's rows." }),
+    row: z.number().int().nullable().meta({ description: "The row, 1-based, as the screen's grid numbers it; null once the row was removed." }),
+    column: z.string().nullable().meta({ description: "The column's key; null for the whole row." }),
+    row_label: z.string().meta({ description: "How the row reads (product, country, purchaser)." }),
+    open: z.boolean(),
+    resolved_by: z.string().nullable(),
+    resolved_at: z.string().nullable(),
+    messages: z.array(ThreadMessageSchema),
+  })
+  .meta({ id: "ReportThread" });
+
+const ReportThreadsSchema = z
+  .object({ quarter: z.string(), open: z.number().int().meta({ description: "Threads not resolved." }), threads: z.array(ReportThreadSchema) })
+  .meta({ id: "ReportThreads" });
+
+/** A thread post: a new thread on a row (or a cell), an answer, or a thread resolved or reopened. */
+const ThreadPostBody = z
+  .discriminatedUnion("action", [
+    z.strictObject({
+      action: z.literal("open"),
+      table: z.string().regex(/^[A-Za-z]{1,16}$/),
+      row_id: z.number().int().positive(),
+      column: z
+        .string()
+        .regex(/^[A-Za-z]{1,40}$/)
+        .nullable()
+        .optional(),
+      body: z.string().max(TEXT_MAX.note),
+    }),
+    z.strictObject({ action: z.literal("reply"), thread_id: z.number().int().positive(), body: z.string().max(TEXT_MAX.note) }),
+    z.strictObject({ action: z.enum(["resolve", "reopen"]), thread_id: z.number().int().positive() }),
+  ])
+  .meta({ id: "ReportThreadPost" });
+
+function threadPostOf(body: z.infer<typeof ThreadPostBody>): ThreadPost {
+  switch (body.action) {
+    case "open":
+      return { intent: "thread-open", table: body.table, rowId: body.row_id, column: body.column ?? null, body: body.body };
+    case "reply":
+      return { intent: "thread-reply", threadId: body.thread_id, body: body.body };
+    default:
+      return { intent: body.action === "resolve" ? "thread-resolve" : "thread-reopen", threadId: body.thread_id };
+  }
+}
+
+/**
+ * GET and POST /template/{type}/threads/ (a partner's own report) and /template/{type}/threads/{partnerId}/
+ * (ADMIN and STAFF read, ADMIN writes): the comments on the report's rows and cells.
+ */
+export function reportThreadsCalls(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
+  const path = (params: boolean) => (params ? `/template/${type}/threads/{partnerId}/` : `/template/${type}/threads/`);
+  const readThreads = async (user: AuthUser, partnerId: number, quarterName: string | undefined) => {
+    const frame = await loadReportFrame({ viewer: user, partnerId, quarterName, type });
+    const threads = await loadReportThreads(frame, user, null);
+    return {
+      frame,
+      answer: {
+        quarter: frame.quarter.name,
+        open: threads?.open ?? 0,
+        threads: (threads?.threads ?? []).map((thread) => ({
+          id: thread.id,
+          table: thread.table,
+          row_id: thread.rowId,
+          row: thread.row,
+          column: thread.column,
+          row_label: thread.rowLabel,
+          open: thread.open,
+          resolved_by: thread.resolvedBy,
+          resolved_at: thread.resolvedAt,
+          messages: thread.messages.map((message) => ({ author: message.author, from_partner: message.fromPartner, body: message.body, at: message.at })),
+        })),
+      },
+    };
+  };
+  const getCall = (summary: string, params?: typeof PartnerParams) =>
+    signedInCall({
+      method: "GET",
+      path: path(Boolean(params)),
+      summary,
+      tag: title,
+      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
+      params,
+      query: QuarterQuery,
+      answer: ReportThreadsSchema,
+      errors: [400, 404],
+      async handle({ user, params, query }) {
+        return (await readThreads(user, partnerOf(user, params), query.quarter)).answer;
+      },
+    });
+  const postCall = (summary: string, params?: typeof PartnerParams) =>
+    signedInCall({
+      method: "POST",
+      path: path(Boolean(params)),
+      summary,
+      tag: title,
+      access: params ? ["ADMIN"] : ["PARTNER"],
+      params,
+      query: QuarterQuery,
+      body: ThreadPostBody,
+      answer: ReportThreadsSchema,
+      errors: [400, 404, 409],
+      example: { body: { action: "open", table: "FDF", row_id: 1234, column: "royaltyDue", body: "Royalty Due is not 5% of the net value." } },
+      async handle({ user, params, query, body, context }) {
+        const partnerId = partnerOf(user, params);
+        const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
+        try {
+          await postToThread({ actor: user, key: { partnerId, quarterId: frame.quarter.id, type }, post: threadPostOf(body), requestId: context.requestId });
+        } catch (error) {
+          if (error instanceof ThreadRefusal) throw invalid({ body: [error.message] });
+          throw error;
+        }
+        return (await readThreads(user, partnerId, query.quarter)).answer;
+      },
+    });
+  return [
+    getCall(`The comments on the rows and cells of the caller's own ${title} of the open quarter (or ?quarter=).`),
+    getCall(`The comments on the rows and cells of a partner's ${title}.`, PartnerParams),
+    postCall(`Opens, answers, resolves or reopens a comment on a row or cell of the caller's own ${title}.`),
+    postCall(`Opens, answers, resolves or reopens a comment on a row or cell of a partner's ${title} (ADMIN).`, PartnerParams),
   ];
 }

@@ -18,7 +18,7 @@ import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/fr
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { EXPLANATION_MESSAGES, REASON_FIELD_PREFIX } from "~/reports/frame/explanations";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
-import { THREAD_FIELDS, THREAD_INTENTS, THREAD_MESSAGES, threadAnchor, type ThreadIntent } from "~/reports/frame/threads";
+import { COMMENT_PARAM, THREAD_FIELDS, THREAD_INTENTS, THREAD_MESSAGES, threadAnchor, type ThreadIntent } from "~/reports/frame/threads";
 import { loadReportThreads, postToThread, ThreadRefusal, type ThreadPost } from "~/reports/frame/threads.server";
 import type { AuthUser } from "~/models/user.server";
 import { queryText, TEXT_MAX, textProblem } from "~/utils/text-rules";
@@ -106,7 +106,7 @@ async function reportPageData<View extends ReportFrameView>(load: (input: Report
     view.report.id ? listReportHistory(view.report.id) : [],
     loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
     loadChangesToExplain(view, page.viewer),
-    loadReportThreads(view, page.viewer, new URL(page.request.url)),
+    loadReportThreads(view, page.viewer, new URL(page.request.url).searchParams.get(COMMENT_PARAM)),
   ]);
   return {
     view,

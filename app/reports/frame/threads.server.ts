@@ -94,13 +94,14 @@ async function listThreads(type: ReportTypeKey, reportId: number, executor: type
 export async function loadReportThreads(
   view: { type: ReportTypeKey; report: { id: number | null } },
   viewer: Pick<Viewer, "role">,
-  url: URL,
+  /** The page's `?comment=`, or null. */
+  comment: string | null,
 ): Promise<ReportThreadsView | null> {
   if (!REPORT_DECLARATIONS[view.type].threadRows) return null;
   const reportId = view.report.id;
   const threads = reportId === null ? [] : await listThreads(view.type, reportId);
   const canWrite = mayDiscuss(viewer.role);
-  const asked = parseCommentParam(url.searchParams.get("comment"));
+  const asked = parseCommentParam(comment);
   let draft: ThreadPlace | null = null;
   if (asked && canWrite && reportId !== null) {
     const place = (await placedRows(db, view.type, reportId, [asked.rowId])).get(asked.rowId);

@@ -24,7 +24,7 @@ import {
   type SalesRowInput,
 } from "~/reports/sales/rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportChecksCalls, reportMeta, reportWorkflowCalls } from "~/reports/frame/api.server";
+import { frameAnswer, frameShape, ReportMetaSchema, reportChecksCalls, reportMeta, reportThreadsCalls, reportWorkflowCalls } from "~/reports/frame/api.server";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { royaltyStatement } from "./royalty-statement.server";
 
@@ -415,6 +415,7 @@ export const SALES_CALLS: ApiCall[] = [
     example: { message: "Q4 sales as agreed.", version: 4 },
   }),
   ...reportChecksCalls("sales"),
+  ...reportThreadsCalls("sales"),
   royaltyStatementCall(
     "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
   ),

@@ -8,6 +8,7 @@ import { decideProductVerification, listProductVerifications, verificationPartne
 import { listReportHistory, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadReportThreads } from "~/reports/frame/threads.server";
+import { COMMENT_PARAM } from "~/reports/frame/threads";
 import { loadChangesToExplain } from "~/reports/frame/explanations.server";
 import { loadReportFrame } from "~/reports/frame/screen.server";
 import type { DownloadFormat } from "~/reports/consolidated/download.server";
@@ -81,7 +82,7 @@ async function salesReportPage(page: ReportPageRequest) {
     historyAndChanges(reportId),
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
     loadChangesToExplain(view, viewer),
-    loadReportThreads(view, viewer, url),
+    loadReportThreads(view, viewer, url.searchParams.get(COMMENT_PARAM)),
     // The royalty statement is the administrators' (ADMIN and STAFF).
     reportId && viewer.role !== "PARTNER" ? royaltyStatement(reportId, partnerId) : null,
   ]);
