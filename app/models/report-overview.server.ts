@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, reportMessages, reports } from "~/db/schema";
+import { partners, reportMessages, reports, reportThreads } from "~/db/schema";
 import { daysBetween } from "~/utils/dates";
 import { cutOffAppliesTo } from "~/utils/quarters";
 import type { ReportStatus } from "~/reports/frame/workflow";
@@ -33,9 +33,18 @@ async function partnerReports(partnerId: number, quarterId: number) {
         .orderBy(reportMessages.reportId, reportMessages.isPartnerMessage, desc(reportMessages.createdAt), desc(reportMessages.id))
     : [];
 
+  // Each report's comments on rows and cells still open.
+  const openThreads = reportIds.length
+    ? await db
+        .select({ reportId: reportThreads.reportId, open: count() })
+        .from(reportThreads)
+        .where(and(inArray(reportThreads.reportId, reportIds), isNull(reportThreads.resolvedAt)))
+        .groupBy(reportThreads.reportId)
+    : [];
+
   return rows.map((row) => {
     const messages = lastMessages.filter((m) => m.reportId === row.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
-    return { ...row, lastMessage: messages[0] ?? null };
+    return { ...row, lastMessage: messages[0] ?? null, openThreads: Number(openThreads.find((thread) => thread.reportId === row.id)?.open ?? 0) };
   });
 }
 
@@ -49,7 +58,7 @@ function sentBack(report: PartnerReport | undefined): PartnerGuidanceTile["sentB
   const last = report?.lastMessage;
   if (!report || !last || last.isPartnerMessage || (report.status !== "Rejected" && report.status !== "Saved")) return null;
   if (report.status === "Saved" && last.isApproved === true) return null;
-  return { by: last.isApproved === false ? "rejected" : "reopened", comment: last.message };
+  return { by: last.isApproved === false ? "rejected" : "reopened", comment: last.message, openComments: report.openThreads };
 }
 
 /** What the partner dashboard offers for a report of the open quarter; null: nothing to do (submitted or approved). */
@@ -71,7 +80,7 @@ export interface PartnerGuidanceTile {
   submittedAt: Date | null;
   lastMessage: string | null;
   /** A report the administrator sent back (rejected, or reopened after approval) and not submitted since: what they asked for. */
-  sentBack: { by: "rejected" | "reopened"; comment: string } | null;
+  sentBack: { by: "rejected" | "reopened"; comment: string; openComments: number } | null;
 }
 
 export interface PartnerGuidance {

@@ -74,6 +74,11 @@ export default function PartnerDashboard() {
                   <span className="tile__message" data-testid={`rejection-${tile.type}`}>
                     {tile.sentBack.comment}
                   </span>
+                  {tile.sentBack.openComments > 0 ? (
+                    <Link className="tile__comments" to={`${path}#threads`} data-testid={`open-comments-${tile.type}`}>
+                      {t("Open comments on rows: {{count}}", { count: tile.sentBack.openComments })}
+                    </Link>
+                  ) : null}
                 </p>
               ) : null}
               <dl className="tile__facts">

@@ -2,7 +2,7 @@
  * Comments on a report's rows and cells (issue "Review conversation and proof"): a partner and the
  * administrators open, answer, resolve and reopen threads on the Sales Report's saved rows through
  * the report's page; STAFF reads; a partner never reaches another partner's threads; a removed row
- * keeps its thread; the rejection mail lists the open ones. Row numbers worked out by hand: FDF rows
+ * keeps its thread; the rejection mail and the partner's dashboard name the open ones. Row numbers worked out by hand: FDF rows
  * are numbered by id within the FDF table.
  */
 import { and, asc, desc, eq } from "drizzle-orm";
@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { auditLog, countries, outbox, partners, products, productVerifications, reports, reportThreadMessages, reportThreads, salesRows } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
+import { partnerGuidance } from "~/models/report-overview.server";
 import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
 import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
 import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
@@ -230,6 +231,9 @@ describe("threads on the Sales Report's rows and cells", () => {
       ].join("\n"),
     );
     expect(mail.textBody).not.toContain("Kenya: wrong purchaser.");
+    // The partner's dashboard says so on the report sent back.
+    const sales = (await partnerGuidance(acme)).tiles.find((tile) => tile.type === "sales");
+    expect(sales?.sentBack).toEqual({ by: "rejected", comment: "See the comments on the rows.", openComments: 1 });
   });
 });
 
