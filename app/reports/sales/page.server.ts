@@ -5,7 +5,6 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
-import { listReportHistory, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadChangesToExplain } from "~/reports/frame/explanations.server";
 import { loadReportFrame } from "~/reports/frame/screen.server";
@@ -13,12 +12,10 @@ import type { DownloadFormat } from "~/reports/consolidated/download.server";
 import { royaltyStatement, royaltyStatementDownload } from "./royalty-statement.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
 import {
-  changesSinceLastSubmission,
   loadSalesReport,
   loadSalesRowIds,
   saveMessage,
   saveSalesReport,
-  type SalesChangesSinceSubmission,
   type SaveSalesReportResult,
 } from "~/reports/sales/model.server";
 import { TEXT_MAX } from "~/utils/text-rules";
@@ -32,6 +29,7 @@ import {
   badRequest,
   BadRequest,
   handleReportAction,
+  historyAndChanges,
   idList,
   isPlainObject,
   loadReportPage,
@@ -76,8 +74,8 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [[history, changes], checks, changesToExplain, statement] = await Promise.all([
-    historyAndChanges(reportId),
+  const [{ history, changes, comparison }, checks, changesToExplain, statement] = await Promise.all([
+    historyAndChanges(view, url),
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
     loadChangesToExplain(view, viewer),
     // The royalty statement is the administrators' (ADMIN and STAFF).
@@ -87,6 +85,7 @@ async function salesReportPage(page: ReportPageRequest) {
     view: { ...view, rows: packSalesRows(view.rows) },
     history,
     changes,
+    comparison,
     checks,
     changesToExplain,
     royaltyStatement: statement,
@@ -97,13 +96,6 @@ async function salesReportPage(page: ReportPageRequest) {
     savedWarnings: flashedWarnings && flashedWarnings.reportId === reportId ? flashedWarnings : null,
   };
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
-}
-
-/** The report's history, and its rows' changes since the latest submission the history names. */
-async function historyAndChanges(reportId: number | null): Promise<[ReportHistoryEntry[], SalesChangesSinceSubmission | null]> {
-  if (!reportId) return [[], null];
-  const history = await listReportHistory(reportId);
-  return [history, await changesSinceLastSubmission(reportId, history)];
 }
 
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];
