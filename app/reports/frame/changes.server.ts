@@ -108,7 +108,13 @@ export async function compareRows(declaration: Declared, reportId: number, base:
   );
   const tableOf = (row: RowField) => (spec.table ? sql`(${spec.table(row)})::text` : sql`''`);
 
-  const rows = await selectRows<{ change: "added" | "changed" | "removed"; total: number; row_key: string; tbl: string | null; cells: Record<string, string> | null }>(sql`
+  const rows = await selectRows<{
+    change: "added" | "changed" | "removed";
+    total: number;
+    row_key: string;
+    tbl: string | null;
+    cells: Record<string, string> | null;
+  }>(sql`
     with b as materialized (
       select b.*${numbered(b)}
       from ${reportSnapshots} s, jsonb_to_recordset(s.rows) as b(${definition})

@@ -146,11 +146,11 @@ export function workbookDownload<View>(load: (input: ReportViewInput) => Promise
     respond(await load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForDownload), template);
 }
 
-/** The page's own URL with only its query parameters (quarter, tab, page, the report's `own`): where a post returns to. */
+/** The page's own URL with only its query parameters (quarter, tab, page, the comparison, the report's `own`): where a post returns to. */
 export function pageUrl(request: Request, extra: Record<string, string | null> = {}, own: readonly string[] = []): string {
   const url = new URL(request.url);
   const search = new URLSearchParams();
-  for (const name of ["quarter", "tab", "page", ...own]) {
+  for (const name of ["quarter", "tab", "page", CHANGES_PARAM, ...own]) {
     const value = name in extra ? extra[name] : url.searchParams.get(name);
     if (value) search.set(name, value);
   }

@@ -11,13 +11,7 @@ import { loadReportFrame } from "~/reports/frame/screen.server";
 import type { DownloadFormat } from "~/reports/consolidated/download.server";
 import { royaltyStatement, royaltyStatementDownload } from "./royalty-statement.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
-import {
-  loadSalesReport,
-  loadSalesRowIds,
-  saveMessage,
-  saveSalesReport,
-  type SaveSalesReportResult,
-} from "~/reports/sales/model.server";
+import { loadSalesReport, loadSalesRowIds, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/reports/sales/model.server";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";

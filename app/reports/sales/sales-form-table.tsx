@@ -3,6 +3,8 @@ import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 import { findingRowAnchor } from "~/reports/frame/checks";
+import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
+import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
 import { datalistIdFor } from "./sales-datalists";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
@@ -55,6 +57,7 @@ export function SalesFormTable({
   lists,
   productEditable,
   form,
+  changes,
 }: {
   kind: SalesKind;
   rows: readonly LoadedRow[];
@@ -62,6 +65,8 @@ export function SalesFormTable({
   productEditable: boolean;
   /** The plain form's shared state (hidden fields, buttons, the last post). */
   form: PlainFormState;
+  /** The comparison the page shows (null: none): old values under the changed cells, added rows marked. */
+  changes: RowChanges | null;
 }) {
   const { submitted, canEdit } = form;
   const { t } = useTranslation();
@@ -103,9 +108,9 @@ export function SalesFormTable({
         const id = typeof row.id === "number" ? row.id : undefined;
         const n = index + 1;
         return (
-          <FormRow key={index} n={n} invalid={Boolean(invalid)} anchor={findingRowAnchor(kind, n)}>
+          <FormRow key={index} n={n} invalid={Boolean(invalid)} anchor={findingRowAnchor(kind, n)} added={isAddedRow(changes, id)}>
             <th scope="row">
-              {n}
+              {n} <AddedRowBadge added={isAddedRow(changes, id)} />
               {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}
             </th>
             {canEdit ? (
@@ -136,6 +141,7 @@ export function SalesFormTable({
                   ) : (
                     value
                   )}
+                  <FormCellWas change={cellChangeOf(changes, id, column.key)} />
                 </FormCell>
               );
             })}

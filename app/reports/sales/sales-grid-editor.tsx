@@ -283,6 +283,7 @@ export function SalesGridEditor({ view, initialTab, screen }: SalesGridEditorPro
           lists={view.lists}
           readOnly={readOnly}
           productEditable={productEditable}
+          changes={screen.comparison}
         />
       </div>
     </EditorShell>

@@ -27,7 +27,19 @@ import type { SalesScreenLists } from "~/reports/sales/model.server";
 import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
 import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
-import { CellEditor, cellOf, CellValue, nextRowKey, ReportGrid, useCellRules, type EditableRow, type ReportGridHandle } from "~/reports/frame/editable-grid";
+import {
+  CellEditor,
+  cellOf,
+  CellValue,
+  nextRowKey,
+  ReportGrid,
+  useCellRules,
+  type EditableRow,
+  type GridCellChange,
+  type ReportGridHandle,
+} from "~/reports/frame/editable-grid";
+import { useGridCellChange } from "~/reports/frame/changes-view";
+import type { RowChanges } from "~/reports/frame/changes";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -74,12 +86,15 @@ function SalesCell({
   columnKey,
   checked,
   invalid,
+  change,
 }: {
   row: EditableRow;
   columnKey: string;
   checked: (row: EditableRow) => CheckedRow<SalesKind>;
   /** The rule the cell breaks, or null. */
   invalid: { id: string; text: string } | null;
+  /** The cell's change since the base the page compares with, or null. */
+  change: GridCellChange | null;
 }) {
   const { t } = useTranslation();
   const draft = useContext(DraftRowContext);
@@ -88,10 +103,10 @@ function SalesCell({
   const derived = !invalid && value.trim() === "" ? (checked(current).row as Record<string, string>)[columnKey] : "";
   return derived ? (
     <span className="report-grid__derived" data-derived="true" title={t("Calculated when saved")}>
-      <CellValue value={derived} invalid={null} />
+      <CellValue value={derived} invalid={null} change={change} />
     </span>
   ) : (
-    <CellValue value={value} invalid={invalid} />
+    <CellValue value={value} invalid={invalid} change={change} />
   );
 }
 
@@ -183,6 +198,8 @@ interface SalesGridProps {
   lists: SalesScreenLists;
   readOnly: boolean;
   productEditable: boolean;
+  /** The comparison the page shows (null: none): changed cells and added rows are marked. */
+  changes: RowChanges | null;
 }
 
 /**
@@ -190,8 +207,9 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable }: SalesGridProps) {
+export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable, changes }: SalesGridProps) {
   const { t } = useTranslation();
+  const changeOf = useGridCellChange(changes);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
   const checked = useCheckedRow(kind, lists);
   const [draft, setDraft] = useState<EditableRow | null>(null);
@@ -235,13 +253,14 @@ export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelect
               columnKey={column.key}
               checked={checked}
               invalid={checked(row).invalid.includes(column.key) ? rules.describe(column.key) : null}
+              change={changeOf(row.id, column.key)}
             />
           ),
           renderEditCell: (props) => <DraftCellEditor {...props} listId={listId} label={label} onDraft={setDraft} />,
         };
       }),
     ];
-  }, [t, salesColumns, kind, isEditable, checked, readOnly, rules]);
+  }, [t, salesColumns, kind, isEditable, checked, readOnly, rules, changeOf]);
 
   const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
 
