@@ -73,7 +73,19 @@ interface Base {
 export async function compareRows(declaration: Declared, reportId: number, base: Base) {
   const { rowTable } = declaration;
   const spec = declaration.changes;
-  const columns = Object.entries(getTableColumns(rowTable)) as [string, PgColumn][];
+  // Only the columns the comparison reads (a snapshot's other fields are not parsed): those the
+  // declaration's expressions name, found by asking them once.
+  const used = new Set<string>(["id"]);
+  const track: RowField = (column) => {
+    used.add(column);
+    return sql`${sql.identifier(column)}`;
+  };
+  spec.rowKey(track);
+  spec.table?.(track);
+  spec.naturalKey(track);
+  for (const cell of [...spec.cells, ...(spec.identity ?? [])]) cell.shown(track);
+  for (const cell of spec.cells) cell.columns.forEach((column) => used.add(column));
+  const columns = (Object.entries(getTableColumns(rowTable)) as [string, PgColumn][]).filter(([key]) => used.has(key));
   const definition = sql.join(
     columns.map(([key, column]) => sql`${sql.identifier(key)} ${sql.raw(fieldType(column))}`),
     sql`, `,
