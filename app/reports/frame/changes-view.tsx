@@ -93,10 +93,7 @@ export function ReportChanges({
   const format = useFormatters();
   const shown = useShownChangeValue();
   return (
-    <section className="card report-changes" aria-labelledby="report-changes-title" data-testid="report-changes">
-      <h2 className="visually-hidden" id="report-changes-title">
-        {t("Show changes since")}
-      </h2>
+    <div className="card report-changes" data-testid="report-changes">
       <ChangesPicker base={changes?.base ?? null} />
       {!changes ? null : !changes.found ? (
         <p className="report-changes__none" data-testid="changes-none">
@@ -165,7 +162,7 @@ export function ReportChanges({
           ) : null}
         </>
       )}
-    </section>
+    </div>
   );
 }
 
