@@ -167,7 +167,7 @@ export function ReportChanges({
 }
 
 /** What a changed cell says: its old value (as the screen shows it), or that its row was added. */
-export function useChangeText() {
+function useChangeText() {
   const { t } = useTranslation();
   return useCallback(
     (change: CellChange | null, shownOld: (value: string) => string = (value) => value) =>

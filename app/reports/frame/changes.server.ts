@@ -202,7 +202,7 @@ async function rowsState(declaration: Declared, reportId: number) {
   return `${state?.version}|${state?.stamp}`;
 }
 
-export interface ReportChangesInput {
+interface ReportChangesInput {
   type: ReportTypeKey;
   partnerId: number;
   quarter: { year: number; quarter: number };
