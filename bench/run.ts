@@ -20,7 +20,11 @@ import { chromium } from "@playwright/test";
 import argon2 from "argon2";
 import ExcelJS from "exceljs";
 import postgres from "postgres";
-import { POSTGRES_SESSION } from "../app/db/client.server";
+import { getTableColumns } from "drizzle-orm";
+import { closeDatabase, initDatabase, POSTGRES_SESSION } from "../app/db/client.server";
+import { salesRows } from "../app/db/schema";
+import { compareRows } from "../app/reports/frame/changes.server";
+import { REPORT_DECLARATIONS } from "../app/reports/registry.server";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
 import { deriveFdfValues } from "../app/reports/sales/rows";
 import { addStoredChecks, benchDatabaseUrl, benchServerUrl, parseShape, parseSize, SIZES, type BenchShape, type BenchSize } from "./generate";
@@ -62,6 +66,7 @@ const BENCH_GROUPS = [
   "signin",
   "js",
   "checks",
+  "changes",
 ] as const;
 type BenchGroup = (typeof BENCH_GROUPS)[number];
 
@@ -997,6 +1002,61 @@ async function benchSalesPage(meta: Meta) {
   }
 }
 
+// ---------------------------------------------------------------- show changes since
+
+/**
+ * "Show changes since" on partner 1's 12,000-row draft: a snapshot made from its rows (every tenth
+ * quantity otherwise, every fiftieth row left out, 20 rows that are no longer there), compared with
+ * the rows by the app's own statement in this process (median of 5 after one), then removed.
+ */
+async function benchChanges(sql: postgres.Sql, databaseUrl: string, meta: Meta, openQuarterId: number) {
+  const [report] = await sql`
+    SELECT id, version FROM reports WHERE partner_id = ${meta.designatedPartner.id} AND quarter_id = ${openQuarterId} AND type = 'sales'`;
+  const fields = Object.entries(getTableColumns(salesRows)).map(([key, column]) => {
+    const value = key === "quantity" ? `CASE WHEN s.id % 10 = 0 THEN s.quantity + 1 ELSE s.quantity END` : `s.${column.name}`;
+    return `'${key}', ${column.getSQLType().startsWith("numeric") ? `(${value})::text` : value}`;
+  });
+  const [snapshot] = await sql.unsafe(
+    `INSERT INTO report_snapshots (report_id, event, version, rows, row_count, sha256)
+     SELECT $1, 'submit', $2, rows, jsonb_array_length(rows), repeat('0', 64) FROM (
+       SELECT (SELECT jsonb_agg(jsonb_build_object(${fields.join(", ")}) ORDER BY s.id) FROM sales_rows s WHERE s.report_id = $1 AND s.id % 50 <> 0)
+         || (SELECT jsonb_agg(jsonb_build_object('id', -n, 'reportId', $1, 'kind', 'API', 'purchaser', 'Gone ' || n, 'quantity', '1')) FROM generate_series(1, 20) n) AS rows
+     ) made RETURNING id, row_count`,
+    [Number(report.id), Number(report.version)],
+  );
+  console.log(`Changes of partner 1's draft since a made submission (${Number(snapshot.row_count).toLocaleString("en")} rows)`);
+  process.env.DATABASE_URL = databaseUrl;
+  await initDatabase();
+  try {
+    const samples: number[] = [];
+    let counts = { added: 0, changed: 0, removed: 0 };
+    for (let i = 0; i < 6; i++) {
+      const run = await timed(() =>
+        compareRows(REPORT_DECLARATIONS.sales as Parameters<typeof compareRows>[0], Number(report.id), {
+          snapshotId: Number(snapshot.id),
+          takenAt: new Date(),
+          otherReport: false,
+        }),
+      );
+      if (i > 0) samples.push(run.ms);
+      counts = run.value.counts;
+    }
+    const expected = meta.designatedPartner.openSalesRows;
+    if (counts.removed !== 20 || counts.added === 0 || counts.changed === 0) throw new Error(`unexpected changes: ${JSON.stringify(counts)}`);
+    record(
+      "changes",
+      `changes since a submission, ${expected.toLocaleString("en")}-row Sales Report (${counts.added} added, ${counts.changed} changed, ${counts.removed} removed)`,
+      `${ms(median(samples))} (median of 5)`,
+      "target < 300 ms for 12,000 rows (L)",
+      median(samples) < 300 ? "ok" : "missed",
+      { ms: median(samples), samples, counts },
+    );
+  } finally {
+    await sql`DELETE FROM report_snapshots WHERE id = ${snapshot.id}`;
+    await closeDatabase();
+  }
+}
+
 // ---------------------------------------------------------------- partner 1's draft: a save with pending verifications, an upload
 
 /** One-cell saves of partner 1's 12,000-row draft, whose rows carry its pending product verifications (skewed shape). */
@@ -1309,6 +1369,7 @@ async function main() {
         await benchChecks(meta, largest);
         await benchFindingsLists(admin);
       },
+      changes: () => benchChanges(sql, databaseUrl, meta, Number(openQuarterId)),
     };
     for (const group of only ?? BENCH_GROUPS) await groups[group]();
     record("server", "server RSS", `${mb(startRss)} after start, ${mb(readRss(child.pid!))} at the end`, "context for the download peaks", "info", {

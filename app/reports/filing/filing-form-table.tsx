@@ -4,6 +4,8 @@ import type { FilingPlanRow, FilingPlanView } from "~/reports/filing/model.serve
 import { FILING_NO_DATA, FILING_TABLE, filingFieldName } from "~/reports/filing/contract";
 import type { ShownRow } from "~/reports/filing/country-list";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
+import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
+import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 
 /**
@@ -16,12 +18,15 @@ export function FilingFormTable({
   form,
   shown,
   noRowsText,
+  changes,
 }: {
   view: FilingPlanView;
   form: PlainFormState;
   shown: readonly ShownRow<FilingPlanRow>[];
   /** Said where the rows would be when the finder shows none. */
   noRowsText: string;
+  /** The comparison the page shows (null: none): old statuses under the changed cells, added ones marked. */
+  changes: RowChanges | null;
 }) {
   const { submitted, canEdit } = form;
   const { t } = useTranslation();
@@ -78,6 +83,8 @@ export function FilingFormTable({
                   ) : (
                     value
                   )}
+                  <AddedRowBadge added={isAddedRow(changes, `${row.countryId}:${product.id}`)} />
+                  <FormCellWas change={cellChangeOf(changes, `${row.countryId}:${product.id}`, "status")} />
                 </FormCell>
               );
             })}

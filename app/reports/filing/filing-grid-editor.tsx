@@ -10,6 +10,7 @@ import { FILING_CELL_RULES, FILING_EMPTY, normaliseFilingCell } from "~/reports/
 import type { ReportScreen } from "~/reports/frame/report-page";
 import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
 import { ChoiceOptions } from "~/reports/frame/plain-form";
+import { useGridCellChange } from "~/reports/frame/changes-view";
 import { cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
 
 /** The grid row key of a product's cell. */
@@ -161,6 +162,8 @@ export function FilingGridEditor({
       return next;
     });
 
+  // The comparison the page shows: a stored row is one cell, its country's row and its product's column.
+  const changeOf = useGridCellChange(screen.comparison);
   const columns = useMemo(
     (): Column<EditableRow>[] => [
       { key: "country", name: t("Country"), width: 200, frozen: true, resizable: true, renderCell: ({ row }) => format.country(cellOf(row, "country")) },
@@ -182,13 +185,19 @@ export function FilingGridEditor({
           },
           renderCell: ({ row }) => {
             const value = cellOf(row, key);
-            return <CellValue value={value} invalid={isInvalid(product.id, value) ? rules.describe("status") : null} />;
+            return (
+              <CellValue
+                value={value}
+                invalid={isInvalid(product.id, value) ? rules.describe("status") : null}
+                change={changeOf(`${cellOf(row, "countryId")}:${product.id}`, "status")}
+              />
+            );
           },
           renderEditCell: (props) => <StatusEditor {...props} options={options} label={`${product.name}, ${format.country(cellOf(props.row, "country"))}`} />,
         };
       }),
     ],
-    [t, format, view.products, view.statusLists, readOnly, isInvalid, rules],
+    [t, format, view.products, view.statusLists, readOnly, isInvalid, rules, changeOf],
   );
 
   const onCellKeyDown = (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {

@@ -12,7 +12,20 @@ import { FilingCountryFinder, NO_COUNTRY_MATCHES } from "./filing-country-finder
 import { FilingFormTable } from "./filing-form-table";
 import { FilingGridEditor } from "./filing-grid-editor";
 
-const FILING_TEXTS: ReportTexts = { name: "Filing Plans", problemHeadings: FILING_PROBLEM_HEADINGS, nothingToReportDescription: FILING_NOTHING_TO_REPORT };
+const FILING_TEXTS: ReportTexts = {
+  name: "Filing Plans",
+  problemHeadings: FILING_PROBLEM_HEADINGS,
+  nothingToReportDescription: FILING_NOTHING_TO_REPORT,
+  // A removed row is a cell emptied: its country, its product and the status it held.
+  changes: {
+    tables: [""],
+    columns: () => [
+      { key: "country", label: "Country", shows: "country" },
+      { key: "product", label: "Product" },
+      { key: "status", label: "Status" },
+    ],
+  },
+};
 
 /**
  * The list of countries the address asks for (`?country=&order=`), which the finder then changes
@@ -68,7 +81,7 @@ export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanP
         </>
       }
       editor={screen.hydrated ? <FilingGridEditor view={view} screen={screen} shown={shown} noRowsText={noRowsText} /> : null}
-      plainForm={<FilingFormTable view={view} form={plainForm} shown={shown} noRowsText={noRowsText} />}
+      plainForm={<FilingFormTable view={view} form={plainForm} shown={shown} noRowsText={noRowsText} changes={data.comparison} />}
       nothingToReport={!hasFilings}
     />
   );

@@ -131,29 +131,54 @@ export function useCellRules(rules: Record<string, CellRule>) {
   }, [t, prefix, rules]);
 }
 
+/** A cell's change since the base the page compares with: what it says (its old value, or its row added). */
+export interface GridCellChange {
+  kind: "changed" | "added";
+  text: string;
+}
+
 /**
  * A cell's value. When `invalid` carries the broken rule, the grid cell gets aria-invalid and the
- * rule as its description, and the rule shows as a tooltip. react-data-grid renders the cell
- * element itself and takes no attributes for it, so they are set on it from here.
+ * rule as its description, and the rule shows as a tooltip. A `change` marks the cell (changed, or
+ * in an added row) with its text as the cell's tooltip and description; the grid shows it under
+ * itself while the cell has the focus. react-data-grid renders the cell element itself and takes
+ * no attributes for it, so they are set on it from here.
  */
-export function CellValue({ value, invalid }: { value: string; invalid: { id: string; text: string } | null }) {
+export function CellValue({ value, invalid, change }: { value: string; invalid: { id: string; text: string } | null; change?: GridCellChange | null }) {
   const ref = useRef<HTMLSpanElement>(null);
+  const changeId = useId();
   const ruleId = invalid?.id;
+  const changeKind = change?.kind;
+  const changeText = change?.text;
   useEffect(() => {
     const cell = ref.current?.closest('[role="gridcell"]');
     if (!cell) return;
-    if (ruleId) {
-      cell.setAttribute("aria-invalid", "true");
-      cell.setAttribute("aria-describedby", ruleId);
+    if (ruleId) cell.setAttribute("aria-invalid", "true");
+    else cell.removeAttribute("aria-invalid");
+    const described = [ruleId, changeText ? changeId : undefined].filter(Boolean).join(" ");
+    if (described) cell.setAttribute("aria-describedby", described);
+    else cell.removeAttribute("aria-describedby");
+    if (changeKind && changeText) {
+      cell.setAttribute("data-change", changeKind);
+      cell.setAttribute("data-change-text", changeText);
+      cell.setAttribute("title", changeText);
     } else {
-      cell.removeAttribute("aria-invalid");
-      cell.removeAttribute("aria-describedby");
+      cell.removeAttribute("data-change");
+      cell.removeAttribute("data-change-text");
+      cell.removeAttribute("title");
     }
-  }, [ruleId]);
+  }, [ruleId, changeKind, changeText, changeId]);
   return (
-    <span ref={ref} data-invalid={invalid ? "true" : undefined} title={invalid?.text}>
-      {value}
-    </span>
+    <>
+      <span ref={ref} data-invalid={invalid ? "true" : undefined} title={invalid?.text}>
+        {value}
+      </span>
+      {changeText ? (
+        <span id={changeId} hidden>
+          {changeText}
+        </span>
+      ) : null}
+    </>
   );
 }
 
@@ -414,7 +439,14 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
       gridRef.current?.selectCell(position, true);
     },
   }));
+  // The focused cell's change (its old value), shown under the grid: a tooltip needs a mouse.
+  const [changeHint, setChangeHint] = useState<string | null>(null);
+  const showChange = (event: FocusEvent<HTMLDivElement>) => {
+    const cell = event.target.closest('[role="gridcell"]');
+    setChangeHint(cell?.getAttribute("data-change-text") ?? null);
+  };
   const enterOnFirstCell = (event: FocusEvent<HTMLDivElement>) => {
+    showChange(event);
     const header = event.target;
     // Only the keyboard's way in: a click on a header stays there.
     if (header.getAttribute("role") !== "columnheader" || !header.matches(":focus-visible")) return;
@@ -442,6 +474,9 @@ export const ReportGrid = forwardRef<ReportGridHandle, ReportGridProps>(function
       {commentOnCell.element}
       {printing ? <PrintedGrid columns={grid.columns} rows={grid.rows} /> : null}
       {rules}
+      <p className="report-grid__change-hint" role="status" data-testid="changed-cell-hint">
+        {changeHint}
+      </p>
     </div>
   );
 });

@@ -14,7 +14,10 @@ import {
   type ReportFrameView,
   type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { listReportHistory, StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import { latestSnapshot, listReportHistory, StaleReportError, WorkflowError } from "~/reports/frame/workflow.server";
+import { reportChanges } from "~/reports/frame/changes.server";
+import { CHANGES_PARAM, parseChangeBase } from "~/reports/frame/changes";
+import { parseQuarterName } from "~/utils/quarters";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { EXPLANATION_MESSAGES, REASON_FIELD_PREFIX } from "~/reports/frame/explanations";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
@@ -99,11 +102,29 @@ export function viewForPage<View>(load: (input: ReportViewInput) => Promise<View
   return load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForPage);
 }
 
+/**
+ * The report's history (newest first), its rows' changes since its last submission (the history's
+ * line), and the comparison the page's `?changes=` asks for (null: none asked). The view is the
+ * viewer's already (a partner only its own report).
+ */
+export async function historyAndChanges(view: ReportFrameView, url: URL) {
+  const reportId = view.report.id;
+  const history = reportId ? await listReportHistory(reportId) : [];
+  const base = parseChangeBase(url.searchParams.get(CHANGES_PARAM));
+  const input = { type: view.type, partnerId: view.partner.id, quarter: parseQuarterName(view.quarter.name)!, reportId, history };
+  // Asked for twice (the line and `?changes=submission`), it is worked out once (the comparisons are kept per state).
+  const [sinceSubmission, comparison] = await Promise.all([
+    reportId && latestSnapshot(history, "submit") ? reportChanges({ ...input, base: "submission" }) : null,
+    base ? reportChanges({ ...input, base }) : null,
+  ]);
+  return { history, changes: sinceSubmission?.found ? sinceSubmission.counts : null, comparison };
+}
+
 /** A page's data around the report's view: its history, its checks' findings, who looks, and the plain form's page. */
 async function reportPageData<View extends ReportFrameView>(load: (input: ReportViewInput) => Promise<View>, page: ReportPageRequest) {
   const view = await viewForPage(load, page);
-  const [history, checks, changesToExplain, threads] = await Promise.all([
-    view.report.id ? listReportHistory(view.report.id) : [],
+  const [{ history, changes, comparison }, checks, changesToExplain, threads] = await Promise.all([
+    historyAndChanges(view, new URL(page.request.url)),
     loadReportChecks({ type: view.type, reportId: view.report.id, partnerId: view.partner.id, quarterId: view.quarter.id }, page.viewer),
     loadChangesToExplain(view, page.viewer),
     loadReportThreads(view, page.viewer, new URL(page.request.url).searchParams.get(COMMENT_PARAM)),
@@ -114,7 +135,8 @@ async function reportPageData<View extends ReportFrameView>(load: (input: Report
     checks,
     changesToExplain,
     threads,
-    changes: null,
+    changes,
+    comparison,
     viewerRole: page.viewer.role,
     page: parsePage(new URL(page.request.url).searchParams.get("page")),
   };
@@ -128,11 +150,11 @@ export function workbookDownload<View>(load: (input: ReportViewInput) => Promise
     respond(await load({ viewer, partnerId, quarterName: quarterParam(new URL(request.url)) }).catch(rethrowForDownload), template);
 }
 
-/** The page's own URL with only its query parameters (quarter, tab, page, the report's `own`): where a post returns to. */
+/** The page's own URL with only its query parameters (quarter, tab, page, the comparison, the report's `own`): where a post returns to. */
 export function pageUrl(request: Request, extra: Record<string, string | null> = {}, own: readonly string[] = []): string {
   const url = new URL(request.url);
   const search = new URLSearchParams();
-  for (const name of ["quarter", "tab", "page", ...own]) {
+  for (const name of ["quarter", "tab", "page", CHANGES_PARAM, ...own]) {
     const value = name in extra ? extra[name] : url.searchParams.get(name);
     if (value) search.set(name, value);
   }

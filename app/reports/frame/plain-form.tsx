@@ -28,10 +28,14 @@ export function formPage<Row>(state: PlainFormState, rows: readonly Row[], table
   };
 }
 
-/** A row of the plain form's table: its number as the user sees it (1-based), marked when it holds an invalid cell; `anchor` its id for links to it. */
-export function FormRow({ n, invalid, anchor, children }: { n: number; invalid: boolean; anchor?: string; children: ReactNode }) {
+/**
+ * A row of the plain form's table: its number as the user sees it (1-based), marked when it holds
+ * an invalid cell, or when it was added since the base the page compares with; `anchor` its id for links to it.
+ */
+export function FormRow({ n, invalid, anchor, added, children }: { n: number; invalid: boolean; anchor?: string; added?: boolean; children: ReactNode }) {
+  const classes = [invalid ? "report-form-table__row--invalid" : undefined, added ? "report-form-table__row--added" : undefined].filter(Boolean).join(" ");
   return (
-    <tr id={anchor} data-row={n} className={invalid ? "report-form-table__row--invalid" : undefined}>
+    <tr id={anchor} data-row={n} data-change={added ? "added" : undefined} className={classes || undefined}>
       {children}
     </tr>
   );

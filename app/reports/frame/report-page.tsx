@@ -25,6 +25,8 @@ import { ChangesToExplain } from "./changes-to-explain";
 import type { ChangesToExplainView } from "./explanations";
 import type { ReportChecks } from "./checks";
 import { DecisionButtons } from "./workflow-toolbar";
+import { ReportChanges, type ChangeColumn } from "./changes-view";
+import { CHANGES_PARAM, type RowChanges } from "./changes";
 
 type ViewerRole = "ADMIN" | "STAFF" | "PARTNER";
 
@@ -308,6 +310,8 @@ interface ReportPageData {
   viewerRole: ViewerRole;
   history: ReportHistoryEntry[];
   changes: ChangesSinceSubmission | null;
+  /** The comparison `?changes=` asked for (null: none). */
+  comparison: RowChanges | null;
   /** What the report's checks found in its saved rows (null: the report declares none, or has no rows yet). */
   checks: ReportChecks | null;
   /** The lines the partner must explain before submitting (null: none, or the report declares none). */
@@ -328,6 +332,8 @@ export interface ReportTexts {
   nothingToReportDescription: string;
   /** A column's label by table and key, for the Checks panel's links (reports that declare checks). */
   columnLabel?: (table: string, column: string) => string;
+  /** "Show changes since": the tables (Sales: API, FDF; [""] for one) and the columns a removed row is listed with. */
+  changes: { tables: readonly string[]; columns: (table: string) => readonly ChangeColumn[] };
 }
 
 /**
@@ -349,6 +355,8 @@ export function useReportScreen(data: ReportPageData, actionData: unknown, texts
   const href = (params: Record<string, string | number | null>) => {
     const search = new URLSearchParams();
     if (quarterParam) search.set("quarter", quarterParam);
+    // The comparison shown stays shown on the page's other pages and tabs.
+    if (data.comparison) search.set(CHANGES_PARAM, data.comparison.base);
     for (const [name, value] of Object.entries(params)) if (value !== null && value !== "") search.set(name, String(value));
     const query = search.toString();
     return `${location.pathname}${query ? `?${query}` : ""}`;
@@ -375,6 +383,8 @@ export function useReportScreen(data: ReportPageData, actionData: unknown, texts
     view,
     viewerRole,
     texts,
+    /** The comparison the page shows (`?changes=`), for the grid and the plain form to mark. */
+    comparison: data.comparison,
     hydrated,
     busy,
     result,
@@ -519,6 +529,8 @@ export function ReportPage({
       {isPartner && view.report.status === "Approved" && !view.quarter.historic ? <p className="notice">{t(WORKFLOW_REFUSALS.approved)}</p> : null}
 
       {notices}
+
+      <ReportChanges changes={data.comparison} tables={texts.changes.tables} columns={texts.changes.columns} />
 
       {data.checks ? <ChecksPanel checks={data.checks} href={screen.href} columnLabel={texts.columnLabel ?? ((_table, column) => column)} /> : null}
 

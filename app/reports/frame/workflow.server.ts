@@ -7,6 +7,7 @@ import { formatDateTime } from "~/utils/dates";
 import { checkTransition, isSubmitted, WORKFLOW_REFUSALS, type ReportStatus, type WorkflowAction } from "~/reports/frame/workflow";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import type { Finding } from "~/reports/frame/checks";
+import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import { EXPLANATION_MESSAGES, type ExplainedChange } from "~/reports/frame/explanations";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { portalNow } from "~/utils/today.server";
@@ -26,6 +27,8 @@ export interface ReportDeclaration {
   checks?(input: ReportChecksInput): Promise<Finding[]>;
   /** The changes its saved rows must explain before a submission, with the reasons stored (app/reports/frame/explanations.ts); none when left out. */
   changesToExplain?(executor: Pick<typeof db, "execute">, report: ReportChecksInput): Promise<ExplainedChange[]>;
+  /** How its rows are compared with a snapshot ("Show changes since": app/reports/frame/changes.server.ts). */
+  changes: RowChangesDeclaration;
   /** Where the rows of the ids given are in the report now (threads name rows by id; app/reports/frame/threads.ts); no threads when left out. */
   threadRows?(executor: Pick<typeof db, "execute">, reportId: number, rowIds: readonly number[]): Promise<ThreadRow[]>;
   /** A column's label (a translation key) by table and key, as mails name a thread's cell; the key itself when left out. */
@@ -417,7 +420,7 @@ export async function listReportHistory(reportId: number): Promise<ReportHistory
   return history;
 }
 
-/** The snapshot of the report's latest submission in its history (newest first), or null when it was never submitted. */
-export function latestSubmissionSnapshot(history: readonly ReportHistoryEntry[]): number | null {
-  return history.find((entry) => entry.action === "submit" && entry.snapshotId !== null)?.snapshotId ?? null;
+/** The report's latest submission (or approval) in its history (newest first) that took a snapshot; undefined when there is none. */
+export function latestSnapshot(history: readonly ReportHistoryEntry[], action: "submit" | "approve") {
+  return history.find((entry): entry is ReportHistoryEntry & { snapshotId: number } => entry.action === action && entry.snapshotId !== null);
 }

@@ -4,6 +4,8 @@ import { PDT_EMPTY, PDT_TABLE, pdtFieldName, type PdtDateReading, type PdtFormKe
 import { namedPdtDate, PDT_COLUMN_LABELS, PDT_DATE_RULE, PDT_STATUSES } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
+import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
+import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
 import { PdtDateField } from "./pdt-date";
 import { SlipBadge } from "./slip-badge";
 
@@ -22,6 +24,7 @@ export function PdtFormTable({
   earlierQuarters,
   form,
   dateReadings,
+  changes,
 }: {
   rows: readonly PdtGridRow[];
   quarter: string;
@@ -29,6 +32,8 @@ export function PdtFormTable({
   earlierQuarters: readonly string[];
   form: PlainFormState;
   dateReadings: readonly PdtDateReading[] | null;
+  /** The comparison the page shows (null: none): old values under the changed cells, added rows marked. */
+  changes: RowChanges | null;
 }) {
   const { submitted, canEdit } = form;
   const { t, i18n } = useTranslation();
@@ -80,13 +85,16 @@ export function PdtFormTable({
           const invalid = page.invalidAt.get(index);
           const firstOfProduct = offset === 0 || shown[offset - 1].row.productId !== row.productId;
           const isInvalid = (key: string) => invalid?.has(key) ?? false;
+          const rowKey = `${row.productId}:${row.stageId}`;
           const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: t(row.stageName) });
           return (
-            <FormRow key={`${row.productId}:${row.stageId}`} n={index + 1} invalid={Boolean(invalid)}>
+            <FormRow key={rowKey} n={index + 1} invalid={Boolean(invalid)} added={isAddedRow(changes, rowKey)}>
               <th scope="row" className={firstOfProduct ? "pdt-form-table__product" : undefined}>
                 {firstOfProduct ? row.productName : ""}
               </th>
-              <td className="pdt-form-table__stage">{t(row.stageName)}</td>
+              <td className="pdt-form-table__stage">
+                {t(row.stageName)} <AddedRowBadge added={isAddedRow(changes, rowKey)} />
+              </td>
               <FormCell invalid={isInvalid("status")} label={heads.status} className={firstOfProduct ? undefined : "pdt-form-table__repeat"}>
                 {canEdit && firstOfProduct ? (
                   <select
@@ -119,6 +127,7 @@ export function PdtFormTable({
                   ) : (
                     namedPdtDate(row[key], i18n.language)
                   )}
+                  <FormCellWas change={cellChangeOf(changes, rowKey, key)} shown={(value) => namedPdtDate(value, i18n.language)} />
                 </FormCell>
               ))}
               <td data-label={heads.slip}>
@@ -142,6 +151,7 @@ export function PdtFormTable({
                 ) : (
                   row.notes
                 )}
+                <FormCellWas change={cellChangeOf(changes, rowKey, "notes")} />
               </FormCell>
               {history.map(({ name, key }) => (
                 <td key={`${name}-${key}`} className="pdt-form-table__history">

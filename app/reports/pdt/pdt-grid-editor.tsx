@@ -17,6 +17,7 @@ import {
 } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import type { ReportScreen } from "~/reports/frame/report-page";
+import { useGridCellChange } from "~/reports/frame/changes-view";
 import { EditorShell, focusedBeforeHydration, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
 import {
   CellEditor,
@@ -152,6 +153,9 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
   );
   const dateText = usePdtDateText();
   const locale = i18n.language;
+  // The comparison the page shows: a changed date's old value as the grid writes dates.
+  const shownOld = useCallback((cell: string, value: string) => (isDateKey(cell as PdtColumnKey) ? namedPdtDate(value, locale) : value), [locale]);
+  const changeOf = useGridCellChange(screen.comparison, shownOld);
 
   /** A status changed on one stage is the product's: every stage of it follows. */
   const setRows = useCallback((next: EditableRow[]) => {
@@ -228,7 +232,13 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
             : isDateKey(key)
               ? (dateText(value)?.text ?? value)
               : value;
-        return <CellValue value={shown} invalid={invalidCells(row).has(key) ? rules.describe(key) : null} />;
+        return (
+          <CellValue
+            value={shown}
+            invalid={invalidCells(row).has(key) ? rules.describe(key) : null}
+            change={key === "status" ? null : changeOf(`${cellOf(row, "productId")}:${cellOf(row, "stageId")}`, key)}
+          />
+        );
       },
       renderEditCell: (props) =>
         key === "status" ? (
@@ -273,7 +283,7 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
       editable("notes", 220, t(PDT_COLUMN_LABELS.notes)),
       ...earlierQuarters.flatMap((quarter) => [history("startDate", quarter), history("endDate", quarter)]),
     ];
-  }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules, dateText, locale, view.quarter.name]);
+  }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules, dateText, locale, view.quarter.name, changeOf]);
 
   useLayoutEffect(() => {
     const field = typingIn && PDT_FIELD_PATTERN.exec(typingIn.name);

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS } from "~/reports/pdt/contract";
+import { namedPdtDate, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
 import { PdtTimeline, type TimelineProduct } from "./pdt-timeline";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
@@ -35,7 +36,22 @@ function useGridFits(): boolean {
   return fits;
 }
 
-const PDT_TEXTS: ReportTexts = { name: "Development Timeline", problemHeadings: PDT_PROBLEM_HEADINGS, nothingToReportDescription: PDT_NOTHING_TO_REPORT };
+const PDT_TEXTS: ReportTexts = {
+  name: "Development Timeline",
+  problemHeadings: PDT_PROBLEM_HEADINGS,
+  nothingToReportDescription: PDT_NOTHING_TO_REPORT,
+  // A removed row: its product and stage, its dates as the screen writes them, its notes.
+  changes: {
+    tables: [""],
+    columns: () => [
+      { key: "productName", label: "Product" },
+      { key: "stageName", label: "Stage", shows: "translated" },
+      { key: "startDate", label: PDT_COLUMN_LABELS.startDate, shows: namedPdtDate },
+      { key: "endDate", label: PDT_COLUMN_LABELS.endDate, shows: namedPdtDate },
+      { key: "notes", label: PDT_COLUMN_LABELS.notes },
+    ],
+  },
+};
 
 /**
  * The Product Development Timeline screen in the report frame: the grid, or the plain form (without
@@ -66,6 +82,7 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
             .reverse()}
           form={screen.plainForm}
           dateReadings={data.dateReadings}
+          changes={data.comparison}
         />
       }
       // A timeline always has its rows: 'nothing to report' submits the plan as it stands.

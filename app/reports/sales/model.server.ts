@@ -8,9 +8,8 @@ import Decimal from "decimal.js";
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { idIn } from "~/db/sql-pieces";
-import { minuteStore } from "~/utils/minute-cache.server";
 import { MONTHS } from "~/db/reference-data";
-import { countries, currencies, formulationTypes, products, productVerifications, reports, reportSnapshots, salesRows } from "~/db/schema";
+import { countries, currencies, formulationTypes, products, reports, salesRows } from "~/db/schema";
 import type { ReportStatus } from "~/reports/frame/workflow";
 import {
   columnsFor,
@@ -46,7 +45,7 @@ import {
   type ReportFrameView,
   type ReportViewInput,
 } from "~/reports/frame/screen.server";
-import { latestSubmissionSnapshot, WorkflowError, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
+import { WorkflowError } from "~/reports/frame/workflow.server";
 import { pendingVerificationCount } from "~/reports/sales/pending-verifications.server";
 
 // ---------------------------------------------------------------- reference lists
@@ -534,98 +533,4 @@ export function saveMessage(counts: Pick<SaveCounts, "total" | "previousTotal">)
         : "Data successfully recorded. Total Rows: {{total}}";
   const text = message.replace("{{total}}", String(values.total)).replace("{{count}}", String(values.count));
   return { message, values, text };
-}
-
-// ---------------------------------------------------------------- changes since the last submission
-
-interface SalesRowChange {
-  id: number;
-  kind: SalesKind;
-  change: "added" | "changed" | "removed";
-}
-
-export interface SalesChangesSinceSubmission {
-  added: number;
-  changed: number;
-  removed: number;
-  /** Up to 20 of the changed rows, by row id. */
-  rows: SalesRowChange[];
-}
-
-const CHANGES_LISTED = 20;
-
-/**
- * The report's rows now against those of its latest submission (by row id): rows added, changed
- * and removed since; the listed ones are added and changed rows by id, then removed ones. null when
- * the report was never submitted (its history, newest first, names the submission). Compared in the database (the snapshot read as typed columns
- * beside the rows): a 12,000-row snapshot is neither sent to the server nor parsed there.
- */
-export async function changesSinceLastSubmission(reportId: number, history: readonly ReportHistoryEntry[]): Promise<SalesChangesSinceSubmission | null> {
-  const snapshotId = latestSubmissionSnapshot(history);
-  if (snapshotId == null) return null;
-  // Worked out once per state of the rows: every save updates the report (its row version, xmin,
-  // is new with every update and never comes back), and a product verification decided rewrites
-  // the product of the rows that named it.
-  const [state] = await db
-    .select({
-      version: sql<string>`${reports}.xmin::text`,
-      decided: sql<
-        string | null
-      >`(select max(${productVerifications.decidedAt})::text from ${productVerifications} where ${productVerifications.partnerId} = ${reports.partnerId})`,
-    })
-    .from(reports)
-    .where(eq(reports.id, reportId));
-  return cachedChanges(`${reportId}|${snapshotId}|${state?.version}|${state?.decided}`, () => compareWithSubmission(reportId, snapshotId));
-}
-
-/** The changes of a report's rows since a submission, for a minute per state of the rows. */
-const cachedChanges = minuteStore(200);
-
-async function compareWithSubmission(reportId: number, snapshotId: number): Promise<SalesChangesSinceSubmission> {
-  const groups = await db
-    .select({
-      change: sql<SalesRowChange["change"]>`change`,
-      count: sql<number>`count(*)`.mapWith(Number),
-      first: sql<
-        SalesRowChange[]
-      >`json_agg(json_build_object('id', id, 'kind', kind, 'change', change) order by id) filter (where listed <= ${CHANGES_LISTED})`,
-    })
-    .from(
-      sql`(
-        select id, kind, change, row_number() over (partition by change order by id) as listed from (
-          select coalesce(c.id, b.id) as id, coalesce(c.kind::text, b.kind) as kind,
-            case
-              when b.id is null then 'added'
-              when c.id is null then 'removed'
-              when (b.kind, b.year, b.month, b."countryId", b.purchaser, b."productId", b."productName", b."productVerificationId",
-                    b.strength, b."formulationTypeId", b."currencyCode", b."procurementEndCountry", b.comments,
-                    b.quantity, b."totalValue", b."packSize", b."grossSalePriceCurrency", b."usdExchangeRate", b."grossSalePriceUsd",
-                    b."totalGrossValue", b."deductableExpenses", b."royaltyPercent", b."royaltyDue")
-                is distinct from
-                   (c.kind::text, c.year, c.month, c.country_id, c.purchaser, c.product_id, c.product_name, c.product_verification_id,
-                    c.strength, c.formulation_type_id, c.currency_code, c.procurement_end_country, c.comments,
-                    c.quantity, c.total_value, c.pack_size, c.gross_sale_price_currency, c.usd_exchange_rate, c.gross_sale_price_usd,
-                    c.total_gross_value, c.deductable_expenses, c.royalty_percent, c.royalty_due) then 'changed'
-            end as change
-          from (
-            select b.* from ${reportSnapshots} s, jsonb_to_recordset(s.rows) as b(
-              id integer, kind text, year integer, month integer, "countryId" integer, purchaser text, "productId" integer,
-              "productName" text, "productVerificationId" integer, strength text, "formulationTypeId" integer, "currencyCode" text,
-              "procurementEndCountry" text, comments text, quantity numeric, "totalValue" numeric, "packSize" numeric,
-              "grossSalePriceCurrency" numeric, "usdExchangeRate" numeric, "grossSalePriceUsd" numeric, "totalGrossValue" numeric,
-              "deductableExpenses" numeric, "royaltyPercent" numeric, "royaltyDue" numeric)
-            where s.id = ${snapshotId}
-          ) b
-          full join (select * from ${salesRows} where ${salesRows.reportId} = ${reportId}) c on c.id = b.id
-        ) compared
-        where change is not null
-      ) changes`,
-    )
-    .groupBy(sql`change`);
-  const changes: SalesChangesSinceSubmission = { added: 0, changed: 0, removed: 0, rows: [] };
-  for (const group of groups) changes[group.change] = group.count;
-  const listed = (kinds: SalesRowChange["change"][]) =>
-    groups.flatMap((group) => (kinds.includes(group.change) ? (group.first ?? []) : [])).sort((a, b) => a.id - b.id);
-  changes.rows = [...listed(["added", "changed"]), ...listed(["removed"])].slice(0, CHANGES_LISTED);
-  return changes;
 }

@@ -5,7 +5,6 @@
  */
 import { data, type AppLoadContext } from "@remix-run/node";
 import { decideProductVerification, listProductVerifications, verificationPartnerId } from "~/reports/sales/product-verification.server";
-import { listReportHistory, type ReportHistoryEntry } from "~/reports/frame/workflow.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadReportThreads } from "~/reports/frame/threads.server";
 import { COMMENT_PARAM } from "~/reports/frame/threads";
@@ -14,15 +13,7 @@ import { loadReportFrame } from "~/reports/frame/screen.server";
 import type { DownloadFormat } from "~/reports/consolidated/download.server";
 import { royaltyStatement, royaltyStatementDownload } from "./royalty-statement.server";
 import { readSalesWorkbook, salesWorkbookResponse } from "~/reports/sales/workbook.server";
-import {
-  changesSinceLastSubmission,
-  loadSalesReport,
-  loadSalesRowIds,
-  saveMessage,
-  saveSalesReport,
-  type SalesChangesSinceSubmission,
-  type SaveSalesReportResult,
-} from "~/reports/sales/model.server";
+import { loadSalesReport, loadSalesRowIds, saveMessage, saveSalesReport, type SaveSalesReportResult } from "~/reports/sales/model.server";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";
@@ -34,6 +25,7 @@ import {
   badRequest,
   BadRequest,
   handleReportAction,
+  historyAndChanges,
   idList,
   isPlainObject,
   loadReportPage,
@@ -78,8 +70,8 @@ async function salesReportPage(page: ReportPageRequest) {
   const verification =
     viewer.role === "ADMIN" && view.pendingProductCount > 0 && view.report.id ? await listProductVerifications(partnerId, view.report.id) : null;
   const reportId = view.report.id;
-  const [[history, changes], checks, changesToExplain, threads, statement] = await Promise.all([
-    historyAndChanges(reportId),
+  const [{ history, changes, comparison }, checks, changesToExplain, threads, statement] = await Promise.all([
+    historyAndChanges(view, url),
     loadReportChecks({ type: view.type, reportId, partnerId, quarterId: view.quarter.id }, viewer),
     loadChangesToExplain(view, viewer),
     loadReportThreads(view, viewer, url.searchParams.get(COMMENT_PARAM)),
@@ -90,6 +82,7 @@ async function salesReportPage(page: ReportPageRequest) {
     view: { ...view, rows: packSalesRows(view.rows) },
     history,
     changes,
+    comparison,
     checks,
     changesToExplain,
     threads,
@@ -101,13 +94,6 @@ async function salesReportPage(page: ReportPageRequest) {
     savedWarnings: flashedWarnings && flashedWarnings.reportId === reportId ? flashedWarnings : null,
   };
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
-}
-
-/** The report's history, and its rows' changes since the latest submission the history names. */
-async function historyAndChanges(reportId: number | null): Promise<[ReportHistoryEntry[], SalesChangesSinceSubmission | null]> {
-  if (!reportId) return [[], null];
-  const history = await listReportHistory(reportId);
-  return [history, await changesSinceLastSubmission(reportId, history)];
 }
 
 export type SalesReportPageData = Awaited<ReturnType<typeof salesReportPage>>["data"];

@@ -5,6 +5,8 @@ import { RowComments } from "~/reports/frame/threads-panel";
 import type { ReportThreadsView } from "~/reports/frame/threads";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 import { findingRowAnchor } from "~/reports/frame/checks";
+import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
+import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
 import { datalistIdFor } from "./sales-datalists";
 import { FORM_BLANK_ROWS, formFieldName } from "~/reports/sales/contract";
 
@@ -58,6 +60,7 @@ export function SalesFormTable({
   productEditable,
   form,
   threads,
+  changes,
 }: {
   kind: SalesKind;
   rows: readonly LoadedRow[];
@@ -67,6 +70,8 @@ export function SalesFormTable({
   productEditable: boolean;
   /** The plain form's shared state (hidden fields, buttons, the last post). */
   form: PlainFormState;
+  /** The comparison the page shows (null: none): old values under the changed cells, added rows marked. */
+  changes: RowChanges | null;
 }) {
   const { submitted, canEdit } = form;
   const { t } = useTranslation();
@@ -108,9 +113,9 @@ export function SalesFormTable({
         const id = typeof row.id === "number" ? row.id : undefined;
         const n = index + 1;
         return (
-          <FormRow key={index} n={n} invalid={Boolean(invalid)} anchor={findingRowAnchor(kind, n)}>
+          <FormRow key={index} n={n} invalid={Boolean(invalid)} anchor={findingRowAnchor(kind, n)} added={isAddedRow(changes, id)}>
             <th scope="row">
-              {n}
+              {n} <AddedRowBadge added={isAddedRow(changes, id)} />
               {canEdit && id ? <input type="hidden" name={formFieldName(kind, index, "id")} value={id} /> : null}
               <RowComments threads={threads} table={kind} rowId={id} n={n} pageHref={(params) => form.pageHref(page.current, params)} />
             </th>
@@ -142,6 +147,7 @@ export function SalesFormTable({
                   ) : (
                     value
                   )}
+                  <FormCellWas change={cellChangeOf(changes, id, column.key)} />
                 </FormCell>
               );
             })}

@@ -288,6 +288,7 @@ export function SalesGridEditor({ view, initialTab, screen, threads }: SalesGrid
           readOnly={readOnly}
           productEditable={productEditable}
           comments={threads ? { table: tab, open: openPlaces, canWrite: threads.canWrite } : undefined}
+          changes={screen.comparison}
         />
       </div>
     </EditorShell>

@@ -36,9 +36,12 @@ import {
   ROW_NUMBER_COLUMN_KEY,
   useCellRules,
   type EditableRow,
+  type GridCellChange,
   type GridComments,
   type ReportGridHandle,
 } from "~/reports/frame/editable-grid";
+import { useGridCellChange } from "~/reports/frame/changes-view";
+import type { RowChanges } from "~/reports/frame/changes";
 
 export function emptyEditableRow(kind: SalesKind): EditableRow {
   const row: EditableRow = { _key: nextRowKey() };
@@ -85,12 +88,15 @@ function SalesCell({
   columnKey,
   checked,
   invalid,
+  change,
 }: {
   row: EditableRow;
   columnKey: string;
   checked: (row: EditableRow) => CheckedRow<SalesKind>;
   /** The rule the cell breaks, or null. */
   invalid: { id: string; text: string } | null;
+  /** The cell's change since the base the page compares with, or null. */
+  change: GridCellChange | null;
 }) {
   const { t } = useTranslation();
   const draft = useContext(DraftRowContext);
@@ -99,10 +105,10 @@ function SalesCell({
   const derived = !invalid && value.trim() === "" ? (checked(current).row as Record<string, string>)[columnKey] : "";
   return derived ? (
     <span className="report-grid__derived" data-derived="true" title={t("Calculated when saved")}>
-      <CellValue value={derived} invalid={null} />
+      <CellValue value={derived} invalid={null} change={change} />
     </span>
   ) : (
-    <CellValue value={value} invalid={invalid} />
+    <CellValue value={value} invalid={invalid} change={change} />
   );
 }
 
@@ -194,6 +200,8 @@ interface SalesGridProps {
   readOnly: boolean;
   productEditable: boolean;
   comments?: GridComments;
+  /** The comparison the page shows (null: none): changed cells and added rows are marked. */
+  changes: RowChanges | null;
 }
 
 /**
@@ -201,8 +209,9 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable, comments }: SalesGridProps) {
+export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable, comments, changes }: SalesGridProps) {
   const { t } = useTranslation();
+  const changeOf = useGridCellChange(changes);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
   const checked = useCheckedRow(kind, lists);
   const [draft, setDraft] = useState<EditableRow | null>(null);
@@ -246,13 +255,14 @@ export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelect
               columnKey={column.key}
               checked={checked}
               invalid={checked(row).invalid.includes(column.key) ? rules.describe(column.key) : null}
+              change={changeOf(row.id, column.key)}
             />
           ),
           renderEditCell: (props) => <DraftCellEditor {...props} listId={listId} label={label} onDraft={setDraft} />,
         };
       }),
     ];
-  }, [t, salesColumns, kind, isEditable, checked, readOnly, rules]);
+  }, [t, salesColumns, kind, isEditable, checked, readOnly, rules, changeOf]);
 
   const columnKeys = useMemo(() => salesColumns.map((column) => column.key as string), [salesColumns]);
 

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
-import { SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";
@@ -58,6 +58,8 @@ const SALES_TEXTS: ReportTexts = {
   problemHeadings: VALIDATION_HEADINGS,
   nothingToReportDescription: NOTHING_TO_REPORT_DESCRIPTION,
   columnLabel: tableColumnLabel,
+  // A removed row is listed with its table's columns, as the grid shows them.
+  changes: { tables: SALES_KINDS, columns: (table) => columnsFor(table === "FDF" ? "FDF" : "API").map(({ key, label }) => ({ key, label })) },
 };
 
 /** The Sales Report screen in the report frame: API and FDF tabs of the grid editor, or of the plain form. */
@@ -121,6 +123,7 @@ export function SalesReportPage({
             productEditable={view.canEditRows && !view.quarter.historic}
             form={{ ...screen.plainForm, pageHref: (page, params = {}) => screen.href({ tab, page, ...params }) }}
             threads={data.threads}
+            changes={data.comparison}
           />
         </>
       }
