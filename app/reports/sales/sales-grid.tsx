@@ -209,7 +209,19 @@ interface SalesGridProps {
  * checkbox first), keyboard editing, invalid cells highlighted as they are typed, and blocks
  * pasted from a spreadsheet written from the selected cell rightwards and downwards.
  */
-export function SalesGrid({ gridRef, kind, rows, setRows, selectedKeys, onSelectedKeysChange, lists, readOnly, productEditable, comments, changes }: SalesGridProps) {
+export function SalesGrid({
+  gridRef,
+  kind,
+  rows,
+  setRows,
+  selectedKeys,
+  onSelectedKeysChange,
+  lists,
+  readOnly,
+  productEditable,
+  comments,
+  changes,
+}: SalesGridProps) {
   const { t } = useTranslation();
   const changeOf = useGridCellChange(changes);
   const selectedCell = useRef<{ rowIdx: number; idx: number } | null>(null);
