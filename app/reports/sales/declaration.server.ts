@@ -1,5 +1,6 @@
 import { salesRows } from "~/db/schema";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { salesSubmissionTables } from "./submission.server";
 import { salesFindings } from "./checks.server";
 import { pendingVerificationCount } from "./pending-verifications.server";
 import { salesChangesToExplain } from "./swings.server";
@@ -10,4 +11,5 @@ export const salesDeclaration: ReportDeclaration = {
   decisionBlockers: pendingVerificationCount,
   checks: salesFindings,
   changesToExplain: salesChangesToExplain,
+  submissionTables: salesSubmissionTables,
 };
