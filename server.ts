@@ -213,9 +213,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down");
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
-  const workerStopped = stopWorker()
-    .then(closeJobQueue)
-    .then(closePdfBrowser);
+  const workerStopped = stopWorker().then(closeJobQueue).then(closePdfBrowser);
   server.close(async () => {
     await workerStopped;
     await closeDatabase();

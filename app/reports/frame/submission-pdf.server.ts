@@ -107,7 +107,7 @@ body { margin: 0; }
 h1 { font-size: 14pt; margin: 0 0 4mm; }
 h2 { font-size: 11pt; margin: 6mm 0 2mm; break-after: avoid; }
 .facts { border-collapse: collapse; margin-bottom: 2mm; }
-.facts th { text-align: start; font-weight: 600; padding: 0.6mm 4mm 0.6mm 0; vertical-align: top; white-space: nowrap; }
+.facts th { text-align: start; font-weight: 600; padding: 0.6mm 0; padding-inline-end: 6mm; vertical-align: top; white-space: nowrap; }
 .facts td { padding: 0.6mm 0; white-space: pre-wrap; }
 .hash { font-family: "DejaVu Sans Mono", "Noto Sans Mono", monospace; font-size: 9pt; word-break: break-all; }
 .note { font-size: 8pt; color: #444; margin: 1mm 0 0; }
@@ -115,10 +115,10 @@ table.rows { border-collapse: collapse; width: 100%; font-size: 8pt; }
 table.rows thead { display: table-header-group; }
 table.rows tfoot { display: table-row-group; }
 table.rows tr { break-inside: avoid; }
-table.rows th, table.rows td { border: 0.4pt solid #888; padding: 0.6mm 1mm; text-align: start; vertical-align: top; overflow-wrap: anywhere; }
+table.rows th, table.rows td { border: 0.4pt solid #888; padding: 0.6mm 1mm; text-align: start; vertical-align: top; overflow-wrap: break-word; }
 table.rows thead th { background: #e8ecf1; font-weight: 600; }
-table.rows td.n, table.rows th.n { text-align: end; white-space: nowrap; }
-table.rows td.n { font-variant-numeric: tabular-nums; }
+table.rows td.n, table.rows th.n { text-align: end; }
+table.rows td.n { font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.rows tfoot td { font-weight: 600; background: #f4f6f8; }
 .empty { font-style: italic; color: #444; }
 ol.explanations { margin: 0; padding-inline-start: 6mm; }

@@ -268,17 +268,17 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       const [taken] = await tx
         .insert(reportSnapshots)
         .values({
-        reportId: report.id,
-        event: action,
-        version: updated.version,
-        rows: snapshot.rows,
-        explanations: explanations.length ? explanations : null,
-        rowCount: snapshot.rows.length,
-        sha256: snapshot.sha256,
-        comment,
-        createdBy: actor.id,
-        createdAt: now,
-      })
+          reportId: report.id,
+          event: action,
+          version: updated.version,
+          rows: snapshot.rows,
+          explanations: explanations.length ? explanations : null,
+          rowCount: snapshot.rows.length,
+          sha256: snapshot.sha256,
+          comment,
+          createdBy: actor.id,
+          createdAt: now,
+        })
         .returning({ id: reportSnapshots.id });
       snapshotId = taken.id;
     }

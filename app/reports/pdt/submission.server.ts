@@ -34,7 +34,13 @@ export async function pdtSubmissionTables({ rows, quarterName, language, t }: Su
   return [
     {
       title: t("Development Timeline"),
-      columns: [{ label: t("Product") }, { label: t("Stage") }, { label: withQuarter("startDate") }, { label: withQuarter("endDate") }, { label: t(PDT_COLUMN_LABELS.notes) }],
+      columns: [
+        { label: t("Product") },
+        { label: t("Stage") },
+        { label: withQuarter("startDate") },
+        { label: withQuarter("endDate") },
+        { label: t(PDT_COLUMN_LABELS.notes) },
+      ],
       rows: ordered.map((row, index) => [
         index > 0 && ordered[index - 1].productId === row.productId ? "" : productName(row),
         t(stageOf.get(idOf(row.stageId))?.name ?? ""),

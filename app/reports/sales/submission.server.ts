@@ -10,7 +10,7 @@ import { formatMonthName } from "~/utils/dates";
 import { countryName } from "~/utils/locale-format";
 import { namesById } from "~/reports/frame/snapshot-names.server";
 import { SUBMISSION_TEXTS, type SubmissionTable, type SubmissionTablesInput } from "~/reports/frame/submission-document";
-import { columnsFor, SALES_KINDS, storedNumberText, type SalesColumnKey, type SalesKind } from "./rows";
+import { columnsFor, SALES_KINDS, storedNumberText, type SalesColumn, type SalesColumnKey, type SalesKind } from "./rows";
 
 /** The columns each table sums (the other figures are prices, rates and percentages). */
 const SUMMED: Record<SalesKind, readonly SalesColumnKey[]> = {
@@ -30,7 +30,7 @@ export async function salesSubmissionTables({ rows, language, t }: SubmissionTab
     namesById(products, ids("productId")),
     namesById(formulationTypes, ids("formulationTypeId")),
   ]);
-  const cell = (row: Record<string, unknown>, key: SalesColumnKey): string => {
+  const cell = (row: Record<string, unknown>, { key, type }: SalesColumn<SalesColumnKey>): string => {
     switch (key) {
       case "year":
         return text(row.year);
@@ -45,7 +45,8 @@ export async function salesSubmissionTables({ rows, language, t }: SubmissionTab
         return typeof row.formulationTypeId === "number" ? t(formulationNames.get(row.formulationTypeId) ?? "") : "";
       default: {
         const value = row[STORED[key] ?? key];
-        return typeof value === "string" && /^-?\d/.test(value) ? storedNumberText(value) : text(value);
+        // Figures as the grid shows them: the stored decimal without its trailing zeros.
+        return type === "number" && typeof value === "string" ? storedNumberText(value) : text(value);
       }
     }
   };
@@ -55,7 +56,7 @@ export async function salesSubmissionTables({ rows, language, t }: SubmissionTab
     const sums = new Map(SUMMED[kind].map((key) => [key, new Decimal(0)]));
     const shown = ofKind.map((row) =>
       columns.map((column) => {
-        const value = cell(row, column.key);
+        const value = cell(row, column);
         const sum = sums.get(column.key);
         if (sum && value !== "") sums.set(column.key, sum.plus(value));
         return value;
