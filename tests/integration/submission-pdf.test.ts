@@ -17,7 +17,7 @@ import { outbox, partners, reports, reportSnapshots, salesRows, users } from "~/
 import { startWorker } from "~/jobs/worker.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
-import { loader as pdfLoader } from "~/routes/submissions.$snapshotId[.]pdf";
+import { loader as pdfLoader } from "~/routes/submissions.$snapshotId.pdf";
 import { canonicalJson } from "~/reports/frame/workflow.server";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
 import { apiGridRow, fdfGridRow } from "../support/sales-grid-rows";
@@ -99,7 +99,7 @@ async function submitSales(rows: { API: object[]; FDF: object[] }, comment: stri
 /** The PDF as the history's link downloads it. */
 async function download(email: string | null, snapshotId: number) {
   const cookie = email ? await sessionCookieFor(email) : undefined;
-  const request = buildRequest(`/submissions/${snapshotId}.pdf`, { cookie });
+  const request = buildRequest(`/submissions/${snapshotId}/pdf`, { cookie });
   try {
     const response = (await pdfLoader({ request, params: { snapshotId: String(snapshotId) }, context: testContext() })) as Response;
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };

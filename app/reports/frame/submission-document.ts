@@ -55,4 +55,4 @@ export const submissionDownloadName = (name: Pick<DownloadName, "report" | "part
 });
 
 /** Where a submission's PDF is downloaded (any role: the server decides who may). */
-export const submissionPdfPath = (snapshotId: number) => `/submissions/${snapshotId}.pdf`;
+export const submissionPdfPath = (snapshotId: number) => `/submissions/${snapshotId}/pdf`;

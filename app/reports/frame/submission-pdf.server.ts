@@ -225,7 +225,7 @@ export async function submissionPdfResponse(submission: Submission): Promise<Res
   });
 }
 
-/** GET /submissions/{snapshotId}.pdf: the viewer's submission as a PDF; none for them: the not-found page, as the other downloads. */
+/** GET /submissions/{snapshotId}/pdf: the viewer's submission as a PDF; none for them: the not-found page, as the other downloads. */
 export async function submissionPdfDownload(viewer: Pick<AuthUser, "role" | "partnerId">, snapshotId: number): Promise<Response> {
   const submission = await submissionFor(viewer, snapshotId);
   if (!submission) throw redirect("/error-404");
