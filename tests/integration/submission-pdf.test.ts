@@ -13,7 +13,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { outbox, partners, reports, reportSnapshots, salesRows, users } from "~/db/schema";
+import { countries, outbox, partners, products, quarters, reports, reportSnapshots, salesRows, stages, users } from "~/db/schema";
 import { startWorker } from "~/jobs/worker.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
@@ -209,6 +209,75 @@ describe("the proof of a submission (PDF)", () => {
     for (const chinese of ["提交证明", "合作伙伴", "国家", "印度", "合计", "本季度销售报告"]) expect(text, chinese).toContain(chinese);
     expect(text).toContain(snapshot.sha256);
     expect(inkOnFirstPage(answer.bytes)).toBeGreaterThan(0.005);
+  });
+});
+
+/** A hand-made submission of a partner's latest report of `type`: these rows, their hash as the workflow computes it. */
+async function handMadeSubmission(email: string, type: "pdt" | "filing", rows: Record<string, unknown>[]) {
+  const partner = await partnerOf(email);
+  const [report] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partner.id), eq(reports.type, type)))
+    .orderBy(desc(reports.id))
+    .limit(1);
+  const stored = JSON.parse(canonicalJson(rows)) as unknown[];
+  const sha256 = crypto.createHash("sha256").update(canonicalJson(stored)).digest("hex");
+  const [snapshot] = await db
+    .insert(reportSnapshots)
+    .values({
+      reportId: report.id,
+      event: "submit",
+      version: report.version,
+      rows: stored,
+      rowCount: rows.length,
+      sha256,
+      comment: "Hand-made",
+      createdBy: (await userOf(email)).id,
+    })
+    .returning();
+  const [quarter] = await db.select({ name: quarters.name }).from(quarters).where(eq(quarters.id, report.quarterId));
+  return { snapshot, quarter: quarter.name };
+}
+
+const idOf = async (table: typeof products | typeof countries, name: string) =>
+  (await db.select({ id: table.id }).from(table).where(eq(table.name, name)))[0].id;
+
+describe("the Development Timeline's and the Filing Plans' proofs", () => {
+  it("PDT: a row per product and stage, in the stages' order, the dates named, the notes", async () => {
+    const product = await idOf(products, "Dolutegravir 50 mg");
+    const fdfStages = await db.select().from(stages).where(eq(stages.category, "FDF")).orderBy(asc(stages.sortOrder));
+    const [first, second] = fdfStages;
+    // Stored in the reverse order: the document puts the stages in theirs.
+    const { snapshot, quarter } = await handMadeSubmission(CEDAR, "pdt", [
+      { id: 2, reportId: 0, productId: product, stageId: second.id, startDate: "2026-07-01", endDate: null, notes: null },
+      { id: 1, reportId: 0, productId: product, stageId: first.id, startDate: "2026-01-15", endDate: "2026-06-30", notes: "Bioequivalence study" },
+    ]);
+    const text = pdfText((await download("admin@example.org", snapshot.id)).bytes);
+    expect(text).toContain("Proof of submission: Development Timeline");
+    expect(text).toContain(`Start Date (${quarter})`);
+    expect(text).toContain(snapshot.sha256);
+    const lines = text.split("\n");
+    const firstLine = lines.findIndex((line) => line.includes("Bioequivalence study"));
+    expect(lines[firstLine]).toMatch(new RegExp(`Dolutegravir 50 mg\\s+${first.name}\\s+15 January 2026\\s+30 June 2026\\s+Bioequivalence study`));
+    const secondLine = lines.findIndex((line) => line.includes("1 July 2026"));
+    expect(secondLine).toBeGreaterThan(firstLine);
+    expect(lines[secondLine]).toMatch(new RegExp(`^\\s*${second.name}\\s+1 July 2026\\s*$`));
+  });
+
+  it("Filing Plans: a row per country, a column per product, the statuses", async () => {
+    const dolutegravir = await idOf(products, "Dolutegravir 50 mg");
+    const abacavir = await idOf(products, "Abacavir API");
+    const { snapshot } = await handMadeSubmission(CEDAR, "filing", [
+      { id: 1, reportId: 0, countryId: await idOf(countries, "Kenya"), productId: dolutegravir, status: "Filed" },
+      { id: 2, reportId: 0, countryId: await idOf(countries, "India"), productId: abacavir, status: "Approved" },
+    ]);
+    const text = pdfText((await download(CEDAR, snapshot.id)).bytes);
+    expect(text).toContain("Proof of submission: Filing Plans");
+    expect(text).toContain(snapshot.sha256);
+    expect(text).toMatch(/Country\s+Abacavir API\s+Dolutegravir 50 mg/);
+    expect(text).toMatch(/India\s+Approved\n/);
+    expect(text).toMatch(/Kenya\s+Filed\n/);
   });
 });
 
