@@ -25,14 +25,14 @@ interface Mail {
 }
 
 /** A file a mail carries, drawn when it is sent. */
-export interface MailAttachment {
+interface MailAttachment {
   filename: string;
   content: Buffer;
   contentType: string;
 }
 
 /** Draws the attachment of a mail that names a snapshot (the worker passes the proof of submission's); throws to have the attempt retried. */
-export type AttachmentOfSnapshot = (snapshotId: number) => Promise<MailAttachment>;
+type AttachmentOfSnapshot = (snapshotId: number) => Promise<MailAttachment>;
 
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;

@@ -25,7 +25,7 @@ interface PdfState {
 const STATE_KEY = Symbol.for("mpp.html-to-pdf");
 const state: PdfState = ((globalThis as Record<symbol, PdfState | undefined>)[STATE_KEY] ??= { browser: null, running: 0, waiting: [] });
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 }
 
@@ -63,7 +63,7 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export interface PdfOptions {
+interface PdfOptions {
   /** The text repeated at the foot of every page beside "page n of m" (plain text). */
   footer?: string;
   /** Right to left: the footer's page numbers on the left. */

@@ -25,7 +25,7 @@ import type { ExplainedChange } from "~/reports/frame/explanations";
 import { SUBMISSION_TEXTS as TEXT, submissionDownloadName, type SubmissionTable } from "./submission-document";
 
 /** A submission as its document shows it: the snapshot, its report, partner and quarter, and its submitter. */
-export interface Submission {
+interface Submission {
   snapshotId: number;
   type: ReportTypeKey;
   partnerId: number;
@@ -154,7 +154,7 @@ function shownValues(values: Record<string, string>, t: (key: string) => string,
 }
 
 /** The document's HTML, in the submitter's language. */
-export async function submissionHtml(submission: Submission): Promise<string> {
+async function submissionHtml(submission: Submission): Promise<string> {
   const { language } = submission;
   const t = await translatorFor(language);
   const dir = textDirection(language);
@@ -201,7 +201,7 @@ ${tables.map(tableHtml).join("\n")}
 }
 
 /** The submission's PDF, its file name and its footer. */
-export async function submissionPdf(submission: Submission): Promise<{ bytes: Buffer; fileName: string }> {
+async function submissionPdf(submission: Submission): Promise<{ bytes: Buffer; fileName: string }> {
   const html = await submissionHtml(submission);
   const t = await translatorFor(submission.language);
   const footer = `${submission.companyName} · ${t(REPORT_REGISTRY[submission.type].labels.title)} · ${submission.quarterName} · SHA-256 ${submission.sha256.slice(0, 16)}…`;
