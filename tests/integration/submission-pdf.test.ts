@@ -130,6 +130,7 @@ describe("the proof of a submission (PDF)", () => {
     const answer = await download(CEDAR, snapshot.id);
     const took = Date.now() - started;
     expect(answer.status).toBe(200);
+    if (process.env.PDF_DUMP) (await import("node:fs")).writeFileSync(`${process.env.PDF_DUMP}-large.pdf`, answer.bytes);
     expect(answer.headers.get("Content-Type")).toBe("application/pdf");
     const quarter = (await getOpenQuarter()).name;
     const [, quarterNumber, quarterYear] = /^Q(\d) (\d{4})$/.exec(quarter)!;
@@ -278,6 +279,78 @@ describe("the Development Timeline's and the Filing Plans' proofs", () => {
     expect(text).toMatch(/Country\s+Abacavir API\s+Dolutegravir 50 mg/);
     expect(text).toMatch(/India\s+Approved\n/);
     expect(text).toMatch(/Kenya\s+Filed\n/);
+  });
+});
+
+/**
+ * The time to draw a 12,000-row Sales snapshot (6,000 API and 6,000 FDF rows), run on demand:
+ * SUBMISSION_PDF_BENCH=1 npx vitest run --project integration tests/integration/submission-pdf.test.ts -t "12,000"
+ */
+describe.runIf(process.env.SUBMISSION_PDF_BENCH)("a large submission", () => {
+  it("a 12,000-row Sales snapshot is drawn whole", { timeout: 600_000 }, async () => {
+    const partner = await partnerOf(CEDAR);
+    const [report] = await db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.partnerId, partner.id), eq(reports.type, "sales")))
+      .orderBy(desc(reports.id))
+      .limit(1);
+    const [kenya, india, dolutegravir, abacavir] = await Promise.all([
+      idOf(countries, "Kenya"),
+      idOf(countries, "India"),
+      idOf(products, "Dolutegravir 50 mg"),
+      idOf(products, "Abacavir API"),
+    ]);
+    const count = Number(process.env.SUBMISSION_PDF_BENCH) > 1 ? Number(process.env.SUBMISSION_PDF_BENCH) : 12_000;
+    const rows = Array.from({ length: count }, (_, index) => {
+      const fdf = index % 2 === 1;
+      return {
+        id: index + 1,
+        reportId: report.id,
+        kind: fdf ? "FDF" : "API",
+        year: 2026,
+        month: (index % 12) + 1,
+        countryId: fdf ? kenya : india,
+        purchaser: `Purchaser ${index + 1}`,
+        productId: fdf ? dolutegravir : abacavir,
+        productName: null,
+        productVerificationId: null,
+        quantity: "1000.000000",
+        totalValue: fdf ? "2400.000000" : "1000.000000",
+        strength: fdf ? "50 mg" : null,
+        formulationTypeId: null,
+        packSize: fdf ? "30.000000" : null,
+        currencyCode: fdf ? "USD" : null,
+        grossSalePriceCurrency: fdf ? "2.500000" : null,
+        usdExchangeRate: fdf ? "1.000000000000" : null,
+        grossSalePriceUsd: fdf ? "2.500000" : null,
+        totalGrossValue: fdf ? "2500.000000" : null,
+        deductableExpenses: fdf ? "100.000000" : null,
+        royaltyPercent: fdf ? "5.0000" : null,
+        royaltyDue: fdf ? "120.000000" : null,
+        procurementEndCountry: fdf ? "Kenya" : null,
+        comments: null,
+        createdAt: "2026-11-01T00:00:00.000Z",
+      };
+    });
+    const sha256 = crypto.createHash("sha256").update(canonicalJson(rows)).digest("hex");
+    const [snapshot] = await db
+      .insert(reportSnapshots)
+      .values({ reportId: report.id, event: "submit", version: report.version, rows, rowCount: rows.length, sha256, createdBy: (await userOf(CEDAR)).id })
+      .returning();
+    await download(CEDAR, snapshot.id); // Chromium launched, not counted.
+    const started = Date.now();
+    const answer = await download(CEDAR, snapshot.id);
+    const took = Date.now() - started;
+    expect(answer.status).toBe(200);
+    if (process.env.PDF_DUMP) (await import("node:fs")).writeFileSync(`${process.env.PDF_DUMP}-large.pdf`, answer.bytes);
+    const pages = /Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", ["-"], { input: answer.bytes }).toString())![1];
+    console.log(`${count}-row Sales snapshot: ${took} ms, ${pages} pages, ${(answer.bytes.length / 1024 / 1024).toFixed(1)} MB`);
+    const text = pdfText(answer.bytes);
+    // The last row of each table (API rows are the odd purchasers, FDF the even), and the totals.
+    expect(text).toMatch(new RegExp(`^\\s*${count / 2}\\s+2026\\s+\\S+\\s+India\\s+Purchaser ${count - 1}\\s`, "m"));
+    expect(text).toMatch(new RegExp(`^\\s*${count / 2}\\s+2026\\s+\\S+\\s+Kenya\\s+Purchaser\\s+Dolutegravir`, "m"));
+    expect(text).toMatch(new RegExp(`Total\\s+${(count / 2) * 1000}\\s+${(count / 2) * 1000}\\s`));
   });
 });
 

@@ -112,13 +112,15 @@ h2 { font-size: 11pt; margin: 6mm 0 2mm; break-after: avoid; }
 .hash { font-family: "DejaVu Sans Mono", "Noto Sans Mono", monospace; font-size: 9pt; word-break: break-all; }
 .note { font-size: 8pt; color: #444; margin: 1mm 0 0; }
 table.rows { border-collapse: collapse; width: 100%; font-size: 8pt; }
+table.rows + table.rows { margin-top: -0.4pt; }
 table.rows thead { display: table-header-group; }
 table.rows tfoot { display: table-row-group; }
-table.rows tr { break-inside: avoid; }
 table.rows th, table.rows td { border: 0.4pt solid #888; padding: 0.6mm 1mm; text-align: start; vertical-align: top; overflow-wrap: break-word; }
 table.rows thead th { background: #e8ecf1; font-weight: 600; }
 table.rows td.n, table.rows th.n { text-align: end; }
 table.rows td.n { font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.rows.rows--fixed { table-layout: fixed; }
+table.rows.rows--fixed th, table.rows.rows--fixed td.n { overflow-wrap: anywhere; white-space: normal; }
 table.rows tfoot td { font-weight: 600; background: #f4f6f8; }
 .empty { font-style: italic; color: #444; }
 ol.explanations { margin: 0; padding-inline-start: 6mm; }
@@ -126,15 +128,48 @@ ol.explanations li { margin-bottom: 1.5mm; break-inside: avoid; }
 `;
 }
 
+/**
+ * A table longer than this is laid out fixed, in parts of FIXED_PART_ROWS rows (each repeating the
+ * heads), with widths worked out here: Chromium's automatic layout reads every cell of a table and
+ * took minutes for a 12,000-row one. A shorter table is laid out by its content, as on the screen.
+ */
+const AUTO_LAYOUT_ROWS = 1000;
+const FIXED_PART_ROWS = 500;
+
+/** The columns' widths in per cent, by their longest cell (a head counts little: it wraps, inside a word if it must). */
+function columnWidths(table: SubmissionTable): number[] {
+  const longest = table.columns.map((column) => Math.min(6, Math.max(...column.label.split(/\s+/).map((word) => word.length))));
+  const sample = [...table.rows.slice(0, 2000), ...(table.totals ? [table.totals] : [])];
+  for (const row of sample) row.forEach((cell, index) => (longest[index] = Math.max(longest[index], Math.min(cell.length, 16))));
+  // Two characters more for each cell's padding and borders.
+  const widths = longest.map((width) => width + 2);
+  const total = widths.reduce((sum, width) => sum + width, 0);
+  return widths.map((width) => (100 * width) / total);
+}
+
 function tableHtml(table: SubmissionTable): string {
-  const head = table.columns.map((column) => `<th scope="col"${column.numeric ? ' class="n"' : ""}>${escapeHtml(column.label)}</th>`).join("");
+  if (table.rows.length === 0) return `<h2>${escapeHtml(table.title)}</h2><p class="empty">${escapeHtml(table.empty ?? "")}</p>`;
   const numeric = table.columns.map((column) => Boolean(column.numeric));
   const cells = (row: readonly string[]) => row.map((cell, index) => `<td${numeric[index] ? ' class="n"' : ""}>${escapeHtml(cell)}</td>`).join("");
-  if (table.rows.length === 0) return `<h2>${escapeHtml(table.title)}</h2><p class="empty">${escapeHtml(table.empty ?? "")}</p>`;
-  // One string per row, joined once: a 12,000-row snapshot stays a few megabytes of HTML.
-  const body = table.rows.map((row) => `<tr>${cells(row)}</tr>`).join("\n");
-  const foot = table.totals ? `<tfoot><tr>${cells(table.totals)}</tr></tfoot>` : "";
-  return `<h2>${escapeHtml(table.title)}</h2><table class="rows"><thead><tr>${head}</tr></thead><tbody>${body}</tbody>${foot}</table>`;
+  const fixed = table.rows.length > AUTO_LAYOUT_ROWS;
+  const columns = fixed
+    ? `<colgroup>${columnWidths(table)
+        .map((width) => `<col style="width:${width.toFixed(2)}%">`)
+        .join("")}</colgroup>`
+    : "";
+  const head = `<thead><tr>${table.columns.map((column) => `<th scope="col"${column.numeric ? ' class="n"' : ""}>${escapeHtml(column.label)}</th>`).join("")}</tr></thead>`;
+  const partRows = fixed ? FIXED_PART_ROWS : table.rows.length;
+  const parts: string[] = [];
+  for (let start = 0; start < table.rows.length; start += partRows) {
+    // One string per row, joined once: a 12,000-row snapshot stays a few megabytes of HTML.
+    const body = table.rows
+      .slice(start, start + partRows)
+      .map((row) => `<tr>${cells(row)}</tr>`)
+      .join("\n");
+    const foot = start + partRows >= table.rows.length && table.totals ? `<tfoot><tr>${cells(table.totals)}</tr></tfoot>` : "";
+    parts.push(`<table class="rows${fixed ? " rows--fixed" : ""}">${columns}${head}<tbody>${body}</tbody>${foot}</table>`);
+  }
+  return `<h2>${escapeHtml(table.title)}</h2>${parts.join("\n")}`;
 }
 
 /** A change's values as the report screens show them (./checks-panel.tsx): countries, statuses and measures translated, figures formatted. */
