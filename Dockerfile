@@ -15,8 +15,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
 # tsx runs scripts/migrate.ts and scripts/db-backup.ts; it is a runtime dependency. pg_dump and
-# pg_restore (postgresql-client) make and restore the backups of a PostgreSQL database.
-RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
+# pg_restore (postgresql-client) make and restore the backups of a PostgreSQL database. Chromium
+# prints the proofs of submission (playwright-core drives it: CHROMIUM_PATH), with the Noto fonts
+# that shape Arabic and Chinese.
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client chromium fonts-noto-core fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
+ENV CHROMIUM_PATH=/usr/bin/chromium
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public

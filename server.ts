@@ -16,6 +16,7 @@ import { closeDatabase, initDatabase } from "./app/db/client.server";
 import { checkDatabase } from "./app/models/health.server";
 import { GRID_STYLESHEET_MODULE, GRID_STYLESHEET_PATH } from "./app/reports/frame/grid-stylesheet";
 import { closeJobQueue, openJobQueue } from "./app/jobs/queue.server";
+import { closePdfBrowser } from "./app/utils/html-to-pdf.server";
 import { seedIfEmpty } from "./app/models/seed.server";
 import { ensureGeneratedSessionSecret } from "./app/models/settings.server";
 import { isCrossSiteRequest } from "./app/utils/cross-site.server";
@@ -212,7 +213,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down");
   const forceExit = setTimeout(() => process.exit(1), 10_000);
   forceExit.unref();
-  const workerStopped = stopWorker().then(closeJobQueue);
+  const workerStopped = stopWorker().then(closeJobQueue).then(closePdfBrowser);
   server.close(async () => {
     await workerStopped;
     await closeDatabase();

@@ -6,6 +6,7 @@ import { closeDatabase, initDatabase } from "../app/db/client.server";
 import { closeJobQueue } from "../app/jobs/queue.server";
 import { ensureGeneratedSessionSecret } from "../app/models/settings.server";
 import { logger } from "../app/utils/logger.server";
+import { closePdfBrowser } from "../app/utils/html-to-pdf.server";
 
 await initDatabase();
 if (!process.env.SESSION_SECRET && process.env.NODE_ENV === "production") process.env.SESSION_SECRET = await ensureGeneratedSessionSecret();
@@ -21,6 +22,7 @@ async function shutdown(signal: string) {
   forceExit.unref();
   await stopWorker();
   await closeJobQueue();
+  await closePdfBrowser();
   await closeDatabase();
   process.exit(0);
 }

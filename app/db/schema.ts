@@ -555,6 +555,8 @@ export const outbox = pgTable(
     attempts: integer("attempts").notNull().default(0),
     partnerId: integer("partner_id").references(() => partners.id),
     reportType: reportTypeEnum("report_type"),
+    /** A submission receipt's attachment: the proof (PDF) of this snapshot, drawn when the mail is sent (nothing is stored but the reference). */
+    attachmentSnapshotId: integer("attachment_snapshot_id").references(() => reportSnapshots.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },

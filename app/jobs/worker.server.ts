@@ -12,6 +12,7 @@ import { runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { deleteEndedSessions } from "~/models/session.server";
 import { queueUncountedSalesChecks, workReportChecks, workSalesPriceMeans } from "~/reports/sales/stored-checks.server";
 import { logger } from "~/utils/logger.server";
+import { submissionPdfAttachment } from "~/reports/frame/submission-pdf.server";
 import { openJobQueue, type JobData, type QueueName } from "./queue.server";
 
 /** Every 15 minutes the scheduler looks for reminders due today (each is sent once: see runScheduledReminders). */
@@ -43,7 +44,7 @@ export async function startWorker(): Promise<() => Promise<void>> {
   // Known once work() answers; a job may run before it does.
   let mailWorker: string | null = null;
   mailWorker = await boss.work<JobData["mail-delivery"]>("mail-delivery", { pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
-    await deliverMail(job.data.mailId, { finalAttempt: job.retryCount >= job.retryLimit });
+    await deliverMail(job.data.mailId, { finalAttempt: job.retryCount >= job.retryLimit, attachmentOf: submissionPdfAttachment });
     // A mail was waiting: the next is fetched at once, not a polling interval later (reminding everyone queues one per partner).
     if (mailWorker) boss.notifyWorker(mailWorker);
   });

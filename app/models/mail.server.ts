@@ -20,7 +20,19 @@ interface Mail {
   html?: string;
   partnerId?: number | null;
   reportType?: (typeof outbox.$inferInsert)["reportType"];
+  /** The submission whose proof (PDF) the mail carries: drawn when the mail is sent, from the snapshot. */
+  attachmentSnapshotId?: number | null;
 }
+
+/** A file a mail carries, drawn when it is sent. */
+interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/** Draws the attachment of a mail that names a snapshot (the worker passes the proof of submission's); throws to have the attempt retried. */
+type AttachmentOfSnapshot = (snapshotId: number) => Promise<MailAttachment>;
 
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;
@@ -57,6 +69,7 @@ export async function enqueueMail(tx: Transaction, mail: Mail): Promise<number> 
       htmlBody: mail.html ?? null,
       partnerId: mail.partnerId ?? null,
       reportType: mail.reportType ?? null,
+      attachmentSnapshotId: mail.attachmentSnapshotId ?? null,
     })
     .returning({ id: outbox.id });
   await enqueueJob(tx, "mail-delivery", { mailId: row.id });
@@ -69,9 +82,14 @@ type DeliveryOutcome = "sent" | "already-sent" | "kept" | "missing";
 /**
  * One delivery attempt of the worker. Without SMTP_URL the mail stays pending in the outbox (a
  * demo or a test reads it there). A failed attempt is counted and rethrown so the queue retries
- * it; on the last one (`finalAttempt`) the mail is marked failed.
+ * it; on the last one (`finalAttempt`) the mail is marked failed. A mail that names a snapshot
+ * carries its proof of submission, drawn by `attachmentOf` in the attempt: a drawing that fails
+ * fails the attempt, which is retried like a refused SMTP delivery.
  */
-export async function deliverMail(mailId: number, { finalAttempt }: { finalAttempt: boolean }): Promise<DeliveryOutcome> {
+export async function deliverMail(
+  mailId: number,
+  { finalAttempt, attachmentOf }: { finalAttempt: boolean; attachmentOf?: AttachmentOfSnapshot },
+): Promise<DeliveryOutcome> {
   const [mail] = await db.select().from(outbox).where(eq(outbox.id, mailId));
   if (!mail) return "missing";
   if (mail.status === "sent") return "already-sent";
@@ -81,7 +99,9 @@ export async function deliverMail(mailId: number, { finalAttempt }: { finalAttem
     return "kept";
   }
   try {
-    await smtp.sendMail({ from: mailFrom(), to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined });
+    if (mail.attachmentSnapshotId !== null && !attachmentOf) throw new Error("this mail carries a proof of submission, and no renderer was given to draw it");
+    const attachments = mail.attachmentSnapshotId !== null && attachmentOf ? [await attachmentOf(mail.attachmentSnapshotId)] : undefined;
+    await smtp.sendMail({ from: mailFrom(), to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments });
   } catch (error) {
     const message = redactSecrets(error instanceof Error ? error.message : String(error));
     await db

@@ -10,7 +10,9 @@ export interface DownloadName {
   partner?: string | null;
   /** A quarter as the portal names it ("Q3 2026"). */
   quarter?: string | null;
-  extension: "xlsx" | "csv";
+  /** What the file is, after the partner and quarter ("submission"). */
+  suffix?: string;
+  extension: "xlsx" | "csv" | "pdf";
 }
 
 /** "Q3 2026" as "2026-Q3", so that files sort by time. */
@@ -34,8 +36,8 @@ const asciiPart = (text: string) =>
     .replace(/[^A-Za-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 
-function fileName({ report, partner, quarter, extension }: DownloadName, part: (text: string) => string): string {
-  const parts = [report, partner ? part(partner) : "", quarter ? part(quarterPart(quarter)) : ""].filter(Boolean);
+function fileName({ report, partner, quarter, suffix, extension }: DownloadName, part: (text: string) => string): string {
+  const parts = [report, partner ? part(partner) : "", quarter ? part(quarterPart(quarter)) : "", suffix ?? ""].filter(Boolean);
   return `${parts.join("_")}.${extension}`;
 }
 

@@ -17,12 +17,13 @@
  * Every test starts from the demo seed: a route or call that may change the database has a test of
  * its own, those that only read share one per area. Each case is reported on its own.
  */
-import { and, eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CALLS } from "~/api/calls/index.server";
 import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { db } from "~/db/client.server";
-import { employees, partners, productVerifications, products, salesRows, users } from "~/db/schema";
+import { employees, partners, productVerifications, products, reports, reportSnapshots, salesRows, users } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { getPartnerLicence } from "~/licences/licences.server";
 import { loadFilingPlan } from "~/reports/filing/model.server";
@@ -129,6 +130,42 @@ async function readAs(token: string, path: string) {
   const answer = await callApi("GET", path, { token });
   expect(answer.status, `GET ${path}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200);
   return answer.body;
+}
+
+/**
+ * The partner's latest submission of a report (its snapshot's id), what its proof (PDF) is
+ * downloaded by: the seed takes no snapshots, so the probe takes one of the partner's report, of
+ * no rows, before the request (what the request writes is noted from then on).
+ */
+async function submissionOf(partnerId: number, type: "pdt" | "filing" | "sales"): Promise<number> {
+  const [found] = await db
+    .select({ id: reportSnapshots.id })
+    .from(reportSnapshots)
+    .innerJoin(reports, eq(reports.id, reportSnapshots.reportId))
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type), eq(reportSnapshots.event, "submit")))
+    .orderBy(desc(reportSnapshots.id))
+    .limit(1);
+  if (found) return found.id;
+  const [report] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type)))
+    .orderBy(desc(reports.id))
+    .limit(1);
+  const [submitter] = await db.select({ id: users.id }).from(users).where(eq(users.partnerId, partnerId)).limit(1);
+  const [taken] = await db
+    .insert(reportSnapshots)
+    .values({
+      reportId: report.id,
+      event: "submit",
+      version: report.version,
+      rows: [],
+      rowCount: 0,
+      sha256: createHash("sha256").update("[]").digest("hex"),
+      createdBy: submitter.id,
+    })
+    .returning({ id: reportSnapshots.id });
+  return taken.id;
 }
 
 /** The same, read by the administrator. */
@@ -887,6 +924,17 @@ const PAGE_MATRIX: Record<string, RouteEntry> = {
       admin: DENIED,
     },
   },
+  "routes/submissions.$snapshotId.pdf": {
+    // A submission's proof: the partner's own; another partner's is not found; administrators and staff any partner's.
+    loader: {
+      probe: async (_ctx, t) => ({ path: `/submissions/${await submissionOf(t.partner.id, "sales")}/pdf` }),
+      anonymous: LOGIN,
+      partner: ok(200, { check: acmeFile }),
+      otherPartner: redirectTo("/error-404"),
+      staff: ok(200, { check: acmeFile }),
+      admin: ok(200, { check: acmeFile }),
+    },
+  },
   "routes/set-password.$token": {
     loader: {
       probe: async (ctx) => ({ path: `/set-password/${await createPasswordToken(ctx.userIds.cedar, "reset")}` }),
@@ -1119,6 +1167,14 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
       (_ctx, t) => ({ path: `${base}/message/`, json: { partner_id: t.partner.id, message: "Thank you.", is_approved: true } }),
       outcomes.decide,
     ),
+    [`GET ${base}/submissions/{snapshotId}/pdf`]: {
+      probe: async (_ctx, t) => ({ path: `${base}/submissions/${await submissionOf(t.partner.id, kind)}/pdf` }),
+      anonymous: UNAUTHORIZED,
+      partner: ok(200, { check: acmeFile }),
+      otherPartner: ok(404),
+      staff: ok(200, { check: acmeFile }),
+      admin: ok(200, { check: acmeFile }),
+    },
     [`POST ${base}/inbox/{who}`]: {
       probe: (ctx, t) =>
         t.actor === "partner" || t.actor === "anonymous"
@@ -1622,7 +1678,10 @@ describe("access matrix: JSON API", () => {
     if (!entry) continue;
     const [method, path] = key.split(" ");
     if (readOnly(entry, method !== "GET")) {
-      const area = ["/admin/", "/report/", "/template/"].find((prefix) => path.startsWith(prefix)) ?? "the other paths";
+      // The proofs of submission (PDFs drawn by Chromium, slower than the other reads) share a test of their own.
+      const area = path.includes("/submissions/")
+        ? "/template/{kind}/submissions/"
+        : (["/admin/", "/report/", "/template/"].find((prefix) => path.startsWith(prefix)) ?? "the other paths");
       reads.set(area, [...(reads.get(area) ?? []), key]);
     } else it(key, () => runCall(key, entry));
   }

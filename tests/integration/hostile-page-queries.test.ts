@@ -129,6 +129,8 @@ const TABLE: Record<string, Entry> = {
   "routes/partner.sales-report.xlsx": partner("/partner/sales-report/xlsx", WORKBOOK),
   "routes/reset-password": anonymous("/reset-password"),
   "routes/set-password.$token": anonymous(async (ctx) => `/set-password/${await ctx.token()}`),
+  // It reads no query: the same answer with any (the seed takes no snapshot, so the not-found page either way).
+  "routes/submissions.$snapshotId.pdf": admin(() => "/submissions/1/pdf"),
 };
 
 /** A hostile value as it stands in the query string (already encoded), and whether it can be no filter at all. */

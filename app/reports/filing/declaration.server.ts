@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { countries, filingValues, products } from "~/db/schema";
 import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { filingSubmissionTables } from "./submission.server";
 
 /** A stored row is one cell of the grid (a country's row, a product's column): its status is what changes. */
 const filingChanges: RowChangesDeclaration = {
@@ -18,4 +19,5 @@ const filingChanges: RowChangesDeclaration = {
 export const filingDeclaration: ReportDeclaration = {
   rowTable: filingValues,
   changes: filingChanges,
+  submissionTables: filingSubmissionTables,
 };

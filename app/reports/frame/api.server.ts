@@ -16,7 +16,8 @@ import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, reportChecks, type FindingKind
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
 import { loadReportThreads, postToThread, ThreadRefusal, type ThreadPost } from "~/reports/frame/threads.server";
-import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
+import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
+import { submissionFor, submissionPdfResponse } from "~/reports/frame/submission-pdf.server";
 
 const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
 
@@ -323,7 +324,33 @@ export function reportWorkflowCalls<Saved extends z.ZodType>(report: {
     }),
     decisionCall(type),
     inboxCall(type),
+    submissionPdfCall(type),
   ];
+}
+
+const SubmissionParams = z.object({ snapshotId: idParam.meta({ description: "The submission's snapshot: the history's snapshotId." }) });
+
+/** GET /template/{type}/submissions/{snapshotId}/pdf: the proof of a submission, as the history's link downloads it. */
+function submissionPdfCall(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
+  return signedInCall({
+    method: "GET",
+    path: `/template/${type}/submissions/{snapshotId}/pdf`,
+    summary: `The proof of a ${title} submission: a PDF of the rows exactly as submitted (drawn from the submission's snapshot), who submitted them and when, the comment and the snapshot's SHA-256, in the submitter's language. A partner gets its own reports' submissions only (another partner's: 404).`,
+    tag: title,
+    access: ALL_ROLES,
+    params: SubmissionParams,
+    answer: {
+      contentType: "application/pdf",
+      description: `The PDF, named in Content-Disposition (${REPORT_REGISTRY[type].workbook.file}_<partner>_<yyyy-Qn>_submission.pdf).`,
+    },
+    errors: [404],
+    async handle({ user, params }) {
+      const submission = await submissionFor(user, params.snapshotId, type);
+      if (!submission) throw notFound("No such submission.");
+      return submissionPdfResponse(submission);
+    },
+  });
 }
 
 const ChangeToExplainSchema = z

@@ -97,6 +97,7 @@ async function mailReportSubmission(
       t("Comment: {{comment}}", facts),
       t("Snapshot SHA-256: {{sha256}}", facts),
       audience === "partner" ? t("The SHA-256 identifies exactly the rows you submitted; please keep this receipt.") : "",
+      audience === "partner" && result.snapshotId ? t("The attached PDF shows the rows you submitted.") : "",
       "",
       t("Open the report:"),
       link,
@@ -110,7 +111,15 @@ async function mailReportSubmission(
 
   const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
   const receipt = await describe(language, `${appUrl()}${REPORT_REGISTRY[context.type].partnerPath}`, "partner");
-  await enqueueMail(tx, { kind: "report-receipt", to: context.partnerEmail, ...receipt, partnerId: context.partnerId, reportType: context.type });
+  // The receipt carries the proof of the submission (a PDF drawn from its snapshot when the mail is sent).
+  await enqueueMail(tx, {
+    kind: "report-receipt",
+    to: context.partnerEmail,
+    ...receipt,
+    partnerId: context.partnerId,
+    reportType: context.type,
+    attachmentSnapshotId: result.snapshotId,
+  });
   for (const admin of admins) {
     const notice = await describe(admin.language, `${appUrl()}${REPORT_REGISTRY[context.type].adminPath}/${context.partnerId}`, "admin");
     await enqueueMail(tx, { kind: "report-submitted", to: admin.email, ...notice, partnerId: context.partnerId, reportType: context.type });

@@ -3,6 +3,7 @@ import type { HistoryAction, ReportHistoryEntry } from "~/reports/frame/workflow
 import { useFormatters } from "~/hooks/use-formatters";
 import { ScrollRegion } from "~/components/scroll-region";
 import { ColumnHeads } from "~/components/table-parts";
+import { SUBMISSION_TEXTS, submissionPdfPath } from "~/reports/frame/submission-document";
 
 const ACTION_LABELS: Record<HistoryAction, string> = {
   save: "Saved",
@@ -55,6 +56,22 @@ export function ReportHistory({ history, changes }: { history: ReportHistoryEntr
                     <code className="report-history__hash" title={entry.snapshotSha256}>
                       {entry.snapshotSha256.slice(0, 12)}
                     </code>
+                  ) : null}
+                  {entry.action === "submit" && entry.snapshotId !== null ? (
+                    <>
+                      {" "}
+                      {/* A document download, not a page: the browser downloads it, with or without JavaScript. */}
+                      <a
+                        className="report-history__proof"
+                        href={submissionPdfPath(entry.snapshotId)}
+                        download
+                        title={t(SUBMISSION_TEXTS.downloadTitle)}
+                        aria-label={t(SUBMISSION_TEXTS.downloadTitle)}
+                        data-testid="submission-pdf"
+                      >
+                        {t(SUBMISSION_TEXTS.download)}
+                      </a>
+                    </>
                   ) : null}
                 </td>
               </tr>

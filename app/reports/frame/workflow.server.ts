@@ -9,6 +9,7 @@ import type { ReportTypeKey } from "~/reports/frame/registry";
 import type { Finding } from "~/reports/frame/checks";
 import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import { EXPLANATION_MESSAGES, type ExplainedChange } from "~/reports/frame/explanations";
+import type { SubmissionTable, SubmissionTablesInput } from "~/reports/frame/submission-document";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "~/models/audit.server";
@@ -27,6 +28,8 @@ export interface ReportDeclaration {
   checks?(input: ReportChecksInput): Promise<Finding[]>;
   /** The changes its saved rows must explain before a submission, with the reasons stored (app/reports/frame/explanations.ts); none when left out. */
   changesToExplain?(executor: Pick<typeof db, "execute">, report: ReportChecksInput): Promise<ExplainedChange[]>;
+  /** The tables of a submission's proof (its PDF), drawn from the snapshot's rows as the screen shows them (./submission-document.ts). */
+  submissionTables(input: SubmissionTablesInput): Promise<SubmissionTable[]>;
   /** How its rows are compared with a snapshot ("Show changes since": app/reports/frame/changes.server.ts). */
   changes: RowChangesDeclaration;
   /** Where the rows of the ids given are in the report now (threads name rows by id; app/reports/frame/threads.ts); no threads when left out. */
@@ -108,6 +111,8 @@ export interface ReportActionResult {
   version: number;
   isLate: boolean;
   snapshotSha256: string | null;
+  /** The snapshot the action took (a submission or a decision), or null. */
+  snapshotId: number | null;
 }
 
 const ROLE_REFUSALS = new Set<string>([WORKFLOW_REFUSALS.staff, WORKFLOW_REFUSALS.partnerOnly, WORKFLOW_REFUSALS.adminOnly]);
@@ -271,21 +276,26 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
     }
 
     let snapshotSha256: string | null = null;
+    let snapshotId: number | null = null;
     if (action === "submit" || action === "approve" || action === "reject") {
       const snapshot = await snapshotRows(tx, declaration, report.id, explanations);
       snapshotSha256 = snapshot.sha256;
-      await tx.insert(reportSnapshots).values({
-        reportId: report.id,
-        event: action,
-        version: updated.version,
-        rows: snapshot.rows,
-        explanations: explanations.length ? explanations : null,
-        rowCount: snapshot.rows.length,
-        sha256: snapshot.sha256,
-        comment,
-        createdBy: actor.id,
-        createdAt: now,
-      });
+      const [taken] = await tx
+        .insert(reportSnapshots)
+        .values({
+          reportId: report.id,
+          event: action,
+          version: updated.version,
+          rows: snapshot.rows,
+          explanations: explanations.length ? explanations : null,
+          rowCount: snapshot.rows.length,
+          sha256: snapshot.sha256,
+          comment,
+          createdBy: actor.id,
+          createdAt: now,
+        })
+        .returning({ id: reportSnapshots.id });
+      snapshotId = taken.id;
     }
 
     await writeAudit(
@@ -301,7 +311,7 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
       tx,
     );
 
-    const result = { reportId: report.id, status: updated.status, version: updated.version, isLate: updated.isLate, snapshotSha256 };
+    const result = { reportId: report.id, status: updated.status, version: updated.version, isLate: updated.isLate, snapshotSha256, snapshotId };
     await input.queueMails?.(tx, result);
     return result;
   });

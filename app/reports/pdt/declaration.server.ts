@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { pdtValues, products, stages } from "~/db/schema";
 import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { pdtSubmissionTables } from "./submission.server";
 import { pdtChangesToExplain } from "./slips.server";
 
 /** A timeline row is a product's stage: its dates and notes are what changes (dates as stored, YYYY-MM-DD). */
@@ -24,4 +25,5 @@ export const pdtDeclaration: ReportDeclaration = {
   rowTable: pdtValues,
   changesToExplain: pdtChangesToExplain,
   changes: pdtChanges,
+  submissionTables: pdtSubmissionTables,
 };

@@ -3,6 +3,7 @@ import { countries, formulationTypes, products, productVerifications, reports, s
 import { MONTHS } from "~/db/reference-data";
 import type { RowChangesDeclaration, RowField } from "~/reports/frame/changes.server";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
+import { salesSubmissionTables } from "./submission.server";
 import { salesFindings } from "./checks.server";
 import { pendingVerificationCount } from "./pending-verifications.server";
 import { salesChangesToExplain } from "./swings.server";
@@ -66,4 +67,5 @@ export const salesDeclaration: ReportDeclaration = {
   threadRows: salesThreadRows,
   columnLabel: tableColumnLabel,
   changes: salesChanges,
+  submissionTables: salesSubmissionTables,
 };

@@ -1,0 +1,2 @@
+ALTER TABLE "outbox" ADD COLUMN "attachment_snapshot_id" integer;--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_attachment_snapshot_id_report_snapshots_id_fk" FOREIGN KEY ("attachment_snapshot_id") REFERENCES "public"."report_snapshots"("id") ON DELETE set null ON UPDATE no action;
