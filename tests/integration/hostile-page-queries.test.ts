@@ -50,8 +50,8 @@ const keysOf = (schema: { shape: object }) => Object.keys(schema.shape);
 const ROOT = ["lng", "theme", "nav-style", "layout-type"];
 const PARTNER_LIST = ["q", "sort", "dir", "status", "report", "state", "page"];
 const PRODUCT_LIST = ["sort", "dir", "category", "status"];
-const SALES_SCREEN = ["quarter", "tab", "page", "changes"];
-const REPORT_SCREEN = ["quarter", "page", "changes"];
+const SALES_SCREEN = ["quarter", "tab", "page", "changes", "comment"];
+const REPORT_SCREEN = ["quarter", "page", "changes", "comment"];
 const WORKBOOK = ["quarter"];
 
 const admin = (path: Entry["path"], params: readonly string[] = []): Entry => ({ role: "admin", path, params });
