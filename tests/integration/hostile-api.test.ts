@@ -23,15 +23,16 @@
  * HOSTILE_INPUT_REPORT=/path/file.json also writes every failed case there;
  * HOSTILE_INPUT_TRACE=/path/file.txt appends every case with its time and answer.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import argon2 from "argon2";
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApiCall } from "~/api/call.server";
 import { API_CALLS } from "~/api/calls/index.server";
 import { db } from "~/db/client.server";
-import { apiTokens, partners, productVerifications, products, rateLimits } from "~/db/schema";
+import { apiTokens, partners, productVerifications, products, rateLimits, reports, reportSnapshots } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { createPasswordToken } from "~/models/password-token.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
@@ -83,6 +84,8 @@ type Row = Record<string, unknown>;
 interface World {
   tokens: Record<Account, string>;
   acme: number;
+  /** A submission snapshot (of no rows) of each of Acme's reports: what a proof of submission (PDF) is read by. */
+  submissions: Record<"pdt" | "filing" | "sales", number>;
   borealis: number;
   cedar: number;
   openQuarter: { id: number; name: string };
@@ -121,6 +124,30 @@ async function read(token: string, path: string) {
   return answer.body;
 }
 
+/** A submission snapshot of no rows of Acme's latest report of a type (the seed takes none). */
+async function submissionOf(partnerId: number, submitterId: number, type: "pdt" | "filing" | "sales"): Promise<number> {
+  const [report] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type)))
+    .orderBy(desc(reports.id))
+    .limit(1);
+  const rows: unknown[] = [];
+  const [taken] = await db
+    .insert(reportSnapshots)
+    .values({
+      reportId: report.id,
+      event: "submit",
+      version: report.version,
+      rows,
+      rowCount: 0,
+      sha256: createHash("sha256").update("[]").digest("hex"),
+      createdBy: submitterId,
+    })
+    .returning({ id: reportSnapshots.id });
+  return taken.id;
+}
+
 async function buildWorld(): Promise<World> {
   const user = (await findUserByEmail(ACCOUNTS.PARTNER))!;
   // Hashed again at the low cost of this file (see beforeAll), for the calls that check it.
@@ -146,6 +173,11 @@ async function buildWorld(): Promise<World> {
   return {
     tokens,
     acme,
+    submissions: {
+      pdt: await submissionOf(acme, user.id, "pdt"),
+      filing: await submissionOf(acme, user.id, "filing"),
+      sales: await submissionOf(acme, user.id, "sales"),
+    },
     borealis: await partnerId("partner2@example.org"),
     cedar: await partnerId(ACCOUNTS.PARTNER3),
     openQuarter: { id: open.id, name: open.name },
@@ -257,6 +289,16 @@ const BASES: Record<string, (world: World) => Base> = {
 
   "GET /template/pdt/": () => ({ account: "PARTNER3" }),
   "POST /template/pdt/": (world) => ({ account: "PARTNER3", ...pdtSave(world) }),
+  "POST /template/sales/threads/": (world) => ({
+    body: { action: "open", table: "FDF", row_id: world.sales.fdf.sales_report_id, column: "quantity", body: "Check the quantity." },
+  }),
+  "POST /template/sales/threads/{partnerId}/": (world) => ({
+    account: "ADMIN",
+    body: { action: "open", table: "FDF", row_id: world.sales.fdf.sales_report_id, column: "quantity", body: "Check the quantity." },
+  }),
+  "GET /template/pdt/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.pdt } }),
+  "GET /template/filing/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.filing } }),
+  "GET /template/sales/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.sales } }),
   "POST /template/pdt/{partnerId}/": (world) => ({ params: { partnerId: world.cedar }, ...pdtSave(world) }),
   "POST /template/pdt/submit/": (world) => ({ account: "PARTNER3", body: { message: "Timeline updated for the quarter.", version: world.pdt.version } }),
   "POST /template/pdt/message/": decision,

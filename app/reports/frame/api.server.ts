@@ -344,7 +344,7 @@ function submissionPdfCall(type: ReportTypeKey) {
       contentType: "application/pdf",
       description: `The PDF, named in Content-Disposition (${REPORT_REGISTRY[type].workbook.file}_<partner>_<yyyy-Qn>_submission.pdf).`,
     },
-    errors: [404],
+    errors: [400, 404],
     async handle({ user, params }) {
       const submission = await submissionFor(user, params.snapshotId, type);
       if (!submission) throw notFound("No such submission.");
@@ -493,33 +493,47 @@ const ReportThreadsSchema = z
   .object({ quarter: z.string(), open: z.number().int().meta({ description: "Threads not resolved." }), threads: z.array(ReportThreadSchema) })
   .meta({ id: "ReportThreads" });
 
-/** A thread post: a new thread on a row (or a cell), an answer, or a thread resolved or reopened. */
+/** A thread post: a new thread on a row (or a cell), an answer, or a thread resolved or reopened; each action names the fields it needs. */
 const ThreadPostBody = z
-  .discriminatedUnion("action", [
-    z.strictObject({
-      action: z.literal("open"),
-      table: z.string().regex(/^[A-Za-z]{1,16}$/),
-      row_id: z.number().int().positive(),
-      column: z
-        .string()
-        .regex(/^[A-Za-z]{1,40}$/)
-        .nullable()
-        .optional(),
-      body: z.string().max(TEXT_MAX.note),
-    }),
-    z.strictObject({ action: z.literal("reply"), thread_id: z.number().int().positive(), body: z.string().max(TEXT_MAX.note) }),
-    z.strictObject({ action: z.enum(["resolve", "reopen"]), thread_id: z.number().int().positive() }),
-  ])
+  .strictObject({
+    action: z.enum(["open", "reply", "resolve", "reopen"]),
+    table: z
+      .string()
+      .regex(/^[A-Za-z]{1,16}$/)
+      .optional()
+      .meta({ description: "open: the row's table (Sales: API or FDF)." }),
+    row_id: z.number().int().positive().max(2147483647).optional().meta({ description: "open: the row's id." }),
+    column: z
+      .string()
+      .regex(/^[A-Za-z]{1,40}$/)
+      .nullable()
+      .optional()
+      .meta({ description: "open: the column's key; none for the whole row." }),
+    thread_id: z.number().int().positive().max(2147483647).optional().meta({ description: "reply, resolve, reopen: the thread." }),
+    body: z.string().max(TEXT_MAX.note).optional().meta({ description: "open, reply: the text." }),
+  })
   .meta({ id: "ReportThreadPost" });
 
+const REQUIRED = ["Required"];
+
 function threadPostOf(body: z.infer<typeof ThreadPostBody>): ThreadPost {
+  const need = <T>(value: T | undefined, field: string): T => {
+    if (value === undefined) throw invalid({ [field]: REQUIRED });
+    return value;
+  };
   switch (body.action) {
     case "open":
-      return { intent: "thread-open", table: body.table, rowId: body.row_id, column: body.column ?? null, body: body.body };
+      return {
+        intent: "thread-open",
+        table: need(body.table, "table"),
+        rowId: need(body.row_id, "row_id"),
+        column: body.column ?? null,
+        body: need(body.body, "body"),
+      };
     case "reply":
-      return { intent: "thread-reply", threadId: body.thread_id, body: body.body };
+      return { intent: "thread-reply", threadId: need(body.thread_id, "thread_id"), body: need(body.body, "body") };
     default:
-      return { intent: body.action === "resolve" ? "thread-resolve" : "thread-reopen", threadId: body.thread_id };
+      return { intent: body.action === "resolve" ? "thread-resolve" : "thread-reopen", threadId: need(body.thread_id, "thread_id") };
   }
 }
 

@@ -4,9 +4,9 @@
  * permissions and why a button is disabled), messages, and the administrator's decisions.
  * A report's own model adds its rows and lists; the workflow itself is workflow.server.ts.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { partners, quarters, reports } from "~/db/schema";
+import { partners, quarters, reports, reportThreads } from "~/db/schema";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { parseQuarterName, quarterIndex } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS, workflowPermissions, type ReportStatus, type WorkflowPermissions } from "~/reports/frame/workflow";
@@ -91,7 +91,8 @@ export async function getQuarterById(quarterId: number): Promise<Quarter> {
 
 export async function findReport(partnerId: number, quarterId: number, type: ReportTypeKey) {
   const [report] = await db
-    .select()
+    // With its comments on rows and cells counted: a screen reads them only when there are some.
+    .select({ ...getTableColumns(reports), threadCount: sql<number>`(select count(*) from ${reportThreads} t where t.report_id = ${reports}.id)::int` })
     .from(reports)
     .where(and(eq(reports.partnerId, partnerId), eq(reports.quarterId, quarterId), eq(reports.type, type)));
   return report;
@@ -131,6 +132,8 @@ export interface ReportFrameView {
     decidedAt: Date | null;
     isLate: boolean;
     isEmpty: boolean;
+    /** Its comments on rows and cells, open or resolved. */
+    threadCount: number;
   };
   /** 'Report Status: {status} on {at}' ('Do MMM YYYY, hh:mm A'); null status: not started. */
   statusLine: { status: ReportStatus | null; at: Date | null };
@@ -193,6 +196,7 @@ export async function loadReportFrame({
       decidedAt: report?.decidedAt ?? null,
       isLate: report?.isLate ?? false,
       isEmpty: report?.isEmpty ?? false,
+      threadCount: report?.threadCount ?? 0,
     },
     statusLine: { status: report?.status ?? null, at: report ? statusTime(report) : null },
     permissions,

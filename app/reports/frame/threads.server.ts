@@ -92,14 +92,14 @@ async function listThreads(type: ReportTypeKey, reportId: number, executor: type
  * (`?comment=FDF:123`, only on a row in the report); null for a report type without threads.
  */
 export async function loadReportThreads(
-  view: { type: ReportTypeKey; report: { id: number | null } },
+  view: { type: ReportTypeKey; report: { id: number | null; threadCount: number } },
   viewer: Pick<Viewer, "role">,
   /** The page's `?comment=`, or null. */
   comment: string | null,
 ): Promise<ReportThreadsView | null> {
   if (!REPORT_DECLARATIONS[view.type].threadRows) return null;
   const reportId = view.report.id;
-  const threads = reportId === null ? [] : await listThreads(view.type, reportId);
+  const threads = reportId === null || view.report.threadCount === 0 ? [] : await listThreads(view.type, reportId);
   const canWrite = mayDiscuss(viewer.role);
   const asked = parseCommentParam(comment);
   let draft: ThreadPlace | null = null;
