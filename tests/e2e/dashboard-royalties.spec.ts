@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { createPartner } from "./support/partners";
+import { FDF_PRODUCT, fillFirstFdfRow } from "./support/sales";
 
 /**
  * The dashboard's Royalties tab. A partner of this spec, licensed for Dolutegravir 50 mg at 4%, has
@@ -12,7 +13,7 @@ import { createPartner } from "./support/partners";
  */
 test.describe.configure({ mode: "serial" });
 
-const PRODUCT = "Dolutegravir 50 mg";
+const PRODUCT = FDF_PRODUCT;
 const PATH = "/admin/dashboard";
 let partnerName = "";
 let partnerId = "";
@@ -63,18 +64,7 @@ test.describe("without JavaScript", () => {
     expect(terms.status(), await terms.text()).toBe(302);
 
     await open(`/admin/sales-report/${partnerId}?tab=FDF`);
-    const field = (label: string) => page.getByTestId("sales-table-FDF").getByLabel(`${label}, row 1`, { exact: true });
-    await field("Year").fill(String(new Date().getUTCFullYear()));
-    await field("Month").fill("January");
-    await field("Country").fill("Kenya");
-    await field("Purchaser").fill("Central Medical Stores");
-    await field("Product").fill(PRODUCT);
-    await field("Quantity").fill("400");
-    await field("Currency").fill("USD");
-    await field("Gross Sale Price (per pack) (Local Currency)").fill("2.5");
-    await field("Applicable Currency Exchange Rate to USD").fill("1");
-    await field("Royalty %").fill("4");
-    await field("Royalty Due").fill("60");
+    await fillFirstFdfRow(page, { quantity: "400", price: "2.5", exchangeRate: "1", royaltyPercent: "4", royaltyDue: "60" });
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.locator(".toast")).toContainText("Data successfully recorded.");
 

@@ -86,7 +86,7 @@ test("without JavaScript: the partner submits, changes its rows, and sees what c
 
     // The picker is a GET form: the last submission.
     await plain.getByLabel("Show changes since").selectOption({ label: "the last submission" });
-    await plain.getByRole("button", { name: "Show", exact: true }).click();
+    await plain.getByRole("button", { name: "Compare", exact: true }).click();
     await expect(plain).toHaveURL(/[?&]changes=submission/);
     await expect(plain.getByTestId("changes-counts")).toContainText(": 1 added, 1 changed, 1 removed");
     // The changed field shows its old value, struck, under it; the other fields of the row none.
@@ -105,7 +105,7 @@ test("without JavaScript: the partner submits, changes its rows, and sees what c
 
     // Never approved, and no report the quarter before: said so.
     await plain.getByLabel("Show changes since").selectOption({ label: "the last approval" });
-    await plain.getByRole("button", { name: "Show", exact: true }).click();
+    await plain.getByRole("button", { name: "Compare", exact: true }).click();
     await expect(plain.getByTestId("changes-none")).toHaveText("This report has not been approved yet: there is no approval to compare with.");
     await plain.goto("/partner/sales-report?changes=previous-quarter");
     await expect(plain.getByTestId("changes-none")).toContainText(/^There is no submitted report of the previous quarter \(Q[1-4] \d{4}\) to compare with\.$/);
@@ -178,6 +178,12 @@ test("with JavaScript: the grid marks the changed cell, its old value on hover a
     await expect(date).toHaveAttribute("title", `Before: 15 January ${year}`);
     await date.click();
     await expect(pdt.getByTestId("changed-cell-hint")).toHaveText(`Before: 15 January ${year}`);
+
+    // With JavaScript the picker loads a choice at once, without a button.
+    await expect(page.getByTestId("changes-picker").getByRole("button")).toHaveCount(0);
+    await page.getByLabel("Show changes since").selectOption({ label: "(no comparison)" });
+    await expect(page).toHaveURL(/\/partner\/development-timeline$/);
+    await expect(pdt.locator('[role="gridcell"][data-change]')).toHaveCount(0);
   } finally {
     await close();
   }

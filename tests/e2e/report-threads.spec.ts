@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { createPartner } from "./support/partners";
+import { FDF_PRODUCT, fillFirstFdfRow } from "./support/sales";
 
 /**
  * Comments on the Sales Report's rows and cells, on a partner of this spec with one saved FDF row:
@@ -10,7 +11,7 @@ import { createPartner } from "./support/partners";
  */
 test.describe.configure({ mode: "serial" });
 
-const PRODUCT = "Dolutegravir 50 mg";
+const PRODUCT = FDF_PRODUCT;
 let reportPath = "";
 
 const panel = (page: Page) => page.getByTestId("threads-panel");
@@ -32,18 +33,7 @@ test.describe("without JavaScript", () => {
 
     await open(`${reportPath}?tab=FDF`);
     await expect(panel(page)).toHaveCount(0);
-    const field = (label: string) => page.getByTestId("sales-table-FDF").getByLabel(`${label}, row 1`, { exact: true });
-    await field("Year").fill(String(new Date().getUTCFullYear()));
-    await field("Month").fill("January");
-    await field("Country").fill("Kenya");
-    await field("Purchaser").fill("Central Medical Stores");
-    await field("Product").fill(PRODUCT);
-    await field("Quantity").fill("800");
-    await field("Currency").fill("USD");
-    await field("Gross Sale Price (per pack) (Local Currency)").fill("2.5");
-    await field("Applicable Currency Exchange Rate to USD").fill("1");
-    await field("Royalty %").fill("5");
-    await field("Royalty Due").fill("100");
+    await fillFirstFdfRow(page, { quantity: "800", price: "2.5", exchangeRate: "1", royaltyPercent: "5", royaltyDue: "100" });
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page)).toContainText("Data successfully recorded.");
 

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { createPartner } from "./support/partners";
+import { FDF_PRODUCT, fillFirstFdfRow } from "./support/sales";
 
 /**
  * The Sales Report's Checks panel: a partner of this spec (its product approved, no licence terms,
@@ -13,7 +14,7 @@ import { createPartner } from "./support/partners";
  */
 test.describe.configure({ mode: "serial" });
 
-const PRODUCT = "Dolutegravir 50 mg";
+const PRODUCT = FDF_PRODUCT;
 const FINDING = "FDF row 1, Applicable Currency Exchange Rate to USD: Exchange rate 2 for USD is more than 5% off the currency table's 1.";
 let reportPath = "";
 
@@ -49,19 +50,7 @@ test.describe("without JavaScript", () => {
 
     await open(`${reportPath}?tab=FDF`);
     await expect(panel(page)).toHaveCount(0);
-    const table = page.getByTestId("sales-table-FDF");
-    const field = (label: string) => table.getByLabel(`${label}, row 1`, { exact: true });
-    await field("Year").fill(String(new Date().getUTCFullYear()));
-    await field("Month").fill("January");
-    await field("Country").fill("Kenya");
-    await field("Purchaser").fill("Central Medical Stores");
-    await field("Product").fill(PRODUCT);
-    await field("Quantity").fill("800");
-    await field("Currency").fill("USD");
-    await field("Gross Sale Price (per pack) (Local Currency)").fill("1.25");
-    await field("Applicable Currency Exchange Rate to USD").fill("2");
-    await field("Royalty %").fill("5");
-    await field("Royalty Due").fill("100");
+    await fillFirstFdfRow(page, { quantity: "800", price: "1.25", exchangeRate: "2", royaltyPercent: "5", royaltyDue: "100" });
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.locator(".toast")).toContainText("Data successfully recorded.");
 

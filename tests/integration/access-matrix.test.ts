@@ -17,17 +17,17 @@
  * Every test starts from the demo seed: a route or call that may change the database has a test of
  * its own, those that only read share one per area. Each case is reported on its own.
  */
-import { createHash } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CALLS } from "~/api/calls/index.server";
 import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { db } from "~/db/client.server";
-import { employees, partners, productVerifications, products, reports, reportSnapshots, salesRows, users } from "~/db/schema";
+import { employees, partners, productVerifications, products, salesRows, users } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { getPartnerLicence } from "~/licences/licences.server";
 import { loadFilingPlan } from "~/reports/filing/model.server";
 import { getPartnerFormValues } from "~/models/partner.server";
+import { submissionOf } from "../support/submissions";
 import { createPasswordToken } from "~/models/password-token.server";
 import { loadPdtReport } from "~/reports/pdt/model.server";
 import { getOpenQuarter, isHistoric, listQuartersUpTo, openQuarterRef } from "~/models/quarter.server";
@@ -130,42 +130,6 @@ async function readAs(token: string, path: string) {
   const answer = await callApi("GET", path, { token });
   expect(answer.status, `GET ${path}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200);
   return answer.body;
-}
-
-/**
- * The partner's latest submission of a report (its snapshot's id), what its proof (PDF) is
- * downloaded by: the seed takes no snapshots, so the probe takes one of the partner's report, of
- * no rows, before the request (what the request writes is noted from then on).
- */
-async function submissionOf(partnerId: number, type: "pdt" | "filing" | "sales"): Promise<number> {
-  const [found] = await db
-    .select({ id: reportSnapshots.id })
-    .from(reportSnapshots)
-    .innerJoin(reports, eq(reports.id, reportSnapshots.reportId))
-    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type), eq(reportSnapshots.event, "submit")))
-    .orderBy(desc(reportSnapshots.id))
-    .limit(1);
-  if (found) return found.id;
-  const [report] = await db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type)))
-    .orderBy(desc(reports.id))
-    .limit(1);
-  const [submitter] = await db.select({ id: users.id }).from(users).where(eq(users.partnerId, partnerId)).limit(1);
-  const [taken] = await db
-    .insert(reportSnapshots)
-    .values({
-      reportId: report.id,
-      event: "submit",
-      version: report.version,
-      rows: [],
-      rowCount: 0,
-      sha256: createHash("sha256").update("[]").digest("hex"),
-      createdBy: submitter.id,
-    })
-    .returning({ id: reportSnapshots.id });
-  return taken.id;
 }
 
 /** The same, read by the administrator. */

@@ -23,16 +23,15 @@
  * HOSTILE_INPUT_REPORT=/path/file.json also writes every failed case there;
  * HOSTILE_INPUT_TRACE=/path/file.txt appends every case with its time and answer.
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import argon2 from "argon2";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApiCall } from "~/api/call.server";
 import { API_CALLS } from "~/api/calls/index.server";
 import { db } from "~/db/client.server";
-import { apiTokens, partners, productVerifications, products, rateLimits, reports, reportSnapshots } from "~/db/schema";
+import { apiTokens, partners, productVerifications, products, rateLimits } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { createPasswordToken } from "~/models/password-token.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
@@ -41,6 +40,7 @@ import { formatDate } from "~/utils/dates";
 import { CHARACTERS_NOT_ALLOWED, CONTROL_CHARACTERS } from "~/utils/text-rules";
 import { callApi, expectDocumented, type ApiAnswer } from "../support/api";
 import { resetDatabase } from "../support/database";
+import { submissionOf } from "../support/submissions";
 import {
   APPLICATION_TABLES,
   baseText,
@@ -124,30 +124,6 @@ async function read(token: string, path: string) {
   return answer.body;
 }
 
-/** A submission snapshot of no rows of Acme's latest report of a type (the seed takes none). */
-async function submissionOf(partnerId: number, submitterId: number, type: "pdt" | "filing" | "sales"): Promise<number> {
-  const [report] = await db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, type)))
-    .orderBy(desc(reports.id))
-    .limit(1);
-  const rows: unknown[] = [];
-  const [taken] = await db
-    .insert(reportSnapshots)
-    .values({
-      reportId: report.id,
-      event: "submit",
-      version: report.version,
-      rows,
-      rowCount: 0,
-      sha256: createHash("sha256").update("[]").digest("hex"),
-      createdBy: submitterId,
-    })
-    .returning({ id: reportSnapshots.id });
-  return taken.id;
-}
-
 async function buildWorld(): Promise<World> {
   const user = (await findUserByEmail(ACCOUNTS.PARTNER))!;
   // Hashed again at the low cost of this file (see beforeAll), for the calls that check it.
@@ -174,9 +150,9 @@ async function buildWorld(): Promise<World> {
     tokens,
     acme,
     submissions: {
-      pdt: await submissionOf(acme, user.id, "pdt"),
-      filing: await submissionOf(acme, user.id, "filing"),
-      sales: await submissionOf(acme, user.id, "sales"),
+      pdt: await submissionOf(acme, "pdt"),
+      filing: await submissionOf(acme, "filing"),
+      sales: await submissionOf(acme, "sales"),
     },
     borealis: await partnerId("partner2@example.org"),
     cedar: await partnerId(ACCOUNTS.PARTNER3),

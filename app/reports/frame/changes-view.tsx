@@ -1,6 +1,7 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { useFormatters } from "~/hooks/use-formatters";
 import { ScrollRegion } from "~/components/scroll-region";
 import { ColumnHeads } from "~/components/table-parts";
@@ -43,10 +44,12 @@ function useShownChangeValue() {
 
 /**
  * "Show changes since": a GET form (works without JavaScript) that keeps the page's quarter and tab.
- * The first choice, none, shows the page as it is.
+ * The first choice, none, shows the page as it is. With JavaScript a choice loads at once, as the quarter's does.
  */
 function ChangesPicker({ base }: { base: ChangeBase | null }) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
   const location = useLocation();
   const search = new URLSearchParams(location.search);
   const kept = ["quarter", "tab"].filter((name) => search.get(name));
@@ -58,7 +61,20 @@ function ChangesPicker({ base }: { base: ChangeBase | null }) {
       <label className="report-changes__label" htmlFor="report-changes-base">
         {t("Show changes since")}
       </label>
-      <select id="report-changes-base" name={CHANGES_PARAM} className="input report-changes__select" defaultValue={base ?? ""} key={base ?? ""}>
+      <select
+        id="report-changes-base"
+        name={CHANGES_PARAM}
+        className="input report-changes__select"
+        defaultValue={base ?? ""}
+        key={base ?? ""}
+        onChange={(event) => {
+          if (!hydrated || !event.currentTarget.form) return;
+          // The form's fields, the empty ones left out: "(no comparison)" is the page without ?changes=.
+          const fields = [...new FormData(event.currentTarget.form)].filter(([, value]) => value !== "") as [string, string][];
+          const query = new URLSearchParams(fields).toString();
+          navigate(`${location.pathname}${query ? `?${query}` : ""}`);
+        }}
+      >
         <option value="">{t("(no comparison)")}</option>
         {CHANGE_BASES.map((choice) => (
           <option key={choice} value={choice}>
@@ -66,9 +82,11 @@ function ChangesPicker({ base }: { base: ChangeBase | null }) {
           </option>
         ))}
       </select>
-      <button type="submit" className="button button--secondary">
-        {t("Show")}
-      </button>
+      {hydrated ? null : (
+        <button type="submit" className="button button--secondary">
+          {t("Compare")}
+        </button>
+      )}
     </Form>
   );
 }
