@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { createPartner } from "./support/partners";
+import { partnerWithProduct } from "./support/partners";
 
 /**
  * Typing the Development Timeline's dates (decisions.md section 10) and finding its columns: dates
@@ -25,16 +25,7 @@ const header = (page: Page, column: number) => grid(page).locator(`[role="column
 
 /** A new partner with the API product, and its timeline's address for the administrator (signed in). */
 async function partnerWithTimeline(page: Page, label: string) {
-  await page.goto("/admin/product-list?category=API");
-  const edit = await page.getByRole("link", { name: `Edit ${PRODUCT}`, exact: true }).getAttribute("href");
-  const productId = /\/(\d+)$/.exec(edit ?? "")?.[1];
-  expect(productId, "the product's id").toBeTruthy();
-  const partner = await createPartner(page, label, { "products[0].productId": productId!, "products[0].status": "PLANNED" });
-  // The list is paged: the partner is looked up by its name.
-  await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
-  const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
-  expect(id).toBeTruthy();
-  return `/admin/development-timeline/${id}`;
+  return `/admin/development-timeline/${await partnerWithProduct(page, label, { category: "API", product: PRODUCT, status: "PLANNED" })}`;
 }
 
 /** The quarter the page is about, from its title: "Q3 2026". */

@@ -1,13 +1,14 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { createPartner } from "./support/partners";
+import { partnerWithProduct } from "./support/partners";
 import { FDF_PRODUCT, fillFirstFdfRow } from "./support/sales";
 
 /**
  * Comments on the Sales Report's rows and cells, on a partner of this spec with one saved FDF row:
  * without JavaScript the row's "Comment" link opens the form, the thread is answered and resolved;
  * with JavaScript the cell's context menu and Ctrl+Alt+M open it on a cell, the cell is marked and
- * the thread's link selects it; STAFF reads without a form. The demo partners' reports stay as they are.
+ * the thread's link selects it; STAFF reads without a form. The Development Timeline's stages take
+ * comments the same way once the timeline is saved. The demo partners' reports stay as they are.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -24,12 +25,7 @@ test.describe("without JavaScript", () => {
     // A partner made, a row saved, then five posts of the comments' forms.
     test.setTimeout(60_000);
     await signIn("admin");
-    await page.goto("/admin/product-list?category=FDF");
-    const edit = await page.getByRole("link", { name: `Edit ${PRODUCT}`, exact: true }).getAttribute("href");
-    const partner = await createPartner(page, "Threads", { "products[0].productId": /\/(\d+)$/.exec(edit ?? "")![1], "products[0].status": "APPROVED" });
-    await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
-    const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
-    reportPath = `/admin/sales-report/${id}`;
+    reportPath = `/admin/sales-report/${await partnerWithProduct(page, "Threads", { category: "FDF", product: PRODUCT, status: "APPROVED" })}`;
 
     await open(`${reportPath}?tab=FDF`);
     await expect(panel(page)).toHaveCount(0);
@@ -122,5 +118,56 @@ test.describe("with JavaScript", () => {
     await expect(panel(page).locator("[data-thread]")).toHaveCount(2);
     await expect(panel(page).getByRole("button")).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Comment on row 1" })).toHaveCount(0);
+  });
+});
+
+test.describe("on the Development Timeline", () => {
+  const PDT_PRODUCT = "Abacavir API";
+  const STAGE = "R&D Batch API";
+  let timelinePath = "";
+  /** A grid cell by its 1-based row and column (End Date is the fifth). */
+  const pdtCell = (page: Page, row: number, column: number) =>
+    page.getByTestId("report-grid-PDT").locator(`[role="row"][aria-rowindex="${row + 1}"] [role="gridcell"][aria-colindex="${column}"]`);
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("once the timeline is saved, a stage's Comment link opens the form; the comment is counted on its row", async ({ page, open, signIn }) => {
+      await signIn("admin");
+      timelinePath = `/admin/development-timeline/${await partnerWithProduct(page, "PdtThreads", { category: "API", product: PDT_PRODUCT, status: "PLANNED" })}`;
+      await open(timelinePath);
+      // Never saved: no stored row to comment on yet.
+      await expect(page.getByRole("link", { name: "Comment on row 2", exact: true })).toHaveCount(0);
+      await page.getByLabel(`Notes, ${PDT_PRODUCT}, ${STAGE}`, { exact: true }).fill("Batch planned with the new supplier.");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(toast(page)).toContainText("Data recorded successfully!");
+
+      await page.getByRole("link", { name: "Comment on row 2", exact: true }).click();
+      await expect(panel(page).getByRole("heading", { name: `New comment on PDT row 2 ${PDT_PRODUCT} · ${STAGE}` })).toBeVisible();
+      await panel(page).getByRole("textbox", { name: "Comment", exact: true }).fill("Which supplier, and when does it qualify?");
+      await panel(page).getByRole("button", { name: "Add comment" }).click();
+      await expect(toast(page)).toContainText("Comment added.");
+      await expect(panel(page).locator("[data-thread]").getByRole("link", { name: "PDT row 2" })).toHaveAttribute("href", /#row-pdt-2$/);
+      await expect(page.getByTestId("pdt-table").locator("#row-pdt-2")).toContainText("Open comments: 1");
+    });
+  });
+
+  test.describe("with JavaScript", () => {
+    test.use({ viewport: { width: 1366, height: 768 } });
+
+    test("the cell's menu opens a comment on a stage's end date; the cell is marked", async ({ page, open, signIn }) => {
+      expect(timelinePath, "the test before saved the partner's timeline").not.toBe("");
+      await signIn("admin");
+      await open(timelinePath);
+      const endDate = pdtCell(page, 2, 5);
+      await endDate.click({ button: "right" });
+      await page.getByRole("menuitem", { name: "Comment on this cell" }).click();
+      await expect(panel(page).getByRole("heading", { name: "New comment on PDT row 2, End Date" })).toBeVisible();
+      await panel(page).getByRole("textbox", { name: "Comment", exact: true }).first().fill("No end date yet: when is the batch due?");
+      await panel(page).getByRole("button", { name: "Add comment" }).click();
+      await expect(toast(page)).toContainText("Comment added.");
+      await expect(endDate).toHaveClass(/report-grid__cell--discussed/);
+      await expect(panel(page).locator("summary")).toHaveText(/^Comments 2 2 open, 0 resolved$/);
+    });
   });
 });

@@ -77,7 +77,7 @@ interface PartnerData {
   /** The open quarter's Sales Report: its version and a saved API row (grid cells, with its id; `answerRow`: as the JSON API reads it). */
   sales: { version: number; apiRow: Cells; answerRow: Record<string, unknown> };
   /** The open quarter's Development Timeline: its version and its first row. */
-  pdt: { version: number; row: { productId: number; stageId: number; notes: string; startDate: string; endDate: string } };
+  pdt: { version: number; row: { productId: number; stageId: number; notes: string; startDate: string; endDate: string }; rowId: number };
   /** The open quarter's Filing Plans: its version, a country of the grid and the partner's first product. */
   filing: { version: number; countryId: number; productId: number };
 }
@@ -120,6 +120,7 @@ async function partnerData(email: string, open: string, adminId: number, adminTo
     pdt: {
       version: pdt.report.version,
       row: { productId: pdtRow.productId, stageId: pdtRow.stageId, notes: pdtRow.notes, startDate: pdtRow.startDate ?? "", endDate: pdtRow.endDate ?? "" },
+      rowId: pdtRow.id ?? Number.NaN,
     },
     filing: { version: filing.report.version, countryId: filing.rows[0].countryId, productId: filing.products[0].id },
   };
@@ -1161,6 +1162,39 @@ function templateCalls(kind: ReportKind, outcomes: { submit: Case; decide: Case 
 
 const CONFLICT = (message: string): Case => ({ status: 409, message, unchanged: true });
 
+/**
+ * Comments on rows and cells of a report type: the partner's own report; a partner's for the
+ * administrators (STAFF reads). `open` opens a thread on the target partner's row; Borealis naming
+ * Acme's row on its own report finds no such row.
+ */
+function threadCalls(type: "sales" | "pdt", open: (t: Target) => { table: string; row_id: number; body: string }): Record<string, MethodEntry> {
+  const own = `/template/${type}/threads/`;
+  return {
+    [`GET ${own}`]: {
+      probe: () => ({ path: own }),
+      anonymous: UNAUTHORIZED,
+      partner: OK,
+      otherPartner: {
+        label: "partner_id of Borealis in the query",
+        probe: (ctx) => ({ path: own, query: { partner_id: String(ctx.borealis.id) } }),
+        ...INVALID,
+      },
+      staff: API_FORBIDDEN,
+      admin: API_FORBIDDEN,
+    },
+    [`GET ${own}{partnerId}/`]: apiAdminRead((_ctx, t) => ({ path: `${own}${t.partner.id}/` })),
+    [`POST ${own}`]: {
+      probe: (_ctx, t) => ({ path: own, json: { action: "open", ...open(t) } }),
+      anonymous: UNAUTHORIZED,
+      partner: OK,
+      otherPartner: CONFLICT(THREAD_MESSAGES.rowGone),
+      staff: API_FORBIDDEN,
+      admin: API_FORBIDDEN,
+    },
+    [`POST ${own}{partnerId}/`]: apiAdminChange((_ctx, t) => ({ path: `${own}${t.partner.id}/`, json: { action: "open", ...open(t) } }), OK),
+  };
+}
+
 const API_MATRIX: Record<string, MethodEntry> = {
   // Sign-in, sign-out and passwords.
   "POST /login/": {
@@ -1361,39 +1395,8 @@ const API_MATRIX: Record<string, MethodEntry> = {
     staff: API_FORBIDDEN,
     admin: API_FORBIDDEN,
   },
-  // Comments on rows and cells: the partner's own report; a partner's for the administrators (STAFF reads).
-  "GET /template/sales/threads/": {
-    probe: () => ({ path: "/template/sales/threads/" }),
-    anonymous: UNAUTHORIZED,
-    partner: OK,
-    otherPartner: {
-      label: "partner_id of Borealis in the query",
-      probe: (ctx) => ({ path: "/template/sales/threads/", query: { partner_id: String(ctx.borealis.id) } }),
-      ...INVALID,
-    },
-    staff: API_FORBIDDEN,
-    admin: API_FORBIDDEN,
-  },
-  "GET /template/sales/threads/{partnerId}/": apiAdminRead((_ctx, t) => ({ path: `/template/sales/threads/${t.partner.id}/` })),
-  "POST /template/sales/threads/": {
-    probe: (_ctx, t) => ({
-      path: "/template/sales/threads/",
-      json: { action: "open", table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." },
-    }),
-    anonymous: UNAUTHORIZED,
-    partner: OK,
-    // Borealis's row named on Acme's own report: not in it.
-    otherPartner: CONFLICT(THREAD_MESSAGES.rowGone),
-    staff: API_FORBIDDEN,
-    admin: API_FORBIDDEN,
-  },
-  "POST /template/sales/threads/{partnerId}/": apiAdminChange(
-    (_ctx, t) => ({
-      path: `/template/sales/threads/${t.partner.id}/`,
-      json: { action: "open", table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." },
-    }),
-    OK,
-  ),
+  ...threadCalls("sales", (t) => ({ table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." })),
+  ...threadCalls("pdt", (t) => ({ table: "PDT", row_id: t.partner.pdt.rowId, body: "Check this stage." })),
   // The royalty statement: the partner's own, a partner's for the administrators.
   "GET /template/sales/royalty_statement/": {
     probe: () => ({ path: "/template/sales/royalty_statement/" }),

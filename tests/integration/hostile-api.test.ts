@@ -31,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApiCall } from "~/api/call.server";
 import { API_CALLS } from "~/api/calls/index.server";
 import { db } from "~/db/client.server";
-import { apiTokens, partners, productVerifications, products, rateLimits } from "~/db/schema";
+import { apiTokens, partners, pdtValues, productVerifications, products, rateLimits, reports } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { createPasswordToken } from "~/models/password-token.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
@@ -100,6 +100,8 @@ interface World {
   productRead: Row;
   /** Cedar's Development Timeline: its version and first row as a save sends it. */
   pdt: { version: number; row: Row };
+  /** A stored row of Acme's Development Timeline of the open quarter (comments are on stored rows). */
+  acmePdtRowId: number;
   /** Acme's Filing Plans: its version and one cell, in spec §7's map of country id to product id to status. */
   filing: { version: number; cells: Record<string, Record<string, string>> };
   /** Acme's Sales Report: its version and first saved row of each tab, as read. */
@@ -146,6 +148,12 @@ async function buildWorld(): Promise<World> {
   const [filingProduct] = filing.product_details;
   const salesApi = await read(tokens.PARTNER, "/template/sales/api");
   const salesFdf = await read(tokens.PARTNER, "/template/sales/fdf");
+  const [acmePdtRow] = await db
+    .select({ id: pdtValues.id })
+    .from(pdtValues)
+    .innerJoin(reports, eq(reports.id, pdtValues.reportId))
+    .where(and(eq(reports.partnerId, acme), eq(reports.quarterId, open.id), eq(reports.type, "pdt")))
+    .limit(1);
   return {
     tokens,
     acme,
@@ -173,6 +181,7 @@ async function buildWorld(): Promise<World> {
         [`end_date_${quarterName}`]: "6/30/2027",
       },
     },
+    acmePdtRowId: acmePdtRow.id,
     filing: {
       version: filing.filing_meta.version,
       cells: { [filing.rows[0].country_id]: { [filingProduct.product_id]: filing.status_dropdown[filingProduct.product_type][0] } },
@@ -271,6 +280,13 @@ const BASES: Record<string, (world: World) => Base> = {
   "POST /template/sales/threads/{partnerId}/": (world) => ({
     account: "ADMIN",
     body: { action: "open", table: "FDF", row_id: world.sales.fdf.sales_report_id, column: "quantity", body: "Check the quantity." },
+  }),
+  "POST /template/pdt/threads/": (world) => ({
+    body: { action: "open", table: "PDT", row_id: world.acmePdtRowId, column: "endDate", body: "Check the end date." },
+  }),
+  "POST /template/pdt/threads/{partnerId}/": (world) => ({
+    account: "ADMIN",
+    body: { action: "open", table: "PDT", row_id: world.acmePdtRowId, column: "endDate", body: "Check the end date." },
   }),
   "GET /template/pdt/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.pdt } }),
   "GET /template/filing/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.filing } }),

@@ -3,7 +3,7 @@
  * administrators open, answer, resolve and reopen threads on the Sales Report's saved rows through
  * the report's page; STAFF reads; a partner never reaches another partner's threads; a removed row
  * keeps its thread; the rejection mail and the partner's dashboard name the open ones. Row numbers worked out by hand: FDF rows
- * are numbered by id within the FDF table.
+ * are numbered by id within the FDF table. The Development Timeline's rows are numbered as its screen lists them.
  */
 import { and, asc, desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -14,6 +14,9 @@ import { partnerGuidance } from "~/models/report-overview.server";
 import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
 import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
 import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
+import { loader as partnerPdtLoader } from "~/routes/_shell.partner.development-timeline";
+import { action as adminPdtAction } from "~/routes/_shell.admin.development-timeline.$id";
+import { loadPdtReport } from "~/reports/pdt/model.server";
 import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
@@ -234,6 +237,74 @@ describe("threads on the Sales Report's rows and cells", () => {
     // The partner's dashboard says so on the report sent back.
     const sales = (await partnerGuidance(acme)).tiles.find((tile) => tile.type === "sales");
     expect(sales?.sentBack).toEqual({ by: "rejected", comment: "See the comments on the rows.", openComments: 1 });
+  });
+});
+
+describe("threads on the Development Timeline's rows and cells", () => {
+  const demo = demoSignInBeforeEach(["partner1", "partner2"]);
+  /** Acme's saved timeline of the open quarter (the demo's), its third row as the screen lists it. */
+  async function acmeTimeline() {
+    const view = await loadPdtReport({ viewer: { id: 0, role: "ADMIN", partnerId: null }, partnerId: acme });
+    await db.update(reports).set({ status: "Submitted", submittedAt: new Date() }).where(eq(reports.id, view.report.id!));
+    return { reportId: view.report.id!, third: view.rows[2] };
+  }
+  const adminPdtPost = async (email: string, form: Record<string, string>) =>
+    runRoute(
+      adminPdtAction,
+      buildRequest(`/admin/development-timeline/${acme}`, { cookie: await sessionCookieFor(email), form: { quarterId: String(quarterId), ...form } }),
+      { params: { id: String(acme) } },
+    );
+
+  it("the administrator comments on a stage's end date; the partner sees it on that row; STAFF cannot write; the rejection mail names the row and the column", async () => {
+    const { third } = await acmeTimeline();
+    expect(third.id).not.toBeNull();
+    const opened = await adminPdtPost("admin@example.org", {
+      intent: "thread-open",
+      threadTable: "PDT",
+      threadRow: String(third.id),
+      threadColumn: "endDate",
+      threadBody: "This end date moved two quarters: what held it up?",
+    });
+    expect(opened.status, JSON.stringify(opened.data)).toBe(302);
+
+    const page = await runRoute(partnerPdtLoader, buildRequest("/partner/development-timeline", { cookie: await sessionCookieFor("partner1@example.org") }));
+    const seen = (page.data as { threads: ReportThreadsView }).threads;
+    expect(seen).toMatchObject({
+      open: 1,
+      canWrite: true,
+      threads: [{ table: "PDT", rowId: third.id, row: 3, column: "endDate", rowLabel: `${third.productName} · ${third.stageName}`, open: true }],
+    });
+
+    const staff = await adminPdtPost("staff@example.org", { intent: "thread-resolve", threadId: String(seen.threads[0].id) });
+    expect(staff.status).toBe(403);
+
+    const rejected = await adminPdtPost("admin@example.org", { intent: "reject", comment: "See the comment on the timeline." });
+    expect(rejected.status, JSON.stringify(rejected.data)).toBe(302);
+    const [mail] = await db.select().from(outbox).where(eq(outbox.kind, "report-reject"));
+    expect(mail.textBody).toContain(
+      [
+        "Open comments on rows (1):",
+        `- PDT row 3, End Date (${third.productName} · ${third.stageName}): Portal Administrator: This end date moved two quarters: what held it up?`,
+      ].join("\n"),
+    );
+  });
+
+  it("in the API: the partner reads its own timeline's comments and answers; Borealis cannot open one on Acme's row", async () => {
+    const { third } = await acmeTimeline();
+    const opened = await callApi("POST", "/template/pdt/threads/", {
+      token: demo.partner1,
+      body: { action: "open", table: "PDT", row_id: third.id, body: "Stability data came late." },
+    });
+    expectStatus(opened, 200);
+    expectDocumented("POST", "/template/pdt/threads/", opened);
+    expect(opened.body).toMatchObject({ open: 1, threads: [{ table: "PDT", row_id: third.id, row: 3, column: null, open: true }] });
+    expectRefused(
+      "POST",
+      "/template/pdt/threads/",
+      await callApi("POST", "/template/pdt/threads/", { token: demo.partner2, body: { action: "open", table: "PDT", row_id: third.id, body: "Mine?" } }),
+      409,
+    );
+    expect(await db.select().from(reportThreads)).toHaveLength(1);
   });
 });
 

@@ -48,6 +48,7 @@ describe("the Sales grid posts only what changed", () => {
 
 describe("the timeline grid posts only the changed rows, each with its product's status", () => {
   const row = (stageId: number, endDate: string | null): PdtGridRow => ({
+    id: 40 + stageId,
     productId: 3,
     productName: "Dolutegravir API",
     category: "API",

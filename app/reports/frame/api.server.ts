@@ -477,11 +477,11 @@ const ThreadMessageSchema = z.object({ author: z.string(), from_partner: z.boole
 const ReportThreadSchema = z
   .object({
     id: z.number().int(),
-    table: z.string().meta({ description: "The report's table (Sales: API or FDF)." }),
+    table: z.string().meta({ description: "The report's table (Sales: API or FDF; Development Timeline: PDT)." }),
     row_id: z.number().int().meta({ description: "The row's id in the report's rows." }),
     row: z.number().int().nullable().meta({ description: "The row, 1-based, as the screen's grid numbers it; null once the row was removed." }),
     column: z.string().nullable().meta({ description: "The column's key; null for the whole row." }),
-    row_label: z.string().meta({ description: "How the row reads (product, country, purchaser)." }),
+    row_label: z.string().meta({ description: "How the row reads (Sales: product, country, purchaser; Development Timeline: product and stage)." }),
     open: z.boolean(),
     resolved_by: z.string().nullable(),
     resolved_at: z.string().nullable(),
@@ -501,7 +501,7 @@ const ThreadPostBody = z
       .string()
       .regex(/^[A-Za-z]{1,16}$/)
       .optional()
-      .meta({ description: "open: the row's table (Sales: API or FDF)." }),
+      .meta({ description: "open: the row's table (Sales: API or FDF; Development Timeline: PDT)." }),
     row_id: z.number().int().positive().max(2147483647).optional().meta({ description: "open: the row's id." }),
     column: z
       .string()
@@ -541,7 +541,7 @@ function threadPostOf(body: z.infer<typeof ThreadPostBody>): ThreadPost {
  * GET and POST /template/{type}/threads/ (a partner's own report) and /template/{type}/threads/{partnerId}/
  * (ADMIN and STAFF read, ADMIN writes): the comments on the report's rows and cells.
  */
-export function reportThreadsCalls(type: ReportTypeKey) {
+export function reportThreadsCalls(type: ReportTypeKey, example: { table: string; column: string; body: string }) {
   const title = REPORT_REGISTRY[type].labels.title;
   const path = (params: boolean) => (params ? `/template/${type}/threads/{partnerId}/` : `/template/${type}/threads/`);
   const readThreads = async (user: AuthUser, partnerId: number, quarterName: string | undefined) => {
@@ -594,7 +594,7 @@ export function reportThreadsCalls(type: ReportTypeKey) {
       body: ThreadPostBody,
       answer: ReportThreadsSchema,
       errors: [400, 404, 409],
-      example: { body: { action: "open", table: "FDF", row_id: 1234, column: "royaltyDue", body: "Royalty Due is not 5% of the net value." } },
+      example: { body: { action: "open", row_id: 1234, ...example } },
       async handle({ user, params, query, body, context }) {
         const partnerId = partnerOf(user, params);
         const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });

@@ -18,6 +18,7 @@ import {
   type HTMLAttributes,
   type MutableRefObject,
   type ReactNode,
+  type RefObject,
 } from "react";
 import DataGrid, {
   type CellClickArgs,
@@ -34,6 +35,7 @@ import { useTranslation } from "react-i18next";
 import { useDisplay } from "~/hooks/use-display";
 import { usePrinting } from "~/hooks/use-printing";
 import { GRID_HEIGHT_OFFSET, type CellRule } from "~/reports/frame/contract";
+import { GO_TO_CELL_EVENT, type GoToCell } from "~/reports/frame/checks";
 import { COMMENT_ON_CELL_EVENT, type CommentOnCell } from "~/reports/frame/threads";
 
 /** One grid row: the cells as typed, the saved row's id, and a key of its own for React and selection. */
@@ -412,6 +414,31 @@ type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "classN
 
 /** The grid's handle, and typing carried on in a cell: its editor opens with the caret where it was. */
 export type ReportGridHandle = DataGridHandle & { continueTyping: (position: CellPosition, caret: [number, number]) => void };
+
+/**
+ * The links of the Checks and Comments panels to a cell of a report's only grid (GO_TO_CELL_EVENT,
+ * the report's `table`): the cell is scrolled to and selected, and the page stays where it is.
+ */
+export function useGoToCell(gridRef: RefObject<ReportGridHandle>, table: string, columns: readonly Column<EditableRow>[]) {
+  useEffect(() => {
+    const onGoTo = (event: Event) => {
+      const at = (event as CustomEvent<GoToCell>).detail;
+      if (at.table !== table) return;
+      event.preventDefault();
+      const position = {
+        rowIdx: at.row - 1,
+        idx: Math.max(
+          0,
+          columns.findIndex((column) => column.key === at.column),
+        ),
+      };
+      gridRef.current?.scrollToCell(position);
+      gridRef.current?.selectCell(position);
+    };
+    window.addEventListener(GO_TO_CELL_EVENT, onGoTo);
+    return () => window.removeEventListener(GO_TO_CELL_EVENT, onGoTo);
+  }, [gridRef, table, columns]);
+}
 
 /**
  * A report's grid: react-data-grid in the theme's colours and the page's direction, as high as the

@@ -12,7 +12,15 @@ import { PDT_CELL_MAX_CHARS, PDT_SAVE_MAX_ROWS } from "~/reports/pdt/contract";
 import { PDT_COLUMN_LABELS, PDT_STATUSES, type PdtColumnKey } from "~/reports/pdt/rows";
 import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { idParam, invalid, type ApiCall } from "~/api/call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "~/reports/frame/api.server";
+import {
+  frameAnswer,
+  frameShape,
+  ReportMetaSchema,
+  reportMeta,
+  reportTemplateCalls,
+  reportThreadsCalls,
+  type TemplateSaveInput,
+} from "~/reports/frame/api.server";
 
 /** A row's keys of a quarter's plan, such as `start_date_Q3 2026`. */
 const planKeys = (quarterName: string) => ({ startDate: `start_date_${quarterName}`, endDate: `end_date_${quarterName}` });
@@ -209,20 +217,23 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   return saved;
 }
 
-export const PDT_CALLS: ApiCall[] = reportTemplateCalls({
-  type: "pdt",
-  template: PdtTemplate,
-  load: loadPdtReport,
-  answer: template,
-  saveBody: PdtSaveBody,
-  emptySave: (version) => ({ version, rows: [] }),
-  // The largest timeline's answer posted back whole: about 500 bytes a row with its quarters' dates.
-  maxBodyBytes: 16 * 1024 * 1024,
-  save,
-  summaries: {
-    save: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",
-    adminSave: "An administrator saves a partner's rows (any quarter, with ?quarter=).",
-    submit: "Submits the caller's timeline of the open quarter to the administrators, with a comment (a quarter never saved is submitted as carried over).",
-  },
-  examples: { save: SAVE_EXAMPLE, submit: { message: "Timeline updated for the quarter.", version: 2 } },
-});
+export const PDT_CALLS: ApiCall[] = [
+  ...reportTemplateCalls({
+    type: "pdt",
+    template: PdtTemplate,
+    load: loadPdtReport,
+    answer: template,
+    saveBody: PdtSaveBody,
+    emptySave: (version) => ({ version, rows: [] }),
+    // The largest timeline's answer posted back whole: about 500 bytes a row with its quarters' dates.
+    maxBodyBytes: 16 * 1024 * 1024,
+    save,
+    summaries: {
+      save: "Saves the caller's changed rows and product statuses. Nothing is saved when a cell is invalid.",
+      adminSave: "An administrator saves a partner's rows (any quarter, with ?quarter=).",
+      submit: "Submits the caller's timeline of the open quarter to the administrators, with a comment (a quarter never saved is submitted as carried over).",
+    },
+    examples: { save: SAVE_EXAMPLE, submit: { message: "Timeline updated for the quarter.", version: 2 } },
+  }),
+  ...reportThreadsCalls("pdt", { table: "PDT", column: "endDate", body: "The end date moved by two quarters: what held it up?" }),
+];

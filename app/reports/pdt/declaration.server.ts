@@ -4,6 +4,8 @@ import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
 import { pdtSubmissionTables } from "./submission.server";
 import { pdtChangesToExplain } from "./slips.server";
+import { pdtThreadRows } from "./thread-rows.server";
+import { pdtColumnLabel } from "./rows";
 
 /** A timeline row is a product's stage: its dates and notes are what changes (dates as stored, YYYY-MM-DD). */
 const pdtChanges: RowChangesDeclaration = {
@@ -26,4 +28,6 @@ export const pdtDeclaration: ReportDeclaration = {
   changesToExplain: pdtChangesToExplain,
   changes: pdtChanges,
   submissionTables: pdtSubmissionTables,
+  threadRows: pdtThreadRows,
+  columnLabel: pdtColumnLabel,
 };

@@ -34,6 +34,8 @@ interface Plan {
 }
 
 export interface PdtGridRow {
+  /** The stored row's id (comments are on it); null until the quarter's plan is first saved. */
+  id: number | null;
   productId: number;
   productName: string;
   category: "API" | "FDF";
@@ -91,6 +93,11 @@ interface StoredPlan extends Plan {
   notes: string | null;
 }
 
+/** A stored row of a report, with its id. */
+interface SavedPlan extends StoredPlan {
+  id: number;
+}
+
 /** The partner's PDT reports up to the quarter (newest first), each with its stored rows. */
 async function plansUpTo(executor: Pick<typeof db, "select">, partnerId: number, quarter: { year: number; quarter: number }, limit: number) {
   const earlierOrSame = await executor
@@ -102,13 +109,13 @@ async function plansUpTo(executor: Pick<typeof db, "select">, partnerId: number,
   const reportsUpTo = earlierOrSame.filter((r) => quarterIndex(r) <= quarterIndex(quarter)).slice(0, limit);
   const ids = reportsUpTo.map((r) => r.reportId);
   const values = ids.length ? await executor.select().from(pdtValues).where(inArray(pdtValues.reportId, ids)) : [];
-  const byReport = new Map<number, Map<string, StoredPlan>>();
+  const byReport = new Map<number, Map<string, SavedPlan>>();
   for (const value of values) {
-    const plans = byReport.get(value.reportId) ?? new Map<string, StoredPlan>();
-    plans.set(rowKey(value.productId, value.stageId), { startDate: value.startDate, endDate: value.endDate, notes: value.notes });
+    const plans = byReport.get(value.reportId) ?? new Map<string, SavedPlan>();
+    plans.set(rowKey(value.productId, value.stageId), { id: value.id, startDate: value.startDate, endDate: value.endDate, notes: value.notes });
     byReport.set(value.reportId, plans);
   }
-  return reportsUpTo.map((r) => ({ ...r, plans: byReport.get(r.reportId) ?? new Map<string, StoredPlan>() }));
+  return reportsUpTo.map((r) => ({ ...r, plans: byReport.get(r.reportId) ?? new Map<string, SavedPlan>() }));
 }
 
 /**
@@ -140,6 +147,7 @@ async function loadPdtRows(
     }
     return {
       ...row,
+      id: own?.plans.get(key)?.id ?? null,
       notes: carried?.notes ?? "",
       startDate,
       endDate,

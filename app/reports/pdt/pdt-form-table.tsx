@@ -6,6 +6,9 @@ import { PROJECT_STATUS_LABELS } from "~/utils/project-status";
 import { FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
 import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
 import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
+import { findingRowAnchor } from "~/reports/frame/checks";
+import type { ReportThreadsView } from "~/reports/frame/threads";
+import { RowComments } from "~/reports/frame/threads-panel";
 import { PdtDateField } from "./pdt-date";
 import { SlipBadge } from "./slip-badge";
 
@@ -23,6 +26,7 @@ export function PdtFormTable({
   quarter,
   earlierQuarters,
   form,
+  threads,
   dateReadings,
   changes,
 }: {
@@ -31,6 +35,8 @@ export function PdtFormTable({
   /** Newest first. */
   earlierQuarters: readonly string[];
   form: PlainFormState;
+  /** The report's comments: each saved row links to a new one and counts its open ones. */
+  threads: ReportThreadsView | null;
   dateReadings: readonly PdtDateReading[] | null;
   /** The comparison the page shows (null: none): old values under the changed cells, added rows marked. */
   changes: RowChanges | null;
@@ -88,12 +94,19 @@ export function PdtFormTable({
           const rowKey = `${row.productId}:${row.stageId}`;
           const label = (column: string) => t("{{column}}, {{product}}, {{stage}}", { column: t(column), product: row.productName, stage: t(row.stageName) });
           return (
-            <FormRow key={rowKey} n={index + 1} invalid={Boolean(invalid)} added={isAddedRow(changes, rowKey)}>
+            <FormRow key={rowKey} n={index + 1} invalid={Boolean(invalid)} anchor={findingRowAnchor(PDT_TABLE, index + 1)} added={isAddedRow(changes, rowKey)}>
               <th scope="row" className={firstOfProduct ? "pdt-form-table__product" : undefined}>
                 {firstOfProduct ? row.productName : ""}
               </th>
               <td className="pdt-form-table__stage">
                 {t(row.stageName)} <AddedRowBadge added={isAddedRow(changes, rowKey)} />
+                <RowComments
+                  threads={threads}
+                  table={PDT_TABLE}
+                  rowId={row.id ?? undefined}
+                  n={index + 1}
+                  pageHref={(params) => form.pageHref(page.current, params)}
+                />
               </td>
               <FormCell invalid={isInvalid("status")} label={heads.status} className={firstOfProduct ? undefined : "pdt-form-table__repeat"}>
                 {canEdit && firstOfProduct ? (

@@ -29,7 +29,9 @@ import {
   useCellRules,
   type EditableRow,
   type ReportGridHandle,
+  useGoToCell,
 } from "~/reports/frame/editable-grid";
+import { openThreadPlaces, type ReportThreadsView } from "~/reports/frame/threads";
 import { DatePicker, usePdtDateText } from "./pdt-date";
 
 const EDITABLE: readonly PdtColumnKey[] = ["status", "notes", "startDate", "endDate"];
@@ -44,6 +46,7 @@ const DATE_WIDTH = 210;
 export function gridRow(row: PdtGridRow): EditableRow {
   return {
     _key: nextRowKey(),
+    id: row.id ?? undefined,
     productId: row.productId,
     stageId: row.stageId,
     productName: row.productName,
@@ -133,7 +136,7 @@ function PencilIcon() {
  * the product's), start and end date, slip, notes; earlier quarters' plans follow, newest first,
  * read-only. Dates show their month's name in the page's language. Only changed rows are posted.
  */
-export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: ReportScreen }) {
+export function PdtGridEditor({ view, screen, threads }: { view: PdtReportView; screen: ReportScreen; threads: ReportThreadsView | null }) {
   const { t, i18n } = useTranslation();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(() => view.rows.map(gridRow), [view.rows]);
@@ -156,6 +159,7 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
   // The comparison the page shows: a changed date's old value as the grid writes dates.
   const shownOld = useCallback((cell: string, value: string) => (isDateKey(cell as PdtColumnKey) ? namedPdtDate(value, locale) : value), [locale]);
   const changeOf = useGridCellChange(screen.comparison, shownOld);
+  const openPlaces = useMemo(() => openThreadPlaces(threads), [threads]);
 
   /** A status changed on one stage is the product's: every stage of it follows. */
   const setRows = useCallback((next: EditableRow[]) => {
@@ -285,6 +289,8 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
     ];
   }, [t, readOnly, invalidCells, earlierQuarters, byKey, rows, rules, dateText, locale, view.quarter.name, changeOf]);
 
+  useGoToCell(gridRef, PDT_TABLE, columns);
+
   useLayoutEffect(() => {
     const field = typingIn && PDT_FIELD_PATTERN.exec(typingIn.name);
     if (!field || carriedOn.current) return;
@@ -309,6 +315,7 @@ export function PdtGridEditor({ view, screen }: { view: PdtReportView; screen: R
         headerRowHeight={HEADER_ROW_HEIGHT}
         rows={rows}
         onRowsChange={setRows}
+        comments={threads ? { table: PDT_TABLE, open: openPlaces, canWrite: threads.canWrite } : undefined}
         renderers={{ noRowsFallback: <div className="report-grid__empty">{t(PDT_EMPTY)}</div> }}
       />
     </EditorShell>

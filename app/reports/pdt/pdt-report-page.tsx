@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PDT_NOTHING_TO_REPORT, PDT_PROBLEM_HEADINGS } from "~/reports/pdt/contract";
-import { namedPdtDate, PDT_COLUMN_LABELS } from "~/reports/pdt/rows";
+import { namedPdtDate, PDT_COLUMN_LABELS, pdtColumnLabel } from "~/reports/pdt/rows";
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
 import { PdtTimeline, type TimelineProduct } from "./pdt-timeline";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
@@ -40,6 +40,7 @@ const PDT_TEXTS: ReportTexts = {
   name: "Development Timeline",
   problemHeadings: PDT_PROBLEM_HEADINGS,
   nothingToReportDescription: PDT_NOTHING_TO_REPORT,
+  columnLabel: pdtColumnLabel,
   // A removed row: its product and stage, its dates as the screen writes them, its notes.
   changes: {
     tables: [""],
@@ -69,7 +70,7 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
       data={data}
       screen={screen}
       title={title}
-      editor={screen.hydrated && gridFits ? <PdtGridEditor view={view} screen={screen} /> : null}
+      editor={screen.hydrated && gridFits ? <PdtGridEditor view={view} screen={screen} threads={data.threads} /> : null}
       plainForm={
         <PdtFormTable
           // A new form after a save: its fields show what was stored.
@@ -81,6 +82,7 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
             .map((quarter) => quarter.name)
             .reverse()}
           form={screen.plainForm}
+          threads={data.threads}
           dateReadings={data.dateReadings}
           changes={data.comparison}
         />

@@ -156,6 +156,13 @@ export const PDT_COLUMN_LABELS: Record<PdtColumnKey, string> = {
   endDate: "End Date",
 };
 
+/** A grid column's label by key, as comments name a cell ("PDT row 3, End Date"); the key itself for any other. */
+export function pdtColumnLabel(_table: string, key: string): string {
+  if (key === "productName") return "Product";
+  if (key === "stageName") return "Stage";
+  return PDT_COLUMN_LABELS[key as PdtColumnKey] ?? key;
+}
+
 /** How a date is typed: said beside the plain form's dates too. */
 export const PDT_DATE_RULE = "Dates as M/D/YYYY or YYYY-MM-DD, the end not before the start";
 

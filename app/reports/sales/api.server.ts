@@ -415,7 +415,7 @@ export const SALES_CALLS: ApiCall[] = [
     example: { message: "Q4 sales as agreed.", version: 4 },
   }),
   ...reportChecksCalls("sales"),
-  ...reportThreadsCalls("sales"),
+  ...reportThreadsCalls("sales", { table: "FDF", column: "royaltyDue", body: "Royalty Due is not 5% of the net value." }),
   royaltyStatementCall(
     "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
   ),

@@ -26,6 +26,27 @@ export async function createPartner(page: Page, label: string, fields: Record<st
   return partner;
 }
 
+/**
+ * A partner of this test licensed for one product of the list (`category`: API or FDF) with a
+ * project status, added by the administrator (the page is signed in as ADMIN): its id.
+ */
+export async function partnerWithProduct(
+  page: Page,
+  label: string,
+  { category, product, status }: { category: "API" | "FDF"; product: string; status: string },
+) {
+  await page.goto(`/admin/product-list?category=${category}`);
+  const edit = await page.getByRole("link", { name: `Edit ${product}`, exact: true }).getAttribute("href");
+  const productId = /\/(\d+)$/.exec(edit ?? "")?.[1];
+  expect(productId, "the product's id").toBeTruthy();
+  const partner = await createPartner(page, label, { "products[0].productId": productId!, "products[0].status": status });
+  // The list is paged: the partner is looked up by its name.
+  await page.goto(`/admin/partner-list?q=${encodeURIComponent(partner.companyName)}`);
+  const id = await page.locator("tbody tr", { has: page.getByRole("rowheader", { name: partner.companyName, exact: true }) }).getAttribute("data-partner-id");
+  expect(id).toBeTruthy();
+  return id!;
+}
+
 export async function mailTo(received: ReceivedMail[], email: string) {
   await expect.poll(() => received.some((mail) => mail.to.includes(email)), { timeout: 15_000 }).toBe(true);
   return received.find((mail) => mail.to.includes(email))!;
