@@ -6,9 +6,21 @@
  * are numbered by id within the FDF table. The Development Timeline's rows are numbered as its screen lists them.
  */
 import { and, asc, desc, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { auditLog, countries, outbox, partners, products, productVerifications, reports, reportThreadMessages, reportThreads, salesRows } from "~/db/schema";
+import {
+  auditLog,
+  countries,
+  outbox,
+  partners,
+  products,
+  productVerifications,
+  reports,
+  reportThreadMessages,
+  reportThreads,
+  salesRows,
+  users,
+} from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { partnerGuidance } from "~/models/report-overview.server";
 import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
@@ -237,6 +249,56 @@ describe("threads on the Sales Report's rows and cells", () => {
     // The partner's dashboard says so on the report sent back.
     const sales = (await partnerGuidance(acme)).tiles.find((tile) => tile.type === "sales");
     expect(sales?.sentBack).toEqual({ by: "rejected", comment: "See the comments on the rows.", openComments: 1 });
+  });
+});
+
+describe("a new comment is mailed to the other side", () => {
+  const commentMails = () => db.select().from(outbox).where(eq(outbox.kind, "report-comment")).orderBy(asc(outbox.id));
+
+  // Acme reads French in the first case; the other cases read the mails in English.
+  afterEach(() => db.update(users).set({ language: "en" }).where(eq(users.email, "partner1@example.org")));
+
+  it("an administrator's comment goes to the partner in its language, with the place, the words and a link to the thread", async () => {
+    await db.update(users).set({ language: "fr" }).where(eq(users.email, "partner1@example.org"));
+    await adminPost("admin@example.org", {
+      intent: "thread-open",
+      threadTable: "FDF",
+      threadRow: String(rows.fdf2),
+      threadColumn: "quantity",
+      threadBody: "India: 10 packs only?",
+    });
+    const [id] = await threadIds();
+    const [mail] = await commentMails();
+    expect(mail.toAddress).toBe("partner1@example.org");
+    expect(mail.subject).toMatch(/^Nouveau commentaire sur votre .+ de Q[1-4] \d{4}$/);
+    expect(mail.textBody.split("\n")[0]).toBe("À l'attention de Acme Generics Ltd,");
+    expect(mail.textBody).toContain("Portal Administrator a écrit sur FDF");
+    expect(mail.textBody).toContain("(Dolutegravir 50 mg · India · Central Medical Stores) :\nIndia: 10 packs only?");
+    expect(mail.textBody).toMatch(new RegExp(`/partner/sales-report#thread-${id}$`));
+  });
+
+  it("the partner's answer goes to every active administrator; resolving mails nothing", async () => {
+    await adminPost("admin@example.org", { intent: "thread-open", threadTable: "FDF", threadRow: String(rows.fdf1), threadBody: "Kenya: which purchaser?" });
+    const [id] = await threadIds();
+    await partnerPost("partner1@example.org", { intent: "thread-reply", threadId: String(id), threadBody: "Kenya Medical Supplies Authority." });
+    await partnerPost("partner1@example.org", { intent: "thread-resolve", threadId: String(id) });
+    const toAdmins = (await commentMails()).filter((mail) => mail.toAddress !== "partner1@example.org");
+    expect(toAdmins.map((mail) => mail.toAddress)).toContain("admin@example.org");
+    expect(toAdmins.map((mail) => mail.toAddress)).not.toContain("staff@example.org");
+    const [notice] = toAdmins;
+    expect(notice.subject).toMatch(/^Acme Generics Ltd commented on its Sales Report for Q[1-4] \d{4}$/);
+    expect(notice.textBody).toContain(
+      "Acme Generics Ltd wrote on FDF row 1 (Dolutegravir 50 mg · Kenya · Central Medical Stores):\nKenya Medical Supplies Authority.",
+    );
+    expect(notice.textBody).toMatch(new RegExp(`/admin/sales-report/${acme}#thread-${id}$`));
+    expect(await commentMails()).toHaveLength(1 + toAdmins.length);
+  });
+
+  it("an administrator's comment on a report awaiting the decision is not mailed: the decision's mail lists it", async () => {
+    await db.update(reports).set({ status: "Submitted", submittedAt: new Date() }).where(eq(reports.id, acmeReport));
+    await adminPost("admin@example.org", { intent: "thread-open", threadTable: "FDF", threadRow: String(rows.fdf3), threadBody: "Brazil: check the price." });
+    expect(await threadIds()).toHaveLength(1);
+    expect(await commentMails()).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The mails of the report workflow, each in its reader's language: the partner's receipt and
- * the administrators' notice of a submission, and the partner's notice of a decision (approve,
- * reject, reopen). They are queued in the transaction of the action: an action that rolls back
+ * the administrators' notice of a submission, the partner's notice of a decision (approve,
+ * reject, reopen), and a new comment on a row to the other side. They are queued in the transaction of the action: an action that rolls back
  * mails nothing, and a mail that cannot be written rolls the action back.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -14,8 +14,8 @@ import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { enqueueMail } from "~/models/mail.server";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import type { ReportActionResult } from "./workflow.server";
-import { placeText } from "./threads";
-import { openThreadsOf } from "./threads.server";
+import { placeText, threadAnchor, type ThreadView } from "./threads";
+import { openThreadsOf } from "./thread-list.server";
 
 /** The report with its partner and quarter, as the mails name them. */
 async function reportContext(tx: Transaction, reportId: number) {
@@ -61,6 +61,14 @@ export interface SubmittedRowsLine {
   values: Record<string, string | number>;
 }
 
+/** The active administrators, each with the language mails to them are written in. */
+const activeAdmins = (tx: Transaction) =>
+  tx
+    .select({ email: users.email, language: users.language })
+    .from(users)
+    .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
+    .orderBy(asc(users.id));
+
 /** After a submission: the receipt to the partner, a notice to every active administrator. */
 async function mailReportSubmission(
   tx: Transaction,
@@ -68,11 +76,7 @@ async function mailReportSubmission(
   { comment, rows, nothingToReport }: { comment: string; rows: SubmittedRowsLine; nothingToReport: boolean },
 ) {
   const context = await reportContext(tx, result.reportId);
-  const admins = await tx
-    .select({ email: users.email, language: users.language })
-    .from(users)
-    .where(and(eq(users.role, "ADMIN"), eq(users.isActive, true)))
-    .orderBy(asc(users.id));
+  const admins = await activeAdmins(tx);
 
   const facts = {
     company: context.companyName,
@@ -193,6 +197,49 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
     text,
     partnerId: context.partnerId,
     reportType: context.type,
+  });
+}
+
+/**
+ * A new comment (a thread opened or answered), mailed to the other side in its reader's language:
+ * the partner's to every active administrator, an administrator's to the partner. An
+ * administrator's comment on a report awaiting their decision is not mailed: the decision's mail
+ * lists the comments left open.
+ */
+export async function mailThreadPost(tx: Transaction, { reportId, thread, fromPartner }: { reportId: number; thread: ThreadView; fromPartner: boolean }) {
+  const context = await reportContext(tx, reportId);
+  if (!fromPartner && (context.status === "Submitted" || context.status === "Resubmitted")) return;
+  const message = thread.messages[thread.messages.length - 1];
+  const columnLabel = REPORT_DECLARATIONS[context.type].columnLabel ?? ((_table: string, column: string) => column);
+  const describe = async (language: string, audience: "partner" | "admin", link: string) => {
+    const t = await translatorFor(language);
+    const facts = { company: context.companyName, quarter: context.quarterName, report: t(REPORT_REGISTRY[context.type].labels.name) };
+    const say = (key: string, values?: Record<string, string | number>) => t(key, values);
+    const subject =
+      audience === "partner" ? t("New comment on your {{report}} for {{quarter}}", facts) : t("{{company}} commented on its {{report}} for {{quarter}}", facts);
+    const text = mailText([
+      audience === "partner" ? t("Dear {{company}},", facts) : subject,
+      "",
+      t("{{author}} wrote on {{place}} ({{row}}):", { author: message.author, place: placeText(thread, say, columnLabel), row: thread.rowLabel }),
+      message.body,
+      "",
+      t("Open the report:"),
+      `${link}#${threadAnchor(thread.id)}`,
+    ]);
+    return { subject, text, partnerId: context.partnerId, reportType: context.type };
+  };
+  if (fromPartner) {
+    for (const admin of await activeAdmins(tx)) {
+      const mail = await describe(admin.language, "admin", `${appUrl()}${REPORT_REGISTRY[context.type].adminPath}/${context.partnerId}`);
+      await enqueueMail(tx, { kind: "report-comment", to: admin.email, ...mail });
+    }
+    return;
+  }
+  const language = await partnerLanguage(tx, context.partnerId, context.partnerEmail);
+  await enqueueMail(tx, {
+    kind: "report-comment",
+    to: context.partnerEmail,
+    ...(await describe(language, "partner", `${appUrl()}${REPORT_REGISTRY[context.type].partnerPath}`)),
   });
 }
 

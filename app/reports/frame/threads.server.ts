@@ -1,91 +1,22 @@
 /**
- * Comments on rows and cells, on the server: a report's threads as its screen shows them (each row
- * placed by the report's declaration, `threadRows`), and the posts that open, answer, resolve and
- * reopen them, each one audited transaction. A partner reaches only its own report's threads (the
- * routes pass the partner's own id); STAFF reads them.
+ * Comments on rows and cells, on the server: a report's threads as its screen shows them (read in
+ * ./thread-list.server.ts), and the posts that open, answer, resolve and reopen them, each one
+ * audited transaction that also mails a new message to the other side. A partner reaches only its
+ * own report's threads (the routes pass the partner's own id); STAFF reads them.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { db, type Transaction } from "~/db/client.server";
-import { reports, reportThreadMessages, reportThreads, users } from "~/db/schema";
+import { and, eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { reports, reportThreadMessages, reportThreads } from "~/db/schema";
 import { writeAudit } from "~/models/audit.server";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 import { TEXT_MAX, textProblem } from "~/utils/text-rules";
 import type { ReportTypeKey } from "./registry";
 import type { Viewer } from "./page.server";
-import { mayDiscuss, parseCommentParam, THREAD_MESSAGES, type ReportThreadsView, type ThreadIntent, type ThreadPlace, type ThreadView } from "./threads";
+import { mayDiscuss, parseCommentParam, THREAD_MESSAGES, type ReportThreadsView, type ThreadIntent, type ThreadPlace } from "./threads";
 import { WorkflowError, type ReportKey } from "./workflow.server";
-
-/** Where a report's rows are now, by id: their table, number and label (rows no longer in the report are left out). */
-async function placedRows(executor: Pick<typeof db, "execute">, type: ReportTypeKey, reportId: number, rowIds: readonly number[]) {
-  const declaration = REPORT_DECLARATIONS[type];
-  if (!declaration.threadRows || rowIds.length === 0) return new Map<number, Awaited<ReturnType<NonNullable<typeof declaration.threadRows>>>[number]>();
-  const rows = await declaration.threadRows(executor, reportId, [...new Set(rowIds)]);
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-/** The threads of a saved report, oldest first, with their messages and where their rows are now. */
-async function listThreads(type: ReportTypeKey, reportId: number, executor: typeof db | Transaction = db): Promise<ThreadView[]> {
-  const threads = await executor
-    .select({
-      id: reportThreads.id,
-      table: reportThreads.tableName,
-      rowId: reportThreads.rowId,
-      column: reportThreads.column,
-      rowLabel: reportThreads.rowLabel,
-      resolvedAt: reportThreads.resolvedAt,
-      resolvedBy: users.name,
-    })
-    .from(reportThreads)
-    .leftJoin(users, eq(users.id, reportThreads.resolvedBy))
-    .where(eq(reportThreads.reportId, reportId))
-    .orderBy(asc(reportThreads.id));
-  if (threads.length === 0) return [];
-  const [messages, places] = await Promise.all([
-    executor
-      .select({
-        id: reportThreadMessages.id,
-        threadId: reportThreadMessages.threadId,
-        author: users.name,
-        fromPartner: sql<boolean>`${users.role} = 'PARTNER'`,
-        body: reportThreadMessages.body,
-        at: reportThreadMessages.createdAt,
-      })
-      .from(reportThreadMessages)
-      .leftJoin(users, eq(users.id, reportThreadMessages.authorId))
-      .where(
-        inArray(
-          reportThreadMessages.threadId,
-          threads.map((thread) => thread.id),
-        ),
-      )
-      .orderBy(asc(reportThreadMessages.id)),
-    placedRows(executor, type, reportId, [...new Set(threads.map((thread) => thread.rowId))]),
-  ]);
-  return threads.map((thread) => {
-    const place = places.get(thread.rowId);
-    return {
-      id: thread.id,
-      table: place?.table ?? thread.table,
-      rowId: thread.rowId,
-      row: place?.row ?? null,
-      column: thread.column,
-      rowLabel: place?.label ?? thread.rowLabel,
-      open: thread.resolvedAt === null,
-      resolvedBy: thread.resolvedAt ? (thread.resolvedBy ?? "") : null,
-      resolvedAt: thread.resolvedAt?.toISOString() ?? null,
-      messages: messages
-        .filter((message) => message.threadId === thread.id)
-        .map((message) => ({
-          id: message.id,
-          author: message.author ?? "",
-          fromPartner: message.fromPartner === true,
-          body: message.body,
-          at: message.at.toISOString(),
-        })),
-    };
-  });
-}
+import { mailThreadPost } from "./mails.server";
+import { listThreads, placedRows } from "./thread-list.server";
 
 /**
  * A report's threads as its screen shows them, with the new thread's form the page's link asks for
@@ -108,11 +39,6 @@ export async function loadReportThreads(
     if (place && place.table === asked.table) draft = { table: place.table, rowId: asked.rowId, row: place.row, column: asked.column, rowLabel: place.label };
   }
   return { threads, open: threads.filter((thread) => thread.open).length, canWrite, draft };
-}
-
-/** The open threads of a report, as a rejection lists them. */
-export async function openThreadsOf(type: ReportTypeKey, reportId: number, executor: Transaction): Promise<ThreadView[]> {
-  return (await listThreads(type, reportId, executor)).filter((thread) => thread.open);
 }
 
 /** A thread post, read from its form. */
@@ -148,6 +74,11 @@ export async function postToThread(input: { actor: Viewer; key: ReportKey; post:
         { actorId: actor.id, action, entity: `report:${key.type}`, entityId: report.id, after: { threadId, ...after }, requestId: input.requestId },
         tx,
       );
+    // A new message goes to the other side by mail (./mails.server.ts), in this transaction.
+    const mailPost = async (threadId: number) => {
+      const thread = (await listThreads(key.type, report.id, tx)).find((each) => each.id === threadId)!;
+      await mailThreadPost(tx, { reportId: report.id, thread, fromPartner: actor.role === "PARTNER" });
+    };
 
     if (post.intent === "thread-open") {
       const place = (await placedRows(tx, key.type, report.id, [post.rowId])).get(post.rowId);
@@ -158,6 +89,7 @@ export async function postToThread(input: { actor: Viewer; key: ReportKey; post:
         .returning({ id: reportThreads.id });
       await tx.insert(reportThreadMessages).values({ threadId: thread.id, authorId: actor.id, body: body! });
       await audit("report.thread.open", thread.id, { table: place.table, rowId: post.rowId, column: post.column, body });
+      await mailPost(thread.id);
       return thread.id;
     }
 
@@ -171,6 +103,7 @@ export async function postToThread(input: { actor: Viewer; key: ReportKey; post:
       "thread-reply": async () => {
         await tx.insert(reportThreadMessages).values({ threadId: thread.id, authorId: actor.id, body: body! });
         await audit("report.thread.reply", thread.id, { body });
+        await mailPost(thread.id);
       },
       "thread-resolve": async () => {
         if (thread.resolvedAt) return;
