@@ -263,7 +263,11 @@ test.describe("without JavaScript", () => {
     const table = page.getByTestId("pdt-table");
     const firstRow = table.locator("tbody tr").first();
     await expect(firstRow.locator("th")).toHaveText(FIRST_PRODUCT);
-    const stage = (await firstRow.locator("td").first().textContent())!.trim();
+    // The stage cell's own text (its Comment link follows it).
+    const stage = (await firstRow
+      .locator("td")
+      .first()
+      .evaluate((cell) => cell.firstChild?.textContent ?? ""))!.trim();
     const field = (column: string) => table.getByLabel(`${column}, ${FIRST_PRODUCT}, ${stage}`, { exact: true });
     const end = await field("End Date").inputValue();
     expect(end).toMatch(/^\d{4}-\d{2}-\d{2}$/);
