@@ -15,6 +15,7 @@ import { enqueueMail } from "~/models/mail.server";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import type { ReportActionResult } from "./workflow.server";
 import { placeText, threadAnchor, type ThreadView } from "./threads";
+import type { ReportTypeKey } from "./registry";
 import { openThreadsOf } from "./thread-list.server";
 
 /** The report with its partner and quarter, as the mails name them. */
@@ -60,6 +61,9 @@ export interface SubmittedRowsLine {
   message: string;
   values: Record<string, string | number>;
 }
+
+/** How a report's mails name a thread's column: the report's label, else the column's key. */
+const columnLabelOf = (type: ReportTypeKey) => REPORT_DECLARATIONS[type].columnLabel ?? ((_table: string, column: string) => column);
 
 /** The active administrators, each with the language mails to them are written in. */
 const activeAdmins = (tx: Transaction) =>
@@ -166,7 +170,7 @@ export async function mailReportDecision(tx: Transaction, result: ReportActionRe
   };
   const texts = DECISION_TEXTS[decision];
   const threads = decision === "reject" ? await openThreadsOf(context.type, result.reportId, tx) : [];
-  const columnLabel = REPORT_DECLARATIONS[context.type].columnLabel ?? ((_table: string, column: string) => column);
+  const columnLabel = columnLabelOf(context.type);
   const say = (key: string, values?: Record<string, string | number>) => t(key, values);
   const text = mailText([
     t("Dear {{company}},", facts),
@@ -210,7 +214,7 @@ export async function mailThreadPost(tx: Transaction, { reportId, thread, fromPa
   const context = await reportContext(tx, reportId);
   if (!fromPartner && (context.status === "Submitted" || context.status === "Resubmitted")) return;
   const message = thread.messages[thread.messages.length - 1];
-  const columnLabel = REPORT_DECLARATIONS[context.type].columnLabel ?? ((_table: string, column: string) => column);
+  const columnLabel = columnLabelOf(context.type);
   const describe = async (language: string, audience: "partner" | "admin", link: string) => {
     const t = await translatorFor(language);
     const facts = { company: context.companyName, quarter: context.quarterName, report: t(REPORT_REGISTRY[context.type].labels.name) };
