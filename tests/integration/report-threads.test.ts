@@ -23,12 +23,16 @@ import {
 } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { partnerGuidance } from "~/models/report-overview.server";
-import { THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
+import { placeText, THREAD_MESSAGES, type ReportThreadsView } from "~/reports/frame/threads";
 import { action as partnerSalesAction, loader as partnerSalesLoader } from "~/routes/_shell.partner.sales-report";
 import { action as adminSalesAction, loader as adminSalesLoader } from "~/routes/_shell.admin.sales-report.$id";
 import { loader as partnerPdtLoader } from "~/routes/_shell.partner.development-timeline";
 import { action as adminPdtAction } from "~/routes/_shell.admin.development-timeline.$id";
 import { loadPdtReport } from "~/reports/pdt/model.server";
+import { loadFilingPlan, saveFilingPlan } from "~/reports/filing/model.server";
+import { getAuthUser } from "~/models/user.server";
+import { action as partnerFilingAction, loader as partnerFilingLoader } from "~/routes/_shell.partner.filing-plans";
+import { action as adminFilingAction } from "~/routes/_shell.admin.filing-plans.$id";
 import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
 
@@ -425,5 +429,98 @@ describe("threads in the API", () => {
     const empty = await callApi("POST", OWN, { token: demo.partner1, body: { action: "reply", thread_id: threadId, body: " " } });
     expectRefused("POST", OWN, empty, 400);
     expect(empty.body.errors).toEqual({ body: [THREAD_MESSAGES.empty] });
+  });
+});
+
+describe("threads on the Filing Plans' cells", () => {
+  /** Kenya is the 116th of the 250 countries by name (the grid's order), so its cells are on Filing row 116. */
+  const KENYA_ROW = 116;
+  const ADMIN = "admin@example.org";
+
+  /** Acme's saved plan of the open quarter with Kenya filed for its first product; that cell's stored id and the product. */
+  async function acmePlan() {
+    const actor = (await getAuthUser((await db.select().from(users).where(eq(users.email, "partner1@example.org")))[0].id))!;
+    const before = await loadFilingPlan({ viewer: actor, partnerId: acme });
+    const product = before.products[0];
+    const kenya = await idOf(countries, "Kenya");
+    const status = before.statusLists[product.category][0];
+    await saveFilingPlan({ actor, partnerId: acme, quarterId, cells: [{ countryId: kenya, productId: product.id, status }], action: "save" });
+    const view = await loadFilingPlan({ viewer: actor, partnerId: acme });
+    const row = view.rows.find((each) => each.countryId === kenya)!;
+    return { actor, kenya, product, cellId: row.ids[String(product.id)], otherStatus: before.statusLists[product.category][1] };
+  }
+  const filingPost = async (email: string, form: Record<string, string>) =>
+    email.startsWith("partner")
+      ? runRoute(
+          partnerFilingAction,
+          buildRequest("/partner/filing-plans", { cookie: await sessionCookieFor(email), form: { quarterId: String(quarterId), ...form } }),
+        )
+      : runRoute(
+          adminFilingAction,
+          buildRequest(`/admin/filing-plans/${acme}`, { cookie: await sessionCookieFor(email), form: { quarterId: String(quarterId), ...form } }),
+          { params: { id: String(acme) } },
+        );
+  const filingThreadsOf = async (email: string) => {
+    const page = await runRoute(partnerFilingLoader, buildRequest("/partner/filing-plans", { cookie: await sessionCookieFor(email) }));
+    return (page.data as { threads: ReportThreadsView }).threads;
+  };
+
+  it("the administrator comments on a stored cell; the partner sees it on Kenya's row; Borealis reaches neither; the rejection mail names the row and the cell", async () => {
+    const { cellId, product } = await acmePlan();
+    expect(cellId).toEqual(expect.any(Number));
+    const opened = await filingPost(ADMIN, {
+      intent: "thread-open",
+      threadTable: "Filing",
+      threadRow: String(cellId),
+      threadBody: "Which dossier is this filing?",
+    });
+    expect(opened.status, JSON.stringify(opened.data)).toBe(302);
+
+    const seen = await filingThreadsOf("partner1@example.org");
+    expect(seen).toMatchObject({
+      open: 1,
+      canWrite: true,
+      threads: [{ table: "Filing", rowId: cellId, row: KENYA_ROW, column: null, rowLabel: `Kenya · ${product.name}`, open: true }],
+    });
+    expect((await filingThreadsOf("partner2@example.org")).threads).toEqual([]);
+    const borealis = await filingPost("partner2@example.org", { intent: "thread-open", threadTable: "Filing", threadRow: String(cellId), threadBody: "Mine?" });
+    expect(borealis.status).toBe(409);
+    expect(await threadIds()).toHaveLength(1);
+
+    await db
+      .update(reports)
+      .set({ status: "Submitted", submittedAt: new Date() })
+      .where(and(eq(reports.partnerId, acme), eq(reports.quarterId, quarterId), eq(reports.type, "filing")));
+    const rejected = await filingPost(ADMIN, { intent: "reject", comment: "See the comment on Kenya." });
+    expect(rejected.status, JSON.stringify(rejected.data)).toBe(302);
+    const [mail] = await db.select().from(outbox).where(eq(outbox.kind, "report-reject")).orderBy(desc(outbox.id)).limit(1);
+    expect(mail.textBody).toContain(
+      ["Open comments on rows (1):", `- Filing row ${KENYA_ROW} (Kenya · ${product.name}): Portal Administrator: Which dossier is this filing?`].join("\n"),
+    );
+  });
+
+  it("a cell's thread follows its status when it changes, and is named as removed once the cell is emptied", async () => {
+    const { actor, kenya, product, cellId, otherStatus } = await acmePlan();
+    const opened = await filingPost("partner1@example.org", {
+      intent: "thread-open",
+      threadTable: "Filing",
+      threadRow: String(cellId),
+      threadBody: "Filed in March.",
+    });
+    expect(opened.status, JSON.stringify(opened.data)).toBe(302);
+
+    await saveFilingPlan({ actor, partnerId: acme, quarterId, cells: [{ countryId: kenya, productId: product.id, status: otherStatus }], action: "save" });
+    expect((await filingThreadsOf("partner1@example.org")).threads).toMatchObject([{ rowId: cellId, row: KENYA_ROW, open: true }]);
+
+    await saveFilingPlan({ actor, partnerId: acme, quarterId, cells: [{ countryId: kenya, productId: product.id, status: "0" }], action: "save" });
+    const afterEmptied = await filingThreadsOf("partner1@example.org");
+    expect(afterEmptied.threads).toMatchObject([{ rowId: cellId, row: null, rowLabel: `Kenya · ${product.name}`, open: true }]);
+    expect(
+      placeText(
+        afterEmptied.threads[0],
+        (key, values) => key.replace("{{table}}", String(values?.table)),
+        (_table, column) => column,
+      ),
+    ).toBe("Filing row removed");
   });
 });

@@ -3,6 +3,7 @@ import { countries, filingValues, products } from "~/db/schema";
 import type { RowChangesDeclaration } from "~/reports/frame/changes.server";
 import type { ReportDeclaration } from "~/reports/frame/workflow.server";
 import { filingSubmissionTables } from "./submission.server";
+import { filingThreadRows } from "./thread-rows.server";
 
 /** A stored row is one cell of the grid (a country's row, a product's column): its status is what changes. */
 const filingChanges: RowChangesDeclaration = {
@@ -20,4 +21,5 @@ export const filingDeclaration: ReportDeclaration = {
   rowTable: filingValues,
   changes: filingChanges,
   submissionTables: filingSubmissionTables,
+  threadRows: filingThreadRows,
 };

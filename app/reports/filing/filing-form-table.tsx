@@ -7,6 +7,9 @@ import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { cellChangeOf, isAddedRow, type RowChanges } from "~/reports/frame/changes";
 import { AddedRowBadge, FormCellWas } from "~/reports/frame/changes-view";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";
+import { findingRowAnchor } from "~/reports/frame/checks";
+import type { ReportThreadsView } from "~/reports/frame/threads";
+import { RowComments } from "~/reports/frame/threads-panel";
 
 /**
  * Filing Plans without JavaScript: the countries the finder shows, 50 a page, a select per product
@@ -19,6 +22,7 @@ export function FilingFormTable({
   shown,
   noRowsText,
   changes,
+  threads,
 }: {
   view: FilingPlanView;
   form: PlainFormState;
@@ -27,6 +31,8 @@ export function FilingFormTable({
   noRowsText: string;
   /** The comparison the page shows (null: none): old statuses under the changed cells, added ones marked. */
   changes: RowChanges | null;
+  /** The report's comments: each stored cell links to a new one and counts its open ones. */
+  threads: ReportThreadsView | null;
 }) {
   const { submitted, canEdit } = form;
   const { t } = useTranslation();
@@ -63,18 +69,19 @@ export function FilingFormTable({
       {page.shown.map(({ row: { index, row } }) => {
         const invalid = page.invalidAt.get(index);
         return (
-          <FormRow key={row.countryId} n={index + 1} invalid={Boolean(invalid)}>
+          <FormRow key={row.countryId} n={index + 1} invalid={Boolean(invalid)} anchor={findingRowAnchor(FILING_TABLE, index + 1)}>
             <th scope="row">{format.country(row.country)}</th>
             {view.products.map((product) => {
               const value = posted?.[index]?.[String(product.id)] ?? row.cells[String(product.id)] ?? FILING_EMPTY;
               const isInvalid = invalid?.has(String(product.id)) ?? false;
+              const cellName = t("{{product}} in {{country}}", { product: product.name, country: format.country(row.country) });
               return (
                 <FormCell key={product.id} invalid={isInvalid}>
                   {canEdit ? (
                     <select
                       name={filingFieldName(row.countryId, product.id)}
                       className="input report-form-table__input"
-                      aria-label={t("{{product}} in {{country}}", { product: product.name, country: format.country(row.country) })}
+                      aria-label={cellName}
                       aria-invalid={isInvalid || undefined}
                       defaultValue={value}
                     >
@@ -85,6 +92,13 @@ export function FilingFormTable({
                   )}
                   <AddedRowBadge added={isAddedRow(changes, `${row.countryId}:${product.id}`)} />
                   <FormCellWas change={cellChangeOf(changes, `${row.countryId}:${product.id}`, "status")} />
+                  <RowComments
+                    threads={threads}
+                    table={FILING_TABLE}
+                    rowId={row.ids[String(product.id)]}
+                    label={cellName}
+                    pageHref={(params) => form.pageHref(page.current, params)}
+                  />
                 </FormCell>
               );
             })}

@@ -11,10 +11,26 @@ import type { ReportScreen } from "~/reports/frame/report-page";
 import { EditorShell, typedBeforeHydration, type CheckedChanges } from "~/reports/frame/editor-shell";
 import { ChoiceOptions } from "~/reports/frame/plain-form";
 import { useGridCellChange } from "~/reports/frame/changes-view";
-import { cellOf, CellValue, nextRowKey, ReportGrid, SelectCellEditor, useCellRules, type EditableRow } from "~/reports/frame/editable-grid";
+import {
+  cellOf,
+  CellValue,
+  nextRowKey,
+  ReportGrid,
+  SelectCellEditor,
+  useCellRules,
+  useGoToCell,
+  type CellPosition,
+  type EditableRow,
+  type GridComments,
+  type ReportGridHandle,
+} from "~/reports/frame/editable-grid";
+import type { GoToCell } from "~/reports/frame/checks";
+import { openThreadPlaces, type ReportThreadsView } from "~/reports/frame/threads";
 
 /** The grid row key of a product's cell. */
 export const productKey = (productId: number) => `p${productId}`;
+/** The grid row key of the stored id of a product's cell (comments are on it). */
+const storedIdKey = (columnKey: string) => `${columnKey}:id`;
 
 const PRODUCT_COLUMN_WIDTH = 170;
 /** The grid's own header height, the least a header row takes. */
@@ -90,21 +106,27 @@ export function FilingGridEditor({
   screen,
   shown,
   noRowsText,
+  threads,
 }: {
   view: FilingPlanView;
   screen: ReportScreen;
   shown: readonly ShownRow<unknown>[];
   /** Said where the rows would be when the finder shows none. */
   noRowsText: string;
+  /** The report's comments: each stored cell takes one, open ones are marked. */
+  threads: ReportThreadsView | null;
 }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const readOnly = !view.canEditRows;
   const loaded = useMemo(
     () =>
-      view.rows.map((row): EditableRow => {
-        const cells: EditableRow = { _key: nextRowKey(), countryId: row.countryId, country: row.country };
-        for (const product of view.products) cells[productKey(product.id)] = row.cells[String(product.id)] ?? FILING_EMPTY;
+      view.rows.map((row, index): EditableRow => {
+        const cells: EditableRow = { _key: nextRowKey(), n: index + 1, countryId: row.countryId, country: row.country };
+        for (const product of view.products) {
+          cells[productKey(product.id)] = row.cells[String(product.id)] ?? FILING_EMPTY;
+          cells[storedIdKey(productKey(product.id))] = row.ids[String(product.id)];
+        }
         return cells;
       }),
     [view.rows, view.products],
@@ -200,6 +222,29 @@ export function FilingGridEditor({
     [t, format, view.products, view.statusLists, readOnly, isInvalid, rules, changeOf],
   );
 
+  const gridRef = useRef<ReportGridHandle>(null);
+  // A stored row is one cell: a comment is on a country's row at a product's column.
+  const comments = useMemo((): GridComments | undefined => {
+    if (!threads) return undefined;
+    const placeOf = (row: EditableRow, column: string) => {
+      const rowId = row[storedIdKey(column)];
+      return typeof rowId === "number" ? { rowId, row: Number(row.n), column: null } : null;
+    };
+    return { table: FILING_TABLE, open: openThreadPlaces(threads), canWrite: threads.canWrite, placeOf };
+  }, [threads]);
+  const locate = useCallback(
+    (at: GoToCell): CellPosition | null => {
+      if (at.rowId === undefined) return null;
+      for (const [rowIdx, row] of shownRows.entries()) {
+        const idx = columns.findIndex((column) => row[storedIdKey(column.key)] === at.rowId);
+        if (idx >= 0) return { rowIdx, idx };
+      }
+      return null;
+    },
+    [shownRows, columns],
+  );
+  useGoToCell(gridRef, FILING_TABLE, columns, locate);
+
   const onCellKeyDown = (args: CellKeyDownArgs<EditableRow>, event: CellKeyboardEvent) => {
     if (args.mode !== "SELECT" || readOnly || args.column.key === "country") return;
     if (event.key === "Delete" || event.key === "Backspace") {
@@ -220,7 +265,9 @@ export function FilingGridEditor({
       ) : (
         <>
           <ReportGrid
+            ref={gridRef}
             testId="report-grid-Filing"
+            comments={comments}
             rules={rules.element}
             aria-label={t("Filing Plans")}
             columns={columns}

@@ -80,8 +80,8 @@ export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanP
           ) : null}
         </>
       }
-      editor={screen.hydrated ? <FilingGridEditor view={view} screen={screen} shown={shown} noRowsText={noRowsText} /> : null}
-      plainForm={<FilingFormTable view={view} form={plainForm} shown={shown} noRowsText={noRowsText} changes={data.comparison} />}
+      editor={screen.hydrated ? <FilingGridEditor view={view} screen={screen} shown={shown} noRowsText={noRowsText} threads={data.threads} /> : null}
+      plainForm={<FilingFormTable view={view} form={plainForm} shown={shown} noRowsText={noRowsText} changes={data.comparison} threads={data.threads} />}
       nothingToReport={!hasFilings}
     />
   );

@@ -43,6 +43,8 @@ export interface FilingPlanRow {
   country: string;
   /** By product id: the status, or "0" (FILING_EMPTY) for an empty cell. */
   cells: Record<string, string>;
+  /** By product id: the stored cell's id in this quarter's report (comments are on it); a cell not stored yet has none. */
+  ids: Record<string, number>;
 }
 
 export interface FilingPlanView extends ReportFrameView {
@@ -86,7 +88,7 @@ async function effectivePlan(
   executor: Reader,
   partnerId: number,
   quarter: QuarterRef,
-): Promise<{ cells: Map<string, string>; carriedOverFrom: string | null }> {
+): Promise<{ cells: Map<string, StoredCell>; carriedOverFrom: string | null }> {
   const candidates = await executor
     .select({ reportId: reports.id, savedAt: reports.savedAt, quarterName: quarters.name, year: quarters.year, quarter: quarters.quarter })
     .from(reports)
@@ -96,10 +98,7 @@ async function effectivePlan(
   const own = quarterIndex(quarter);
   for (const candidate of candidates.filter((c) => quarterIndex(c) <= own)) {
     const stored = await storedCells(executor, candidate.reportId);
-    if (stored.size || candidate.savedAt) {
-      const cells = new Map([...stored].map(([key, cell]) => [key, cell.status]));
-      return { cells, carriedOverFrom: quarterIndex(candidate) === own ? null : candidate.quarterName };
-    }
+    if (stored.size || candidate.savedAt) return { cells: stored, carriedOverFrom: quarterIndex(candidate) === own ? null : candidate.quarterName };
   }
   return { cells: new Map(), carriedOverFrom: null };
 }
@@ -115,11 +114,16 @@ export async function loadFilingPlan(input: ReportViewInput): Promise<FilingPlan
     listFilingStatuses(quarter),
     effectivePlan(db, partnerId, quarter),
   ]);
-  const rows = countryList.map((country): FilingPlanRow => ({
-    countryId: country.id,
-    country: country.name,
-    cells: Object.fromEntries(products.map((product) => [String(product.id), plan.cells.get(cellKey(country.id, product.id)) ?? FILING_EMPTY])),
-  }));
+  const rows = countryList.map((country): FilingPlanRow => {
+    const stored = products.map((product) => [String(product.id), plan.cells.get(cellKey(country.id, product.id))] as const);
+    return {
+      countryId: country.id,
+      country: country.name,
+      cells: Object.fromEntries(stored.map(([productId, cell]) => [productId, cell?.status ?? FILING_EMPTY])),
+      // A plan carried over from an earlier quarter is not this report's: its cells take comments once saved.
+      ids: plan.carriedOverFrom ? {} : Object.fromEntries(stored.flatMap(([productId, cell]) => (cell ? [[productId, cell.id]] : []))),
+    };
+  });
   return { ...frame, products, rows, statusLists, carriedOverFrom: plan.carriedOverFrom };
 }
 
@@ -244,7 +248,7 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     const stored = await storedCells(tx, reportId);
     const plan = await effectivePlan(tx, partnerId, quarter);
     const gridKeys = countryList.flatMap((country) => products.map((product) => ({ countryId: country.id, productId: product.id })));
-    const current = (key: string) => plan.cells.get(key) ?? FILING_EMPTY;
+    const current = (key: string) => plan.cells.get(key)?.status ?? FILING_EMPTY;
     if (input.nothingToReport && gridKeys.some(({ countryId, productId }) => current(cellKey(countryId, productId)) !== FILING_EMPTY)) {
       throw new WorkflowError(REPORT_HAS_ROWS, 409);
     }

@@ -60,4 +60,5 @@ export const findingRowAnchor = (table: string, row: number) => `row-${table.toL
 
 /** Where a finding's link goes: the grid, when it is there, selects the cell (and cancels the event). */
 export const GO_TO_CELL_EVENT = "report:go-to-cell";
-export type GoToCell = Finding["at"];
+/** A cell to go to: where a finding or a thread is (`rowId`: the stored row a thread is on, where the row number alone does not say the cell). */
+export type GoToCell = Finding["at"] & { rowId?: number };

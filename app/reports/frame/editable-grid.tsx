@@ -184,7 +184,7 @@ export function CellValue({ value, invalid, change }: { value: string; invalid: 
   );
 }
 
-type CellPosition = { idx: number; rowIdx: number };
+export type CellPosition = { idx: number; rowIdx: number };
 
 /**
  * The cell Tab (or Shift+Tab) moves to from `from`, row after row: the next editable cell, or in a
@@ -302,17 +302,35 @@ export interface GridComments {
   table: string;
   open: ReadonlyMap<string, number>;
   canWrite: boolean;
+  /**
+   * Where a comment on a cell goes, for a grid whose stored rows are its cells (Filing Plans): the
+   * stored row, its row number and no column; null where there is none. Left out, a cell is its
+   * grid row's (`row.id`) column.
+   */
+  placeOf?: (row: EditableRow, column: string) => Omit<CommentOnCell, "table"> | null;
+}
+
+/** The place of a comment on a cell: the grid's own rule, else its row's column (the row's whole for the row number). */
+function commentPlace(comments: GridComments, rows: readonly EditableRow[], row: EditableRow, column: string): Omit<CommentOnCell, "table"> | null {
+  if (comments.placeOf) return comments.placeOf(row, column);
+  if (row.id === undefined) return null;
+  return { rowId: row.id, row: rows.indexOf(row) + 1, column: column === ROW_NUMBER_COLUMN_KEY ? null : column };
 }
 
 /** The grid's columns with the cells that have open threads marked (a whole row's on its first column). */
 function useDiscussedColumns(columns: readonly Column<EditableRow>[], comments: GridComments | undefined): readonly Column<EditableRow>[] {
   return useMemo(() => {
     if (!comments || comments.open.size === 0) return columns;
-    const { table, open } = comments;
+    const { table, open, placeOf } = comments;
     return columns.map((column, index) => {
       const base = column.cellClass;
-      const discussed = (row: EditableRow) =>
-        row.id !== undefined && (open.has(`${table}:${row.id}:${column.key}`) || (index === 0 && open.has(`${table}:${row.id}`)));
+      const discussed = (row: EditableRow) => {
+        if (placeOf) {
+          const place = placeOf(row, column.key);
+          return place !== null && open.has(`${table}:${place.rowId}${place.column ? `:${place.column}` : ""}`);
+        }
+        return row.id !== undefined && (open.has(`${table}:${row.id}:${column.key}`) || (index === 0 && open.has(`${table}:${row.id}`)));
+      };
       return {
         ...column,
         cellClass: (row: EditableRow) => {
@@ -337,17 +355,13 @@ function useCommentOnCell(comments: GridComments | undefined, rows: readonly Edi
   const [notice, setNotice] = useState<string | null>(null);
   const ask = (row: EditableRow, column: string) => {
     setMenu(null);
-    if (!comments || row.id === undefined) {
+    const place = comments ? commentPlace(comments, rows, row, column) : null;
+    if (!comments || !place) {
       setNotice(SAVE_ROW_TO_COMMENT);
       return;
     }
     setNotice(null);
-    const detail: CommentOnCell = {
-      table: comments.table,
-      rowId: row.id,
-      row: rows.indexOf(row) + 1,
-      column: column === ROW_NUMBER_COLUMN_KEY ? null : column,
-    };
+    const detail: CommentOnCell = { table: comments.table, ...place };
     window.dispatchEvent(new CustomEvent<CommentOnCell>(COMMENT_ON_CELL_EVENT, { detail }));
   };
   const enabled = Boolean(comments?.canWrite);
@@ -415,29 +429,39 @@ type ReportGridProps = Omit<DataGridProps<EditableRow, unknown, number>, "classN
 /** The grid's handle, and typing carried on in a cell: its editor opens with the caret where it was. */
 export type ReportGridHandle = DataGridHandle & { continueTyping: (position: CellPosition, caret: [number, number]) => void };
 
+/** The grid's cell a link goes to: its row's number as given, its column by key (the first column for a whole row). */
+const cellAtNumber = (at: GoToCell, columns: readonly Column<EditableRow>[]): CellPosition => ({
+  rowIdx: at.row - 1,
+  idx: Math.max(
+    0,
+    columns.findIndex((column) => column.key === at.column),
+  ),
+});
+
 /**
  * The links of the Checks and Comments panels to a cell of a report's only grid (GO_TO_CELL_EVENT,
  * the report's `table`): the cell is scrolled to and selected, and the page stays where it is.
+ * `locate` finds the cell where the grid does not number its rows as the links do (null: not shown).
  */
-export function useGoToCell(gridRef: RefObject<ReportGridHandle>, table: string, columns: readonly Column<EditableRow>[]) {
+export function useGoToCell(
+  gridRef: RefObject<ReportGridHandle>,
+  table: string,
+  columns: readonly Column<EditableRow>[],
+  locate?: (at: GoToCell) => CellPosition | null,
+) {
   useEffect(() => {
     const onGoTo = (event: Event) => {
       const at = (event as CustomEvent<GoToCell>).detail;
       if (at.table !== table) return;
+      const position = locate ? locate(at) : cellAtNumber(at, columns);
+      if (!position) return;
       event.preventDefault();
-      const position = {
-        rowIdx: at.row - 1,
-        idx: Math.max(
-          0,
-          columns.findIndex((column) => column.key === at.column),
-        ),
-      };
       gridRef.current?.scrollToCell(position);
       gridRef.current?.selectCell(position);
     };
     window.addEventListener(GO_TO_CELL_EVENT, onGoTo);
     return () => window.removeEventListener(GO_TO_CELL_EVENT, onGoTo);
-  }, [gridRef, table, columns]);
+  }, [gridRef, table, columns, locate]);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ReportTypeKey } from "./registry";
 import type { ThreadView } from "./threads";
 
 /** Where a report's rows are now, by id: their table, number and label (rows no longer in the report are left out). */
-export async function placedRows(executor: Pick<typeof db, "execute">, type: ReportTypeKey, reportId: number, rowIds: readonly number[]) {
+export async function placedRows(executor: Pick<typeof db, "execute" | "select">, type: ReportTypeKey, reportId: number, rowIds: readonly number[]) {
   const declaration = REPORT_DECLARATIONS[type];
   if (!declaration.threadRows || rowIds.length === 0) return new Map<number, Awaited<ReturnType<NonNullable<typeof declaration.threadRows>>>[number]>();
   const rows = await declaration.threadRows(executor, reportId, [...new Set(rowIds)]);

@@ -168,7 +168,7 @@ function Thread({
         {thread.row === null ? (
           place
         ) : (
-          <CellLink at={{ table: thread.table, row: thread.row, column: thread.column ?? "" }} href={href}>
+          <CellLink at={{ table: thread.table, row: thread.row, column: thread.column ?? "", rowId: thread.rowId }} href={href}>
             {place}
           </CellLink>
         )}
@@ -231,12 +231,15 @@ export function RowComments({
   table,
   rowId,
   n,
+  label,
   pageHref,
 }: {
   threads: ReportThreadsView | null;
   table: string;
   rowId: number | undefined;
-  n: number;
+  /** How the link is named: the row's number, or where a stored row is one cell (Filing Plans), the cell's name. */
+  n?: number;
+  label?: string;
   /** The plain form's page (its tab and page kept) with the given query parameters. */
   pageHref: (params: Record<string, string>) => string;
 }) {
@@ -254,7 +257,7 @@ export function RowComments({
         <a
           className="report-form__comment"
           href={`${pageHref({ [COMMENT_PARAM]: commentParam(table, rowId) })}#threads`}
-          aria-label={t("Comment on row {{n}}", { n })}
+          aria-label={label ? t("Comment on {{place}}", { place: label }) : t("Comment on row {{n}}", { n })}
         >
           {t("Comment")}
         </a>

@@ -33,7 +33,7 @@ export interface ReportDeclaration {
   /** How its rows are compared with a snapshot ("Show changes since": app/reports/frame/changes.server.ts). */
   changes: RowChangesDeclaration;
   /** Where the rows of the ids given are in the report now (threads name rows by id; app/reports/frame/threads.ts); no threads when left out. */
-  threadRows?(executor: Pick<typeof db, "execute">, reportId: number, rowIds: readonly number[]): Promise<ThreadRow[]>;
+  threadRows?(executor: Pick<typeof db, "execute" | "select">, reportId: number, rowIds: readonly number[]): Promise<ThreadRow[]>;
   /** A column's label (a translation key) by table and key, as mails name a thread's cell; the key itself when left out. */
   columnLabel?(table: string, column: string): string;
 }
