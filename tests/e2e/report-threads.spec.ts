@@ -171,3 +171,69 @@ test.describe("on the Development Timeline", () => {
     });
   });
 });
+
+test.describe("on the Filing Plans", () => {
+  /** Kenya is the 116th of the countries by name: its cells are on Filing row 116 (the third page of 50 in the plain form). */
+  const KENYA = "Filing row 116";
+  let filingPath = "";
+  const filingCell = (page: Page, country: string) =>
+    page
+      .getByTestId("report-grid-Filing")
+      .locator('[role="row"]')
+      .filter({ has: page.locator('[aria-colindex="1"]', { hasText: new RegExp(`^${country}$`) }) })
+      .locator('[role="gridcell"][aria-colindex="2"]');
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("a stored cell's Comment link opens the form; the comment is counted in its cell; an empty cell has no link", async ({ page, open, signIn }) => {
+      test.setTimeout(60_000);
+      await signIn("admin");
+      filingPath = `/admin/filing-plans/${await partnerWithProduct(page, "FilingThreads", { category: "FDF", product: PRODUCT, status: "APPROVED" })}`;
+      await open(`${filingPath}?country=ken`);
+      const table = page.getByTestId("filing-table");
+      await expect(table.getByRole("link", { name: `Comment on ${PRODUCT} in Kenya`, exact: true }), "nothing stored yet").toHaveCount(0);
+      await table.getByLabel(`${PRODUCT} in Kenya`, { exact: true }).selectOption({ label: "Filed" });
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(toast(page)).toContainText("Data recorded successfully!");
+
+      await table.getByRole("link", { name: `Comment on ${PRODUCT} in Kenya`, exact: true }).click();
+      await expect(panel(page).getByRole("heading", { name: `New comment on ${KENYA} Kenya · ${PRODUCT}` })).toBeVisible();
+      await panel(page).getByRole("textbox", { name: "Comment", exact: true }).fill("Filed with which agency, and when?");
+      await panel(page).getByRole("button", { name: "Add comment" }).click();
+      await expect(toast(page)).toContainText("Comment added.");
+      await expect(panel(page).locator("[data-thread]").getByRole("link", { name: KENYA })).toHaveAttribute("href", /page=3#row-filing-116$/);
+
+      await open(`${filingPath}?country=ken`);
+      await expect(table.locator("#row-filing-116")).toContainText("Open comments: 1");
+    });
+  });
+
+  test.describe("with JavaScript", () => {
+    test.use({ viewport: { width: 1366, height: 768 } });
+
+    test("the cell's menu opens a comment on a country's cell; the cell is marked; the thread's link selects it among the countries shown", async ({
+      page,
+      open,
+      signIn,
+    }) => {
+      expect(filingPath, "the test before saved the partner's plan").not.toBe("");
+      await signIn("admin");
+      await open(filingPath);
+      await page.getByLabel("Find a country").pressSequentially("ken");
+      const kenya = filingCell(page, "Kenya");
+      await expect(kenya).toHaveClass(/report-grid__cell--discussed/);
+      await kenya.click({ button: "right" });
+      await page.getByRole("menuitem", { name: "Comment on this cell" }).click();
+      await expect(panel(page).getByRole("heading", { name: `New comment on ${KENYA}` })).toBeVisible();
+      await panel(page).getByRole("textbox", { name: "Comment", exact: true }).first().fill("The agency's reference, please.");
+      await panel(page).getByRole("button", { name: "Add comment" }).click();
+      await expect(toast(page)).toContainText("Comment added.");
+      await expect(panel(page).locator("summary")).toHaveText(/^Comments 2 2 open, 0 resolved$/);
+
+      await page.getByLabel("Find a country").fill("ken");
+      await panel(page).locator("[data-thread]").first().getByRole("link", { name: KENYA }).click();
+      await expect(filingCell(page, "Kenya")).toHaveAttribute("aria-selected", "true");
+    });
+  });
+});

@@ -53,7 +53,10 @@ export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanP
   const shown = useMemo(() => shownFilingRows(view.rows, list, format), [view.rows, list, format]);
   const noRowsText = t(NO_COUNTRY_MATCHES, { country: list.country.trim() });
   // The pager keeps the list it pages through.
-  const plainForm = { ...screen.plainForm, pageHref: (page: number) => screen.href({ page, ...filingCountryListParams(list) }) };
+  const plainForm = {
+    ...screen.plainForm,
+    pageHref: (page: number, params: Record<string, string> = {}) => screen.href({ page, ...filingCountryListParams(list), ...params }),
+  };
 
   return (
     <ReportPage
