@@ -3,7 +3,7 @@
  * the report's declaration, `threadRows`). Read by the threads' screens and posts (./threads.server.ts)
  * and by the mails that list them (./mails.server.ts).
  */
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "~/db/client.server";
 import { reportThreadMessages, reportThreads, users } from "~/db/schema";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
@@ -18,8 +18,13 @@ export async function placedRows(executor: Pick<typeof db, "execute" | "select">
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The threads of a saved report, oldest first, with their messages and where their rows are now. */
-export async function listThreads(type: ReportTypeKey, reportId: number, executor: typeof db | Transaction = db): Promise<ThreadView[]> {
+/** The threads of a saved report (or the one of id `threadId` alone), oldest first, with their messages and where their rows are now. */
+export async function listThreads(
+  type: ReportTypeKey,
+  reportId: number,
+  executor: typeof db | Transaction = db,
+  threadId: number | null = null,
+): Promise<ThreadView[]> {
   const threads = await executor
     .select({
       id: reportThreads.id,
@@ -32,7 +37,7 @@ export async function listThreads(type: ReportTypeKey, reportId: number, executo
     })
     .from(reportThreads)
     .leftJoin(users, eq(users.id, reportThreads.resolvedBy))
-    .where(eq(reportThreads.reportId, reportId))
+    .where(and(eq(reportThreads.reportId, reportId), threadId === null ? undefined : eq(reportThreads.id, threadId)))
     .orderBy(asc(reportThreads.id));
   if (threads.length === 0) return [];
   const [messages, places] = await Promise.all([

@@ -76,7 +76,7 @@ export async function postToThread(input: { actor: Viewer; key: ReportKey; post:
       );
     // A new message goes to the other side by mail (./mails.server.ts), in this transaction.
     const mailPost = async (threadId: number) => {
-      const thread = (await listThreads(key.type, report.id, tx)).find((each) => each.id === threadId)!;
+      const [thread] = await listThreads(key.type, report.id, tx, threadId);
       await mailThreadPost(tx, { reportId: report.id, thread, fromPartner: actor.role === "PARTNER" });
     };
 
