@@ -70,7 +70,7 @@ interface PdtStructureRow {
 }
 
 /** The partner's active products with the stages of their category, in the grid's order. */
-async function pdtStructure(partnerId: number, executor: Pick<typeof db, "select"> = db): Promise<PdtStructureRow[]> {
+export async function pdtStructure(partnerId: number, executor: Pick<typeof db, "select"> = db): Promise<PdtStructureRow[]> {
   return executor
     .select({
       productId: products.id,
