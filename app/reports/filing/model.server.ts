@@ -222,7 +222,7 @@ export async function saveFilingPlan(input: SaveFilingPlanInput): Promise<SaveFi
     const key = cellKey(cell.countryId, cell.productId);
     // A cell posted as it stands is kept, even a planned quarter that has since opened: only what
     // the partner changed is checked against this quarter's list (the plain form posts whole pages).
-    const unchanged = cell.status.trim() === (shown.cells.get(key) ?? FILING_EMPTY);
+    const unchanged = cell.status.trim() === (shown.cells.get(key)?.status ?? FILING_EMPTY);
     const checked = unchanged ? { ok: true as const, value: cell.status.trim() } : normaliseFilingCell(cell.status, statusLists[product.category]);
     if (checked.ok) posted.set(key, checked.value);
     else problems.set(index, (problems.get(index) ?? new Map()).set(product.id, cell.status));
