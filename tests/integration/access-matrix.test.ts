@@ -1195,6 +1195,27 @@ function threadCalls(type: "sales" | "pdt", open: (t: Target) => { table: string
   };
 }
 
+/** "Show changes since" of a report type: the partner's own report; a partner's for the administrators. */
+function changesCalls(type: "sales" | "pdt" | "filing"): Record<string, MethodEntry> {
+  const own = `/template/${type}/changes/`;
+  const query = { since: "submission" };
+  return {
+    [`GET ${own}`]: {
+      probe: () => ({ path: own, query }),
+      anonymous: UNAUTHORIZED,
+      partner: OK,
+      otherPartner: {
+        label: "partner_id of Borealis in the query",
+        probe: (ctx) => ({ path: own, query: { ...query, partner_id: String(ctx.borealis.id) } }),
+        ...INVALID,
+      },
+      staff: API_FORBIDDEN,
+      admin: API_FORBIDDEN,
+    },
+    [`GET ${own}{partnerId}/`]: apiAdminRead((_ctx, t) => ({ path: `${own}${t.partner.id}/`, query })),
+  };
+}
+
 const API_MATRIX: Record<string, MethodEntry> = {
   // Sign-in, sign-out and passwords.
   "POST /login/": {
@@ -1397,6 +1418,9 @@ const API_MATRIX: Record<string, MethodEntry> = {
   },
   ...threadCalls("sales", (t) => ({ table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." })),
   ...threadCalls("pdt", (t) => ({ table: "PDT", row_id: t.partner.pdt.rowId, body: "Check this stage." })),
+  ...changesCalls("pdt"),
+  ...changesCalls("filing"),
+  ...changesCalls("sales"),
   // The royalty statement: the partner's own, a partner's for the administrators.
   "GET /template/sales/royalty_statement/": {
     probe: () => ({ path: "/template/sales/royalty_statement/" }),

@@ -288,6 +288,11 @@ const BASES: Record<string, (world: World) => Base> = {
     account: "ADMIN",
     body: { action: "open", table: "PDT", row_id: world.acmePdtRowId, column: "endDate", body: "Check the end date." },
   }),
+  ...Object.fromEntries(
+    (["pdt", "filing", "sales"] as const).flatMap((type) =>
+      [`GET /template/${type}/changes/`, `GET /template/${type}/changes/{partnerId}/`].map((key) => [key, () => ({ query: { since: "submission" } })]),
+    ),
+  ),
   "GET /template/pdt/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.pdt } }),
   "GET /template/filing/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.filing } }),
   "GET /template/sales/submissions/{snapshotId}/pdf": (world) => ({ params: { snapshotId: world.submissions.sales } }),

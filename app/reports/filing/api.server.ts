@@ -23,7 +23,15 @@ import { WorkflowError } from "~/reports/frame/workflow.server";
 import { FILING_MAX_COUNTRIES, FILING_MAX_PRODUCTS, FILING_STATUS_MAX_CHARS } from "~/reports/filing/contract";
 import { FILING_EMPTY } from "~/reports/filing/statuses";
 import { invalid, type ApiCall } from "~/api/call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportMeta, reportTemplateCalls, type TemplateSaveInput } from "~/reports/frame/api.server";
+import {
+  frameAnswer,
+  frameShape,
+  ReportMetaSchema,
+  reportChangesCalls,
+  reportMeta,
+  reportTemplateCalls,
+  type TemplateSaveInput,
+} from "~/reports/frame/api.server";
 
 const Status = z.string().max(FILING_STATUS_MAX_CHARS).nullable();
 
@@ -165,19 +173,22 @@ async function save({ user, partnerId, quarterName, body, action, comment, reque
   return saved;
 }
 
-export const FILING_CALLS: ApiCall[] = reportTemplateCalls({
-  type: "filing",
-  template: FilingTemplate,
-  load: loadFilingPlan,
-  answer: template,
-  saveBody: FilingSaveBody,
-  emptySave: (version) => ({ version }),
-  maxBodyBytes: 16 * 1024 * 1024,
-  save,
-  summaries: {
-    save: "Saves the caller's cells. Nothing is saved when a status is not one of its product's list.",
-    adminSave: "An administrator saves a partner's cells (any quarter, with ?quarter=).",
-    submit: "Submits the caller's Filing Plans of the open quarter to the administrators, with a comment.",
-  },
-  examples: { save: SAVE_EXAMPLE, submit: { message: "Filing plans updated.", version: 1 } },
-});
+export const FILING_CALLS: ApiCall[] = [
+  ...reportTemplateCalls({
+    type: "filing",
+    template: FilingTemplate,
+    load: loadFilingPlan,
+    answer: template,
+    saveBody: FilingSaveBody,
+    emptySave: (version) => ({ version }),
+    maxBodyBytes: 16 * 1024 * 1024,
+    save,
+    summaries: {
+      save: "Saves the caller's cells. Nothing is saved when a status is not one of its product's list.",
+      adminSave: "An administrator saves a partner's cells (any quarter, with ?quarter=).",
+      submit: "Submits the caller's Filing Plans of the open quarter to the administrators, with a comment.",
+    },
+    examples: { save: SAVE_EXAMPLE, submit: { message: "Filing plans updated.", version: 1 } },
+  }),
+  ...reportChangesCalls("filing"),
+];

@@ -16,7 +16,20 @@ import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, reportChecks, type FindingKind
 import { loadReportChecks } from "~/reports/frame/checks.server";
 import { loadChangesToExplain, saveExplanations } from "~/reports/frame/explanations.server";
 import { loadReportThreads, postToThread, ThreadRefusal, type ThreadPost } from "~/reports/frame/threads.server";
-import { ADMIN_AND_STAFF, ALL_ROLES, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall } from "~/api/call.server";
+import {
+  ADMIN_AND_STAFF,
+  ALL_ROLES,
+  idParam,
+  invalid,
+  notFound,
+  pagedAnswer,
+  pagedAnswerFields,
+  PartnerParams,
+  QuarterQuery,
+  signedInCall,
+} from "~/api/call.server";
+import { CHANGE_BASES, NO_CHANGE_BASE } from "~/reports/frame/changes";
+import { loadReportChangesPage } from "~/reports/frame/changes.server";
 import { submissionFor, submissionPdfResponse } from "~/reports/frame/submission-pdf.server";
 
 const QuarterOptionSchema = z.object({ id: z.number().int(), name: z.string(), historic: z.boolean() }).meta({ id: "QuarterOption" });
@@ -612,5 +625,108 @@ export function reportThreadsCalls(type: ReportTypeKey, example: { table: string
     getCall(`The comments on the rows and cells of a partner's ${title}.`, PartnerParams),
     postCall(`Opens, answers, resolves or reopens a comment on a row or cell of the caller's own ${title}.`),
     postCall(`Opens, answers, resolves or reopens a comment on a row or cell of a partner's ${title} (ADMIN).`, PartnerParams),
+  ];
+}
+
+/** Rows of the changes answered a page. */
+const CHANGES_PAGE_SIZE = 500;
+
+const ChangesQuery = QuarterQuery.extend({
+  since: z.enum(CHANGE_BASES).meta({ description: "The base: the report's last submission, its last approval, or the previous quarter's report." }),
+  page_number: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .meta({ description: "1-based; a page past the end answers the last page.", example: 1 }),
+});
+
+const CellChangeSchema = z.object({
+  old: z.string().nullable().meta({ description: "As the base showed it (null: the row was added)." }),
+  new: z.string().nullable().meta({ description: "As it shows now (null: the row was removed)." }),
+});
+
+const ChangedRowSchema = z
+  .object({
+    change: z.enum(["added", "changed", "removed"]),
+    table: z.string().meta({ description: 'The report\'s table (Sales: API or FDF; "" for a report of one table).' }),
+    row_key: z.string().meta({
+      description:
+        "The row (Sales: its sales_report_id; Development Timeline: product id:stage id; Filing Plans: country id:product id). A removed row's id is the base's.",
+    }),
+    cells: z.record(z.string(), CellChangeSchema).meta({
+      description:
+        "By column key, values as the screen shows them (names, not ids; dates YYYY-MM-DD; \"\" empty): a changed row's changed cells, an added or removed row's cells that hold a value.",
+    }),
+  })
+  .meta({ id: "ReportChangedRow" });
+
+const ReportChangesSchema = z
+  .object({
+    quarter: z.string(),
+    since: z.enum(CHANGE_BASES),
+    base: z
+      .object({
+        snapshot_id: z.number().int().meta({ description: "The snapshot compared with (the history's snapshotId)." }),
+        quarter: z.string().nullable().meta({ description: "since=previous-quarter: the quarter whose report it is; else null." }),
+        taken_at: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({ description: "null: nothing to compare with (see no_base)." }),
+    no_base: z
+      .object({ reason: z.enum([...CHANGE_BASES, "unsaved"]), detail: z.string().meta({ description: "As the screen says it, in English." }) })
+      .nullable()
+      .meta({ description: "Why there is nothing to compare with; null when there is a base." }),
+    counts: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int() }),
+    rows: z.array(ChangedRowSchema).meta({ description: "Added, then changed, then removed rows, each in row id order." }),
+    ...pagedAnswerFields("Added, changed and removed rows, all pages."),
+  })
+  .meta({ id: "ReportChanges" });
+
+/**
+ * GET /template/{type}/changes/ (a partner's own report) and /template/{type}/changes/{partnerId}/
+ * (ADMIN and STAFF): "Show changes since" of the report screens, the changed rows a page at a time.
+ */
+export function reportChangesCalls(type: ReportTypeKey) {
+  const title = REPORT_REGISTRY[type].labels.title;
+  const changesCall = (summary: string, params?: typeof PartnerParams) =>
+    signedInCall({
+      method: "GET",
+      path: params ? `/template/${type}/changes/{partnerId}/` : `/template/${type}/changes/`,
+      summary,
+      tag: title,
+      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
+      params,
+      query: ChangesQuery,
+      answer: ReportChangesSchema,
+      errors: [400, 404],
+      async handle({ user, params, query }): Promise<z.infer<typeof ReportChangesSchema>> {
+        const frame = await loadReportFrame({ viewer: user, partnerId: partnerOf(user, params), quarterName: query.quarter, type });
+        const { changes, snapshotId, rows, page } = await loadReportChangesPage(frame, query.since, {
+          page: query.page_number ?? 1,
+          pageSize: CHANGES_PAGE_SIZE,
+        });
+        return {
+          quarter: frame.quarter.name,
+          since: changes.base,
+          base: changes.found ? { snapshot_id: snapshotId!, quarter: changes.quarter, taken_at: changes.takenAt } : null,
+          no_base: changes.found ? null : { reason: changes.reason, detail: inEnglish(NO_CHANGE_BASE[changes.reason], { quarter: changes.quarter ?? "" }) },
+          counts: changes.found ? changes.counts : { added: 0, changed: 0, removed: 0 },
+          rows: rows.map((row) => ({
+            change: row.change,
+            table: row.table,
+            row_key: row.rowKey,
+            cells: Object.fromEntries(Object.entries(row.cells).map(([key, cell]) => [key, { old: cell.was, new: cell.now }])),
+          })),
+          ...pagedAnswer(page),
+        };
+      },
+    });
+  return [
+    changesCall(
+      `What changed in the caller's own ${title} of the open quarter (or ?quarter=) since its last submission, its last approval or the previous quarter.`,
+    ),
+    changesCall(`What changed in a partner's ${title} since its last submission, its last approval or the previous quarter.`, PartnerParams),
   ];
 }

@@ -11,11 +11,12 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { db, selectRows } from "~/db/client.server";
 import { quarters, reports, reportSnapshots } from "~/db/schema";
 import { minuteStore } from "~/utils/minute-cache.server";
-import { addQuarters, quarterName } from "~/utils/quarters";
+import { addQuarters, parseQuarterName, quarterName } from "~/utils/quarters";
+import { pageWindow } from "~/reports/consolidated/paging";
 import { REPORT_DECLARATIONS } from "~/reports/registry.server";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { CHANGES_MARKED, REMOVED_LISTED, type ChangeBase, type RemovedRow, type RowChanges } from "./changes";
-import { assertMayAccess, findReport, resolveQuarter, type Actor } from "./screen.server";
+import { assertMayAccess, findReport, resolveQuarter, type Actor, type ReportFrameView } from "./screen.server";
 import { latestSnapshot, listReportHistory, type ReportHistoryEntry, type ReportDeclaration } from "./workflow.server";
 
 /** A stored column of a row (by its key in the row table, camelCase), in the statement that compares rows. */
@@ -67,10 +68,11 @@ interface Base {
 }
 
 /**
- * The comparison of a report's rows (report `reportId`) with the snapshot `base`: one statement.
- * Exported for the benchmark, which measures it on a 12,000-row report.
+ * What the statements comparing a report's rows (report `reportId`) with the snapshot `base` share:
+ * the base's rows (`b`), the report's (`c`) and each row's change (`d`: its ids on either side,
+ * which cells differ, and added, changed, removed or null).
  */
-export async function compareRows(declaration: Declared, reportId: number, base: Base) {
+function comparison(declaration: Declared, reportId: number, base: Base) {
   const { rowTable } = declaration;
   const spec = declaration.changes;
   // Only the columns the comparison reads (a snapshot's other fields are not parsed): those the
@@ -110,23 +112,16 @@ export async function compareRows(declaration: Declared, reportId: number, base:
         sql`, `,
       )})`,
   );
-  const oldCells = sql.join(
-    spec.cells.map((cell, index) => sql`${cell.key}::text, case when d.flags[${sql.raw(String(index + 1))}] then coalesce((${cell.shown(b)})::text, '') end`),
-    sql`, `,
-  );
-  const listedCells = sql.join(
-    [...(spec.identity ?? []), ...spec.cells].map((cell) => sql`${cell.key}::text, coalesce((${cell.shown(b)})::text, '')`),
-    sql`, `,
-  );
-  const tableOf = (row: RowField) => (spec.table ? sql`(${spec.table(row)})::text` : sql`''`);
-
-  const rows = await selectRows<{
-    change: "added" | "changed" | "removed";
-    total: number;
-    row_key: string;
-    tbl: string | null;
-    cells: Record<string, string> | null;
-  }>(sql`
+  const tableIn = (row: RowField) => (spec.table ? sql`(${spec.table(row)})::text` : sql`''`);
+  /** Each changed cell's value as `row` shows it, by the cell's key (the unchanged cells are left out). */
+  const changedCells = (row: RowField) =>
+    sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(
+      spec.cells.map(
+        (cell, index) => sql`${cell.key}::text, case when d.flags[${sql.raw(String(index + 1))}] then coalesce((${cell.shown(row)})::text, '') end`,
+      ),
+      sql`, `,
+    )}))`;
+  const statement = sql`
     with b as materialized (
       select b.*${numbered(b)}
       from ${reportSnapshots} s, jsonb_to_recordset(s.rows) as b(${definition})
@@ -140,17 +135,47 @@ export async function compareRows(declaration: Declared, reportId: number, base:
         case when c.id is null then 'removed' when b.id is null then 'added' when true = any(f.flags) then 'changed' end as change
       from c full join b on ${match}
       cross join lateral (select array[${sql.join(differs, sql`, `)}] as flags) f
-    ),
+    )`;
+  return {
+    spec,
+    b,
+    c,
+    changedCells,
+    with: statement,
+    /** A listed row's key and table (`d` joined to `c` and `b`): a removed row's from the base. */
+    rowOf: sql`(case when d.change = 'removed' then ${spec.rowKey(b)} else ${spec.rowKey(c)} end)::text`,
+    tableOf: sql`coalesce(${tableIn(c)}, ${tableIn(b)})`,
+  };
+}
+
+/**
+ * The comparison of a report's rows (report `reportId`) with the snapshot `base`, as the screens
+ * mark it: one statement. Exported for the benchmark, which measures it on a 12,000-row report.
+ */
+export async function compareRows(declaration: Declared, reportId: number, base: Base) {
+  const { spec, b, rowOf, tableOf, changedCells, with: compared } = comparison(declaration, reportId, base);
+  const listedCells = sql.join(
+    [...(spec.identity ?? []), ...spec.cells].map((cell) => sql`${cell.key}::text, coalesce((${cell.shown(b)})::text, '')`),
+    sql`, `,
+  );
+
+  const rows = await selectRows<{
+    change: "added" | "changed" | "removed";
+    total: number;
+    row_key: string;
+    tbl: string | null;
+    cells: Record<string, string> | null;
+  }>(sql`
+    ${compared},
     listed as (
       select d.*, count(*) over (partition by d.change)::integer as total,
         row_number() over (partition by d.change order by d.id) as nth
       from d where d.change is not null
     )
     select d.change, d.total,
-      (case when d.change = 'removed' then ${spec.rowKey(b)} else ${spec.rowKey(c)} end)::text as row_key,
-      coalesce(${tableOf(c)}, ${tableOf(b)}) as tbl,
+      ${rowOf} as row_key, ${tableOf} as tbl,
       case d.change
-        when 'changed' then jsonb_strip_nulls(jsonb_build_object(${oldCells}))
+        when 'changed' then ${changedCells(b)}
         when 'removed' then jsonb_build_object(${listedCells})
       end as cells
     from listed d
@@ -170,6 +195,58 @@ export async function compareRows(declaration: Declared, reportId: number, base:
     else removed.push({ table: row.tbl ?? "", cells: row.cells ?? {} });
   }
   return { counts, changed, added, removed };
+}
+
+/** A row of a page of changes: a changed row's changed cells, an added row's cells now, a removed row's cells as they were. */
+interface ChangedRow {
+  change: "added" | "changed" | "removed";
+  /** The row's table (Sales: API or FDF; "" for a report of one table). */
+  table: string;
+  /** The key a screen finds the row by (Sales: its id; a removed row's is the base's). */
+  rowKey: string;
+  /** By the cell's key: the value as the base showed it and as it shows now (null: no such row on that side; "" an empty cell). */
+  cells: Record<string, { was: string | null; now: string | null }>;
+}
+
+/**
+ * Rows `offset` + 1 to `offset` + `limit` of the comparison, added, then changed, then removed, each
+ * in row id order. An added or removed row lists its cells that hold a value.
+ */
+async function changedRowsPage(declaration: Declared, reportId: number, base: Base, { offset, limit }: { offset: number; limit: number }) {
+  const { spec, b, c, rowOf, tableOf, changedCells, with: compared } = comparison(declaration, reportId, base);
+  const filledCells = (row: RowField) =>
+    sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(
+      [...(spec.identity ?? []), ...spec.cells].map((cell) => sql`${cell.key}::text, nullif((${cell.shown(row)})::text, '')`),
+      sql`, `,
+    )}))`;
+  const rows = await selectRows<{
+    change: ChangedRow["change"];
+    row_key: string;
+    tbl: string | null;
+    was: Record<string, string> | null;
+    now: Record<string, string> | null;
+  }>(sql`
+    ${compared}
+    select d.change,
+      ${rowOf} as row_key, ${tableOf} as tbl,
+      case d.change when 'changed' then ${changedCells(b)} when 'removed' then ${filledCells(b)} end as was,
+      case d.change when 'changed' then ${changedCells(c)} when 'added' then ${filledCells(c)} end as now
+    from d
+    left join c on c.id = d.cid
+    left join b on b.id = d.bid
+    where d.change is not null
+    order by d.change, d.id
+    offset ${offset} limit ${limit}
+  `);
+  return rows.map((row): ChangedRow => {
+    const keys = new Set([...Object.keys(row.was ?? {}), ...Object.keys(row.now ?? {})]);
+    return {
+      change: row.change,
+      table: row.tbl ?? "",
+      rowKey: row.row_key,
+      cells: Object.fromEntries([...keys].map((key) => [key, { was: row.was?.[key] ?? null, now: row.now?.[key] ?? null }])),
+    };
+  });
 }
 
 /** The latest snapshot of the partner's report of this type in the quarter before `quarter`, if any. */
@@ -212,8 +289,15 @@ interface ReportChangesInput {
   base: ChangeBase;
 }
 
-/** The report's rows against the base asked for; `found: false` with the reason when there is none. */
-export async function reportChanges({ type, partnerId, quarter, reportId, history, base }: ReportChangesInput): Promise<RowChanges> {
+/** The report's rows against the base asked for, and the base's snapshot (null: no base). */
+async function changesAgainstBase({
+  type,
+  partnerId,
+  quarter,
+  reportId,
+  history,
+  base,
+}: ReportChangesInput): Promise<{ changes: RowChanges; found: Base | null }> {
   const declaration = REPORT_DECLARATIONS[type] as Declared;
   let snapshot: { id: number; createdAt: Date } | undefined;
   let previousName: string | null = null;
@@ -225,12 +309,38 @@ export async function reportChanges({ type, partnerId, quarter, reportId, histor
     const entry = latestSnapshot(history, base === "submission" ? "submit" : "approve");
     snapshot = entry ? { id: entry.snapshotId, createdAt: entry.at } : undefined;
   }
-  if (!reportId) return { base, found: false, reason: "unsaved", quarter: previousName };
-  if (!snapshot) return { base, found: false, reason: base, quarter: previousName };
+  if (!reportId) return { changes: { base, found: false, reason: "unsaved", quarter: previousName }, found: null };
+  if (!snapshot) return { changes: { base, found: false, reason: base, quarter: previousName }, found: null };
   const found = { snapshotId: snapshot.id, takenAt: snapshot.createdAt, otherReport: base === "previous-quarter" };
   const state = await rowsState(declaration, reportId);
   const compared = await cachedComparisons(`${type}|${reportId}|${snapshot.id}|${state}`, () => compareRows(declaration, reportId, found));
-  return { base, found: true, takenAt: snapshot.createdAt.toISOString(), quarter: previousName, ...compared };
+  return { changes: { base, found: true, takenAt: snapshot.createdAt.toISOString(), quarter: previousName, ...compared }, found };
+}
+
+/** The report's rows against the base asked for; `found: false` with the reason when there is none. */
+export async function reportChanges(input: ReportChangesInput): Promise<RowChanges> {
+  return (await changesAgainstBase(input)).changes;
+}
+
+/**
+ * The frame's report against the base asked for, and a page of its changed rows with their cells'
+ * old and new values (`page` 1-based; past the end: the last page). `snapshotId` and the rows are
+ * null and empty when there is no base. The frame is the viewer's already (a partner only its own report).
+ */
+export async function loadReportChangesPage(frame: ReportFrameView, base: ChangeBase, { page, pageSize }: { page: number; pageSize: number }) {
+  const reportId = frame.report.id;
+  const { changes, found } = await changesAgainstBase({
+    type: frame.type,
+    partnerId: frame.partner.id,
+    quarter: parseQuarterName(frame.quarter.name)!,
+    reportId,
+    history: reportId ? await listReportHistory(reportId) : [],
+    base,
+  });
+  const total = changes.found ? changes.counts.added + changes.counts.changed + changes.counts.removed : 0;
+  const window = pageWindow(page, total, pageSize);
+  const rows = found && reportId && total ? await changedRowsPage(REPORT_DECLARATIONS[frame.type] as Declared, reportId, found, window) : [];
+  return { changes, snapshotId: found?.snapshotId ?? null, rows, page: { total, page: window.page, pageSize, pages: window.pages } };
 }
 
 /**

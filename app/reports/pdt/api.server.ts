@@ -16,6 +16,7 @@ import {
   frameAnswer,
   frameShape,
   ReportMetaSchema,
+  reportChangesCalls,
   reportMeta,
   reportTemplateCalls,
   reportThreadsCalls,
@@ -236,4 +237,5 @@ export const PDT_CALLS: ApiCall[] = [
     examples: { save: SAVE_EXAMPLE, submit: { message: "Timeline updated for the quarter.", version: 2 } },
   }),
   ...reportThreadsCalls("pdt", { table: "PDT", column: "endDate", body: "The end date moved by two quarters: what held it up?" }),
+  ...reportChangesCalls("pdt"),
 ];

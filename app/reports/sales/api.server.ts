@@ -24,7 +24,16 @@ import {
   type SalesRowInput,
 } from "~/reports/sales/rows";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
-import { frameAnswer, frameShape, ReportMetaSchema, reportChecksCalls, reportMeta, reportThreadsCalls, reportWorkflowCalls } from "~/reports/frame/api.server";
+import {
+  frameAnswer,
+  frameShape,
+  ReportMetaSchema,
+  reportChangesCalls,
+  reportChecksCalls,
+  reportMeta,
+  reportThreadsCalls,
+  reportWorkflowCalls,
+} from "~/reports/frame/api.server";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { royaltyStatement } from "./royalty-statement.server";
 
@@ -416,6 +425,7 @@ export const SALES_CALLS: ApiCall[] = [
   }),
   ...reportChecksCalls("sales"),
   ...reportThreadsCalls("sales", { table: "FDF", column: "royaltyDue", body: "Royalty Due is not 5% of the net value." }),
+  ...reportChangesCalls("sales"),
   royaltyStatementCall(
     "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
   ),
