@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, notInArray, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { countries, employees, partnerProducts, partners, products, users } from "~/db/schema";
 import { DEFAULT_CALLING_CODE, joinContactNumber, PARTNER_MESSAGES, splitContactNumber, type PartnerInput } from "~/schemas/partner";
+import { queuePartnerChecks } from "~/jobs/checks-jobs.server";
 import { writeAudit } from "./audit.server";
 import { sendPasswordLink } from "./password-token.server";
 
@@ -365,6 +366,9 @@ export async function updatePartner(partnerId: number, input: PartnerInput, acto
             listed.length ? notInArray(partnerProducts.productId, listed) : undefined,
           ),
         );
+
+      // The Sales checks read the products' project statuses and which products are the partner's.
+      await queuePartnerChecks(tx, partnerId);
 
       const currentIds = new Set((await tx.select({ id: employees.id }).from(employees).where(eq(employees.partnerId, partnerId))).map((row) => row.id));
       const kept = new Set<number>();

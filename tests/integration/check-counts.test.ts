@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import {
   countries,
+  employees,
   filingValues,
   licenceCountryTerms,
   licenceTerms,
@@ -32,6 +33,9 @@ import {
 import { openJobQueue, type ChecksScope } from "~/jobs/queue.server";
 import { startWorker } from "~/jobs/worker.server";
 import { saveLicenceTerms } from "~/licences/licences.server";
+import { updatePartner } from "~/models/partner.server";
+import { splitContactNumber, type PartnerInput } from "~/schemas/partner";
+import type { ProjectStatus } from "~/utils/project-status";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { loadReportChecks } from "~/reports/frame/checks.server";
@@ -268,6 +272,50 @@ describe("the stored counts of open findings", () => {
     await runQueuedChecks();
     expect(await countOf(ids.acme)).toEqual({ ...ACME_COUNT, total: 5, licence: 3 });
     await saveLicenceTerms(ids.acme, terms([kenyaAt3]), { actorId: admin.id });
+    await runQueuedChecks();
+    expect(await countOf(ids.acme)).toEqual(ACME_COUNT);
+  });
+
+  it("after a project-status edit: the product is sold while 'Under Development', a finding per row; set back, they go", async () => {
+    await acmeSaves();
+    await runQueuedChecks();
+    const setStatus = async (status: ProjectStatus) => {
+      const [partner] = await db.select().from(partners).where(eq(partners.id, ids.acme));
+      const listed = await db
+        .select({ productId: partnerProducts.productId, status: partnerProducts.projectStatus })
+        .from(partnerProducts)
+        .where(and(eq(partnerProducts.partnerId, ids.acme), eq(partnerProducts.isActive, true)));
+      const people = await db.select().from(employees).where(eq(employees.partnerId, ids.acme));
+      const contactOf = (stored: string | null) => {
+        const { prefix, number } = splitContactNumber(stored);
+        return { contactPrefix: prefix, contactNumber: number };
+      };
+      const saved = await updatePartner(
+        ids.acme,
+        {
+          companyName: partner.companyName,
+          email: partner.email,
+          ...contactOf(partner.contactNumber),
+          address: partner.address ?? undefined,
+          region: partner.region as PartnerInput["region"],
+          products: listed.map((product) => ({ productId: product.productId, status: product.productId === ids.dtg ? status : product.status })),
+          people: people.map((person) => ({
+            employeeId: person.id,
+            firstName: person.firstName,
+            lastName: person.lastName,
+            ...contactOf(person.contactNumber),
+          })),
+        },
+        { actorId: admin.id },
+      );
+      expect(saved).toMatchObject({ ok: true });
+    };
+    // Acme's timeline reaches no approval stage: each of its four rows is sold while not on the market (contradiction 1 + 4).
+    await setStatus("UNDER_DEVELOPMENT");
+    expect(await queuedChecks()).toEqual([{ name: "report-checks", data: { partnerId: ids.acme } }]);
+    await runQueuedChecks();
+    expect(await countOf(ids.acme)).toEqual({ ...ACME_COUNT, total: 8, contradiction: 5 });
+    await setStatus("APPROVED");
     await runQueuedChecks();
     expect(await countOf(ids.acme)).toEqual(ACME_COUNT);
   });
