@@ -12,6 +12,7 @@
  *   Delta     a new partner, one Kenya row at 11 (no licence, no other report).
  *   Echo      a new partner, one Kenya row at 13.
  */
+import { parse } from "csv-parse/sync";
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
@@ -46,7 +47,8 @@ import { refreshSalesPriceMeans } from "~/reports/sales/price-means.server";
 import { workReportChecks, workSalesPriceMeans } from "~/reports/sales/stored-checks.server";
 import { loader as dashboardLoader } from "~/routes/_shell.admin.dashboard";
 import { loader as partnerListLoader } from "~/routes/_shell.admin.partner-list";
-import { buildRequest, runRoute, sessionCookieFor, type RouteResult } from "../support/remix";
+import { loader as summaryCsv } from "~/routes/admin.dashboard.$table.csv";
+import { buildRequest, runRoute, sessionCookieFor, testContext, type RouteResult } from "../support/remix";
 import { fdfGridRow } from "../support/sales-grid-rows";
 
 const DTG = "Dolutegravir 50 mg";
@@ -451,5 +453,25 @@ describe("the dashboard Summary's Findings column", () => {
       [CEDAR, null],
     ]);
     expect((await summary("&view=saved&sort=findings", "partner1@example.org")).status).toBe(403);
+  });
+
+  it("its downloads carry the Findings column in the page's order: a number, or empty without a count", async () => {
+    await acmeSaves();
+    await runQueuedChecks();
+    const cookie = await sessionCookieFor("admin@example.org");
+    const response = (await summaryCsv({
+      request: buildRequest("/admin/dashboard/summary/csv?view=not-submitted&sort=findings&dir=desc", { cookie }),
+      params: { table: "summary" },
+      context: testContext(),
+    })) as Response;
+    expect(response.status).toBe(200);
+    const [header, ...records] = parse(Buffer.from(await response.arrayBuffer()), { bom: true }) as string[][];
+    expect(header.at(-1)).toBe("Findings");
+    expect(records.map((record) => [record[0], record.at(-1)])).toEqual([
+      [BOREALIS, "0"],
+      [DELTA, "0"],
+      [ECHO, "0"],
+      [CEDAR, ""],
+    ]);
   });
 });

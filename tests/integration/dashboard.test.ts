@@ -442,8 +442,9 @@ describe("the dashboard's tabs, figure by figure", () => {
     expect(fallback.query.view).toBe("submitted");
 
     const { header, records } = await csvOf("summary", "?view=not-submitted");
-    expect(header).toEqual(["Company Name", "E-mail", "PDT", "Filing Plan", "Sales Report"]);
-    expect(records).toEqual([
+    expect(header).toEqual(["Company Name", "E-mail", "PDT", "Filing Plan", "Sales Report", "Findings"]);
+    // The Findings column is worked out in check-counts.test.ts.
+    expect(records.map((record) => record.slice(0, 5))).toEqual([
       [BOREALIS, "partner2@example.org", "Resubmitted", notStarted, "Approved"],
       ["Delta Pharma", "delta@example.org", notStarted, notStarted, notStarted],
     ]);

@@ -106,8 +106,10 @@ export function summaryTable(summary: SummaryPage, title: string): DashboardTabl
       { key: "company", label: "Company Name" },
       { key: "email", label: "E-mail" },
       ...REPORT_TYPES.map((type) => ({ key: type, label: REPORT_REGISTRY[type].labels.name })),
+      { key: "findings", label: "Findings", numeric: true },
     ],
-    rows: summary.rows.map((row) => [row.companyName, row.email, ...REPORT_TYPES.map((type) => row.statuses[type])]),
+    // As the page: a partner without a counted Sales Report has an empty Findings cell.
+    rows: summary.rows.map((row) => [row.companyName, row.email, ...REPORT_TYPES.map((type) => row.statuses[type]), summary.findings[row.partnerId] ?? null]),
     page: summary.page,
   };
 }
