@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -358,6 +359,21 @@ export const reportSnapshots = pgTable(
   },
   (t) => [index("report_snapshots_report_idx").on(t.reportId, t.createdAt)],
 );
+
+/** Binary data: a Buffer here, whichever driver (postgres-js answers a Buffer, the embedded database a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/** A submission's proof (its PDF, app/reports/frame/submission-pdf.server.ts), kept once drawn: its snapshot never changes. */
+export const submissionPdfs = pgTable("submission_pdfs", {
+  snapshotId: integer("snapshot_id")
+    .primaryKey()
+    .references(() => reportSnapshots.id, { onDelete: "cascade" }),
+  pdf: bytea("pdf").notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * The partner's reason for a change its report must explain before it is submitted (a sales swing,

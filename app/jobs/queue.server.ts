@@ -23,6 +23,8 @@ export interface JobData {
   "sales-price-means": ChecksScope;
   /** The stored finding counts of the Sales Reports in scope (app/reports/sales/checks.server.ts). */
   "report-checks": ChecksScope;
+  /** A submission's PDF drawn and kept (app/reports/frame/submission-pdf.server.ts). */
+  "submission-pdf": { snapshotId: number };
 }
 export type QueueName = keyof JobData;
 
@@ -43,6 +45,9 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
   // one will read the latest rows); one may wait while another of the key runs.
   "sales-price-means": { policy: "short", retryLimit: 3, retryDelay: 10, expireInSeconds: 600 },
   "report-checks": { policy: "short", retryLimit: 3, retryDelay: 10, expireInSeconds: 1800 },
+  // A 12,000-row drawing takes tens of seconds; one that failed (Chromium gone) is tried again, and
+  // whatever asks for the PDF meanwhile draws it itself.
+  "submission-pdf": { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
 };
 
 /** pg-boss is written for node-postgres, which sends an object parameter as its JSON text and undefined as null. */

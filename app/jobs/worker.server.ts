@@ -1,6 +1,7 @@
 /**
  * The background worker: delivers queued mails, keeps the Sales Report's stored checks current
  * (the partners' mean prices and each report's finding counts, queued by the changes they read),
+ * draws and keeps each submission's PDF,
  * runs the scheduled reminders and the purge of ended sessions, spent password links and old
  * rate-limit counters as recurring jobs. It runs in the web process by default (`npm start`), alone
  * with `npm run worker`, and not at all in an instance started with WORKER=off.
@@ -12,7 +13,7 @@ import { runScheduledReminders } from "~/models/reminder-scheduler.server";
 import { deleteEndedSessions } from "~/models/session.server";
 import { queueUncountedSalesChecks, workReportChecks, workSalesPriceMeans } from "~/reports/sales/stored-checks.server";
 import { logger } from "~/utils/logger.server";
-import { submissionPdfAttachment } from "~/reports/frame/submission-pdf.server";
+import { keepSubmissionPdf, submissionPdfAttachment } from "~/reports/frame/submission-pdf.server";
 import { openJobQueue, type JobData, type QueueName } from "./queue.server";
 
 /** Every 15 minutes the scheduler looks for reminders due today (each is sent once: see runScheduledReminders). */
@@ -54,6 +55,10 @@ export async function startWorker(): Promise<() => Promise<void>> {
   await boss.work<JobData["report-checks"]>("report-checks", { pollingIntervalSeconds: 2 }, async ([job]) => {
     await workReportChecks(job.data);
   });
+  // One at a time: a drawing already prints its parts on as many Chromium pages as it may (PDF_CONCURRENCY).
+  await boss.work<JobData["submission-pdf"]>("submission-pdf", { pollingIntervalSeconds: 2 }, async ([job]) => {
+    await keepSubmissionPdf(job.data.snapshotId);
+  });
   await boss.work("scheduled-reminders", { pollingIntervalSeconds: 5 }, async () => {
     await runScheduledReminders();
   });
@@ -69,8 +74,8 @@ export async function startWorker(): Promise<() => Promise<void>> {
   }
   await boss.schedule("purge-expired", PURGE_CRON);
   await queueUncountedSalesChecks();
-  logger.info("worker started: mail delivery, stored checks, scheduled reminders, purges");
-  const worked: QueueName[] = ["mail-delivery", "sales-price-means", "report-checks", "scheduled-reminders", "purge-expired"];
+  logger.info("worker started: mail delivery, stored checks, submission PDFs, scheduled reminders, purges");
+  const worked: QueueName[] = ["mail-delivery", "sales-price-means", "report-checks", "submission-pdf", "scheduled-reminders", "purge-expired"];
   return async () => {
     await Promise.all(worked.map((name) => boss.offWork(name)));
   };

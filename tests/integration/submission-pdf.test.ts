@@ -2,18 +2,19 @@
  * The proof of a submission (issue 33): the PDF of a submission, drawn by Chromium from the stored
  * snapshot, read back with poppler's pdftotext (and a page drawn with pdftoppm), as a partner, an
  * auditor or an administrator would read it: whose report, which quarter, who submitted it and
- * when, every row as submitted, the totals, and the SHA-256 the snapshot was stored with.
+ * when, every row as submitted, the totals, and the SHA-256 the snapshot was stored with. Drawn
+ * once and kept: by the job queued with the submission, or by whatever asks for it first.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { countries, outbox, partners, products, quarters, reports, reportSnapshots, salesRows, stages, users } from "~/db/schema";
+import { countries, outbox, partners, products, quarters, reports, reportSnapshots, salesRows, stages, submissionPdfs, users } from "~/db/schema";
 import { startWorker } from "~/jobs/worker.server";
 import { getOpenQuarter } from "~/models/quarter.server";
 import { action as partnerAction, loader as partnerLoader } from "~/routes/_shell.partner.sales-report";
@@ -282,13 +283,80 @@ describe("the Development Timeline's and the Filing Plans' proofs", () => {
   });
 });
 
+/** The kept copy of a submission's PDF, or undefined. */
+async function keptPdf(snapshotId: number) {
+  const [kept] = await db.select().from(submissionPdfs).where(eq(submissionPdfs.snapshotId, snapshotId));
+  return kept;
+}
+
+describe("the kept PDF", () => {
+  it("is stored by the first download and served again as stored, not drawn again", async () => {
+    const snapshot = await submitSales(CEDAR_ROWS, "Kept once drawn.");
+    expect(await keptPdf(snapshot.id)).toBeUndefined();
+    const first = await download(CEDAR, snapshot.id);
+    expect(first.status).toBe(200);
+    const kept = await keptPdf(snapshot.id);
+    expect(Buffer.from(first.bytes).equals(kept.pdf)).toBe(true);
+
+    // What is served is what is stored: a mark added to the stored bytes comes back with the next download.
+    await db
+      .update(submissionPdfs)
+      .set({ pdf: sql`${submissionPdfs.pdf} || convert_to('%kept', 'UTF8')` })
+      .where(eq(submissionPdfs.snapshotId, snapshot.id));
+    const second = await download("admin@example.org", snapshot.id);
+    expect(second.status).toBe(200);
+    expect(Buffer.from(second.bytes).equals(Buffer.concat([kept.pdf, Buffer.from("%kept")]))).toBe(true);
+    expect(second.headers.get("Content-Length")).toBe(String(kept.pdf.length + 5));
+    expect((await keptPdf(snapshot.id)).createdAt).toEqual(kept.createdAt);
+    // The API serves the same copy.
+    const api = await callApi("GET", `/template/sales/submissions/${snapshot.id}/pdf`, { token: await apiToken(CEDAR, "partner-pass-3") });
+    expect(Buffer.from(api.body).equals(Buffer.from(second.bytes))).toBe(true);
+  });
+
+  it("is drawn and stored by the job queued with the submission, before anyone asks", async () => {
+    const snapshot = await submitSales(CEDAR_ROWS, "Drawn ahead.");
+    const queued = (await db.execute(sql`select data from pgboss.job where name = 'submission-pdf'`)) as unknown as
+      { rows?: { data: unknown }[] } | { data: unknown }[];
+    expect(Array.isArray(queued) ? queued : queued.rows).toEqual([{ data: { snapshotId: snapshot.id } }]);
+    stopWorker = await startWorker();
+    const kept = await until(
+      () => keptPdf(snapshot.id),
+      (row) => row !== undefined,
+    );
+    expect(kept).toBeDefined();
+    expect(pdfText(kept!.pdf)).toContain(snapshot.sha256);
+    const answer = await download(CEDAR, snapshot.id);
+    expect(Buffer.from(answer.bytes).equals(kept!.pdf)).toBe(true);
+  });
+
+  it("a long table is printed in several documents joined in order, every row, its heads on each page, numbered pages", async () => {
+    const rows = Array.from({ length: 1700 }, (_, index) =>
+      apiGridRow({ year, month: "March", purchaser: `Purchaser ${String(index + 1).padStart(4, "0")}`, quantity: "1", totalValue: "2.5" }),
+    );
+    const snapshot = await submitSales({ API: rows, FDF: CEDAR_ROWS.FDF }, "A long one.");
+    const answer = await download(CEDAR, snapshot.id);
+    expect(answer.status).toBe(200);
+    const text = pdfText(answer.bytes);
+    const purchasers = [...text.matchAll(/Purchaser (\d{4})/g)].map((match) => Number(match[1]));
+    expect(purchasers).toEqual(Array.from({ length: 1700 }, (_, index) => index + 1));
+    const pages = text.split("\f").filter((page) => page.trim());
+    const numbers = pages.map((page) => /(\d+) \/ (\d+)\s*$/.exec(page.trim())?.slice(1).map(Number));
+    expect(numbers).toEqual(pages.map((_, index) => [index + 1, pages.length]));
+    // Every page of the API table starts with its heads; its totals come once, after the last row.
+    for (const page of pages.filter((page) => /Purchaser \d{4}/.test(page))) expect(page).toMatch(/Sr\.No\s+Year\s+Month/);
+    expect(text).toMatch(/Total\s+1700\s+4250\s*$/m);
+    expect(text).toContain("FDF sales");
+  }, 120_000);
+});
+
 describe("who may download a submission's PDF", () => {
   it("the page: the partner its own, administrators and staff any; another partner and a visitor signed out are refused", async () => {
     const snapshot = await submitSales(CEDAR_ROWS, "For the access checks.");
     expect((await download(CEDAR, snapshot.id)).status).toBe(200);
     expect((await download("admin@example.org", snapshot.id)).status).toBe(200);
     expect((await download("staff@example.org", snapshot.id)).status).toBe(200);
-    // Acme asking for Cedar's: told the page does not exist, given nothing.
+    // Acme asking for Cedar's, kept by now: told the page does not exist, given nothing.
+    expect(await keptPdf(snapshot.id)).toBeDefined();
     const other = await download(ACME, snapshot.id);
     expect(other.status).toBe(302);
     expect(other.headers.get("Location")).toBe("/error-404");

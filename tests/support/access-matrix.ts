@@ -166,10 +166,11 @@ export async function runHandler(handler: RouteHandler, request: Request, params
 /**
  * Rows a request may write without changing anything the portal keeps: its own session (each case
  * signs in afresh; a lock or a sign-out writes there by design), the sign-in throttle's counters,
- * and the time a bearer token was last used (noted on every call, refused or not). Every other
- * row written, audit_log and outbox included, is a change.
+ * the time a bearer token was last used (noted on every call, refused or not), and a submission's
+ * PDF kept by its first download (drawn from the immutable snapshot). Every other row written,
+ * audit_log and outbox included, is a change.
  */
-const UNWATCHED_TABLES = new Set(["sessions", "rate_limits"]);
+const UNWATCHED_TABLES = new Set(["sessions", "rate_limits", "submission_pdfs"]);
 const WATCHED_UPDATES: Record<string, string[]> = { api_tokens: ["user_id", "token_hash", "expires_at", "revoked_at"] };
 
 const TABLES = Object.values(schema as Record<string, unknown>)

@@ -6,15 +6,19 @@
  * The frame draws the document (partner, quarter, report, who and when, the comment, the reasons
  * for the changes to explain, the hash); each report draws its own tables from the snapshot's rows
  * (ReportDeclaration.submissionTables). Chromium prints it (app/utils/html-to-pdf.server.ts).
- * Nothing is stored: the PDF is drawn again on each request from the database.
+ *
+ * Drawn once and kept (submission_pdfs): a job draws it when the report is submitted, and whatever
+ * needs it first (a download, the API, the receipt mail) draws it if the job has not yet. The
+ * snapshot never changes, so neither does its PDF; the language is the submitter's at that time.
  */
 import { and, eq } from "drizzle-orm";
 import { redirect } from "@remix-run/node";
 import { db } from "~/db/client.server";
-import { partners, quarters, reports, reportSnapshots, users } from "~/db/schema";
+import { partners, quarters, reports, reportSnapshots, submissionPdfs, users } from "~/db/schema";
 import { translatorFor } from "~/i18n/i18next.server";
 import { isSupportedLanguage, textDirection } from "~/i18n/config";
 import { formatDateTime } from "~/utils/dates";
+import { logger } from "~/utils/logger.server";
 import { countryName, formatNumber } from "~/utils/locale-format";
 import { attachmentDisposition, downloadFileName } from "~/utils/download-names";
 import { htmlToPdf } from "~/utils/html-to-pdf.server";
@@ -147,8 +151,16 @@ function columnWidths(table: SubmissionTable): number[] {
   return widths.map((width) => (100 * width) / total);
 }
 
-function tableHtml(table: SubmissionTable): string {
-  if (table.rows.length === 0) return `<h2>${escapeHtml(table.title)}</h2><p class="empty">${escapeHtml(table.empty ?? "")}</p>`;
+/** A piece of the document's body and the table rows it holds. */
+interface Block {
+  html: string;
+  rows: number;
+}
+
+/** The table as blocks: its title with its first part, then its other parts. */
+function tableBlocks(table: SubmissionTable): Block[] {
+  const title = `<h2>${escapeHtml(table.title)}</h2>`;
+  if (table.rows.length === 0) return [{ html: `${title}<p class="empty">${escapeHtml(table.empty ?? "")}</p>`, rows: 0 }];
   const numeric = table.columns.map((column) => Boolean(column.numeric));
   const cells = (row: readonly string[]) => row.map((cell, index) => `<td${numeric[index] ? ' class="n"' : ""}>${escapeHtml(cell)}</td>`).join("");
   const fixed = table.rows.length > AUTO_LAYOUT_ROWS;
@@ -159,7 +171,7 @@ function tableHtml(table: SubmissionTable): string {
     : "";
   const head = `<thead><tr>${table.columns.map((column) => `<th scope="col"${column.numeric ? ' class="n"' : ""}>${escapeHtml(column.label)}</th>`).join("")}</tr></thead>`;
   const partRows = fixed ? FIXED_PART_ROWS : table.rows.length;
-  const parts: string[] = [];
+  const parts: Block[] = [];
   for (let start = 0; start < table.rows.length; start += partRows) {
     // One string per row, joined once: a 12,000-row snapshot stays a few megabytes of HTML.
     const body = table.rows
@@ -167,9 +179,31 @@ function tableHtml(table: SubmissionTable): string {
       .map((row) => `<tr>${cells(row)}</tr>`)
       .join("\n");
     const foot = start + partRows >= table.rows.length && table.totals ? `<tfoot><tr>${cells(table.totals)}</tr></tfoot>` : "";
-    parts.push(`<table class="rows${fixed ? " rows--fixed" : ""}">${columns}${head}<tbody>${body}</tbody>${foot}</table>`);
+    const html = `<table class="rows${fixed ? " rows--fixed" : ""}">${columns}${head}<tbody>${body}</tbody>${foot}</table>`;
+    parts.push({ html: start === 0 ? `${title}${html}` : html, rows: Math.min(partRows, table.rows.length - start) });
   }
-  return `<h2>${escapeHtml(table.title)}</h2>${parts.join("\n")}`;
+  return parts;
+}
+
+/**
+ * Rows printed as one document at most (app/utils/html-to-pdf.server.ts joins the documents): a
+ * long table goes on in the next document at a page of its own, its heads repeated.
+ */
+const DOCUMENT_ROWS = 1500;
+
+/** The blocks in documents of DOCUMENT_ROWS rows at most (a block is never split). */
+function inDocuments(blocks: readonly Block[]): string[][] {
+  const documents: string[][] = [[]];
+  let rows = 0;
+  for (const block of blocks) {
+    if (rows > 0 && rows + block.rows > DOCUMENT_ROWS) {
+      documents.push([]);
+      rows = 0;
+    }
+    documents[documents.length - 1].push(block.html);
+    rows += block.rows;
+  }
+  return documents;
 }
 
 /** A change's values as the report screens show them (./checks-panel.tsx): countries, statuses and measures translated, figures formatted. */
@@ -188,8 +222,8 @@ function shownValues(values: Record<string, string>, t: (key: string) => string,
   );
 }
 
-/** The document's HTML, in the submitter's language. */
-async function submissionHtml(submission: Submission): Promise<string> {
+/** The document's HTML, in the submitter's language: one or more documents, printed in turn and joined. */
+async function submissionHtml(submission: Submission): Promise<string[]> {
   const { language } = submission;
   const t = await translatorFor(language);
   const dir = textDirection(language);
@@ -213,12 +247,7 @@ async function submissionHtml(submission: Submission): Promise<string> {
         )
         .join("")}</ol>`
     : "";
-  return `<!doctype html>
-<html lang="${language}" dir="${dir}">
-<head><meta charset="utf-8"><title>${escapeHtml(`${t(TEXT.heading)} – ${title} – ${submission.companyName} – ${submission.quarterName}`)}</title>
-<style>${stylesheet(language)}</style></head>
-<body>
-<h1>${escapeHtml(t(TEXT.heading))}: ${escapeHtml(title)}</h1>
+  const opening = `<h1>${escapeHtml(t(TEXT.heading))}: ${escapeHtml(title)}</h1>
 <table class="facts"><tbody>
 ${fact(TEXT.partner, submission.companyName)}
 ${fact(TEXT.quarter, submission.quarterName)}
@@ -230,18 +259,68 @@ ${fact(TEXT.rows, formatNumber(submission.rows.length, language))}
 <tr><th scope="row">${escapeHtml(t(TEXT.sha256))}</th><td class="hash" dir="ltr">${submission.sha256}</td></tr>
 </tbody></table>
 <p class="note">${escapeHtml(t(TEXT.hashNote))}</p>
-${explanations}
-${tables.map(tableHtml).join("\n")}
-</body></html>`;
+${explanations}`;
+  const documents = inDocuments([{ html: opening, rows: 0 }, ...tables.flatMap(tableBlocks)]);
+  return documents.map(
+    (body) => `<!doctype html>
+<html lang="${language}" dir="${dir}">
+<head><meta charset="utf-8"><title>${escapeHtml(`${t(TEXT.heading)} – ${title} – ${submission.companyName} – ${submission.quarterName}`)}</title>
+<style>${stylesheet(language)}</style></head>
+<body>
+${body.join("\n")}
+</body></html>`,
+  );
 }
 
-/** The submission's PDF, its file name and its footer. */
-async function submissionPdf(submission: Submission): Promise<{ bytes: Buffer; fileName: string }> {
-  const html = await submissionHtml(submission);
+/** The submission's PDF, drawn now. */
+async function drawSubmissionPdf(submission: Submission): Promise<Buffer> {
+  const documents = await submissionHtml(submission);
   const t = await translatorFor(submission.language);
   const footer = `${submission.companyName} · ${t(REPORT_REGISTRY[submission.type].labels.title)} · ${submission.quarterName} · SHA-256 ${submission.sha256.slice(0, 16)}…`;
-  const bytes = await htmlToPdf(html, { footer, rtl: textDirection(submission.language) === "rtl" });
-  return { bytes, fileName: downloadFileName(downloadNameOf(submission)) };
+  return htmlToPdf(documents, { footer, rtl: textDirection(submission.language) === "rtl" });
+}
+
+/** The draws under way in this process, by snapshot: a second asker (the receipt mail beside the job) waits for the first's. */
+const DRAWING_KEY = Symbol.for("mpp.submission-pdf.drawing");
+const drawing: Map<number, Promise<Buffer>> = ((globalThis as Record<symbol, Map<number, Promise<Buffer>> | undefined>)[DRAWING_KEY] ??= new Map());
+
+/**
+ * The submission's kept PDF, drawn and kept first if it has not been. Two instances drawing it at
+ * once both succeed: the first stored is kept and answered to both.
+ */
+async function keptSubmissionPdf(submission: Submission): Promise<Buffer> {
+  const kept = await storedPdf(submission.snapshotId);
+  if (kept) return kept;
+  let under = drawing.get(submission.snapshotId);
+  if (!under) {
+    under = (async () => {
+      const started = performance.now();
+      const pdf = await drawSubmissionPdf(submission);
+      const stored = await db
+        .insert(submissionPdfs)
+        .values({ snapshotId: submission.snapshotId, pdf })
+        .onConflictDoNothing()
+        .returning({ snapshotId: submissionPdfs.snapshotId });
+      logger.info(
+        { snapshotId: submission.snapshotId, rows: submission.rows.length, bytes: pdf.length, ms: Math.round(performance.now() - started) },
+        "submission PDF drawn",
+      );
+      return stored.length ? pdf : ((await storedPdf(submission.snapshotId)) ?? pdf);
+    })().finally(() => drawing.delete(submission.snapshotId));
+    drawing.set(submission.snapshotId, under);
+  }
+  return under;
+}
+
+async function storedPdf(snapshotId: number): Promise<Buffer | null> {
+  const [row] = await db.select({ pdf: submissionPdfs.pdf }).from(submissionPdfs).where(eq(submissionPdfs.snapshotId, snapshotId));
+  return row?.pdf ?? null;
+}
+
+/** The job queued with each submission (app/jobs/worker.server.ts): its PDF drawn and kept before anyone asks; a snapshot gone since: nothing to do. */
+export async function keepSubmissionPdf(snapshotId: number): Promise<void> {
+  const submission = await loadSubmission(snapshotId);
+  if (submission) await keptSubmissionPdf(submission);
 }
 
 const downloadNameOf = (submission: Submission) =>
@@ -249,7 +328,7 @@ const downloadNameOf = (submission: Submission) =>
 
 /** The PDF as a download answer. */
 export async function submissionPdfResponse(submission: Submission): Promise<Response> {
-  const { bytes } = await submissionPdf(submission);
+  const bytes = await keptSubmissionPdf(submission);
   return new Response(new Uint8Array(bytes), {
     headers: {
       "Content-Type": "application/pdf",
@@ -271,6 +350,5 @@ export async function submissionPdfDownload(viewer: Pick<AuthUser, "role" | "par
 export async function submissionPdfAttachment(snapshotId: number): Promise<{ filename: string; content: Buffer; contentType: string }> {
   const submission = await loadSubmission(snapshotId);
   if (!submission) throw new Error(`submission snapshot ${snapshotId} not found`);
-  const { bytes, fileName } = await submissionPdf(submission);
-  return { filename: fileName, content: bytes, contentType: "application/pdf" };
+  return { filename: downloadFileName(downloadNameOf(submission)), content: await keptSubmissionPdf(submission), contentType: "application/pdf" };
 }

@@ -15,6 +15,7 @@ import { portalNow } from "~/utils/today.server";
 import { writeAudit } from "~/models/audit.server";
 import { isHistoric } from "~/models/quarter.server";
 import { getCutOffDate } from "~/models/settings.server";
+import { enqueueJob } from "~/jobs/queue.server";
 import type { AuthUser } from "~/models/user.server";
 import { NOT_AUTHORIZED } from "~/utils/messages";
 
@@ -296,6 +297,8 @@ export async function performReportAction(input: ReportActionInput): Promise<Rep
         })
         .returning({ id: reportSnapshots.id });
       snapshotId = taken.id;
+      // Its proof is drawn ahead of the first download and the receipt's attachment.
+      if (action === "submit") await enqueueJob(tx, "submission-pdf", { snapshotId });
     }
 
     await writeAudit(
