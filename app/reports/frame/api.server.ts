@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { decideReport, loadReportFrame, markReportMessagesRead, type ReportFrameView } from "~/reports/frame/screen.server";
+import type { AppLoadContext } from "@remix-run/node";
 import type { AuthUser } from "~/models/user.server";
 import { DATA_RECORDED, REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { boundedText } from "~/schemas/fields";
@@ -27,6 +28,7 @@ import {
   PartnerParams,
   QuarterQuery,
   signedInCall,
+  type ApiCall,
 } from "~/api/call.server";
 import { CHANGE_BASES, NO_CHANGE_BASE } from "~/reports/frame/changes";
 import { loadReportChangesPage } from "~/reports/frame/changes.server";
@@ -227,8 +229,48 @@ interface SavedReport {
   counts: { total: number; updated: number };
 }
 
-/** The partner a template call names: the path's (administrators), else the caller's own. */
-const partnerOf = (user: AuthUser, params: z.infer<typeof PartnerParams> | undefined) => params?.partnerId ?? ownPartner(user);
+/** What a call's query or body is once parsed (undefined: the call has none). */
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A call about one partner's report, as ownAndPartnerCalls declares it once for its two forms. */
+type OwnAndPartnerCall<Query extends z.ZodType, Body extends z.ZodType | undefined> = Pick<
+  ApiCall<typeof PartnerParams, Query, Body>,
+  "method" | "tag" | "query" | "body" | "maxBodyBytes" | "answer" | "errors" | "example"
+> & {
+  /** The own form's path, ending in "/"; the other form's adds `{partnerId}/`. */
+  path: string;
+  summaries: { own: string; partner: string };
+  handle(input: {
+    user: AuthUser;
+    /** The path's partner (administrators), else the caller's own. */
+    partnerId: number;
+    query: Parsed<Query>;
+    body: Parsed<Body>;
+    context: AppLoadContext;
+  }): Promise<unknown>;
+};
+
+/**
+ * A call in its two forms: `path` for the caller's own report (PARTNER), and `path{partnerId}/` for
+ * a given partner's, which ADMIN and STAFF read and ADMIN alone changes.
+ */
+export function ownAndPartnerCalls<Query extends z.ZodType, Body extends z.ZodType | undefined = undefined>({
+  path,
+  summaries,
+  handle,
+  ...call
+}: OwnAndPartnerCall<Query, Body>): ApiCall[] {
+  const form = (summary: string, params?: typeof PartnerParams) =>
+    signedInCall<typeof PartnerParams | undefined, Query, Body>({
+      ...(call as Omit<OwnAndPartnerCall<Query, Body>, "path" | "summaries" | "handle">),
+      path: params ? `${path}{partnerId}/` : path,
+      summary,
+      access: !params ? ["PARTNER"] : call.method === "GET" ? ADMIN_AND_STAFF : ["ADMIN"],
+      params,
+      handle: ({ user, params, query, body, context }) => handle({ user, partnerId: params?.partnerId ?? ownPartner(user), query, body, context }),
+    });
+  return [form(summaries.own), form(summaries.partner, PartnerParams)];
+}
 
 /**
  * The calls every report template has, under /template/{kind}/: read the caller's own report or
@@ -252,52 +294,33 @@ export function reportTemplateCalls<Template extends z.ZodType, Body extends z.Z
 }) {
   const { type } = report;
   const title = REPORT_REGISTRY[type].labels.title;
-  const path = `/template/${type}`;
+  const path = `/template/${type}/`;
   const save = async (input: TemplateSaveInput<z.output<Body>>) => reportSavedAnswer(input.action, await report.save(input));
-  const readCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
+  return [
+    ...ownAndPartnerCalls({
       method: "GET",
-      path: params ? `${path}/{partnerId}/` : `${path}/`,
-      summary,
+      path,
+      summaries: { own: `The caller's own ${title} of the open quarter (or ?quarter=).`, partner: `A partner's ${title}, as the administrators see it.` },
       tag: title,
-      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
-      params,
       query: QuarterQuery,
       answer: report.template,
       errors: [400, 404],
-      handle: async ({ user, params, query }) =>
-        report.answer(await report.load({ viewer: user, partnerId: partnerOf(user, params), quarterName: query.quarter })),
-    });
-  const saveCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
+      handle: async ({ user, partnerId, query }) => report.answer(await report.load({ viewer: user, partnerId, quarterName: query.quarter })),
+    }),
+    ...ownAndPartnerCalls({
       method: "POST",
-      path: params ? `${path}/{partnerId}/` : `${path}/`,
-      summary,
+      path,
+      summaries: { own: report.summaries.save, partner: report.summaries.adminSave },
       tag: title,
-      access: params ? ["ADMIN"] : ["PARTNER"],
-      params,
       query: QuarterQuery,
       body: report.saveBody,
       maxBodyBytes: report.maxBodyBytes,
       answer: ReportSavedSchema,
       errors: [400, 404, 409],
       example: { body: report.examples.save },
-      handle: ({ user, params, query, body, context }) =>
-        save({
-          user,
-          partnerId: partnerOf(user, params),
-          quarterName: query.quarter,
-          body: body as z.output<Body>,
-          action: "save",
-          comment: null,
-          requestId: context.requestId,
-        }),
-    });
-  return [
-    readCall(`The caller's own ${title} of the open quarter (or ?quarter=).`),
-    readCall(`A partner's ${title}, as the administrators see it.`, PartnerParams),
-    saveCall(report.summaries.save),
-    saveCall(report.summaries.adminSave, PartnerParams),
+      handle: ({ user, partnerId, query, body, context }) =>
+        save({ user, partnerId, quarterName: query.quarter, body: body as z.output<Body>, action: "save", comment: null, requestId: context.requestId }),
+    }),
     ...reportWorkflowCalls({
       type,
       saved: ReportSavedSchema,
@@ -422,19 +445,19 @@ const ExplanationsBody = z
  */
 export function reportChecksCalls(type: ReportTypeKey) {
   const title = REPORT_REGISTRY[type].labels.title;
-  const checksCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
+  return [
+    ...ownAndPartnerCalls({
       method: "GET",
-      path: params ? `/template/${type}/checks/{partnerId}/` : `/template/${type}/checks/`,
-      summary,
+      path: `/template/${type}/checks/`,
+      summaries: {
+        own: `What the checks find in the caller's own ${title} of the open quarter (or ?quarter=).`,
+        partner: `What the checks find in a partner's ${title}, with the prices of other partners compared.`,
+      },
       tag: title,
-      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
-      params,
       query: QuarterQuery,
       answer: ReportChecksSchema,
       errors: [400, 404],
-      async handle({ user, params, query }) {
-        const partnerId = partnerOf(user, params);
+      async handle({ user, partnerId, query }) {
         const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
         const [found, explained] = await Promise.all([
           loadReportChecks({ type, reportId: frame.report.id, partnerId, quarterId: frame.quarter.id }, user),
@@ -455,10 +478,7 @@ export function reportChecksCalls(type: ReportTypeKey) {
           changes_without_reason: explained?.missing ?? 0,
         };
       },
-    });
-  return [
-    checksCall(`What the checks find in the caller's own ${title} of the open quarter (or ?quarter=).`),
-    checksCall(`What the checks find in a partner's ${title}, with the prices of other partners compared.`, PartnerParams),
+    }),
     signedInCall({
       method: "PUT",
       path: `/template/${type}/explanations/`,
@@ -556,7 +576,7 @@ function threadPostOf(body: z.infer<typeof ThreadPostBody>): ThreadPost {
  */
 export function reportThreadsCalls(type: ReportTypeKey, example: { table: string; column: string; body: string }) {
   const title = REPORT_REGISTRY[type].labels.title;
-  const path = (params: boolean) => (params ? `/template/${type}/threads/{partnerId}/` : `/template/${type}/threads/`);
+  const path = `/template/${type}/threads/`;
   const readThreads = async (user: AuthUser, partnerId: number, quarterName: string | undefined) => {
     const frame = await loadReportFrame({ viewer: user, partnerId, quarterName, type });
     const threads = await loadReportThreads(frame, user, null);
@@ -580,36 +600,34 @@ export function reportThreadsCalls(type: ReportTypeKey, example: { table: string
       },
     };
   };
-  const getCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
+  return [
+    ...ownAndPartnerCalls({
       method: "GET",
-      path: path(Boolean(params)),
-      summary,
+      path,
+      summaries: {
+        own: `The comments on the rows and cells of the caller's own ${title} of the open quarter (or ?quarter=).`,
+        partner: `The comments on the rows and cells of a partner's ${title}.`,
+      },
       tag: title,
-      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
-      params,
       query: QuarterQuery,
       answer: ReportThreadsSchema,
       errors: [400, 404],
-      async handle({ user, params, query }) {
-        return (await readThreads(user, partnerOf(user, params), query.quarter)).answer;
-      },
-    });
-  const postCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
+      handle: async ({ user, partnerId, query }) => (await readThreads(user, partnerId, query.quarter)).answer,
+    }),
+    ...ownAndPartnerCalls({
       method: "POST",
-      path: path(Boolean(params)),
-      summary,
+      path,
+      summaries: {
+        own: `Opens, answers, resolves or reopens a comment on a row or cell of the caller's own ${title}.`,
+        partner: `Opens, answers, resolves or reopens a comment on a row or cell of a partner's ${title} (ADMIN).`,
+      },
       tag: title,
-      access: params ? ["ADMIN"] : ["PARTNER"],
-      params,
       query: QuarterQuery,
       body: ThreadPostBody,
       answer: ReportThreadsSchema,
       errors: [400, 404, 409],
       example: { body: { action: "open", row_id: 1234, ...example } },
-      async handle({ user, params, query, body, context }) {
-        const partnerId = partnerOf(user, params);
+      async handle({ user, partnerId, query, body, context }) {
         const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
         try {
           await postToThread({ actor: user, key: { partnerId, quarterId: frame.quarter.id, type }, post: threadPostOf(body), requestId: context.requestId });
@@ -619,12 +637,7 @@ export function reportThreadsCalls(type: ReportTypeKey, example: { table: string
         }
         return (await readThreads(user, partnerId, query.quarter)).answer;
       },
-    });
-  return [
-    getCall(`The comments on the rows and cells of the caller's own ${title} of the open quarter (or ?quarter=).`),
-    getCall(`The comments on the rows and cells of a partner's ${title}.`, PartnerParams),
-    postCall(`Opens, answers, resolves or reopens a comment on a row or cell of the caller's own ${title}.`),
-    postCall(`Opens, answers, resolves or reopens a comment on a row or cell of a partner's ${title} (ADMIN).`, PartnerParams),
+    }),
   ];
 }
 
@@ -690,43 +703,37 @@ const ReportChangesSchema = z
  */
 export function reportChangesCalls(type: ReportTypeKey) {
   const title = REPORT_REGISTRY[type].labels.title;
-  const changesCall = (summary: string, params?: typeof PartnerParams) =>
-    signedInCall({
-      method: "GET",
-      path: params ? `/template/${type}/changes/{partnerId}/` : `/template/${type}/changes/`,
-      summary,
-      tag: title,
-      access: params ? ADMIN_AND_STAFF : ["PARTNER"],
-      params,
-      query: ChangesQuery,
-      answer: ReportChangesSchema,
-      errors: [400, 404],
-      async handle({ user, params, query }): Promise<z.infer<typeof ReportChangesSchema>> {
-        const frame = await loadReportFrame({ viewer: user, partnerId: partnerOf(user, params), quarterName: query.quarter, type });
-        const { changes, snapshotId, rows, page } = await loadReportChangesPage(frame, query.since, {
-          page: query.page_number ?? 1,
-          pageSize: CHANGES_PAGE_SIZE,
-        });
-        return {
-          quarter: frame.quarter.name,
-          since: changes.base,
-          base: changes.found ? { snapshot_id: snapshotId!, quarter: changes.quarter, taken_at: changes.takenAt } : null,
-          no_base: changes.found ? null : { reason: changes.reason, detail: inEnglish(NO_CHANGE_BASE[changes.reason], { quarter: changes.quarter ?? "" }) },
-          counts: changes.found ? changes.counts : { added: 0, changed: 0, removed: 0 },
-          rows: rows.map((row) => ({
-            change: row.change,
-            table: row.table,
-            row_key: row.rowKey,
-            cells: Object.fromEntries(Object.entries(row.cells).map(([key, cell]) => [key, { old: cell.was, new: cell.now }])),
-          })),
-          ...pagedAnswer(page),
-        };
-      },
-    });
-  return [
-    changesCall(
-      `What changed in the caller's own ${title} of the open quarter (or ?quarter=) since its last submission, its last approval or the previous quarter.`,
-    ),
-    changesCall(`What changed in a partner's ${title} since its last submission, its last approval or the previous quarter.`, PartnerParams),
-  ];
+  return ownAndPartnerCalls({
+    method: "GET",
+    path: `/template/${type}/changes/`,
+    summaries: {
+      own: `What changed in the caller's own ${title} of the open quarter (or ?quarter=) since its last submission, its last approval or the previous quarter.`,
+      partner: `What changed in a partner's ${title} since its last submission, its last approval or the previous quarter.`,
+    },
+    tag: title,
+    query: ChangesQuery,
+    answer: ReportChangesSchema,
+    errors: [400, 404],
+    async handle({ user, partnerId, query }): Promise<z.infer<typeof ReportChangesSchema>> {
+      const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type });
+      const { changes, snapshotId, rows, page } = await loadReportChangesPage(frame, query.since, {
+        page: query.page_number ?? 1,
+        pageSize: CHANGES_PAGE_SIZE,
+      });
+      return {
+        quarter: frame.quarter.name,
+        since: changes.base,
+        base: changes.found ? { snapshot_id: snapshotId!, quarter: changes.quarter, taken_at: changes.takenAt } : null,
+        no_base: changes.found ? null : { reason: changes.reason, detail: inEnglish(NO_CHANGE_BASE[changes.reason], { quarter: changes.quarter ?? "" }) },
+        counts: changes.found ? changes.counts : { added: 0, changed: 0, removed: 0 },
+        rows: rows.map((row) => ({
+          change: row.change,
+          table: row.table,
+          row_key: row.rowKey,
+          cells: Object.fromEntries(Object.entries(row.cells).map(([key, cell]) => [key, { old: cell.was, new: cell.now }])),
+        })),
+        ...pagedAnswer(page),
+      };
+    },
+  });
 }

@@ -23,10 +23,11 @@ import {
   type SalesKind,
   type SalesRowInput,
 } from "~/reports/sales/rows";
-import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, PartnerParams, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
+import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
 import {
   frameAnswer,
   frameShape,
+  ownAndPartnerCalls,
   ReportMetaSchema,
   reportChangesCalls,
   reportChecksCalls,
@@ -377,38 +378,37 @@ const RoyaltyStatementSchema = z
  * GET /template/sales/royalty_statement/ (a partner's own) and /template/sales/royalty_statement/{partnerId}/
  * (administrators): the royalty statement of the admin's Sales Report screen, by product and country.
  */
-const royaltyStatementCall = (summary: string, params?: typeof PartnerParams) =>
-  signedInCall({
-    method: "GET",
-    path: params ? "/template/sales/royalty_statement/{partnerId}/" : "/template/sales/royalty_statement/",
-    summary,
-    tag: TAG,
-    access: params ? ADMIN_AND_STAFF : ["PARTNER"],
-    params,
-    query: QuarterQuery,
-    answer: RoyaltyStatementSchema,
-    errors: [400, 404],
-    async handle({ user, params, query }) {
-      const partnerId = params?.partnerId ?? user.partnerId!;
-      const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type: "sales" });
-      if (!frame.report.id) throw notFound(`No Sales Report of ${frame.quarter.name}.`);
-      const { lines, totals } = await royaltyStatement(frame.report.id, partnerId);
-      return {
-        partner: { id: frame.partner.id, name: frame.partner.companyName },
-        quarter: frame.quarter.name,
-        lines: lines.map((line) => ({
-          product: line.product,
-          country: line.country,
-          net_value: line.netValue,
-          reported: line.reported,
-          rate: line.rate,
-          expected: line.expected,
-          difference: line.difference,
-        })),
-        totals: { net_value: totals.netValue, reported: totals.reported, expected: totals.expected, difference: totals.difference },
-      };
-    },
-  });
+const ROYALTY_STATEMENT_CALLS = ownAndPartnerCalls({
+  method: "GET",
+  path: "/template/sales/royalty_statement/",
+  summaries: {
+    own: "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
+    partner: "A partner's royalty statement of the quarter: reported against the licence terms by product and country, with the differences.",
+  },
+  tag: TAG,
+  query: QuarterQuery,
+  answer: RoyaltyStatementSchema,
+  errors: [400, 404],
+  async handle({ user, partnerId, query }) {
+    const frame = await loadReportFrame({ viewer: user, partnerId, quarterName: query.quarter, type: "sales" });
+    if (!frame.report.id) throw notFound(`No Sales Report of ${frame.quarter.name}.`);
+    const { lines, totals } = await royaltyStatement(frame.report.id, partnerId);
+    return {
+      partner: { id: frame.partner.id, name: frame.partner.companyName },
+      quarter: frame.quarter.name,
+      lines: lines.map((line) => ({
+        product: line.product,
+        country: line.country,
+        net_value: line.netValue,
+        reported: line.reported,
+        rate: line.rate,
+        expected: line.expected,
+        difference: line.difference,
+      })),
+      totals: { net_value: totals.netValue, reported: totals.reported, expected: totals.expected, difference: totals.difference },
+    };
+  },
+});
 
 export const SALES_CALLS: ApiCall[] = [
   readTabCall(true, "A tab of the caller's own Sales Report of the open quarter (or ?quarter=)."),
@@ -426,11 +426,5 @@ export const SALES_CALLS: ApiCall[] = [
   ...reportChecksCalls("sales"),
   ...reportThreadsCalls("sales", { table: "FDF", column: "royaltyDue", body: "Royalty Due is not 5% of the net value." }),
   ...reportChangesCalls("sales"),
-  royaltyStatementCall(
-    "The royalty statement of the caller's own Sales Report of the open quarter (or ?quarter=): reported against the licence terms by product and country.",
-  ),
-  royaltyStatementCall(
-    "A partner's royalty statement of the quarter: reported against the licence terms by product and country, with the differences.",
-    PartnerParams,
-  ),
+  ...ROYALTY_STATEMENT_CALLS,
 ];
