@@ -17,12 +17,12 @@
  * Every test starts from the demo seed: a route or call that may change the database has a test of
  * its own, those that only read share one per area. Each case is reported on its own.
  */
-import { and, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CALLS } from "~/api/calls/index.server";
 import { SESSION_TIMEOUT } from "~/api/handle.server";
 import { db } from "~/db/client.server";
-import { employees, partners, productVerifications, products, salesRows, users } from "~/db/schema";
+import { employees, filingValues, partners, productVerifications, products, quarters, reports, salesRows, users } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { getPartnerLicence } from "~/licences/licences.server";
 import { loadFilingPlan } from "~/reports/filing/model.server";
@@ -78,8 +78,8 @@ interface PartnerData {
   sales: { version: number; apiRow: Cells; answerRow: Record<string, unknown> };
   /** The open quarter's Development Timeline: its version and its first row. */
   pdt: { version: number; row: { productId: number; stageId: number; notes: string; startDate: string; endDate: string }; rowId: number };
-  /** The open quarter's Filing Plans: its version, a country of the grid and the partner's first product. */
-  filing: { version: number; countryId: number; productId: number };
+  /** The open quarter's Filing Plans: its version, a country of the grid, the partner's first product and a stored cell's id (comments are on it). */
+  filing: { version: number; countryId: number; productId: number; cellId: number };
 }
 
 interface Ctx {
@@ -102,6 +102,19 @@ interface Ctx {
   cutOffDate: string;
 }
 
+/** A stored cell of the partner's latest Filing Plans (the open quarter's when saved; Borealis's is an earlier quarter's). */
+async function latestFilingCellId(partnerId: number) {
+  const [cell] = await db
+    .select({ id: filingValues.id })
+    .from(filingValues)
+    .innerJoin(reports, eq(reports.id, filingValues.reportId))
+    .innerJoin(quarters, eq(quarters.id, reports.quarterId))
+    .where(and(eq(reports.partnerId, partnerId), eq(reports.type, "filing")))
+    .orderBy(desc(quarters.endDate), asc(filingValues.id))
+    .limit(1);
+  return cell.id;
+}
+
 /** A partner's open-quarter reports, read as the administrator sees them. */
 async function partnerData(email: string, open: string, adminId: number, adminToken: string): Promise<PartnerData> {
   const [partner] = await db.select().from(partners).where(eq(partners.email, email));
@@ -122,7 +135,12 @@ async function partnerData(email: string, open: string, adminId: number, adminTo
       row: { productId: pdtRow.productId, stageId: pdtRow.stageId, notes: pdtRow.notes, startDate: pdtRow.startDate ?? "", endDate: pdtRow.endDate ?? "" },
       rowId: pdtRow.id ?? Number.NaN,
     },
-    filing: { version: filing.report.version, countryId: filing.rows[0].countryId, productId: filing.products[0].id },
+    filing: {
+      version: filing.report.version,
+      countryId: filing.rows[0].countryId,
+      productId: filing.products[0].id,
+      cellId: await latestFilingCellId(partner.id),
+    },
   };
 }
 
@@ -1167,7 +1185,7 @@ const CONFLICT = (message: string): Case => ({ status: 409, message, unchanged: 
  * administrators (STAFF reads). `open` opens a thread on the target partner's row; Borealis naming
  * Acme's row on its own report finds no such row.
  */
-function threadCalls(type: "sales" | "pdt", open: (t: Target) => { table: string; row_id: number; body: string }): Record<string, MethodEntry> {
+function threadCalls(type: "sales" | "pdt" | "filing", open: (t: Target) => { table: string; row_id: number; body: string }): Record<string, MethodEntry> {
   const own = `/template/${type}/threads/`;
   return {
     [`GET ${own}`]: {
@@ -1418,6 +1436,7 @@ const API_MATRIX: Record<string, MethodEntry> = {
   },
   ...threadCalls("sales", (t) => ({ table: "API", row_id: Number(t.partner.sales.apiRow.id), body: "Check this row." })),
   ...threadCalls("pdt", (t) => ({ table: "PDT", row_id: t.partner.pdt.rowId, body: "Check this stage." })),
+  ...threadCalls("filing", (t) => ({ table: "Filing", row_id: t.partner.filing.cellId, body: "Check this filing." })),
   ...changesCalls("pdt"),
   ...changesCalls("filing"),
   ...changesCalls("sales"),

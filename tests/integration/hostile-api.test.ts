@@ -31,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApiCall } from "~/api/call.server";
 import { API_CALLS } from "~/api/calls/index.server";
 import { db } from "~/db/client.server";
-import { apiTokens, partners, pdtValues, productVerifications, products, rateLimits, reports } from "~/db/schema";
+import { apiTokens, filingValues, partners, pdtValues, productVerifications, products, rateLimits, reports } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
 import { createPasswordToken } from "~/models/password-token.server";
 import { getOpenQuarter, openQuarterSpan } from "~/models/quarter.server";
@@ -102,6 +102,8 @@ interface World {
   pdt: { version: number; row: Row };
   /** A stored row of Acme's Development Timeline of the open quarter (comments are on stored rows). */
   acmePdtRowId: number;
+  /** A stored cell of Acme's Filing Plans of the open quarter. */
+  acmeFilingCellId: number;
   /** Acme's Filing Plans: its version and one cell, in spec §7's map of country id to product id to status. */
   filing: { version: number; cells: Record<string, Record<string, string>> };
   /** Acme's Sales Report: its version and first saved row of each tab, as read. */
@@ -154,6 +156,12 @@ async function buildWorld(): Promise<World> {
     .innerJoin(reports, eq(reports.id, pdtValues.reportId))
     .where(and(eq(reports.partnerId, acme), eq(reports.quarterId, open.id), eq(reports.type, "pdt")))
     .limit(1);
+  const [acmeFilingCell] = await db
+    .select({ id: filingValues.id })
+    .from(filingValues)
+    .innerJoin(reports, eq(reports.id, filingValues.reportId))
+    .where(and(eq(reports.partnerId, acme), eq(reports.quarterId, open.id), eq(reports.type, "filing")))
+    .limit(1);
   return {
     tokens,
     acme,
@@ -182,6 +190,7 @@ async function buildWorld(): Promise<World> {
       },
     },
     acmePdtRowId: acmePdtRow.id,
+    acmeFilingCellId: acmeFilingCell.id,
     filing: {
       version: filing.filing_meta.version,
       cells: { [filing.rows[0].country_id]: { [filingProduct.product_id]: filing.status_dropdown[filingProduct.product_type][0] } },
@@ -287,6 +296,11 @@ const BASES: Record<string, (world: World) => Base> = {
   "POST /template/pdt/threads/{partnerId}/": (world) => ({
     account: "ADMIN",
     body: { action: "open", table: "PDT", row_id: world.acmePdtRowId, column: "endDate", body: "Check the end date." },
+  }),
+  "POST /template/filing/threads/": (world) => ({ body: { action: "open", table: "Filing", row_id: world.acmeFilingCellId, body: "Check the filing." } }),
+  "POST /template/filing/threads/{partnerId}/": (world) => ({
+    account: "ADMIN",
+    body: { action: "open", table: "Filing", row_id: world.acmeFilingCellId, body: "Check the filing." },
   }),
   ...Object.fromEntries(
     (["pdt", "filing", "sales"] as const).flatMap((type) =>

@@ -433,6 +433,7 @@ describe("threads in the API", () => {
 });
 
 describe("threads on the Filing Plans' cells", () => {
+  const filingDemo = demoSignInBeforeEach(["admin", "partner1", "partner2"]);
   /** Kenya is the 116th of the 250 countries by name (the grid's order), so its cells are on Filing row 116. */
   const KENYA_ROW = 116;
   const ADMIN = "admin@example.org";
@@ -497,6 +498,32 @@ describe("threads on the Filing Plans' cells", () => {
     expect(mail.textBody).toContain(
       ["Open comments on rows (1):", `- Filing row ${KENYA_ROW} (Kenya · ${product.name}): Portal Administrator: Which dossier is this filing?`].join("\n"),
     );
+  });
+
+  it("in the API: the partner opens one on its own cell; the administrator reads it on Kenya's row; Borealis cannot open one on Acme's cell", async () => {
+    const { cellId, product } = await acmePlan();
+    const opened = await callApi("POST", "/template/filing/threads/", {
+      token: filingDemo.partner1,
+      body: { action: "open", table: "Filing", row_id: cellId, body: "Filed in March with the national agency." },
+    });
+    expectStatus(opened, 200);
+    expectDocumented("POST", "/template/filing/threads/", opened);
+    const read = await callApi("GET", `/template/filing/threads/${acme}/`, { token: filingDemo.admin });
+    expectStatus(read, 200);
+    expect(read.body).toMatchObject({
+      open: 1,
+      threads: [{ table: "Filing", row_id: cellId, row: KENYA_ROW, column: null, row_label: `Kenya · ${product.name}`, open: true }],
+    });
+    expectRefused(
+      "POST",
+      "/template/filing/threads/",
+      await callApi("POST", "/template/filing/threads/", {
+        token: filingDemo.partner2,
+        body: { action: "open", table: "Filing", row_id: cellId, body: "Mine?" },
+      }),
+      409,
+    );
+    expect(await threadIds()).toHaveLength(1);
   });
 
   it("a cell's thread follows its status when it changes, and is named as removed once the cell is emptied", async () => {

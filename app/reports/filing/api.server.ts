@@ -28,6 +28,7 @@ import {
   frameShape,
   ReportMetaSchema,
   reportChangesCalls,
+  reportThreadsCalls,
   reportMeta,
   reportTemplateCalls,
   type TemplateSaveInput,
@@ -190,5 +191,6 @@ export const FILING_CALLS: ApiCall[] = [
     },
     examples: { save: SAVE_EXAMPLE, submit: { message: "Filing plans updated.", version: 1 } },
   }),
+  ...reportThreadsCalls("filing", { table: "Filing", body: "Which agency received this filing, and when?" }),
   ...reportChangesCalls("filing"),
 ];

@@ -574,7 +574,8 @@ function threadPostOf(body: z.infer<typeof ThreadPostBody>): ThreadPost {
  * GET and POST /template/{type}/threads/ (a partner's own report) and /template/{type}/threads/{partnerId}/
  * (ADMIN and STAFF read, ADMIN writes): the comments on the report's rows and cells.
  */
-export function reportThreadsCalls(type: ReportTypeKey, example: { table: string; column: string; body: string }) {
+/** `example`: an opening comment as the documentation shows it (no column where a stored row is one cell: Filing Plans). */
+export function reportThreadsCalls(type: ReportTypeKey, example: { table: string; column?: string; body: string }) {
   const title = REPORT_REGISTRY[type].labels.title;
   const path = `/template/${type}/threads/`;
   const readThreads = async (user: AuthUser, partnerId: number, quarterName: string | undefined) => {
