@@ -11,8 +11,8 @@
  *
  * A long document comes in parts, each printed on its own and joined with pdf-lib: Chromium prints
  * a document in one renderer process, so parts print side by side on the cores there are, and no
- * renderer holds the layout of the whole (a 12,000-row Sales snapshot: 31 s printed whole, 27 s in
- * parts of 1,500 rows, on two busy cores). The pages are numbered once joined ("n / m" in
+ * renderer holds the layout of the whole (a 12,000-row Sales snapshot, on two cores shared with other
+ * work: 20–23 s printed whole, 13–15 s in parts of 1,500 rows). The pages are numbered once joined ("n / m" in
  * Helvetica, one of PDF's standard fonts: nothing to embed for digits).
  */
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";

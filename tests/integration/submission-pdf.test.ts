@@ -329,6 +329,19 @@ describe("the kept PDF", () => {
     expect(Buffer.from(answer.bytes).equals(kept!.pdf)).toBe(true);
   });
 
+  it("the job of a submission deleted since (its report deleted) keeps nothing and fails nothing", async () => {
+    const snapshot = await submitSales(CEDAR_ROWS, "Deleted before its PDF.");
+    await db.delete(reports).where(eq(reports.id, snapshot.reportId));
+    stopWorker = await startWorker();
+    const state = async () => {
+      const jobs = (await db.execute(sql`select state from pgboss.job where name = 'submission-pdf'`)) as unknown as
+        { rows?: { state: string }[] } | { state: string }[];
+      return (Array.isArray(jobs) ? jobs : (jobs.rows ?? []))[0]?.state;
+    };
+    expect(await until(state, (value) => value === "completed")).toBe("completed");
+    expect(await db.select().from(submissionPdfs)).toEqual([]);
+  });
+
   it("a long table is printed in several documents joined in order, every row, its heads on each page, numbered pages", async () => {
     const rows = Array.from({ length: 1700 }, (_, index) =>
       apiGridRow({ year, month: "March", purchaser: `Purchaser ${String(index + 1).padStart(4, "0")}`, quantity: "1", totalValue: "2.5" }),

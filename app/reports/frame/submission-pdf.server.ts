@@ -280,6 +280,13 @@ async function drawSubmissionPdf(submission: Submission): Promise<Buffer> {
   return htmlToPdf(documents, { footer, rtl: textDirection(submission.language) === "rtl" });
 }
 
+/** The driver's error under Drizzle's (postgres.js and PGlite alike). */
+function driverError(error: unknown): { code?: string; message?: string } {
+  let current = error as { code?: string; message?: string; cause?: unknown };
+  for (let depth = 0; current.cause && depth < 5; depth++) current = current.cause as typeof current;
+  return current;
+}
+
 /** The draws under way in this process, by snapshot: a second asker (the receipt mail beside the job) waits for the first's. */
 const DRAWING_KEY = Symbol.for("mpp.submission-pdf.drawing");
 const drawing: Map<number, Promise<Buffer>> = ((globalThis as Record<symbol, Map<number, Promise<Buffer>> | undefined>)[DRAWING_KEY] ??= new Map());
@@ -300,7 +307,14 @@ async function keptSubmissionPdf(submission: Submission): Promise<Buffer> {
         .insert(submissionPdfs)
         .values({ snapshotId: submission.snapshotId, pdf })
         .onConflictDoNothing()
-        .returning({ snapshotId: submissionPdfs.snapshotId });
+        .returning({ snapshotId: submissionPdfs.snapshotId })
+        // The snapshot was deleted meanwhile (with its report): nothing to keep, the one drawn is answered.
+        .catch((error: unknown) => {
+          const cause = driverError(error);
+          if (cause.code === "23503") return [];
+          // Not Drizzle's error, which names the statement's parameters (the PDF's bytes): a job's error is kept as JSON.
+          throw new Error(`submission PDF ${submission.snapshotId} not kept: ${cause.message}`);
+        });
       logger.info(
         { snapshotId: submission.snapshotId, rows: submission.rows.length, bytes: pdf.length, ms: Math.round(performance.now() - started) },
         "submission PDF drawn",
