@@ -19,6 +19,7 @@ import zlib from "node:zlib";
 import { chromium } from "@playwright/test";
 import argon2 from "argon2";
 import ExcelJS from "exceljs";
+import { PDFDocument } from "pdf-lib";
 import postgres from "postgres";
 import { getTableColumns } from "drizzle-orm";
 import { closeDatabase, initDatabase, POSTGRES_SESSION } from "../app/db/client.server";
@@ -67,6 +68,7 @@ const BENCH_GROUPS = [
   "js",
   "checks",
   "changes",
+  "pdf",
 ] as const;
 type BenchGroup = (typeof BENCH_GROUPS)[number];
 
@@ -1057,6 +1059,65 @@ async function benchChanges(sql: postgres.Sql, databaseUrl: string, meta: Meta, 
   }
 }
 
+// ---------------------------------------------------------------- the proof of a submission (PDF)
+
+/** Rows of the submission whose PDF is drawn: all of partner 1's draft at M and L, fewer at S, which CI runs in about a minute. */
+const PDF_ROWS: Record<BenchSize, number> = { S: 2_000, M: 12_000, L: 12_000 };
+
+/**
+ * The proof of a submission of partner 1's draft (its first PDF_ROWS rows, a snapshot made in SQL
+ * as a submission stores it): downloaded by the partner, which draws and keeps it, then downloaded
+ * again, which serves the kept copy (median of 5). A one-row submission is drawn first, so that
+ * Chromium's launch is not counted. The snapshots (and their kept PDFs) are removed at the end.
+ */
+async function benchSubmissionPdf(sql: postgres.Sql, meta: Meta, openQuarterId: number, size: BenchSize) {
+  const [report] = await sql`
+    SELECT id, version FROM reports WHERE partner_id = ${meta.designatedPartner.id} AND quarter_id = ${openQuarterId} AND type = 'sales'`;
+  const fields = Object.entries(getTableColumns(salesRows)).map(
+    ([key, column]) => `'${key}', ${column.getSQLType().startsWith("numeric") ? `s.${column.name}::text` : `s.${column.name}`}`,
+  );
+  const submission = async (rows: number) => {
+    const [snapshot] = await sql.unsafe(
+      `INSERT INTO report_snapshots (report_id, event, version, rows, row_count, sha256, created_by)
+       SELECT $1, 'submit', $2, rows, jsonb_array_length(rows), repeat('0', 64), (SELECT id FROM users WHERE email = $4) FROM (
+         SELECT jsonb_agg(row ORDER BY id) AS rows FROM (SELECT s.id, jsonb_build_object(${fields.join(", ")}) AS row FROM sales_rows s WHERE s.report_id = $1 ORDER BY s.id LIMIT $3) taken
+       ) made RETURNING id`,
+      [Number(report.id), Number(report.version), rows, meta.designatedPartner.email],
+    );
+    return Number(snapshot.id);
+  };
+  const rows = Math.min(PDF_ROWS[size], meta.designatedPartner.openSalesRows);
+  console.log(`The proof of a ${rows.toLocaleString("en")}-row Sales submission (PDF), drawn and kept, then served as kept`);
+  const cookie = await signIn(meta.designatedPartner.email, meta.password);
+  const warmUp = await submission(1);
+  const big = await submission(rows);
+  try {
+    await get(`/submissions/${warmUp}/pdf`, cookie);
+    const drawn = await get(`/submissions/${big}/pdf`, cookie);
+    const pages = (await PDFDocument.load(drawn.body)).getPageCount();
+    const [{ bytes: kept }] = await sql`SELECT length(pdf)::int AS bytes FROM submission_pdfs WHERE snapshot_id = ${big}`;
+    if (kept !== drawn.body.length) throw new Error(`The kept PDF holds ${kept} bytes, the download ${drawn.body.length}`);
+    const served: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const reply = await get(`/submissions/${big}/pdf`, cookie);
+      if (!reply.body.equals(drawn.body)) throw new Error("The kept PDF served differs from the one drawn");
+      served.push(reply.ms);
+    }
+    const full = rows === 12_000;
+    record(
+      "pdf",
+      `proof of a ${rows.toLocaleString("en")}-row Sales submission, drawn and kept (first download)`,
+      `${(drawn.ms / 1000).toFixed(1)} s, ${mb(drawn.body.length)} (${drawn.body.length.toLocaleString("en")} bytes), ${pages} pages`,
+      full ? "target < 20 s for 12,000 rows" : "12,000 rows at M and L",
+      full ? (drawn.ms < 20_000 ? "ok" : "missed") : "info",
+      { ms: drawn.ms, rows, bytes: drawn.body.length, pages },
+    );
+    record("pdf", "the same PDF served as kept", `${ms(median(served))} (median of 5)`, "—", "info", { ms: median(served), samples: served });
+  } finally {
+    await sql`DELETE FROM report_snapshots WHERE id IN ${sql([warmUp, big])}`;
+  }
+}
+
 // ---------------------------------------------------------------- partner 1's draft: a save with pending verifications, an upload
 
 /** One-cell saves of partner 1's 12,000-row draft, whose rows carry its pending product verifications (skewed shape). */
@@ -1370,6 +1431,7 @@ async function main() {
         await benchFindingsLists(admin);
       },
       changes: () => benchChanges(sql, databaseUrl, meta, Number(openQuarterId)),
+      pdf: () => benchSubmissionPdf(sql, meta, Number(openQuarterId), size),
     };
     for (const group of only ?? BENCH_GROUPS) await groups[group]();
     record("server", "server RSS", `${mb(startRss)} after start, ${mb(readRss(child.pid!))} at the end`, "context for the download peaks", "info", {
