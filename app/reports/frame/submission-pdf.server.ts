@@ -35,7 +35,7 @@ interface Submission {
   partnerId: number;
   companyName: string;
   quarterName: string;
-  rows: Record<string, unknown>[];
+  rowCount: number;
   explanations: ExplainedChange[] | null;
   sha256: string;
   comment: string | null;
@@ -54,7 +54,7 @@ async function loadSubmission(snapshotId: number, type?: ReportTypeKey): Promise
       partnerId: reports.partnerId,
       companyName: partners.companyName,
       quarterName: quarters.name,
-      rows: reportSnapshots.rows,
+      rowCount: reportSnapshots.rowCount,
       explanations: reportSnapshots.explanations,
       sha256: reportSnapshots.sha256,
       comment: reportSnapshots.comment,
@@ -71,7 +71,6 @@ async function loadSubmission(snapshotId: number, type?: ReportTypeKey): Promise
   if (!row || (type && row.type !== type)) return null;
   return {
     ...row,
-    rows: (row.rows ?? []) as Record<string, unknown>[],
     explanations: (row.explanations ?? null) as ExplainedChange[] | null,
     language: isSupportedLanguage(row.language) ? row.language : "en",
   };
@@ -222,14 +221,20 @@ function shownValues(values: Record<string, string>, t: (key: string) => string,
   );
 }
 
+/** The snapshot's rows: read only to draw its PDF (a kept PDF is served without them). */
+async function snapshotRowsOf(snapshotId: number): Promise<Record<string, unknown>[]> {
+  const [row] = await db.select({ rows: reportSnapshots.rows }).from(reportSnapshots).where(eq(reportSnapshots.id, snapshotId));
+  return (row?.rows ?? []) as Record<string, unknown>[];
+}
+
 /** The document's HTML, in the submitter's language: one or more documents, printed in turn and joined. */
-async function submissionHtml(submission: Submission): Promise<string[]> {
+async function submissionHtml(submission: Submission, rows: Record<string, unknown>[]): Promise<string[]> {
   const { language } = submission;
   const t = await translatorFor(language);
   const dir = textDirection(language);
   const title = t(REPORT_REGISTRY[submission.type].labels.title);
   const tables = await REPORT_DECLARATIONS[submission.type].submissionTables({
-    rows: submission.rows,
+    rows,
     partnerId: submission.partnerId,
     quarterName: submission.quarterName,
     language,
@@ -255,7 +260,7 @@ ${fact(TEXT.report, title)}
 ${fact(TEXT.submittedBy, submission.submittedBy ?? "")}
 ${fact(TEXT.submittedAt, `${formatDateTime(submission.submittedAt, language)} (UTC)`)}
 ${fact(TEXT.comment, submission.comment ?? t(TEXT.none))}
-${fact(TEXT.rows, formatNumber(submission.rows.length, language))}
+${fact(TEXT.rows, formatNumber(submission.rowCount, language))}
 <tr><th scope="row">${escapeHtml(t(TEXT.sha256))}</th><td class="hash" dir="ltr">${submission.sha256}</td></tr>
 </tbody></table>
 <p class="note">${escapeHtml(t(TEXT.hashNote))}</p>
@@ -274,7 +279,7 @@ ${body.join("\n")}
 
 /** The submission's PDF, drawn now. */
 async function drawSubmissionPdf(submission: Submission): Promise<Buffer> {
-  const documents = await submissionHtml(submission);
+  const documents = await submissionHtml(submission, await snapshotRowsOf(submission.snapshotId));
   const t = await translatorFor(submission.language);
   const footer = `${submission.companyName} · ${t(REPORT_REGISTRY[submission.type].labels.title)} · ${submission.quarterName} · SHA-256 ${submission.sha256.slice(0, 16)}…`;
   return htmlToPdf(documents, { footer, rtl: textDirection(submission.language) === "rtl" });
@@ -316,7 +321,7 @@ async function keptSubmissionPdf(submission: Submission): Promise<Buffer> {
           throw new Error(`submission PDF ${submission.snapshotId} not kept: ${cause.message}`);
         });
       logger.info(
-        { snapshotId: submission.snapshotId, rows: submission.rows.length, bytes: pdf.length, ms: Math.round(performance.now() - started) },
+        { snapshotId: submission.snapshotId, rows: submission.rowCount, bytes: pdf.length, ms: Math.round(performance.now() - started) },
         "submission PDF drawn",
       );
       return stored.length ? pdf : ((await storedPdf(submission.snapshotId)) ?? pdf);
