@@ -6,11 +6,12 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { auditLog, countries, filingValues, formulationTypes, pdtValues, products, reports, reportSnapshots, salesRows, stages } from "~/db/schema";
+import { countries, filingValues, formulationTypes, pdtValues, products, reports, salesRows, stages } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
+import { apiRowOf, makeReport as makeCedarReport, snapshotWithEntry, storedSalesRow } from "../support/hand-made-snapshots";
 
 const openRef = openQuarterRef();
 const previousRef = addQuarters(openRef, -1);
@@ -36,10 +37,7 @@ beforeEach(async () => {
   for (const quarterId of [openId, previousId]) await db.delete(reports).where(and(eq(reports.partnerId, demo.cedar), eq(reports.quarterId, quarterId)));
 });
 
-async function makeReport(type: ReportTypeKey, quarterId: number) {
-  const [report] = await db.insert(reports).values({ partnerId: demo.cedar, quarterId, type, status: "Saved", version: 3 }).returning();
-  return report.id;
-}
+const makeReport = (type: ReportTypeKey, quarterId: number) => makeCedarReport(demo.cedar, type, quarterId);
 
 /**
  * A snapshot of the report as `event` took it, with the audit entry the history finds it by; the
@@ -47,36 +45,15 @@ async function makeReport(type: ReportTypeKey, quarterId: number) {
  * quarter's report as its snapshot.
  */
 async function snapshot(reportId: number, type: ReportTypeKey, event: "submit" | "approve", rows: Record<string, unknown>[]) {
-  const [taken] = await db
-    .insert(reportSnapshots)
-    .values({ reportId, event, version: 2, rows, rowCount: rows.length, sha256: "0".repeat(64) })
-    .returning();
-  const [entry] = await db
-    .insert(auditLog)
-    .values({ action: `report.${event}`, entity: `report:${type}`, entityId: String(reportId), after: { version: 2 } })
-    .returning();
+  const { snapshot: taken, entry } = await snapshotWithEntry({ reportId, type, event, version: 2, rows });
   return {
     sameQuarter: { snapshot_id: taken.id, quarter: null, taken_at: entry.createdAt.toISOString() },
     previousQuarter: { snapshot_id: taken.id, quarter: quarterName(previousRef), taken_at: taken.createdAt.toISOString() },
   };
 }
 
-type SalesRow = typeof salesRows.$inferInsert;
-const apiRow = (reportId: number, purchaser: string, quantity: string, extra: Partial<SalesRow> = {}): SalesRow => ({
-  reportId,
-  kind: "API",
-  year: openRef.year,
-  month: 3,
-  countryId: ids.india,
-  purchaser,
-  productId: ids.abacavir,
-  quantity,
-  totalValue: "1000",
-  ...extra,
-});
-
-/** A row as a snapshot stores it: camelCase keys, numbers as the database writes them. */
-const stored = (id: number, row: SalesRow) => ({ ...row, id, quantity: `${row.quantity}.000000`, totalValue: `${row.totalValue}.000000` });
+const apiRow = apiRowOf(() => ({ year: openRef.year, countryId: ids.india, productId: ids.abacavir }));
+const stored = storedSalesRow;
 
 /** Cells of an added row (no old values) or of a removed one (no new values). */
 const cellsNow = (cells: Record<string, string>) => Object.fromEntries(Object.entries(cells).map(([key, value]) => [key, { old: null, new: value }]));

@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { auditLog, countries, formulationTypes, partners, pdtValues, products, reports, reportSnapshots, salesRows, stages, users } from "~/db/schema";
+import { countries, formulationTypes, partners, pdtValues, products, reports, salesRows, stages, users } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { loadReportChanges } from "~/reports/frame/changes.server";
 import type { RowChanges } from "~/reports/frame/changes";
@@ -16,6 +16,7 @@ import { loader as partnerLoader } from "~/routes/_shell.partner.development-tim
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
+import { apiRowOf, makeReport as makeCedarReport, snapshotWithEntry, storedSalesRow } from "../support/hand-made-snapshots";
 
 const openRef = openQuarterRef();
 const previousRef = addQuarters(openRef, -1);
@@ -54,40 +55,14 @@ beforeEach(async () => {
   for (const quarterId of [openId, previousId]) await db.delete(reports).where(and(eq(reports.partnerId, cedar), eq(reports.quarterId, quarterId)));
 });
 
-async function makeReport(type: ReportTypeKey, quarterId: number) {
-  const [report] = await db.insert(reports).values({ partnerId: cedar, quarterId, type, status: "Saved", version: 3 }).returning();
-  return report.id;
-}
+const makeReport = (type: ReportTypeKey, quarterId: number) => makeCedarReport(cedar, type, quarterId);
 
 /** A snapshot of the report as `event` took it, with the audit entry the history finds it by. */
-async function snapshot(reportId: number, type: ReportTypeKey, event: "submit" | "approve", version: number, rows: Record<string, unknown>[]) {
-  await db.insert(reportSnapshots).values({ reportId, event, version, rows, rowCount: rows.length, sha256: "0".repeat(64), createdBy: cedarUser.id });
-  await db
-    .insert(auditLog)
-    .values({ actorId: cedarUser.id, action: `report.${event}`, entity: `report:${type}`, entityId: String(reportId), after: { version } });
-}
+const snapshot = (reportId: number, type: ReportTypeKey, event: "submit" | "approve", version: number, rows: Record<string, unknown>[]) =>
+  snapshotWithEntry({ reportId, type, event, version, rows, actorId: cedarUser.id });
 
-type SalesRow = typeof salesRows.$inferInsert;
-const apiRow = (reportId: number, purchaser: string, quantity: string, extra: Partial<SalesRow> = {}): SalesRow => ({
-  reportId,
-  kind: "API",
-  year: openRef.year,
-  month: 3,
-  countryId: ids.india,
-  purchaser,
-  productId: ids.abacavir,
-  quantity,
-  totalValue: "1000",
-  ...extra,
-});
-
-/** A row as a snapshot stores it: camelCase keys, numbers as the database writes them. */
-const stored = (id: number, row: SalesRow) => ({
-  ...row,
-  id,
-  quantity: row.quantity == null ? null : `${row.quantity}.000000`,
-  totalValue: row.totalValue == null ? null : `${row.totalValue}.000000`,
-});
+const apiRow = apiRowOf(() => ({ year: openRef.year, countryId: ids.india, productId: ids.abacavir }));
+const stored = storedSalesRow;
 
 const found = (changes: RowChanges) => {
   if (!changes.found) throw new Error(`no base: ${changes.reason}`);
