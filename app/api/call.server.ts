@@ -124,6 +124,9 @@ export const ADMIN_AND_STAFF = ["ADMIN", "STAFF"] as const satisfies readonly Ro
 /** A path parameter that is a record id. */
 export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
 
+/** The page a list is asked for (1-based); a page past the end answers the last page. */
+export const pageNumberQuery = (description: string) => z.coerce.number().int().min(1).max(1_000_000).optional().meta({ description, example: 1 });
+
 /** The paging fields of a list's answer; `pagedAnswer` fills them from a model's page. */
 export const pagedAnswerFields = (countDescription: string) => ({
   count: z.number().int().meta({ description: countDescription }),

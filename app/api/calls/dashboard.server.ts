@@ -19,7 +19,7 @@ import { tableWindow, type DashboardTable, type DashboardTableId } from "~/repor
 import { COUNTRY_FILING_VIEWS, PERIODS, SUMMARY_VIEWS, SUMMARY_VIEW_LABELS, type Period } from "~/reports/dashboard/view";
 import { readQuery } from "~/utils/query-string.server";
 import { REPORT_STATES } from "~/reports/frame/registry";
-import { ADMIN_AND_STAFF, callsUnder, pagedAnswer, pagedAnswerFields } from "../call.server";
+import { ADMIN_AND_STAFF, callsUnder, pageNumberQuery, pagedAnswer, pagedAnswerFields } from "../call.server";
 
 /** Every dashboard call: ADMIN and STAFF, under one tag of the document. */
 const dashboardCall = callsUnder("Dashboard", ADMIN_AND_STAFF);
@@ -38,13 +38,7 @@ const common = {
     .enum(["0", "1"])
     .optional()
     .meta({ description: "1: count reports in every state, as the page's 'include unapproved' switch; else approved reports only." }),
-  page_number: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .meta({ description: "The table's page (50 rows a page); a page past the end answers the last page." }),
+  page_number: pageNumberQuery("The table's page (50 rows a page); a page past the end answers the last page."),
 };
 const quarterParam = z
   .string()

@@ -23,6 +23,7 @@ import {
   idParam,
   invalid,
   notFound,
+  pageNumberQuery,
   pagedAnswer,
   pagedAnswerFields,
   PartnerParams,
@@ -647,13 +648,7 @@ const CHANGES_PAGE_SIZE = 500;
 
 const ChangesQuery = QuarterQuery.extend({
   since: z.enum(CHANGE_BASES).meta({ description: "The base: the report's last submission, its last approval, or the previous quarter's report." }),
-  page_number: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .meta({ description: "1-based; a page past the end answers the last page.", example: 1 }),
+  page_number: pageNumberQuery("1-based; a page past the end answers the last page."),
 });
 
 const CellChangeSchema = z.object({
