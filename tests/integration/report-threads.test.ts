@@ -508,6 +508,13 @@ describe("threads on the Filing Plans' cells", () => {
     });
     expectStatus(opened, 200);
     expectDocumented("POST", "/template/filing/threads/", opened);
+    // A cell is the whole stored row: a column is refused, and nothing is written.
+    const withColumn = await callApi("POST", "/template/filing/threads/", {
+      token: filingDemo.partner1,
+      body: { action: "open", table: "Filing", row_id: cellId, column: "status", body: "On the status." },
+    });
+    expectRefused("POST", "/template/filing/threads/", withColumn, 400);
+    expect(JSON.stringify(withColumn.body)).toContain(THREAD_MESSAGES.noColumn);
     const read = await callApi("GET", `/template/filing/threads/${acme}/`, { token: filingDemo.admin });
     expectStatus(read, 200);
     expect(read.body).toMatchObject({

@@ -81,6 +81,8 @@ export async function postToThread(input: { actor: Viewer; key: ReportKey; post:
     };
 
     if (post.intent === "thread-open") {
+      // A report whose stored rows are its cells (Filing Plans) names no columns.
+      if (post.column !== null && !REPORT_DECLARATIONS[key.type].columnLabel) throw new WorkflowError(THREAD_MESSAGES.noColumn, 400);
       const place = (await placedRows(tx, key.type, report.id, [post.rowId])).get(post.rowId);
       if (!place || place.table !== post.table) throw new WorkflowError(THREAD_MESSAGES.rowGone, 409);
       const [thread] = await tx

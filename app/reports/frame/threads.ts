@@ -25,6 +25,7 @@ export const THREAD_MESSAGES = {
   rowGone: "This row is not in the report any more. Comment on a saved row.",
   notFound: "This comment is not in the report any more.",
   readOnly: "You have read-only access to the comments.",
+  noColumn: "A comment on this report is on a whole cell: leave the column out.",
 } as const;
 
 /** Where a thread is: its table, the row's id and, while the row is in the report, its number there (as the grid numbers it). */
