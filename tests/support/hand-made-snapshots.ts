@@ -33,7 +33,7 @@ export async function snapshotWithEntry(input: {
   return { snapshot, entry };
 }
 
-export type SalesRow = typeof salesRows.$inferInsert;
+type SalesRow = typeof salesRows.$inferInsert;
 
 /** An API row of March of `year`, in the country and of the product given, worth 1,000; `extra` changes any cell. */
 export const apiRowOf =
