@@ -50,7 +50,8 @@ import postgres from "postgres";
 import { decode } from "turbo-stream";
 import { CURRENCIES, FORMULATION_TYPES, MONTHS } from "../app/db/reference-data";
 import { unpackSalesRows, type PackedSalesRows, type SalesGridRows } from "../app/reports/sales/contract";
-import { deriveFdfValues, type SalesKind } from "../app/reports/sales/rows";
+import { deriveFdfValues } from "../app/reports/sales/rows";
+import { type SalesKind } from "../app/reports/sales/columns";
 import { benchDatabaseUrl, benchServerUrl, parseSize, type BenchSize } from "./generate";
 import { startBuiltServer, stopServer } from "./server";
 

@@ -35,7 +35,7 @@ import { partnerGuidance } from "~/models/report-overview.server";
 import { ROWS_NOT_IN_REPORT } from "~/reports/frame/screen.server";
 import { loadSalesReport } from "~/reports/sales/model.server";
 import { getCutOffDate } from "~/models/settings.server";
-import { columnsFor } from "~/reports/sales/rows";
+import { columnsFor } from "~/reports/sales/columns";
 import { ACCESS_DENIED, NOT_AUTHORIZED } from "~/utils/messages";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { THREAD_MESSAGES } from "~/reports/frame/threads";

@@ -18,7 +18,8 @@ import { loader as csvLoader } from "~/routes/admin.report.sales-report.csv";
 import { loader as xlsxLoader } from "~/routes/admin.report.sales-report.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.report.sales-report";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import { columnsFor, formatDecimal, type SalesKind } from "~/reports/sales/rows";
+import { formatDecimal } from "~/reports/sales/rows";
+import { columnsFor, type SalesKind } from "~/reports/sales/columns";
 import { databaseBeside, memoisedHash } from "../support/database";
 import { buildRequest, NOT_FOUND_PAGE, runRoute, sessionCookieFor, testContext } from "../support/remix";
 

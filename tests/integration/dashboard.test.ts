@@ -35,7 +35,7 @@ import { loader as csvLoader } from "~/routes/admin.dashboard.$table.csv";
 import { loader as xlsxLoader } from "~/routes/admin.dashboard.$table.xlsx";
 import { loader as pageLoader } from "~/routes/_shell.admin.dashboard";
 import { addQuarters, quarterName } from "~/utils/quarters";
-import type { SalesRowInput } from "~/reports/sales/rows";
+import type { SalesRowInput } from "~/reports/sales/columns";
 import { expectAggregatesMatchRows } from "../support/dashboard-aggregates";
 import { buildRequest, runRoute, sessionCookieFor, testContext } from "../support/remix";
 

@@ -32,7 +32,7 @@ import { findUserByEmail } from "~/models/user.server";
 import { FILING_COUNTRY_COLUMN, FILING_SHEET } from "~/reports/filing/contract";
 import { plannedFilingQuarters } from "~/reports/filing/statuses";
 import { PDT_SHEET, PDT_WORKBOOK_COLUMNS } from "~/reports/pdt/contract";
-import { columnsFor } from "~/reports/sales/rows";
+import { columnsFor } from "~/reports/sales/columns";
 import {
   bodyCases,
   changedTables,

@@ -10,7 +10,7 @@ import { decideReport, markReportMessagesRead, REPORT_HAS_ROWS, ROWS_NOT_IN_REPO
 import { getAuthUser, type AuthUser } from "~/models/user.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
-import type { SalesRowInput } from "~/reports/sales/rows";
+import type { SalesRowInput } from "~/reports/sales/columns";
 
 async function actorFor(email: string): Promise<AuthUser> {
   const [user] = await db.select().from(users).where(eq(users.email, email));

@@ -1,4 +1,5 @@
-import { columnsFor, deriveFdfValues, type SalesKind } from "~/reports/sales/rows";
+import { deriveFdfValues } from "~/reports/sales/rows";
+import { columnsFor, type SalesKind } from "~/reports/sales/columns";
 
 /** A Sales Report workbook sheet's header row, as the portal writes and reads it. */
 export const sheetHeaders = (kind: SalesKind) => columnsFor(kind).map((column) => column.label);

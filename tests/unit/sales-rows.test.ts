@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 import { MONTHS } from "~/db/reference-data";
 import { TEXT_MAX } from "~/utils/text-rules";
 import {
-  API_COLUMNS,
-  FDF_COLUMNS,
   canonicalName,
   cellRule,
   deriveFdfValues,
@@ -19,8 +17,8 @@ import {
   validateTable,
   checkRow,
   type SalesReferenceLists,
-  type SalesRowInput,
 } from "~/reports/sales/rows";
+import { API_COLUMNS, FDF_COLUMNS, type SalesRowInput } from "~/reports/sales/columns";
 import { packSalesRows, unpackSalesRows, type SalesGridRows } from "~/reports/sales/contract";
 
 const lists: SalesReferenceLists = {

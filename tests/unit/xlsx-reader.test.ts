@@ -5,7 +5,7 @@ import ExcelJS from "exceljs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readSalesWorkbook, salesWorkbookSheets, type SalesWorkbookRows } from "~/reports/sales/workbook.server";
 import { UPLOAD_MESSAGES, writeWorkbook } from "~/reports/frame/workbook.server";
-import { API_COLUMNS, FDF_COLUMNS } from "~/reports/sales/rows";
+import { API_COLUMNS, FDF_COLUMNS } from "~/reports/sales/columns";
 import { openXlsx, XLSX_LIMITS, XlsxReadError, type XlsxRow, type XlsxWorkbook } from "~/reports/frame/xlsx-reader.server";
 
 // ---------------------------------------------------------------- building archives

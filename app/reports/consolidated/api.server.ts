@@ -23,7 +23,7 @@ import { readQuery } from "~/utils/query-string.server";
 import { PROJECT_STATUSES } from "~/utils/project-status";
 import { REPORT_STATES } from "~/reports/frame/registry";
 import { SALES_SPEC_FIELD } from "~/reports/sales/contract";
-import { columnsFor, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, type SalesKind } from "~/reports/sales/columns";
 import { TEXT_MAX } from "~/utils/text-rules";
 import { ADMIN_AND_STAFF, callsUnder, idParam, invalid, pagedAnswer, pagedAnswerFields } from "~/api/call.server";
 

@@ -13,16 +13,8 @@ import type { AuthUser } from "~/models/user.server";
 import { REPORT_SUBMITTED } from "~/reports/frame/contract";
 import { SALES_SPEC_FIELD, SAVE_MAX_ROWS } from "~/reports/sales/contract";
 import { NOT_AUTHORIZED } from "~/utils/messages";
-import {
-  canonicalName,
-  columnLabel,
-  columnsFor,
-  SALES_KINDS,
-  type SalesColumn,
-  type SalesColumnKey,
-  type SalesKind,
-  type SalesRowInput,
-} from "~/reports/sales/rows";
+import { canonicalName } from "~/reports/sales/rows";
+import { columnLabel, columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesKind, type SalesRowInput } from "~/reports/sales/columns";
 import { ADMIN_AND_STAFF, ApiError, idParam, invalid, notFound, QuarterQuery, signedInCall, type ApiCall } from "~/api/call.server";
 import {
   frameAnswer,

@@ -28,7 +28,7 @@ import { FINDING_KINDS, FINDINGS_LISTED_PER_RULE, type Finding, type FindingKind
 import type { ChecksScope } from "~/jobs/queue.server";
 import type { ReportChecksInput } from "~/reports/frame/workflow.server";
 import { PROJECT_STATUS_LABELS, type ProjectStatus } from "~/utils/project-status";
-import { SALES_KINDS, type SalesColumnKey } from "./rows";
+import { SALES_KINDS, type SalesColumnKey } from "./columns";
 
 /** Royalty Due may differ from net value × licence rate by rounding: up to a cent. */
 const ROYALTY_DUE_TOLERANCE = "0.01";

@@ -13,7 +13,7 @@ import type { PgSelect } from "drizzle-orm/pg-core";
 import { MONTHS } from "~/db/reference-data";
 import { countries, formulationTypes, products, salesRows } from "~/db/schema";
 import { FORMULA_START_CHARACTERS, type WorkbookCell } from "~/reports/frame/workbook.server";
-import { columnsFor, type SalesColumn, type SalesColumnKey, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, type SalesColumn, type SalesColumnKey, type SalesKind } from "~/reports/sales/columns";
 
 /** The stored columns of a sales row that the cells and the filters read. */
 export const storedColumns = {

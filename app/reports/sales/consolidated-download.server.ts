@@ -19,7 +19,7 @@ import {
   type DownloadFormat,
 } from "~/reports/consolidated/download.server";
 import { neutraliseCell, type WorkbookColumn } from "~/reports/frame/workbook.server";
-import type { SalesKind } from "~/reports/sales/rows";
+import type { SalesKind } from "~/reports/sales/columns";
 import { downloadCells, storedColumns, withListNames, xlsxCells } from "./consolidated-cells.server";
 import type { SalesConsolidatedQuery } from "./consolidated.server";
 import { loadScope, reportRowConditions, type QuarterReport, type Scope } from "./consolidated-scope.server";

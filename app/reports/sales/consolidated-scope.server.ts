@@ -12,7 +12,7 @@ import { partners, reports, salesRows } from "~/db/schema";
 import type { ReportStatus } from "~/reports/frame/workflow";
 import { reportsFingerprint } from "~/reports/consolidated/quarter-cache.server";
 import { resolveQuarter } from "~/reports/frame/screen.server";
-import type { SalesKind } from "~/reports/sales/rows";
+import type { SalesKind } from "~/reports/sales/columns";
 import type { SalesConsolidatedQuery } from "./consolidated.server";
 
 export interface QuarterReport {

@@ -5,7 +5,7 @@ import type { SalesConsolidatedRow, SalesConsolidatedView, SalesSort } from "~/r
 import { pickValues, queryHref, queryLinks, type FilterOption, type QueryValues } from "~/reports/consolidated/paging";
 import { Pager } from "~/components/pager";
 import { useFormatters } from "~/hooks/use-formatters";
-import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey } from "~/reports/sales/columns";
 import { DownloadLinks, SortHeader } from "~/reports/consolidated/table-kit";
 import { FilterSelect } from "~/components/filter-select";
 import { ScrollRegion } from "~/components/scroll-region";

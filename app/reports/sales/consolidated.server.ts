@@ -23,7 +23,7 @@ import { CONSOLIDATED_PAGE_SIZES, pageWindow, type Page } from "~/reports/consol
 import { cachedLarge } from "~/reports/consolidated/quarter-cache.server";
 import { REPORT_STATES } from "~/reports/frame/registry";
 import type { ReportStatus } from "~/reports/frame/workflow";
-import { columnsFor, type SalesColumnKey, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, type SalesColumnKey, type SalesKind } from "~/reports/sales/columns";
 import { pageCells, storedColumns, withListNames, type RowSource } from "./consolidated-cells.server";
 import { countsPerReport, filterKey } from "./consolidated-kept.server";
 import { filterOptions, type SalesFilterOptions } from "./consolidated-options.server";

@@ -2,7 +2,7 @@
  * Client-safe shapes of the Sales Report beyond the frame's (app/reports/frame/contract.ts):
  * the grid's save body, the FDF warnings carried across a save, the form without JavaScript.
  */
-import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesColumnKey, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, type ApiGridRow, type FdfGridRow, type SalesColumnKey, type SalesKind } from "~/reports/sales/columns";
 
 /** Blank rows the form without JavaScript offers to add. */
 export const FORM_BLANK_ROWS = 10;

@@ -8,7 +8,7 @@ import { salesFindings } from "./checks.server";
 import { pendingVerificationCount } from "./pending-verifications.server";
 import { salesChangesToExplain } from "./swings.server";
 import { salesThreadRows } from "./thread-rows.server";
-import { tableColumnLabel } from "./rows";
+import { tableColumnLabel } from "./columns";
 
 /** A month's number as the grid names it (MONTHS: constants, written into the statement). */
 const MONTH_NAMES = sql.raw(`array[${MONTHS.map((month) => `'${month}'`).join(", ")}]::text[]`);

@@ -11,21 +11,8 @@ import { idIn } from "~/db/sql-pieces";
 import { MONTHS } from "~/db/reference-data";
 import { countries, currencies, formulationTypes, products, reports, salesRows } from "~/db/schema";
 import type { ReportStatus } from "~/reports/frame/workflow";
-import {
-  columnsFor,
-  isEmptyRow,
-  prepareRowsForSave,
-  SALES_KINDS,
-  storedNumberText,
-  type ApiGridRow,
-  type FdfGridRow,
-  type NormalisedRow,
-  type SalesKind,
-  type SalesReferenceLists,
-  type SalesRowInput,
-  type SalesRowProblem,
-  type SalesRowWarning,
-} from "~/reports/sales/rows";
+import { isEmptyRow, prepareRowsForSave, storedNumberText, type SalesReferenceLists, type SalesRowProblem, type SalesRowWarning } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, type ApiGridRow, type FdfGridRow, type NormalisedRow, type SalesKind, type SalesRowInput } from "~/reports/sales/columns";
 import type { SalesGridRows } from "~/reports/sales/contract";
 import { parseId } from "~/utils/ids";
 import { portalNow } from "~/utils/today.server";

@@ -18,7 +18,8 @@ import { TEXT_MAX } from "~/utils/text-rules";
 import { forbidden } from "~/utils/auth.server";
 import { parseId } from "~/utils/ids";
 import { PAGE_NOT_FOUND } from "~/utils/messages";
-import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput, type SalesRowProblem, type SalesRowWarning } from "~/reports/sales/rows";
+import { type SalesRowProblem, type SalesRowWarning } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, type SalesKind, type SalesRowInput } from "~/reports/sales/columns";
 import { flashCookie, redirectWithToast } from "~/utils/toast.server";
 import type { SubmittedForm } from "~/reports/frame/contract";
 import {

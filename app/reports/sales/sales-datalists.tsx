@@ -1,5 +1,5 @@
 import type { SalesScreenLists } from "~/reports/sales/model.server";
-import type { SalesColumn, SalesKind } from "~/reports/sales/rows";
+import type { SalesColumn, SalesKind } from "~/reports/sales/columns";
 
 /** The ids of the datalists that the list columns' editors use (rendered once by the page). */
 export function datalistIdFor(kind: SalesKind, column: SalesColumn): string | undefined {

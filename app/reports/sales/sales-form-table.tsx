@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/reports/sales/model.server";
-import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/columns";
 import { RowComments } from "~/reports/frame/threads-panel";
 import type { ReportThreadsView } from "~/reports/frame/threads";
 import { ChoiceOptions, FormCell, formPage, FormRow, PlainReportForm, type PlainFormState } from "~/reports/frame/plain-form";

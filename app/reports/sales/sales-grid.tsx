@@ -24,7 +24,8 @@ import {
 } from "react-data-grid";
 import { useTranslation } from "react-i18next";
 import type { SalesScreenLists } from "~/reports/sales/model.server";
-import { cellRule, checkRow, columnsFor, type CheckedRow, type SalesColumn, type SalesKind } from "~/reports/sales/rows";
+import { cellRule, checkRow, type CheckedRow } from "~/reports/sales/rows";
+import { columnsFor, type SalesColumn, type SalesKind } from "~/reports/sales/columns";
 import { datalistIdFor } from "./sales-datalists";
 import { applyBlock, isBlock, parseClipboardBlock } from "./sales-paste";
 import {

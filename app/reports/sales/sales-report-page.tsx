@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
-import { columnsFor, SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/rows";
+import { columnsFor, SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/columns";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import type { ProductVerificationWarning } from "./product-verification";

@@ -10,7 +10,8 @@ import { formatMonthName } from "~/utils/dates";
 import { countryName } from "~/utils/locale-format";
 import { namesById } from "~/reports/frame/snapshot-names.server";
 import { SUBMISSION_TEXTS, type SubmissionTable, type SubmissionTablesInput } from "~/reports/frame/submission-document";
-import { columnsFor, SALES_KINDS, storedNumberText, type SalesColumn, type SalesColumnKey, type SalesKind } from "./rows";
+import { storedNumberText } from "./rows";
+import { columnsFor, SALES_KINDS, type SalesColumn, type SalesColumnKey, type SalesKind } from "./columns";
 
 /** The columns each table sums (the other figures are prices, rates and percentages). */
 const SUMMED: Record<SalesKind, readonly SalesColumnKey[]> = {

@@ -12,7 +12,7 @@ import { countries, products, quarters, reportExplanations, reports, salesRows }
 import { swingThresholdsSql } from "~/models/settings.server";
 import { EXPLANATION_MESSAGES, type ExplainedChange, type ExplanationText } from "~/reports/frame/explanations";
 import type { ReportChecksInput } from "~/reports/frame/workflow.server";
-import { columnLabel, type SalesKind } from "./rows";
+import { columnLabel, type SalesKind } from "./columns";
 
 const LINE_MESSAGE = "{{product}} in {{country}} ({{table}})";
 

@@ -5,6 +5,7 @@
  * cells so that the same rules (app/reports/sales/rows.ts) check it.
  */
 import { MONTHS } from "~/db/reference-data";
+import { type SalesReferenceLists } from "~/reports/sales/rows";
 import {
   columnsFor,
   SALES_KINDS,
@@ -12,9 +13,8 @@ import {
   type SalesColumnKey,
   type SalesColumnType,
   type SalesKind,
-  type SalesReferenceLists,
   type SalesRowInput,
-} from "~/reports/sales/rows";
+} from "~/reports/sales/columns";
 import type { SalesReportView } from "./model.server";
 import {
   readWorkbook,
