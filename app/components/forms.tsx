@@ -5,6 +5,7 @@ import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, ty
 import { useTranslation } from "react-i18next";
 import type * as z from "zod";
 import { ErrorList } from "./error-list";
+import { PlainField } from "./plain-field";
 
 export { ErrorList };
 
@@ -39,42 +40,6 @@ const errorIdOf = (field: FieldMetadata<unknown>) => `${field.id}-error`;
 const hintIdOf = (field: FieldMetadata<unknown>) => `${field.id}-hint`;
 const describedBy = (field: FieldMetadata<unknown>, hasHint = false) =>
   [hasHint ? hintIdOf(field) : null, field.errors?.length ? errorIdOf(field) : null].filter(Boolean).join(" ") || undefined;
-
-/** Label, control and hint of a field; on its own for a control that is not a form schema's field (a file, a locked value). */
-export function PlainField({
-  id,
-  label,
-  hint,
-  className,
-  controlClassName,
-  children,
-  after,
-}: {
-  id: string;
-  label: ReactNode;
-  /** Shown under the control as `<id>-hint` (the control's aria-describedby names it). */
-  hint?: ReactNode;
-  className?: string;
-  controlClassName?: string;
-  children: ReactNode;
-  /** Under the hint: the field's errors. */
-  after?: ReactNode;
-}) {
-  return (
-    <div className={className ? `field ${className}` : "field"}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className={controlClassName ? `field__control ${controlClassName}` : "field__control"}>{children}</div>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {after}
-    </div>
-  );
-}
 
 /** Label, control, hint and translated errors of one form field. */
 function FieldFrame({ label, field, hint, children }: { label: ReactNode; field: FieldMetadata<unknown>; hint?: ReactNode; children: ReactNode }) {

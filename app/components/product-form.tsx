@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DefaultSubmitButton, PlainField, SelectField, TextField, useValidatedForm } from "~/components/forms";
+import { DefaultSubmitButton, SelectField, TextField, useValidatedForm } from "~/components/forms";
+import { PlainField } from "~/components/plain-field";
 import { PageHeader } from "~/components/page-header";
 import type { StageRow } from "~/models/product.server";
 import {

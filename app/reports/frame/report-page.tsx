@@ -10,7 +10,7 @@ import { REPORT_REGISTRY, templateFile } from "~/reports/frame/registry";
 import { useFormatters } from "~/hooks/use-formatters";
 import { isSubmitted, WORKFLOW_REFUSALS } from "~/reports/frame/workflow";
 import { FilterSelect } from "~/components/filter-select";
-import { PlainField } from "~/components/forms";
+import { PlainField } from "~/components/plain-field";
 import { PageHeader } from "~/components/page-header";
 import { CONFIRMATION_ANSWERS } from "~/utils/confirmation-answers";
 import { CommentField } from "./comment-field";
