@@ -10,7 +10,8 @@ import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/r
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import { FilingCountryFinder, NO_COUNTRY_MATCHES } from "./filing-country-finder";
 import { FilingFormTable } from "./filing-form-table";
-import { FilingGridEditor } from "./filing-grid-editor";
+import type { FilingGridEditor } from "./filing-grid-editor";
+import { lazyEditor } from "~/reports/frame/lazy-editor";
 
 const FILING_TEXTS: ReportTexts = {
   name: "Filing Plans",
@@ -41,11 +42,15 @@ function useCountryList() {
   return { list, addressKey, setList: (next: typeof list) => setState({ addressKey, list: next }) };
 }
 
+/** The grid editor (react-data-grid, the status lists), loaded after the page. */
+const useFilingGridEditor = lazyEditor<typeof FilingGridEditor>(() => import("./filing-grid-editor").then((module) => module.FilingGridEditor), "Filing Plans");
+
 /** The Filing Plans screen in the report frame: the finder, then the grid of countries by product, or its plain form. */
 export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanPageData>) {
   const { t } = useTranslation();
   const format = useFormatters();
   const screen = useReportScreen(data, actionData, FILING_TEXTS);
+  const GridEditor = useFilingGridEditor(screen.hydrated);
   const { view } = data;
   const hasFilings = view.rows.some((row) => Object.values(row.cells).some((value) => value !== FILING_EMPTY));
   const { list, addressKey, setList } = useCountryList();
@@ -83,7 +88,7 @@ export function FilingPlanPage({ data, actionData }: ReportPageProps<FilingPlanP
           ) : null}
         </>
       }
-      editor={screen.hydrated ? <FilingGridEditor view={view} screen={screen} shown={shown} noRowsText={noRowsText} threads={data.threads} /> : null}
+      editor={GridEditor ? <GridEditor view={view} screen={screen} shown={shown} noRowsText={noRowsText} threads={data.threads} /> : null}
       plainForm={<FilingFormTable view={view} form={plainForm} shown={shown} noRowsText={noRowsText} changes={data.comparison} threads={data.threads} />}
       nothingToReport={!hasFilings}
     />

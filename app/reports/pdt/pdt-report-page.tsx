@@ -7,7 +7,8 @@ import { PdtTimeline, type TimelineProduct } from "./pdt-timeline";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
 import { PdtFormTable } from "./pdt-form-table";
-import { PdtGridEditor } from "./pdt-grid-editor";
+import type { PdtGridEditor } from "./pdt-grid-editor";
+import { lazyEditor } from "~/reports/frame/lazy-editor";
 
 /** The rows as the timeline picture groups them: each product's stages, this quarter's plan over the last one's. */
 function timelineProducts(rows: PdtReportPageData["view"]["rows"]): TimelineProduct[] {
@@ -54,6 +55,9 @@ const PDT_TEXTS: ReportTexts = {
   },
 };
 
+/** The grid editor (react-data-grid, the date rules), loaded after the page. */
+const usePdtGridEditor = lazyEditor<typeof PdtGridEditor>(() => import("./pdt-grid-editor").then((module) => module.PdtGridEditor), "Development Timeline");
+
 /**
  * The Product Development Timeline screen in the report frame: the grid, or the plain form (without
  * JavaScript, and as cards on a narrow screen), then the timeline picture.
@@ -62,6 +66,7 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
   const { t, i18n } = useTranslation();
   const screen = useReportScreen(data, actionData, PDT_TEXTS);
   const gridFits = useGridFits();
+  const GridEditor = usePdtGridEditor(screen.hydrated);
   const { view } = data;
   const title = t("Development Timeline for {{partner}} ({{quarter}})", { partner: view.partner.companyName, quarter: view.quarter.name });
 
@@ -70,7 +75,7 @@ export function PdtReportPage({ data, actionData }: ReportPageProps<PdtReportPag
       data={data}
       screen={screen}
       title={title}
-      editor={screen.hydrated && gridFits ? <PdtGridEditor view={view} screen={screen} threads={data.threads} /> : null}
+      editor={GridEditor && gridFits ? <GridEditor view={view} screen={screen} threads={data.threads} /> : null}
       plainForm={
         <PdtFormTable
           // A new form after a save: its fields show what was stored.

@@ -1,11 +1,12 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTHING_TO_REPORT_DESCRIPTION, unpackSalesRows } from "~/reports/sales/contract";
 import type { SalesReportPageData } from "~/reports/sales/page.server";
 import { columnsFor, SALES_KINDS, tableColumnLabel, VALIDATION_HEADINGS, type SalesKind } from "~/reports/sales/columns";
 import { ReportPage, useReportScreen, type ReportTexts } from "~/reports/frame/report-page";
 import type { ReportPageProps } from "~/reports/frame/report-route";
+import { lazyEditor } from "~/reports/frame/lazy-editor";
 import type { ProductVerificationWarning } from "./product-verification";
 import { REPORT_REGISTRY } from "~/reports/frame/registry";
 import { RoyaltyStatementSection } from "./royalty-statement";
@@ -14,44 +15,8 @@ import { SalesFormTable } from "./sales-form-table";
 import type { SalesGridEditor } from "./sales-grid-editor";
 import { SavedWarningsPanel } from "./sales-warnings";
 
-/**
- * The grid editor (react-data-grid, the editing and paste rules) is not part of the page's first
- * load: its module is fetched when this one runs in the browser, alongside hydration, and takes
- * over from the plain form once both are done. Until then the plain form stays on screen, usable,
- * and what is typed into it is carried into the grid (and if the module cannot be fetched, it stays).
- */
-let editorModule: Promise<typeof SalesGridEditor> | null = null;
-let loadedEditor: typeof SalesGridEditor | null = null;
-
-function loadEditor(): Promise<typeof SalesGridEditor> {
-  editorModule ??= import("./sales-grid-editor").then(
-    (module) => (loadedEditor = module.SalesGridEditor),
-    (error: unknown) => {
-      editorModule = null;
-      throw error;
-    },
-  );
-  return editorModule;
-}
-
-if (typeof document !== "undefined") loadEditor().catch(() => {});
-
-/** The grid editor once the page is hydrated and its module has arrived; null before. */
-function useSalesGridEditor(hydrated: boolean): typeof SalesGridEditor | null {
-  const [, setArrived] = useState(false);
-  useEffect(() => {
-    if (!hydrated || loadedEditor) return;
-    let mounted = true;
-    loadEditor().then(
-      () => mounted && setArrived(true),
-      (error: unknown) => console.error("The Sales Report grid could not be loaded; the plain form stays.", error),
-    );
-    return () => {
-      mounted = false;
-    };
-  }, [hydrated]);
-  return hydrated ? loadedEditor : null;
-}
+/** The grid editor (react-data-grid, the editing and paste rules), loaded after the page. */
+const useSalesGridEditor = lazyEditor<typeof SalesGridEditor>(() => import("./sales-grid-editor").then((module) => module.SalesGridEditor), "Sales Report");
 
 const SALES_TEXTS: ReportTexts = {
   name: "Sales Report",
