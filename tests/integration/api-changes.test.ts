@@ -6,12 +6,20 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { countries, filingValues, formulationTypes, pdtValues, products, reports, salesRows, stages } from "~/db/schema";
+import { filingValues, reports, salesRows, stages } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import type { ReportTypeKey } from "~/reports/frame/registry";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { callApi, demoSignInBeforeEach, expectDocumented, expectRefused, expectStatus } from "../support/api";
-import { apiRowOf, makeReport as makeCedarReport, snapshotWithEntry, storedSalesRow } from "../support/hand-made-snapshots";
+import {
+  apiRowOf,
+  fixtureIds,
+  makeReport as makeCedarReport,
+  salesRowsAndTheirBase,
+  snapshotWithEntry,
+  timelineAndItsBase,
+  storedSalesRow,
+} from "../support/hand-made-snapshots";
 
 const openRef = openQuarterRef();
 const previousRef = addQuarters(openRef, -1);
@@ -20,19 +28,11 @@ const demo = demoSignInBeforeEach();
 let openId: number;
 let previousId: number;
 const ids = { india: 0, kenya: 0, abacavir: 0, dolutegravir: 0, tablet: 0, firstStage: 0, secondStage: 0 };
-const idOf = async (table: typeof countries | typeof products | typeof formulationTypes, name: string) =>
-  (await db.select({ id: table.id }).from(table).where(eq(table.name, name)))[0].id;
 
 beforeEach(async () => {
   openId = (await ensureQuarter(openRef)).id;
   previousId = (await ensureQuarter(previousRef)).id;
-  ids.india = await idOf(countries, "India");
-  ids.kenya = await idOf(countries, "Kenya");
-  ids.abacavir = await idOf(products, "Abacavir API");
-  ids.dolutegravir = await idOf(products, "Dolutegravir 50 mg");
-  ids.tablet = await idOf(formulationTypes, "Tablet");
-  const fdfStages = await db.select().from(stages).where(eq(stages.category, "FDF")).orderBy(stages.sortOrder);
-  [ids.firstStage, ids.secondStage] = [fdfStages[0].id, fdfStages[1].id];
+  Object.assign(ids, await fixtureIds());
   // Cedar's reports of these quarters are made here, by hand.
   for (const quarterId of [openId, previousId]) await db.delete(reports).where(and(eq(reports.partnerId, demo.cedar), eq(reports.quarterId, quarterId)));
 });
@@ -72,22 +72,8 @@ async function changesOf(type: ReportTypeKey, token: string, query: Record<strin
 describe("GET /template/sales/changes/", () => {
   it("since the last submission: the base, the counts, an added row's cells, a changed row's old and new values, a removed row's old cells", async () => {
     const reportId = await makeReport("sales", openId);
-    const [first, second, added] = await db
-      .insert(salesRows)
-      .values([apiRow(reportId, "Global Fund", "20", { countryId: ids.kenya }), apiRow(reportId, "UNICEF", "15"), apiRow(reportId, "WHO", "5")])
-      .returning();
-    const base = await snapshot(reportId, "sales", "submit", [
-      stored(first.id, apiRow(reportId, "Global Fund", "10")),
-      stored(second.id, apiRow(reportId, "UNICEF", "15")),
-      {
-        ...stored(
-          added.id + 1000,
-          apiRow(reportId, "Removed buyer", "7", { kind: "FDF", month: 2, productId: ids.dolutegravir, formulationTypeId: ids.tablet }),
-        ),
-        packSize: "30.000000",
-        royaltyPercent: "4.5000",
-      },
-    ]);
+    const { first, added, base: baseRows } = await salesRowsAndTheirBase(reportId, apiRow, ids);
+    const base = await snapshot(reportId, "sales", "submit", baseRows);
 
     const year = String(openRef.year);
     expect(await changesOf("sales", demo.partner3, { since: "submission" })).toEqual({
@@ -194,17 +180,8 @@ describe("GET /template/sales/changes/", () => {
 describe("GET /template/pdt/changes/{partnerId}/", () => {
   it("since the last approval, for administrators and staff: old and new dates as stored, a removed stage named by product and stage", async () => {
     const reportId = await makeReport("pdt", openId);
-    const [first, second] = await db
-      .insert(pdtValues)
-      .values([
-        { reportId, productId: ids.dolutegravir, stageId: ids.firstStage, startDate: "2026-02-01", endDate: "2026-06-30", notes: "On track" },
-        { reportId, productId: ids.dolutegravir, stageId: ids.secondStage, startDate: "2026-07-01", endDate: "2026-12-31", notes: null },
-      ])
-      .returning();
-    const base = await snapshot(reportId, "pdt", "approve", [
-      { id: first.id, reportId, productId: ids.dolutegravir, stageId: ids.firstStage, startDate: "2026-01-15", endDate: "2026-06-30", notes: "On track" },
-      { id: second.id + 500, reportId, productId: ids.abacavir, stageId: ids.secondStage, startDate: "2025-10-01", endDate: null, notes: "Dropped" },
-    ]);
+    const { base: baseRows } = await timelineAndItsBase(reportId, ids);
+    const base = await snapshot(reportId, "pdt", "approve", baseRows);
     const [stage] = await db.select({ name: stages.name }).from(stages).where(eq(stages.id, ids.secondStage));
 
     for (const token of [demo.admin, demo.staff]) {

@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { countries, formulationTypes, partners, pdtValues, products, reports, salesRows, stages, users } from "~/db/schema";
+import { partners, reports, salesRows, stages, users } from "~/db/schema";
 import { ensureQuarter, openQuarterRef } from "~/models/quarter.server";
 import { loadReportChanges } from "~/reports/frame/changes.server";
 import type { RowChanges } from "~/reports/frame/changes";
@@ -16,7 +16,15 @@ import { loader as partnerLoader } from "~/routes/_shell.partner.development-tim
 import type { PdtReportPageData } from "~/reports/pdt/page.server";
 import { addQuarters, quarterName } from "~/utils/quarters";
 import { buildRequest, runRoute, sessionCookieFor } from "../support/remix";
-import { apiRowOf, makeReport as makeCedarReport, snapshotWithEntry, storedSalesRow } from "../support/hand-made-snapshots";
+import {
+  apiRowOf,
+  fixtureIds,
+  makeReport as makeCedarReport,
+  salesRowsAndTheirBase,
+  snapshotWithEntry,
+  timelineAndItsBase,
+  storedSalesRow,
+} from "../support/hand-made-snapshots";
 
 const openRef = openQuarterRef();
 const previousRef = addQuarters(openRef, -1);
@@ -34,8 +42,6 @@ async function userFor(email: string) {
   const [user] = await db.select().from(users).where(eq(users.email, email));
   return (await getAuthUser(user.id))!;
 }
-const idOf = async (table: typeof countries | typeof products | typeof formulationTypes, name: string) =>
-  (await db.select({ id: table.id }).from(table).where(eq(table.name, name)))[0].id;
 
 beforeEach(async () => {
   [cedar] = (await db.select({ id: partners.id }).from(partners).where(eq(partners.email, "partner3@example.org"))).map((row) => row.id);
@@ -44,13 +50,7 @@ beforeEach(async () => {
   [cedarUser, acmeUser, adminUser, staffUser] = await Promise.all(
     ["partner3@example.org", "partner1@example.org", "admin@example.org", "staff@example.org"].map(userFor),
   );
-  ids.india = await idOf(countries, "India");
-  ids.kenya = await idOf(countries, "Kenya");
-  ids.abacavir = await idOf(products, "Abacavir API");
-  ids.dolutegravir = await idOf(products, "Dolutegravir 50 mg");
-  ids.tablet = await idOf(formulationTypes, "Tablet");
-  const fdfStages = await db.select().from(stages).where(eq(stages.category, "FDF")).orderBy(stages.sortOrder);
-  [ids.firstStage, ids.secondStage] = [fdfStages[0].id, fdfStages[1].id];
+  Object.assign(ids, await fixtureIds());
   // Cedar's reports of these quarters are made here, by hand.
   for (const quarterId of [openId, previousId]) await db.delete(reports).where(and(eq(reports.partnerId, cedar), eq(reports.quarterId, quarterId)));
 });
@@ -72,22 +72,8 @@ const found = (changes: RowChanges) => {
 describe("changes of a Sales Report", () => {
   it("since the last submission: a changed cell with its old value as shown, an added row, a removed row with its cells", async () => {
     const reportId = await makeReport("sales", openId);
-    const [first, second, added] = await db
-      .insert(salesRows)
-      .values([apiRow(reportId, "Global Fund", "20", { countryId: ids.kenya }), apiRow(reportId, "UNICEF", "15"), apiRow(reportId, "WHO", "5")])
-      .returning();
-    await snapshot(reportId, "sales", "submit", 2, [
-      stored(first.id, apiRow(reportId, "Global Fund", "10")),
-      stored(second.id, apiRow(reportId, "UNICEF", "15")),
-      {
-        ...stored(
-          added.id + 1000,
-          apiRow(reportId, "Removed buyer", "7", { kind: "FDF", month: 2, productId: ids.dolutegravir, formulationTypeId: ids.tablet }),
-        ),
-        packSize: "30.000000",
-        royaltyPercent: "4.5000",
-      },
-    ]);
+    const { first, added, base } = await salesRowsAndTheirBase(reportId, apiRow, ids);
+    await snapshot(reportId, "sales", "submit", 2, base);
 
     const changes = found(await loadReportChanges({ viewer: cedarUser, partnerId: cedar, type: "sales", base: "submission" }));
     expect(changes.counts).toEqual({ added: 1, changed: 1, removed: 1 });
@@ -179,22 +165,12 @@ describe("changes of a Sales Report", () => {
 describe("changes of a Development Timeline", () => {
   async function timeline() {
     const reportId = await makeReport("pdt", openId);
-    const [first, second] = await db
-      .insert(pdtValues)
-      .values([
-        { reportId, productId: ids.dolutegravir, stageId: ids.firstStage, startDate: "2026-02-01", endDate: "2026-06-30", notes: "On track" },
-        { reportId, productId: ids.dolutegravir, stageId: ids.secondStage, startDate: "2026-07-01", endDate: "2026-12-31", notes: null },
-      ])
-      .returning();
-    return { reportId, first, second };
+    return { reportId, ...(await timelineAndItsBase(reportId, ids)) };
   }
 
   it("since the last approval: old dates as stored, removed rows named by product and stage", async () => {
-    const { reportId, first, second } = await timeline();
-    await snapshot(reportId, "pdt", "approve", 2, [
-      { id: first.id, reportId, productId: ids.dolutegravir, stageId: ids.firstStage, startDate: "2026-01-15", endDate: "2026-06-30", notes: "On track" },
-      { id: second.id + 500, reportId, productId: ids.abacavir, stageId: ids.secondStage, startDate: "2025-10-01", endDate: null, notes: "Dropped" },
-    ]);
+    const { reportId, base } = await timeline();
+    await snapshot(reportId, "pdt", "approve", 2, base);
     const changes = found(await loadReportChanges({ viewer: cedarUser, partnerId: cedar, type: "pdt", base: "approval" }));
     expect(changes.counts).toEqual({ added: 1, changed: 1, removed: 1 });
     // A PDT row is found on the screen by its product and stage.
